@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * dpdk-tm-pace: paces Tx queues through rte_tm, keeps them busy and
+ * measures the achieved rates. See pace_usage() for what it takes.
+ */
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "pace_meter.h"
+#include "pace_report.h"
+#include "pace_run.h"
+
+#define EXIT_TOLERANCE 1
+#define EXIT_USAGE 2
+#define EXIT_REFUSED 3
+
+static volatile sig_atomic_t interrupted;
+static int stop_senders;
+
+/** Queues one lcore pushes. */
+struct sender {
+	struct pace_run *run;
+	unsigned int idx[PACE_MAX_QUEUES];
+	unsigned int n;
+};
+
+static void
+on_signal(int sig)
+{
+	RTE_SET_USED(sig);
+	interrupted = 1;
+}
+
+static uint64_t
+monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Device time on a virtual clock, the monotonic clock otherwise. */
+static uint64_t
+now_ns(const struct pace_run *run)
+{
+	return run->emu.virtual_clock ? pace_emu_now_ns(&run->emu) :
+	       monotonic_ns();
+}
+
+static void
+push_all(const struct sender *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		pace_txq_push(&s->run->txq[s->idx[i]]);
+}
+
+/*
+ * Virtual time stands still while we send: fill every ring before the
+ * clock moves, else a queue's rate would be capped by bursts per step.
+ */
+static void
+fill_all(const struct sender *s, unsigned int max_bursts)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < s->n; i++) {
+		struct pace_txq *t = &s->run->txq[s->idx[i]];
+
+		for (k = 0; k < max_bursts; k++)
+			if (pace_txq_push(t) < t->burst)
+				break;
+	}
+}
+
+static int
+sender_main(void *arg)
+{
+	const struct sender *s = arg;
+
+	while (!__atomic_load_n(&stop_senders, __ATOMIC_ACQUIRE))
+		push_all(s);
+	return 0;
+}
+
+/* --help must not reach EAL, which has a --help of its own. */
+static bool
+wants_help(int argc, char **argv)
+{
+	bool after_dashes = false;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			after_dashes = true;
+			continue;
+		}
+		if ((after_dashes || i == 1) && (strcmp(argv[i], "--help") == 0
+		    || (after_dashes && strcmp(argv[i], "-h") == 0)))
+			return true;
+	}
+	return false;
+}
+
+static int
+pick_port(struct pace_run *run)
+{
+	uint16_t pid;
+
+	if (run->opt.port_given) {
+		if (!rte_eth_dev_is_valid_port(run->opt.port_id)) {
+			fprintf(stderr, "tm-pace: no port %u (%u ports)\n",
+				run->opt.port_id, rte_eth_dev_count_avail());
+			return -ENODEV;
+		}
+		run->port_id = run->opt.port_id;
+		return 0;
+	}
+	RTE_ETH_FOREACH_DEV(pid) {
+		run->port_id = pid;
+		return 0;
+	}
+	fprintf(stderr, "tm-pace: no Ethernet port; give one, e.g. --vdev "
+		"net_mlx5_tm0,emu=cx6dx (emulated ConnectX), --vdev "
+		"net_mlx5_tm0,dev=mlx5_0 (hardware) or a PCI NIC\n");
+	return -ENODEV;
+}
+
+static int
+configure_port(struct pace_run *run)
+{
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	uint16_t nb_txd = run->opt.nb_txd, nb_rxd = 0, q;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < run->opt.nb_queues; i++)
+		if (run->opt.queues[i].queue >= run->nb_txq)
+			run->nb_txq = run->opt.queues[i].queue + 1;
+	ret = rte_eth_dev_info_get(run->port_id, &info);
+	if (ret != 0) {
+		fprintf(stderr, "tm-pace: port %u info: %s\n", run->port_id,
+			strerror(-ret));
+		return ret;
+	}
+	snprintf(run->driver, sizeof(run->driver), "%s", info.driver_name);
+	rte_eth_dev_get_name_by_port(run->port_id, run->port_name);
+	if (run->nb_txq > info.max_tx_queues) {
+		fprintf(stderr, "tm-pace: the plan uses Tx queue %u, port %u "
+			"(%s) has at most %u Tx queues\n", run->nb_txq - 1,
+			run->port_id, run->driver, info.max_tx_queues);
+		return -EINVAL;
+	}
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_configure(run->port_id, 0, run->nb_txq, &conf);
+	if (ret != 0) {
+		fprintf(stderr, "tm-pace: configuring port %u with %u Tx "
+			"queues: %s\n", run->port_id, run->nb_txq,
+			strerror(-ret));
+		return ret;
+	}
+	ret = rte_eth_dev_adjust_nb_rx_tx_desc(run->port_id, &nb_rxd, &nb_txd);
+	if (ret == 0 && nb_txd != run->opt.nb_txd) {
+		printf("port %u: %u Tx descriptors per queue (asked %u)\n",
+		       run->port_id, nb_txd, run->opt.nb_txd);
+		run->opt.nb_txd = nb_txd;
+	}
+	for (q = 0; q < run->nb_txq; q++) {
+		ret = rte_eth_tx_queue_setup(run->port_id, q, nb_txd,
+				rte_eth_dev_socket_id(run->port_id), NULL);
+		if (ret != 0) {
+			fprintf(stderr, "tm-pace: Tx queue %u setup: %s\n", q,
+				strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int
+create_traffic(struct pace_run *run)
+{
+	unsigned int i, nb_mbufs = 2u * run->opt.nb_txd + 4u *
+		run->opt.tx_burst + 64u * rte_lcore_count();
+	int socket = rte_eth_dev_socket_id(run->port_id);
+	int ret;
+
+	run->txq = rte_zmalloc("tm_pace_txq", sizeof(*run->txq) *
+			       run->opt.nb_queues, RTE_CACHE_LINE_SIZE);
+	if (run->txq == NULL)
+		return -ENOMEM;
+	for (i = 0; i < run->opt.nb_queues; i++) {
+		const struct pace_queue_plan *qp = &run->opt.queues[i];
+
+		ret = pace_txq_init(&run->txq[i], run->port_id, qp->queue,
+				    qp->size_min, qp->size_max,
+				    run->opt.tx_burst, nb_mbufs,
+				    socket < 0 ? SOCKET_ID_ANY : socket);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static void
+free_traffic(struct pace_run *run)
+{
+	unsigned int i;
+
+	if (run->txq == NULL)
+		return;
+	for (i = 0; i < run->opt.nb_queues; i++)
+		if (run->txq[i].pool != NULL)
+			pace_txq_free(&run->txq[i]);
+	rte_free(run->txq);
+	run->txq = NULL;
+}
+
+static void
+apply_change(struct pace_run *run, const struct pace_change *ch,
+	     uint64_t t_ns)
+{
+	struct pace_applied_change *ac = &run->changes[run->nb_changes++];
+	unsigned int i;
+
+	for (i = 0; i < run->opt.nb_queues; i++)
+		if (run->opt.queues[i].queue == ch->queue)
+			break;
+	ac->t_ns = t_ns;
+	ac->plan_idx = i;
+	ac->from = run->current[i];
+	ac->to = ch->shaper;
+	if (!run->shaped) {
+		ac->ret = -ENOTSUP;
+		return;
+	}
+	ac->ret = pace_tm_update(&run->tm, ch->queue, &ch->shaper,
+				 run->opt.share);
+	if (ac->ret == 0)
+		run->current[i] = ch->shaper;
+}
+
+/* Device-time step of the virtual clock: a quarter of the time the
+ * fastest queue needs to drain a full ring, so no ring runs dry.
+ */
+static uint64_t
+virtual_step_ns(const struct pace_run *run)
+{
+	uint64_t step = run->opt.interval_ns / 10;
+	unsigned int i;
+
+	for (i = 0; i < run->opt.nb_queues; i++) {
+		const struct pace_shaper *sh = &run->current[i];
+		double ring_ns;
+
+		if (sh->packet_mode)
+			ring_ns = 1e9 * run->opt.nb_txd / (double)sh->rate;
+		else
+			ring_ns = 1e9 * run->opt.nb_txd * 8.0 *
+				  run->opt.queues[i].size_min /
+				  (double)sh->rate;
+		if (ring_ns / 4 < (double)step)
+			step = (uint64_t)(ring_ns / 4);
+	}
+	return RTE_MAX(step, (uint64_t)1000);
+}
+
+/*
+ * Send for the planned duration. In virtual time the main lcore sends
+ * and moves the device clock; otherwise worker lcores send (the main
+ * lcore too when it is alone) while the main lcore samples and applies
+ * the changes.
+ */
+static void
+run_traffic(struct pace_run *run)
+{
+	static struct sender senders[RTE_MAX_LCORE];
+	struct sender *main_sender = &senders[rte_get_main_lcore()];
+	unsigned int lcore, i, nb_workers = 0, next_change = 0;
+	uint64_t t0, t, next_sample, step = 0;
+
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
+		senders[i].run = run;
+		senders[i].n = 0;
+	}
+	if (!run->emu.virtual_clock)
+		nb_workers = rte_lcore_count() - 1;
+	i = 0;
+	if (nb_workers > 0) {
+		RTE_LCORE_FOREACH_WORKER(lcore) {
+			unsigned int k;
+
+			for (k = i; k < run->opt.nb_queues; k += nb_workers)
+				senders[lcore].idx[senders[lcore].n++] = k;
+			i++;
+		}
+	} else {
+		for (i = 0; i < run->opt.nb_queues; i++)
+			main_sender->idx[main_sender->n++] = i;
+	}
+	if (run->emu.virtual_clock) {
+		step = virtual_step_ns(run);
+		if (rte_lcore_count() > 1)
+			printf("virtual device time: one lcore sends and "
+			       "drives the clock; the other lcores stay idle\n");
+	}
+	t0 = now_ns(run);
+	pace_meter_sample(run, 0);
+	__atomic_store_n(&stop_senders, 0, __ATOMIC_RELEASE);
+	if (nb_workers > 0) {
+		RTE_LCORE_FOREACH_WORKER(lcore)
+			rte_eal_remote_launch(sender_main, &senders[lcore],
+					      lcore);
+	}
+	next_sample = run->opt.interval_ns;
+	for (;;) {
+		if (run->emu.virtual_clock) {
+			fill_all(main_sender,
+				 run->opt.nb_txd / run->opt.tx_burst + 2);
+			pace_emu_advance(&run->emu, step);
+		} else if (main_sender->n > 0) {
+			push_all(main_sender);
+		}
+		if (!run->emu.virtual_clock && main_sender->n == 0)
+			rte_delay_us_sleep(500);
+		t = now_ns(run) - t0;
+		while (next_change < run->opt.nb_changes &&
+		       t >= run->opt.changes[next_change].at_ns) {
+			apply_change(run, &run->opt.changes[next_change++], t);
+			if (run->emu.virtual_clock)
+				step = virtual_step_ns(run);
+		}
+		if (interrupted || t >= run->opt.duration_ns) {
+			pace_meter_sample(run, t);
+			run->run_ns = t;
+			run->interrupted = interrupted;
+			break;
+		}
+		if (t >= next_sample) {
+			pace_meter_sample(run, t);
+			pace_report_live(run);
+			while (next_sample <= t)
+				next_sample += run->opt.interval_ns;
+		}
+	}
+	__atomic_store_n(&stop_senders, 1, __ATOMIC_RELEASE);
+	rte_eal_mp_wait_lcore();
+}
+
+static void
+finish_reports(struct pace_run *run)
+{
+	if (run->opt.json_path != NULL &&
+	    pace_report_json(run, run->opt.json_path) == 0)
+		printf("JSON report written to %s\n", run->opt.json_path);
+	if (run->opt.plot_path != NULL && run->nb_samples > 1)
+		pace_report_plot(run, run->opt.plot_path);
+}
+
+static int
+run_plan(struct pace_run *run)
+{
+	unsigned int i;
+	bool ok;
+	int ret;
+
+	ret = pick_port(run);
+	if (ret == 0)
+		ret = configure_port(run);
+	if (ret != 0)
+		return EXIT_REFUSED;
+	pace_emu_attach(&run->emu, run->port_id);
+	for (i = 0; i < run->opt.nb_queues; i++)
+		run->current[i] = run->opt.queues[i].shaper;
+	printf("port %u: %s (driver %s), %u Tx queues, %s device time\n",
+	       run->port_id, run->port_name, run->driver, run->nb_txq,
+	       run->emu.virtual_clock ? "virtual" : "real");
+
+	run->tm_ret = pace_tm_build(&run->tm, run->port_id, run->nb_txq,
+				    &run->opt);
+	run->shaped = run->tm_ret == 0;
+	if (!run->shaped) {
+		fprintf(stderr, "tm-pace: port %u (%s) refused the rate plan%s\n",
+			run->port_id, run->driver, run->opt.keep_going ?
+			"; sending UNSHAPED traffic (--keep-going)" :
+			"; nothing sent");
+		if (!run->opt.keep_going) {
+			finish_reports(run);
+			return EXIT_REFUSED;
+		}
+	} else {
+		printf("rte_tm hierarchy committed: %u shaper profile(s) for "
+		       "%u planned queue(s)%s\n", run->tm.nb_profiles,
+		       run->opt.nb_queues, run->opt.share ?
+		       " (--share: identical shapers share a profile)" : "");
+	}
+	ret = create_traffic(run);
+	if (ret < 0)
+		return EXIT_REFUSED;
+	ret = rte_eth_dev_start(run->port_id);
+	if (ret != 0) {
+		fprintf(stderr, "tm-pace: starting port %u: %s\n", run->port_id,
+			strerror(-ret));
+		return EXIT_REFUSED;
+	}
+	pace_meter_init(run);
+	run->max_samples = (unsigned int)(run->opt.duration_ns /
+				run->opt.interval_ns) + 8;
+	run->samples = calloc(run->max_samples, sizeof(*run->samples));
+	if (run->samples == NULL) {
+		rte_eth_dev_stop(run->port_id);
+		return EXIT_REFUSED;
+	}
+	run_traffic(run);
+	rte_eth_dev_stop(run->port_id);
+	ok = pace_report_summary(run);
+	finish_reports(run);
+	return ok ? 0 : EXIT_TOLERANCE;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct pace_run run;
+	int ret, status;
+
+	if (wants_help(argc, argv)) {
+		pace_usage(stdout, "dpdk-tm-pace");
+		return 0;
+	}
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "tm-pace: EAL initialisation failed: %s\n",
+			rte_strerror(rte_errno));
+		return EXIT_USAGE;
+	}
+	argc -= ret;
+	argv += ret;
+	ret = pace_options_parse(&run.opt, argc, argv);
+	if (ret != 0) {
+		rte_eal_cleanup();
+		return ret > 0 ? 0 : EXIT_USAGE;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	status = run_plan(&run);
+
+	if (run.nb_txq > 0) {
+		pace_tm_teardown(&run.tm, run.nb_txq, &run.opt);
+		rte_eth_dev_close(run.port_id);
+	}
+	free_traffic(&run);
+	free(run.samples);
+	rte_eal_cleanup();
+	return status;
+}

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+
+#include "pace_meter.h"
+
+void
+pace_meter_init(struct pace_run *run)
+{
+	char name[RTE_ETH_XSTATS_NAME_SIZE];
+	struct pace_emu_lag lag;
+	unsigned int i;
+
+	/* The device model's own per-SQ figures carry departure times. */
+	run->wire_from_model = run->emu.present;
+	for (i = 0; i < run->opt.nb_queues && run->wire_from_model; i++) {
+		struct pace_emu_wire w;
+
+		if (!pace_emu_wire(&run->emu, run->opt.queues[i].queue, &w))
+			run->wire_from_model = false;
+	}
+	for (i = 0; i < run->opt.nb_queues; i++) {
+		uint16_t q = run->opt.queues[i].queue;
+
+		if (run->wire_from_model) {
+			run->have_wire[i] = true;
+			continue;
+		}
+		snprintf(name, sizeof(name), "tx_q%u_wire_packets", q);
+		if (rte_eth_xstats_get_id_by_name(run->port_id, name,
+					&run->xid_wire_pkts[i]) != 0)
+			continue;
+		snprintf(name, sizeof(name), "tx_q%u_wire_bytes", q);
+		if (rte_eth_xstats_get_id_by_name(run->port_id, name,
+					&run->xid_wire_bytes[i]) != 0)
+			continue;
+		run->have_wire[i] = true;
+	}
+	/* The device model's lag, when the port is an emulated device. */
+	run->have_lag = pace_emu_lag(&run->emu, &lag);
+	if (run->have_lag) {
+		pace_emu_lag_reset(&run->emu);
+		snprintf(run->lag_name, sizeof(run->lag_name),
+			 "late passes of the device thread (> %.0f us)",
+			 (double)lag.threshold_ns / 1e3);
+	}
+}
+
+const struct pace_sample *
+pace_meter_sample(struct pace_run *run, uint64_t t_ns)
+{
+	uint64_t ids[2 * PACE_MAX_QUEUES + 1], vals[2 * PACE_MAX_QUEUES + 1];
+	struct rte_eth_stats st;
+	struct pace_sample *s;
+	unsigned int i, n = 0;
+
+	if (run->nb_samples == run->max_samples)
+		return NULL;
+	s = &run->samples[run->nb_samples];
+	memset(s, 0, sizeof(*s));
+	s->t_ns = t_ns;
+	/* Sender counters first: the port's can then only be ahead. */
+	for (i = 0; i < run->opt.nb_queues; i++)
+		pace_txq_read(&run->txq[i], &s->q[i].tx);
+	memset(&st, 0, sizeof(st));
+	rte_eth_stats_get(run->port_id, &st);
+	for (i = 0; i < run->opt.nb_queues; i++) {
+		struct pace_qsample *qs = &s->q[i];
+		uint16_t q = run->opt.queues[i].queue;
+
+		if (q < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			qs->q_pkts = st.q_opackets[q];
+			qs->q_bytes = st.q_obytes[q];
+		}
+		qs->shaper = run->current[i];
+		qs->profile_id = pace_tm_queue_profile(&run->tm, q);
+		if (run->wire_from_model) {
+			struct pace_emu_wire w = { 0 };
+
+			pace_emu_wire(&run->emu, q, &w);
+			qs->wire_pkts = w.pkts;
+			qs->wire_bytes = w.bytes;
+			qs->wire_last_ns = w.last_departure_ns;
+		} else if (run->have_wire[i]) {
+			ids[n++] = run->xid_wire_pkts[i];
+			ids[n++] = run->xid_wire_bytes[i];
+		}
+	}
+	if (n > 0 && rte_eth_xstats_get_by_id(run->port_id, ids, vals, n) ==
+	    (int)n) {
+		n = 0;
+		for (i = 0; i < run->opt.nb_queues; i++) {
+			if (!run->have_wire[i] || run->wire_from_model)
+				continue;
+			s->q[i].wire_pkts = vals[n++];
+			s->q[i].wire_bytes = vals[n++];
+		}
+	}
+	if (run->have_lag) {
+		struct pace_emu_lag lag;
+
+		pace_emu_lag(&run->emu, &lag);
+		s->lag = lag.late_passes;
+		s->max_lag_ns = lag.max_lag_ns;
+	}
+	run->nb_samples++;
+	return s;
+}
+
+enum pace_source
+pace_meter_source(const struct pace_run *run, unsigned int idx)
+{
+	const struct pace_sample *last;
+
+	if (run->have_wire[idx])
+		return PACE_SRC_WIRE;
+	if (run->nb_samples > 0) {
+		last = &run->samples[run->nb_samples - 1];
+		/* Some drivers count packets per queue but not bytes. */
+		if (last->q[idx].q_pkts > 0 && last->q[idx].q_bytes > 0)
+			return PACE_SRC_QSTATS;
+	}
+	return PACE_SRC_SENDER;
+}
+
+const char *
+pace_source_name(enum pace_source src)
+{
+	switch (src) {
+	case PACE_SRC_WIRE:
+		return "device wire counters";
+	case PACE_SRC_QSTATS:
+		return "per-queue Tx stats";
+	default:
+		return "sender counts";
+	}
+}
+
+static void
+counters(const struct pace_run *run, unsigned int idx,
+	 const struct pace_sample *s, uint64_t *pkts, uint64_t *bytes)
+{
+	const struct pace_qsample *qs = &s->q[idx];
+
+	switch (pace_meter_source(run, idx)) {
+	case PACE_SRC_WIRE:
+		*pkts = qs->wire_pkts;
+		*bytes = qs->wire_bytes;
+		break;
+	case PACE_SRC_QSTATS:
+		*pkts = qs->q_pkts;
+		*bytes = qs->q_bytes;
+		break;
+	default:
+		*pkts = qs->tx.pkts;
+		*bytes = qs->tx.bytes;
+		break;
+	}
+}
+
+double
+pace_meter_rate(const struct pace_run *run, unsigned int idx,
+		const struct pace_sample *a, const struct pace_sample *b)
+{
+	uint64_t pa, ba, pb, bb;
+	double dt;
+
+	if (b->t_ns <= a->t_ns)
+		return -1;
+	dt = (double)(b->t_ns - a->t_ns) / 1e9;
+	counters(run, idx, a, &pa, &ba);
+	counters(run, idx, b, &pb, &bb);
+	if (pb < pa || bb < ba)
+		return -1;
+	/*
+	 * With departure times, the frames that left after a's last one
+	 * took exactly the time between the two last departures.
+	 */
+	if (pace_meter_source(run, idx) == PACE_SRC_WIRE &&
+	    a->q[idx].wire_last_ns != 0 &&
+	    b->q[idx].wire_last_ns > a->q[idx].wire_last_ns)
+		dt = (double)(b->q[idx].wire_last_ns -
+			      a->q[idx].wire_last_ns) / 1e9;
+	if (b->q[idx].shaper.packet_mode)
+		return (double)(pb - pa) / dt;
+	return (double)(bb - ba) * 8 / dt;
+}
+
+double
+pace_meter_ring_full_pct(unsigned int idx, const struct pace_sample *a,
+			 const struct pace_sample *b)
+{
+	uint64_t bursts = b->q[idx].tx.bursts - a->q[idx].tx.bursts;
+	uint64_t full = b->q[idx].tx.bursts_short - a->q[idx].tx.bursts_short;
+
+	return bursts == 0 ? 0 : 100.0 * (double)full / (double)bursts;
+}
+
+/* Measure one phase over the samples inside [start + settle, end]. */
+static void
+measure_phase(const struct pace_run *run, unsigned int idx,
+	      struct pace_phase *ph)
+{
+	const struct pace_sample *a = NULL, *b = NULL;
+	uint64_t from = ph->start_ns + run->opt.settle_ns;
+	uint64_t pa, ba, pb, bb;
+	double cfg = (double)ph->shaper.rate;
+	double tol = run->opt.tolerance_pct / 100;
+	unsigned int i;
+	bool room;
+
+	for (i = 0; i < run->nb_samples; i++) {
+		const struct pace_sample *s = &run->samples[i];
+
+		if (s->t_ns < from || s->t_ns > ph->end_ns)
+			continue;
+		if (a == NULL)
+			a = s;
+		b = s;
+	}
+	if (a == NULL || b == a)
+		return;
+	ph->achieved = pace_meter_rate(run, idx, a, b);
+	if (ph->achieved < 0)
+		return;
+	ph->measured = true;
+	counters(run, idx, a, &pa, &ba);
+	counters(run, idx, b, &pb, &bb);
+	ph->pkts = pb - pa;
+	ph->error_pct = 100 * (ph->achieved - cfg) / cfg;
+	ph->within = ph->error_pct >= -100 * tol &&
+		     ph->error_pct <= 100 * tol;
+	ph->ring_full_pct = pace_meter_ring_full_pct(idx, a, b);
+	/* Short of the rate although the ring had room: the sender was. */
+	if (run->emu.virtual_clock)
+		/* Rings are filled before every clock step: only an empty
+		 * mempool could have left one with room.
+		 */
+		room = b->q[idx].tx.alloc_fail > a->q[idx].tx.alloc_fail;
+	else
+		room = ph->ring_full_pct < 50;
+	ph->sender_limited = run->shaped && ph->achieved < cfg * (1 - tol) &&
+			     room;
+	ph->device_lag = run->have_lag && b->lag > a->lag;
+}
+
+unsigned int
+pace_meter_phases(const struct pace_run *run, unsigned int idx,
+		  struct pace_phase *ph, unsigned int max)
+{
+	unsigned int n = 0, i;
+
+	if (max == 0)
+		return 0;
+	memset(ph, 0, sizeof(*ph) * max);
+	ph[0].start_ns = 0;
+	ph[0].shaper = run->opt.queues[idx].shaper;
+	ph[0].profile_id = run->nb_samples > 0 ?
+		run->samples[0].q[idx].profile_id : 0;
+	n = 1;
+	for (i = 0; i < run->nb_changes && n < max; i++) {
+		const struct pace_applied_change *c = &run->changes[i];
+
+		if (c->plan_idx != idx || c->ret != 0)
+			continue;
+		ph[n - 1].end_ns = c->t_ns;
+		ph[n].start_ns = c->t_ns;
+		ph[n].shaper = c->to;
+		ph[n].profile_id = pace_tm_queue_profile(&run->tm,
+			run->opt.queues[idx].queue);
+		n++;
+	}
+	ph[n - 1].end_ns = run->run_ns;
+	/* Profile ids of earlier phases from the samples taken in them. */
+	for (i = 0; i < n; i++) {
+		unsigned int k;
+
+		for (k = 0; k < run->nb_samples; k++) {
+			const struct pace_sample *s = &run->samples[k];
+
+			if (s->t_ns >= ph[i].start_ns && s->t_ns < ph[i].end_ns) {
+				ph[i].profile_id = s->q[idx].profile_id;
+				break;
+			}
+		}
+		measure_phase(run, idx, &ph[i]);
+	}
+	return n;
+}

@@ -1,0 +1,540 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pace_meter.h"
+#include "pace_report.h"
+
+extern char **environ;
+
+const char *
+pace_fmt_shaper(char *buf, size_t len, const struct pace_shaper *sh)
+{
+	char r[32];
+
+	pace_fmt_si(r, sizeof(r), (double)sh->rate);
+	if (sh->packet_mode)
+		snprintf(buf, len, "pps  %s pkt/s", r);
+	else
+		snprintf(buf, len, "peak %s bit/s", r);
+	return buf;
+}
+
+static const char *
+unit(const struct pace_shaper *sh)
+{
+	return sh->packet_mode ? "pkt/s" : "bit/s";
+}
+
+static void
+fmt_profile(char *buf, size_t len, uint32_t id)
+{
+	if (id == RTE_TM_SHAPER_PROFILE_ID_NONE)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%u", id);
+}
+
+static void
+fmt_rate(char *buf, size_t len, double v, const struct pace_shaper *sh)
+{
+	char r[32];
+
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%s %s", pace_fmt_si(r, sizeof(r), v),
+			 unit(sh));
+}
+
+void
+pace_report_live(const struct pace_run *run)
+{
+	static unsigned int drawn;
+	const struct pace_sample *a, *b;
+	bool tty = isatty(STDOUT_FILENO);
+	char shaper[48], ach[48], prof[16];
+	unsigned int i;
+
+	if (run->opt.quiet || run->nb_samples < 2)
+		return;
+	a = &run->samples[run->nb_samples - 2];
+	b = &run->samples[run->nb_samples - 1];
+	if (tty) {
+		if (drawn > 0)
+			printf("\033[%uA", drawn);
+		printf("\033[2K t=%.1fs of %.1fs  (%s time)\n",
+		       (double)b->t_ns / 1e9,
+		       (double)run->opt.duration_ns / 1e9,
+		       run->emu.virtual_clock ? "device" : "real");
+		printf("\033[2K %5s  %-24s %7s  %-18s %8s %12s %5s\n",
+		       "queue", "configured", "profile", "achieved", "error",
+		       "packets", "full");
+		drawn = 2;
+	}
+	for (i = 0; i < run->opt.nb_queues; i++) {
+		const struct pace_qsample *qs = &b->q[i];
+		double r = pace_meter_rate(run, i, a, b);
+		double err = 100 * (r - (double)qs->shaper.rate) /
+			     (double)qs->shaper.rate;
+		uint64_t pkts = run->have_wire[i] ? qs->wire_pkts :
+				qs->tx.pkts;
+
+		pace_fmt_shaper(shaper, sizeof(shaper), &qs->shaper);
+		fmt_rate(ach, sizeof(ach), r, &qs->shaper);
+		fmt_profile(prof, sizeof(prof), qs->profile_id);
+		if (tty) {
+			printf("\033[2K %5u  %-24s %7s  %-18s %+7.2f%% %12"
+			       PRIu64 " %4.0f%%\n", run->opt.queues[i].queue,
+			       shaper, prof, ach, r < 0 ? 0 : err,
+			       pkts, pace_meter_ring_full_pct(i, a, b));
+			drawn++;
+		} else {
+			printf("t=%.1fs queue %u %s achieved %s error %+.2f%% "
+			       "packets %" PRIu64 " ring-full %.0f%%\n",
+			       (double)b->t_ns / 1e9, run->opt.queues[i].queue,
+			       shaper, ach, r < 0 ? 0 : err, pkts,
+			       pace_meter_ring_full_pct(i, a, b));
+		}
+	}
+	fflush(stdout);
+}
+
+static const char *
+phase_status(const struct pace_run *run, const struct pace_phase *ph)
+{
+	if (!run->shaped)
+		return "UNSHAPED";
+	if (!ph->measured)
+		return "too short";
+	if (ph->device_lag)
+		return "DEVICE-LAG";
+	if (ph->sender_limited)
+		return "SENDER-LIMITED";
+	return ph->within ? "ok" : "OFF";
+}
+
+/* Queues sharing @p profile with plan queue @p idx, as "4,5". */
+static void
+sharers(const struct pace_run *run, unsigned int idx, uint32_t profile,
+	char *buf, size_t len)
+{
+	const struct pace_sample *last;
+	unsigned int i;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	if (run->nb_samples == 0 || profile == RTE_TM_SHAPER_PROFILE_ID_NONE)
+		return;
+	last = &run->samples[run->nb_samples - 1];
+	for (i = 0; i < run->opt.nb_queues && off < len; i++) {
+		if (i == idx || last->q[i].profile_id != profile)
+			continue;
+		off += snprintf(buf + off, len - off, "%s%u", off ? "," : "",
+				run->opt.queues[i].queue);
+	}
+}
+
+bool
+pace_report_summary(const struct pace_run *run)
+{
+	struct pace_phase ph[PACE_MAX_PHASES];
+	char shaper[48], ach[48], with[64], burst[32], prof[16];
+	bool all_ok = true, lag = false, sender = false;
+	unsigned int i, k, n;
+
+	printf("\nSummary: port %u (%s, driver %s), %.1fs of %s time, "
+	       "tolerance %.1f%%%s\n", run->port_id, run->port_name,
+	       run->driver, (double)run->run_ns / 1e9,
+	       run->emu.virtual_clock ? "device" : "real",
+	       run->opt.tolerance_pct, run->interrupted ?
+	       ", INTERRUPTED" : "");
+	printf("%5s %8s  %-24s %8s %7s  %-18s %8s %11s %5s  %s\n", "queue",
+	       "from", "configured", "burst", "profile", "achieved", "error",
+	       "packets", "full", "status");
+	for (i = 0; i < run->opt.nb_queues; i++) {
+		n = pace_meter_phases(run, i, ph, PACE_MAX_PHASES);
+		for (k = 0; k < n; k++) {
+			const char *st = phase_status(run, &ph[k]);
+
+			pace_fmt_shaper(shaper, sizeof(shaper), &ph[k].shaper);
+			if (ph[k].measured)
+				fmt_rate(ach, sizeof(ach), ph[k].achieved,
+					 &ph[k].shaper);
+			else
+				snprintf(ach, sizeof(ach), "-");
+			if (ph[k].shaper.burst == 0)
+				snprintf(burst, sizeof(burst), "default");
+			else
+				snprintf(burst, sizeof(burst), "%" PRIu64,
+					 ph[k].shaper.burst);
+			fmt_profile(prof, sizeof(prof), ph[k].profile_id);
+			sharers(run, i, ph[k].profile_id, with, sizeof(with));
+			printf("%5u %7.1fs  %-24s %8s %7s  %-18s %+7.2f%% %11"
+			       PRIu64 " %4.0f%%  %s%s%s\n",
+			       run->opt.queues[i].queue,
+			       (double)ph[k].start_ns / 1e9, shaper, burst,
+			       prof, ach,
+			       ph[k].measured ? ph[k].error_pct : 0.0,
+			       ph[k].pkts, ph[k].ring_full_pct, st,
+			       k == n - 1 && with[0] ? "  shares profile with "
+			       "queue " : "", k == n - 1 ? with : "");
+			if (!ph[k].measured || !ph[k].within)
+				all_ok = false;
+			lag |= ph[k].device_lag;
+			sender |= ph[k].sender_limited;
+		}
+	}
+	for (i = 0; i < run->nb_changes; i++) {
+		const struct pace_applied_change *c = &run->changes[i];
+		char from[48], to[48];
+
+		pace_fmt_shaper(from, sizeof(from), &c->from);
+		pace_fmt_shaper(to, sizeof(to), &c->to);
+		printf("change at %.3fs: queue %u %s -> %s: %s\n",
+		       (double)c->t_ns / 1e9,
+		       run->opt.queues[c->plan_idx].queue, from, to,
+		       c->ret == 0 ? "applied (rte_tm_node_shaper_update)" :
+		       !run->shaped ? "not applied (no hierarchy)" : "REFUSED");
+	}
+	for (i = 0; i < run->opt.nb_queues; i++) {
+		if (pace_meter_source(run, i) != pace_meter_source(run, 0))
+			break;
+	}
+	printf("achieved rates from %s%s; frame bytes without FCS\n",
+	       pace_source_name(pace_meter_source(run, 0)),
+	       i < run->opt.nb_queues ? " (queue 0; others differ)" : "");
+	if (sender && run->shaped)
+		printf("SENDER-LIMITED: the Tx ring had room while the rate "
+		       "fell short: this machine could not send fast enough; "
+		       "those figures do not measure pacing (use more lcores, "
+		       "bigger frames or lower rates)\n");
+	if (lag) {
+		const struct pace_sample *last =
+			&run->samples[run->nb_samples - 1];
+
+		printf("DEVICE-LAG: the emulated device fell behind real time "
+		       "(%" PRIu64 " %s, worst %.0f us late): departures came "
+		       "late, those rates do not measure pacing (fewer or "
+		       "slower queues, or clock=virtual)\n", last->lag,
+		       run->lag_name, (double)last->max_lag_ns / 1e3);
+	}
+	if (!run->shaped)
+		printf("UNSHAPED: the port refused the rte_tm hierarchy; the "
+		       "rates are the sender's capacity, not pacing\n");
+	printf("%s\n", all_ok && run->shaped ?
+	       "RESULT: every queue within tolerance" :
+	       "RESULT: NOT every queue within tolerance");
+	fflush(stdout);
+	return all_ok && run->shaped;
+}
+
+static void
+json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void
+json_shaper(FILE *f, const struct pace_shaper *sh)
+{
+	fprintf(f, "{\"mode\": \"%s\", \"rate\": %" PRIu64 ", \"unit\": "
+		"\"%s\", \"burst\": %" PRIu64 ", \"tm_peak_rate\": %" PRIu64
+		"}", sh->packet_mode ? "packets" : "bytes", sh->rate,
+		unit(sh), sh->burst,
+		sh->packet_mode ? sh->rate : (sh->rate + 4) / 8);
+}
+
+static void
+json_phases(FILE *f, const struct pace_run *run, unsigned int idx,
+	    bool *all_ok)
+{
+	struct pace_phase ph[PACE_MAX_PHASES];
+	unsigned int k, n = pace_meter_phases(run, idx, ph, PACE_MAX_PHASES);
+
+	fprintf(f, "      \"phases\": [\n");
+	for (k = 0; k < n; k++) {
+		fprintf(f, "        {\"start_s\": %.6f, \"end_s\": %.6f, "
+			"\"configured\": %" PRIu64 ", \"unit\": \"%s\", "
+			"\"burst\": %" PRIu64 ", \"profile_id\": %u, "
+			"\"measured\": %s, ", (double)ph[k].start_ns / 1e9,
+			(double)ph[k].end_ns / 1e9, ph[k].shaper.rate,
+			unit(&ph[k].shaper), ph[k].shaper.burst,
+			ph[k].profile_id, ph[k].measured ? "true" : "false");
+		if (ph[k].measured)
+			fprintf(f, "\"achieved\": %.1f, \"error_pct\": %.4f, ",
+				ph[k].achieved, ph[k].error_pct);
+		else
+			fprintf(f, "\"achieved\": null, \"error_pct\": null, ");
+		fprintf(f, "\"packets\": %" PRIu64 ", \"ring_full_pct\": %.2f, "
+			"\"within_tolerance\": %s, \"sender_limited\": %s, "
+			"\"device_lag\": %s, \"status\": \"%s\"}%s\n",
+			ph[k].pkts, ph[k].ring_full_pct,
+			ph[k].within ? "true" : "false",
+			ph[k].sender_limited ? "true" : "false",
+			ph[k].device_lag ? "true" : "false",
+			phase_status(run, &ph[k]), k + 1 < n ? "," : "");
+		if (!ph[k].measured || !ph[k].within)
+			*all_ok = false;
+	}
+	fprintf(f, "      ],\n");
+}
+
+static void
+json_samples(FILE *f, const struct pace_run *run, unsigned int idx)
+{
+	unsigned int k;
+
+	fprintf(f, "      \"samples\": [");
+	for (k = 1; k < run->nb_samples; k++) {
+		const struct pace_sample *a = &run->samples[k - 1];
+		const struct pace_sample *b = &run->samples[k];
+		double r = pace_meter_rate(run, idx, a, b);
+		uint64_t pkts = run->have_wire[idx] ? b->q[idx].wire_pkts :
+				b->q[idx].tx.pkts;
+
+		fprintf(f, "%s\n        {\"t_s\": %.6f, \"configured\": %"
+			PRIu64 ", \"achieved\": ", k > 1 ? "," : "",
+			(double)b->t_ns / 1e9, b->q[idx].shaper.rate);
+		if (r < 0)
+			fprintf(f, "null");
+		else
+			fprintf(f, "%.1f", r);
+		fprintf(f, ", \"packets\": %" PRIu64 ", \"sent_packets\": %"
+			PRIu64 ", \"ring_full_pct\": %.2f, \"profile_id\": %u}",
+			pkts, b->q[idx].tx.pkts,
+			pace_meter_ring_full_pct(idx, a, b),
+			b->q[idx].profile_id);
+	}
+	fprintf(f, "\n      ]\n");
+}
+
+int
+pace_report_json(const struct pace_run *run, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	bool all_ok = true;
+	unsigned int i;
+
+	if (f == NULL) {
+		fprintf(stderr, "tm-pace: cannot write %s: %s\n", path,
+			strerror(errno));
+		return -errno;
+	}
+	fprintf(f, "{\n  \"tool\": \"dpdk-tm-pace\",\n  \"port\": {\"id\": %u, "
+		"\"name\": ", run->port_id);
+	json_str(f, run->port_name);
+	fprintf(f, ", \"driver\": ");
+	json_str(f, run->driver);
+	fprintf(f, ", \"tx_queues\": %u, \"emulated\": %s},\n", run->nb_txq,
+		run->emu.present ? "true" : "false");
+	fprintf(f, "  \"clock\": \"%s\",\n  \"duration_s\": %.6f,\n"
+		"  \"run_s\": %.6f,\n  \"interval_s\": %.6f,\n"
+		"  \"settle_s\": %.6f,\n  \"tolerance_pct\": %.3f,\n"
+		"  \"share\": %s,\n  \"levels\": %u,\n  \"interrupted\": %s,\n",
+		run->emu.virtual_clock ? "virtual" : "realtime",
+		(double)run->opt.duration_ns / 1e9, (double)run->run_ns / 1e9,
+		(double)run->opt.interval_ns / 1e9,
+		(double)run->opt.settle_ns / 1e9, run->opt.tolerance_pct,
+		run->opt.share ? "true" : "false", run->opt.levels,
+		run->interrupted ? "true" : "false");
+	fprintf(f, "  \"tm\": {\"committed\": %s, \"errors\": [",
+		run->shaped ? "true" : "false");
+	for (i = 0; i < run->tm.nb_failures; i++) {
+		const struct pace_tm_failure *e = &run->tm.failures[i];
+
+		fprintf(f, "%s\n    {\"call\": ", i ? "," : "");
+		json_str(f, e->call);
+		fprintf(f, ", \"errno\": %d, \"error\": ", e->errnum);
+		json_str(f, strerror(e->errnum));
+		fprintf(f, ", \"type\": ");
+		json_str(f, pace_tm_error_type_name(e->type));
+		fprintf(f, ", \"message\": ");
+		json_str(f, e->message);
+		fprintf(f, "}");
+	}
+	fprintf(f, "]},\n  \"changes\": [");
+	for (i = 0; i < run->nb_changes; i++) {
+		const struct pace_applied_change *c = &run->changes[i];
+
+		fprintf(f, "%s\n    {\"t_s\": %.6f, \"queue\": %u, \"from\": ",
+			i ? "," : "", (double)c->t_ns / 1e9,
+			run->opt.queues[c->plan_idx].queue);
+		json_shaper(f, &c->from);
+		fprintf(f, ", \"to\": ");
+		json_shaper(f, &c->to);
+		fprintf(f, ", \"applied\": %s, \"errno\": %d}",
+			c->ret == 0 ? "true" : "false", -c->ret);
+	}
+	fprintf(f, "],\n  \"queues\": [\n");
+	for (i = 0; i < run->opt.nb_queues; i++) {
+		const struct pace_queue_plan *qp = &run->opt.queues[i];
+		char with[64];
+
+		sharers(run, i, run->nb_samples ?
+			run->samples[run->nb_samples - 1].q[i].profile_id :
+			RTE_TM_SHAPER_PROFILE_ID_NONE, with, sizeof(with));
+		fprintf(f, "    {\n      \"queue\": %u,\n      \"shaper\": ",
+			qp->queue);
+		json_shaper(f, &qp->shaper);
+		fprintf(f, ",\n      \"size_min\": %u, \"size_max\": %u,\n"
+			"      \"source\": \"%s\",\n      \"shares_profile_with\""
+			": [%s],\n", qp->size_min, qp->size_max,
+			pace_source_name(pace_meter_source(run, i)), with);
+		json_phases(f, run, i, &all_ok);
+		json_samples(f, run, i);
+		fprintf(f, "    }%s\n", i + 1 < run->opt.nb_queues ? "," : "");
+	}
+	fprintf(f, "  ],\n  \"summary\": {\"all_within_tolerance\": %s, "
+		"\"shaped\": %s, \"device_lag\": ",
+		all_ok && run->shaped ? "true" : "false",
+		run->shaped ? "true" : "false");
+	if (run->have_lag && run->nb_samples > 0)
+		fprintf(f, "{\"late_passes\": %" PRIu64 ", \"max_lag_ns\": %"
+			PRIu64 "}", run->samples[run->nb_samples - 1].lag,
+			run->samples[run->nb_samples - 1].max_lag_ns);
+	else
+		fprintf(f, "null");
+	fprintf(f, "}\n}\n");
+	if (fclose(f) != 0) {
+		fprintf(stderr, "tm-pace: writing %s: %s\n", path,
+			strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* The data file: time, then configured and achieved of every queue. */
+static int
+write_plot_data(const struct pace_run *run, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	unsigned int i, k;
+
+	if (f == NULL)
+		return -errno;
+	fprintf(f, "# t_s");
+	for (i = 0; i < run->opt.nb_queues; i++)
+		fprintf(f, " q%u_configured q%u_achieved",
+			run->opt.queues[i].queue, run->opt.queues[i].queue);
+	fprintf(f, "\n");
+	for (k = 1; k < run->nb_samples; k++) {
+		const struct pace_sample *a = &run->samples[k - 1];
+		const struct pace_sample *b = &run->samples[k];
+
+		fprintf(f, "%.6f", (double)b->t_ns / 1e9);
+		for (i = 0; i < run->opt.nb_queues; i++) {
+			double r = pace_meter_rate(run, i, a, b);
+
+			fprintf(f, " %" PRIu64, b->q[i].shaper.rate);
+			if (r <= 0)
+				fprintf(f, " NaN");
+			else
+				fprintf(f, " %.1f", r);
+		}
+		fprintf(f, "\n");
+	}
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+static int
+write_plot_script(const struct pace_run *run, const char *script,
+		  const char *data, const char *out)
+{
+	bool svg = strcmp(out + strlen(out) - 4, ".svg") == 0;
+	bool any_pps = false;
+	FILE *f = fopen(script, "w");
+	unsigned int i;
+
+	if (f == NULL)
+		return -errno;
+	for (i = 0; i < run->opt.nb_queues; i++)
+		any_pps |= run->opt.queues[i].shaper.packet_mode;
+	fprintf(f, "set terminal %s size 1200,700\n", svg ?
+		"svg dynamic" : "pngcairo");
+	fprintf(f, "set output '%s'\n", out);
+	fprintf(f, "set title 'dpdk-tm-pace: port %u (%s), configured "
+		"(dashed) and achieved (solid) per Tx queue'\n",
+		run->port_id, run->driver);
+	fprintf(f, "set xlabel 'time (s, %s)'\nset ylabel 'bit/s'\n"
+		"set logscale y\nset format y '%%.0s%%c'\nset grid\n"
+		"set key outside right\n",
+		run->emu.virtual_clock ? "device time" : "real time");
+	if (any_pps)
+		fprintf(f, "set logscale y2\nset y2label 'packets/s'\n"
+			"set y2tics\nset format y2 '%%.0s%%c'\n");
+	fprintf(f, "plot ");
+	for (i = 0; i < run->opt.nb_queues; i++) {
+		const struct pace_queue_plan *qp = &run->opt.queues[i];
+		const char *axes = qp->shaper.packet_mode ? "x1y2" : "x1y1";
+
+		fprintf(f, "%s'%s' using 1:%u axes %s with steps dt 2 lc %u "
+			"notitle, '%s' using 1:%u axes %s with linespoints "
+			"lc %u title 'queue %u%s'", i ? ", \\\n     " : "",
+			data, 2 + 2 * i, axes, i + 1, data, 3 + 2 * i, axes,
+			i + 1, qp->queue, qp->shaper.packet_mode ?
+			" (pkt/s)" : "");
+	}
+	fprintf(f, "\n");
+	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+int
+pace_report_plot(const struct pace_run *run, const char *path)
+{
+	char data[4096], script[4096];
+	char *argv[] = { (char *)"gnuplot", script, NULL };
+	size_t n = strlen(path);
+	pid_t pid;
+	int ret, status;
+
+	if (n + 8 > sizeof(data) || run->nb_samples < 2) {
+		fprintf(stderr, "tm-pace: no plot (%s)\n", n + 8 > sizeof(data)
+			? "path too long" : "fewer than two samples");
+		return -EINVAL;
+	}
+	snprintf(data, sizeof(data), "%.*s.dat", (int)(n - 4), path);
+	snprintf(script, sizeof(script), "%.*s.gp", (int)(n - 4), path);
+	ret = write_plot_data(run, data);
+	if (ret == 0)
+		ret = write_plot_script(run, script, data, path);
+	if (ret != 0) {
+		fprintf(stderr, "tm-pace: cannot write plot files for %s: %s\n",
+			path, strerror(-ret));
+		return ret;
+	}
+	ret = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+	if (ret != 0) {
+		fprintf(stderr, "tm-pace: cannot run gnuplot (%s); install "
+			"gnuplot-nox, or run 'gnuplot %s' later\n",
+			strerror(ret), script);
+		return -ret;
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "tm-pace: gnuplot %s failed\n", script);
+		return -EIO;
+	}
+	printf("plot written to %s (data %s, script %s)\n", path, data, script);
+	return 0;
+}

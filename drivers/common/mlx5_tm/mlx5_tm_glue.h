@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#ifndef MLX5_TM_GLUE_H
+#define MLX5_TM_GLUE_H
+
+/**
+ * @file
+ * Device glue: the only door between the PMD and an mlx5 device.
+ *
+ * One table of functions covers everything the PMD needs from rdma-core
+ * (libibverbs + libmlx5 DEVX). Two tables exist: mlx5_tm_glue_rdma, over
+ * the real libraries, and mlx5_tm_glue_emu, the device model. The PMD picks
+ * one at probe time (devarg dev= or emu=) and never calls rdma-core or the
+ * device model by any other path.
+ *
+ * Conventions, those of rdma-core so that the real table is a thin wrapper:
+ * - functions returning a pointer return NULL on failure and set errno;
+ * - functions returning int return 0 or a negative errno value;
+ * - command buffers are PRM layouts (mlx5_tm_prm.h), big-endian; when a
+ *   command fails in firmware, the out buffer holds the PRM status and
+ *   syndrome and the call fails with -EREMOTEIO (errno EREMOTEIO).
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** An open mlx5 device context (opaque; one per probed port). */
+struct mlx5_tm_glue_dev;
+
+/** A protection domain. */
+struct mlx5_tm_pd {
+	uint32_t pdn; /**< PD number, for sqc/wq pd fields. */
+};
+
+/** A DEVX object (SQ, CQ, TIS, transport domain, ...); opaque. */
+struct mlx5_tm_devx_obj;
+
+/** Registered user memory (rings, doorbell records). */
+struct mlx5_tm_umem {
+	uint32_t umem_id; /**< Id for wq_umem_id / cq_umem_id fields. */
+};
+
+/** A user access region: the doorbell page of a send queue. */
+struct mlx5_tm_uar {
+	void *reg_addr;   /**< Doorbell register (BlueFlame offset) to write. */
+	void *base_addr;  /**< Start of the UAR page. */
+	uint32_t page_id; /**< UAR page number for sqc/cqc uar_page fields. */
+};
+
+/** A packet-pacing entry, as mlx5dv_pp_alloc() returns it. */
+struct mlx5_tm_pp {
+	uint16_t index; /**< Rate-limit index for packet_pacing_rate_limit_index. */
+};
+
+/** A memory region registered for device access. */
+struct mlx5_tm_mr {
+	void *addr;     /**< Start of the region. */
+	size_t length;  /**< Length in bytes. */
+	uint32_t lkey;  /**< Local key to put in data segments. */
+};
+
+/** pp_alloc flag: an entry never shared with another allocation. */
+#define MLX5_TM_PP_FLAG_DEDICATED_INDEX (1u << 0)
+
+/** Device access flags for umem and MR registration. */
+#define MLX5_TM_ACCESS_LOCAL_WRITE (1u << 0)
+
+/** The table of device operations. */
+struct mlx5_tm_glue {
+	/** Implementation name, for logs: "rdma-core" or "emulated". */
+	const char *name;
+
+	/**
+	 * Open a device with DEVX enabled.
+	 *
+	 * @param name
+	 *   Real: an ibdev name ("mlx5_0") or a PCI address ("0000:08:00.0").
+	 *   Emulated: a profile name ("cx6dx").
+	 * @param opts
+	 *   Real: NULL. Emulated: a struct mlx5_emu_config (device-model
+	 *   options parsed from devargs), or NULL for the profile defaults.
+	 * @return
+	 *   The device, or NULL with errno set (ENODEV: no such device).
+	 */
+	struct mlx5_tm_glue_dev *(*open_device)(const char *name,
+						const void *opts);
+	/** Close a device; every object on it must already be released. */
+	int (*close_device)(struct mlx5_tm_glue_dev *dev);
+
+	/** Allocate a protection domain. */
+	struct mlx5_tm_pd *(*pd_alloc)(struct mlx5_tm_glue_dev *dev);
+	/** Free a protection domain. */
+	int (*pd_free)(struct mlx5_tm_pd *pd);
+
+	/** Run a command that creates no object (QUERY_HCA_CAP, ...). */
+	int (*devx_general_cmd)(struct mlx5_tm_glue_dev *dev,
+				const void *in, size_t inlen,
+				void *out, size_t outlen);
+	/** Run a CREATE_* command; the object remembers how to destroy it. */
+	struct mlx5_tm_devx_obj *(*devx_obj_create)(struct mlx5_tm_glue_dev *dev,
+						    const void *in, size_t inlen,
+						    void *out, size_t outlen);
+	/** Run a MODIFY_* command on an object. */
+	int (*devx_obj_modify)(struct mlx5_tm_devx_obj *obj,
+			       const void *in, size_t inlen,
+			       void *out, size_t outlen);
+	/** Run a QUERY_* command on an object. */
+	int (*devx_obj_query)(struct mlx5_tm_devx_obj *obj,
+			      const void *in, size_t inlen,
+			      void *out, size_t outlen);
+	/** Destroy an object (DESTROY_* in firmware). */
+	int (*devx_obj_destroy)(struct mlx5_tm_devx_obj *obj);
+
+	/** Register user memory for rings and doorbell records. */
+	struct mlx5_tm_umem *(*devx_umem_reg)(struct mlx5_tm_glue_dev *dev,
+					      void *addr, size_t size,
+					      uint32_t access);
+	/** Deregister user memory. */
+	int (*devx_umem_dereg)(struct mlx5_tm_umem *umem);
+
+	/** Allocate a UAR page for doorbells. */
+	struct mlx5_tm_uar *(*devx_uar_alloc)(struct mlx5_tm_glue_dev *dev);
+	/** Free a UAR page. */
+	void (*devx_uar_free)(struct mlx5_tm_uar *uar);
+
+	/** Event queue number for completion vector @p vector (cqc c_eqn). */
+	int (*devx_query_eqn)(struct mlx5_tm_glue_dev *dev, uint32_t vector,
+			      uint32_t *eqn);
+
+	/**
+	 * Allocate a packet-pacing entry (mlx5dv_pp_alloc semantics).
+	 *
+	 * @param pp_context
+	 *   A set_pp_rate_limit_context, pp_context_sz bytes, big-endian.
+	 * @param flags
+	 *   0 or MLX5_TM_PP_FLAG_DEDICATED_INDEX.
+	 * @return
+	 *   The entry, or NULL with errno: EOPNOTSUPP (no packet pacing),
+	 *   EINVAL (rate 0 or out of range), ENOSPC (table full), EIO.
+	 */
+	struct mlx5_tm_pp *(*pp_alloc)(struct mlx5_tm_glue_dev *dev,
+				       size_t pp_context_sz,
+				       const void *pp_context, uint32_t flags);
+	/** Release a packet-pacing entry. */
+	void (*pp_free)(struct mlx5_tm_pp *pp);
+
+	/** Register a memory region for data segments. */
+	struct mlx5_tm_mr *(*reg_mr)(struct mlx5_tm_pd *pd, void *addr,
+				     size_t length, uint32_t access);
+	/** Deregister a memory region. */
+	int (*dereg_mr)(struct mlx5_tm_mr *mr);
+};
+
+/** The real device, through libibverbs and libmlx5 (DEVX). */
+extern const struct mlx5_tm_glue mlx5_tm_glue_rdma;
+
+/**
+ * List the mlx5 devices present, for messages, as
+ * "mlx5_0 (0000:08:00.0), mlx5_1 (0000:08:00.1)" (truncated to @p len).
+ *
+ * @return
+ *   The number of mlx5 devices (0: none, @p buf is ""), or -EINVAL.
+ */
+int mlx5_tm_glue_rdma_list(char *buf, size_t len);
+
+/** The emulated device: the device model in drivers/emu. */
+extern const struct mlx5_tm_glue mlx5_tm_glue_emu;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MLX5_TM_GLUE_H */

@@ -1,0 +1,565 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * The device glue over rdma-core: libibverbs for the device, PD and MR,
+ * libmlx5 (mlx5dv) for DEVX commands, umem, UAR, EQN and packet pacing.
+ * Each function is a thin wrapper; the only logic added is device lookup
+ * by ibdev name or PCI address and the mapping of failures onto the
+ * conventions of mlx5_tm_glue.h. Nothing here logs: callers report.
+ */
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+#include <infiniband/mlx5dv.h>
+
+#include "mlx5_tm_glue.h"
+#include "mlx5_tm_prm.h"
+
+/* An open device: the verbs context, opened with DEVX. */
+struct mlx5_tm_glue_dev {
+	struct ibv_context *ctx;
+};
+
+struct rdma_pd {
+	struct mlx5_tm_pd pub; /* First: the table hands out &pub. */
+	struct ibv_pd *pd;
+};
+
+struct mlx5_tm_devx_obj {
+	struct mlx5dv_devx_obj *obj;
+};
+
+struct rdma_umem {
+	struct mlx5_tm_umem pub;
+	struct mlx5dv_devx_umem *umem;
+};
+
+struct rdma_uar {
+	struct mlx5_tm_uar pub;
+	struct mlx5dv_devx_uar *uar;
+};
+
+struct rdma_pp {
+	struct mlx5_tm_pp pub;
+	struct mlx5dv_pp *pp;
+};
+
+struct rdma_mr {
+	struct mlx5_tm_mr pub;
+	struct ibv_mr *mr;
+};
+
+/* Negative errno from an rdma-core int return (errno value or -1). */
+static int
+rdma_err(int ret)
+{
+	if (ret > 0)
+		return -ret;
+	if (errno != 0)
+		return -errno;
+	return -EIO;
+}
+
+/* Whether the out buffer of a command carries a firmware failure. */
+static bool
+fw_failed(const void *out, size_t outlen)
+{
+	if (out == NULL || outlen < MLX5_ST_SZ_BYTES(mbox_out))
+		return false;
+	return MLX5_GET(mbox_out, out, status) != MLX5_CMD_STAT_OK;
+}
+
+/* Result of a command call, with the EREMOTEIO rule of mlx5_tm_glue.h. */
+static int
+cmd_result(int ret, const void *out, size_t outlen)
+{
+	if (fw_failed(out, outlen)) {
+		errno = EREMOTEIO;
+		return -EREMOTEIO;
+	}
+	if (ret != 0) {
+		ret = rdma_err(ret);
+		errno = -ret;
+		return ret;
+	}
+	return 0;
+}
+
+/*
+ * PCI address of an ibdev, from the basename of the sysfs "device" link
+ * (/sys/class/infiniband/<ibdev>/device -> ../../../0000:08:00.0).
+ */
+static int
+ibdev_pci_addr(const struct ibv_device *dev, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	char link[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	if (snprintf(path, sizeof(path), "%s/device", dev->ibdev_path) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0)
+		return -errno;
+	link[n] = '\0';
+	base = strrchr(link, '/');
+	base = base != NULL ? base + 1 : link;
+	if (snprintf(buf, len, "%s", base) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Whether @p name designates @p dev: ibdev name, or PCI address with or
+ * without the "0000:" domain.
+ */
+static bool
+ibdev_matches(struct ibv_device *dev, const char *name)
+{
+	char pci[64];
+	size_t plen;
+	size_t nlen;
+
+	if (strcmp(ibv_get_device_name(dev), name) == 0)
+		return true;
+	if (ibdev_pci_addr(dev, pci, sizeof(pci)) != 0)
+		return false;
+	if (strcasecmp(pci, name) == 0)
+		return true;
+	/* "08:00.0" stands for "0000:08:00.0". */
+	plen = strlen(pci);
+	nlen = strlen(name);
+	return nlen < plen && strncmp(pci, "0000:", 5) == 0 &&
+	       plen - nlen == 5 && strcasecmp(pci + 5, name) == 0;
+}
+
+static struct mlx5_tm_glue_dev *
+rdma_open_device(const char *name, const void *opts)
+{
+	struct mlx5dv_context_attr attr = {
+		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
+	};
+	struct mlx5_tm_glue_dev *dev;
+	struct ibv_device **list;
+	struct ibv_context *ctx = NULL;
+	int err = ENODEV;
+	int n = 0;
+	int i;
+
+	if (name == NULL || opts != NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	dev = calloc(1, sizeof(*dev));
+	if (dev == NULL)
+		return NULL;
+	list = ibv_get_device_list(&n);
+	/* No RDMA subsystem at all (ENOSYS) means no such device too. */
+	for (i = 0; list != NULL && i < n; i++) {
+		if (!mlx5dv_is_supported(list[i]) ||
+		    !ibdev_matches(list[i], name))
+			continue;
+		errno = 0;
+		ctx = mlx5dv_open_device(list[i], &attr);
+		if (ctx == NULL)
+			err = errno != 0 ? errno : EIO;
+		break;
+	}
+	if (list != NULL)
+		ibv_free_device_list(list);
+	if (ctx == NULL) {
+		free(dev);
+		errno = err;
+		return NULL;
+	}
+	dev->ctx = ctx;
+	return dev;
+}
+
+static int
+rdma_close_device(struct mlx5_tm_glue_dev *dev)
+{
+	int ret;
+
+	if (dev == NULL)
+		return -EINVAL;
+	ret = ibv_close_device(dev->ctx);
+	if (ret != 0)
+		return rdma_err(ret);
+	free(dev);
+	return 0;
+}
+
+static struct mlx5_tm_pd *
+rdma_pd_alloc(struct mlx5_tm_glue_dev *dev)
+{
+	struct mlx5dv_pd dv_pd = { 0 };
+	struct mlx5dv_obj obj = { 0 };
+	struct rdma_pd *pd;
+	int ret;
+
+	pd = calloc(1, sizeof(*pd));
+	if (pd == NULL)
+		return NULL;
+	errno = 0;
+	pd->pd = ibv_alloc_pd(dev->ctx);
+	if (pd->pd == NULL)
+		goto error;
+	obj.pd.in = pd->pd;
+	obj.pd.out = &dv_pd;
+	ret = mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD);
+	if (ret != 0) {
+		ret = rdma_err(ret);
+		ibv_dealloc_pd(pd->pd);
+		errno = -ret;
+		goto error;
+	}
+	pd->pub.pdn = dv_pd.pdn;
+	return &pd->pub;
+error:
+	ret = errno != 0 ? errno : EIO;
+	free(pd);
+	errno = ret;
+	return NULL;
+}
+
+static int
+rdma_pd_free(struct mlx5_tm_pd *pub)
+{
+	struct rdma_pd *pd = (struct rdma_pd *)pub;
+	int ret;
+
+	if (pd == NULL)
+		return -EINVAL;
+	ret = ibv_dealloc_pd(pd->pd);
+	if (ret != 0)
+		return rdma_err(ret);
+	free(pd);
+	return 0;
+}
+
+static int
+rdma_devx_general_cmd(struct mlx5_tm_glue_dev *dev, const void *in,
+		      size_t inlen, void *out, size_t outlen)
+{
+	memset(out, 0, outlen);
+	return cmd_result(mlx5dv_devx_general_cmd(dev->ctx, in, inlen,
+						  out, outlen),
+			  out, outlen);
+}
+
+static struct mlx5_tm_devx_obj *
+rdma_devx_obj_create(struct mlx5_tm_glue_dev *dev, const void *in,
+		     size_t inlen, void *out, size_t outlen)
+{
+	struct mlx5_tm_devx_obj *obj;
+	int err;
+
+	obj = calloc(1, sizeof(*obj));
+	if (obj == NULL)
+		return NULL;
+	memset(out, 0, outlen);
+	errno = 0;
+	obj->obj = mlx5dv_devx_obj_create(dev->ctx, in, inlen, out, outlen);
+	if (obj->obj == NULL) {
+		err = fw_failed(out, outlen) ? EREMOTEIO :
+		      (errno != 0 ? errno : EIO);
+		free(obj);
+		errno = err;
+		return NULL;
+	}
+	return obj;
+}
+
+static int
+rdma_devx_obj_modify(struct mlx5_tm_devx_obj *obj, const void *in,
+		     size_t inlen, void *out, size_t outlen)
+{
+	memset(out, 0, outlen);
+	return cmd_result(mlx5dv_devx_obj_modify(obj->obj, in, inlen,
+						 out, outlen),
+			  out, outlen);
+}
+
+static int
+rdma_devx_obj_query(struct mlx5_tm_devx_obj *obj, const void *in,
+		    size_t inlen, void *out, size_t outlen)
+{
+	memset(out, 0, outlen);
+	return cmd_result(mlx5dv_devx_obj_query(obj->obj, in, inlen,
+						out, outlen),
+			  out, outlen);
+}
+
+static int
+rdma_devx_obj_destroy(struct mlx5_tm_devx_obj *obj)
+{
+	int ret;
+
+	if (obj == NULL)
+		return -EINVAL;
+	ret = mlx5dv_devx_obj_destroy(obj->obj);
+	if (ret != 0)
+		return rdma_err(ret);
+	free(obj);
+	return 0;
+}
+
+/* Verbs access flags for MLX5_TM_ACCESS_* bits; -1 for unknown bits. */
+static int
+access_flags(uint32_t access)
+{
+	int flags = 0;
+
+	if (access & ~MLX5_TM_ACCESS_LOCAL_WRITE)
+		return -1;
+	if (access & MLX5_TM_ACCESS_LOCAL_WRITE)
+		flags |= IBV_ACCESS_LOCAL_WRITE;
+	return flags;
+}
+
+static struct mlx5_tm_umem *
+rdma_devx_umem_reg(struct mlx5_tm_glue_dev *dev, void *addr, size_t size,
+		   uint32_t access)
+{
+	int flags = access_flags(access);
+	struct rdma_umem *umem;
+	int err;
+
+	if (flags < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	umem = calloc(1, sizeof(*umem));
+	if (umem == NULL)
+		return NULL;
+	errno = 0;
+	umem->umem = mlx5dv_devx_umem_reg(dev->ctx, addr, size, flags);
+	if (umem->umem == NULL) {
+		err = errno != 0 ? errno : EIO;
+		free(umem);
+		errno = err;
+		return NULL;
+	}
+	umem->pub.umem_id = umem->umem->umem_id;
+	return &umem->pub;
+}
+
+static int
+rdma_devx_umem_dereg(struct mlx5_tm_umem *pub)
+{
+	struct rdma_umem *umem = (struct rdma_umem *)pub;
+	int ret;
+
+	if (umem == NULL)
+		return -EINVAL;
+	ret = mlx5dv_devx_umem_dereg(umem->umem);
+	if (ret != 0)
+		return rdma_err(ret);
+	free(umem);
+	return 0;
+}
+
+static struct mlx5_tm_uar *
+rdma_devx_uar_alloc(struct mlx5_tm_glue_dev *dev)
+{
+	struct rdma_uar *uar;
+	int err;
+
+	uar = calloc(1, sizeof(*uar));
+	if (uar == NULL)
+		return NULL;
+	/* Write-combining (BlueFlame) first, as DPDK's mlx5 does by default;
+	 * non-cached where the kernel offers no BF page.
+	 */
+	errno = 0;
+	uar->uar = mlx5dv_devx_alloc_uar(dev->ctx, MLX5DV_UAR_ALLOC_TYPE_BF);
+	if (uar->uar == NULL)
+		uar->uar = mlx5dv_devx_alloc_uar(dev->ctx,
+						 MLX5DV_UAR_ALLOC_TYPE_NC);
+	if (uar->uar == NULL) {
+		err = errno != 0 ? errno : EIO;
+		free(uar);
+		errno = err;
+		return NULL;
+	}
+	uar->pub.reg_addr = uar->uar->reg_addr;
+	uar->pub.base_addr = uar->uar->base_addr;
+	uar->pub.page_id = uar->uar->page_id;
+	return &uar->pub;
+}
+
+static void
+rdma_devx_uar_free(struct mlx5_tm_uar *pub)
+{
+	struct rdma_uar *uar = (struct rdma_uar *)pub;
+
+	if (uar == NULL)
+		return;
+	mlx5dv_devx_free_uar(uar->uar);
+	free(uar);
+}
+
+static int
+rdma_devx_query_eqn(struct mlx5_tm_glue_dev *dev, uint32_t vector,
+		    uint32_t *eqn)
+{
+	int ret = mlx5dv_devx_query_eqn(dev->ctx, vector, eqn);
+
+	return ret != 0 ? rdma_err(ret) : 0;
+}
+
+static struct mlx5_tm_pp *
+rdma_pp_alloc(struct mlx5_tm_glue_dev *dev, size_t pp_context_sz,
+	      const void *pp_context, uint32_t flags)
+{
+	uint32_t dv_flags = 0;
+	struct rdma_pp *pp;
+	int err;
+
+	if (flags & ~MLX5_TM_PP_FLAG_DEDICATED_INDEX) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (flags & MLX5_TM_PP_FLAG_DEDICATED_INDEX)
+		dv_flags |= MLX5DV_PP_ALLOC_FLAGS_DEDICATED_INDEX;
+	pp = calloc(1, sizeof(*pp));
+	if (pp == NULL)
+		return NULL;
+	errno = 0;
+	pp->pp = mlx5dv_pp_alloc(dev->ctx, pp_context_sz, pp_context,
+				 dv_flags);
+	if (pp->pp == NULL) {
+		err = errno != 0 ? errno : EIO;
+		free(pp);
+		errno = err;
+		return NULL;
+	}
+	pp->pub.index = pp->pp->index;
+	return &pp->pub;
+}
+
+static void
+rdma_pp_free(struct mlx5_tm_pp *pub)
+{
+	struct rdma_pp *pp = (struct rdma_pp *)pub;
+
+	if (pp == NULL)
+		return;
+	mlx5dv_pp_free(pp->pp);
+	free(pp);
+}
+
+static struct mlx5_tm_mr *
+rdma_reg_mr(struct mlx5_tm_pd *pub_pd, void *addr, size_t length,
+	    uint32_t access)
+{
+	struct rdma_pd *pd = (struct rdma_pd *)pub_pd;
+	int flags = access_flags(access);
+	struct rdma_mr *mr;
+	int err;
+
+	if (pd == NULL || flags < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	mr = calloc(1, sizeof(*mr));
+	if (mr == NULL)
+		return NULL;
+	errno = 0;
+	mr->mr = ibv_reg_mr(pd->pd, addr, length, flags);
+	if (mr->mr == NULL) {
+		err = errno != 0 ? errno : EIO;
+		free(mr);
+		errno = err;
+		return NULL;
+	}
+	mr->pub.addr = mr->mr->addr;
+	mr->pub.length = mr->mr->length;
+	mr->pub.lkey = mr->mr->lkey;
+	return &mr->pub;
+}
+
+static int
+rdma_dereg_mr(struct mlx5_tm_mr *pub)
+{
+	struct rdma_mr *mr = (struct rdma_mr *)pub;
+	int ret;
+
+	if (mr == NULL)
+		return -EINVAL;
+	ret = ibv_dereg_mr(mr->mr);
+	if (ret != 0)
+		return rdma_err(ret);
+	free(mr);
+	return 0;
+}
+
+int
+mlx5_tm_glue_rdma_list(char *buf, size_t len)
+{
+	struct ibv_device **list;
+	size_t used = 0;
+	int found = 0;
+	int n = 0;
+	int i;
+
+	if (buf == NULL || len == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	list = ibv_get_device_list(&n);
+	if (list == NULL)
+		return 0; /* No RDMA subsystem: no device. */
+	for (i = 0; i < n; i++) {
+		char pci[64];
+		int w;
+
+		if (!mlx5dv_is_supported(list[i]))
+			continue;
+		if (ibdev_pci_addr(list[i], pci, sizeof(pci)) != 0)
+			snprintf(pci, sizeof(pci), "?");
+		w = snprintf(buf + used, len - used, "%s%s (%s)",
+			     found > 0 ? ", " : "",
+			     ibv_get_device_name(list[i]), pci);
+		found++;
+		if (w < 0 || (size_t)w >= len - used)
+			used = len - 1; /* Truncated; keep counting. */
+		else
+			used += w;
+	}
+	ibv_free_device_list(list);
+	return found;
+}
+
+const struct mlx5_tm_glue mlx5_tm_glue_rdma = {
+	.name = "rdma-core",
+	.open_device = rdma_open_device,
+	.close_device = rdma_close_device,
+	.pd_alloc = rdma_pd_alloc,
+	.pd_free = rdma_pd_free,
+	.devx_general_cmd = rdma_devx_general_cmd,
+	.devx_obj_create = rdma_devx_obj_create,
+	.devx_obj_modify = rdma_devx_obj_modify,
+	.devx_obj_query = rdma_devx_obj_query,
+	.devx_obj_destroy = rdma_devx_obj_destroy,
+	.devx_umem_reg = rdma_devx_umem_reg,
+	.devx_umem_dereg = rdma_devx_umem_dereg,
+	.devx_uar_alloc = rdma_devx_uar_alloc,
+	.devx_uar_free = rdma_devx_uar_free,
+	.devx_query_eqn = rdma_devx_query_eqn,
+	.pp_alloc = rdma_pp_alloc,
+	.pp_free = rdma_pp_free,
+	.reg_mr = rdma_reg_mr,
+	.dereg_mr = rdma_dereg_mr,
+};

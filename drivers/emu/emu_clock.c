@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * Device time. Realtime: a device thread per device follows
+ * CLOCK_MONOTONIC; each pass notices doorbells and processes the
+ * departures due by now, then sleeps until the next departure (at least
+ * EMU_RT_MIN_SLEEP_NS, so that dense traffic is handled in batches) or,
+ * when idle, for a poll interval that backs off to EMU_RT_MAX_IDLE_NS.
+ * Virtual: no thread; time moves only in advance/run/drain.
+ */
+
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include "emu_internal.h"
+
+#define EMU_RT_MIN_SLEEP_NS 20000ULL     /* 20 us between busy passes */
+#define EMU_RT_MAX_IDLE_NS 1000000ULL    /* 1 ms poll when idle */
+#define EMU_RT_PASS_BUDGET 65536u        /* events per pass, then yield */
+#define EMU_LAG_THRESHOLD_NS 1000000ULL  /* 1 ms: default lagging bound */
+
+uint64_t
+emu_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t
+emu_now_ps(const struct mlx5_emu *emu)
+{
+	if (emu->cfg.clock == MLX5_EMU_CLOCK_VIRTUAL)
+		return emu->vnow_ps;
+	return (emu_mono_ns() - emu->origin_ns) * EMU_PS_PER_NS;
+}
+
+/* One realtime pass: doorbells, then departures due by now. */
+static uint64_t
+emu_rt_pass(struct mlx5_emu *emu, uint32_t budget, uint64_t *now_out)
+{
+	uint64_t now = emu_now_ps(emu);
+	uint64_t first_due, next, lag = 0;
+
+	emu_engine_poll_doorbells(emu, now);
+	next = emu_engine_run(emu, now, budget, &first_due);
+	if (first_due != EMU_TIME_NEVER && first_due < now)
+		lag = (now - first_due) / EMU_PS_PER_NS;
+	emu->lag.passes++;
+	emu->lag.lag_ns = lag;
+	if (lag > emu->lag.max_lag_ns)
+		emu->lag.max_lag_ns = lag;
+	emu->lag.lagging = lag > emu->lag.threshold_ns;
+	if (emu->lag.lagging)
+		emu->lag.late_passes++;
+	*now_out = now;
+	return next;
+}
+
+static void *
+emu_rt_thread(void *arg)
+{
+	struct mlx5_emu *emu = arg;
+	uint64_t idle_ns = EMU_RT_MIN_SLEEP_NS;
+
+	/* Wake-ups close to the asked time; the default slack is 50 us. */
+	prctl(PR_SET_TIMERSLACK, 5000UL, 0, 0, 0);
+	emu_lock(emu);
+	while (!emu->stop) {
+		uint64_t doorbells = emu->port.doorbells;
+		uint64_t now, next, wake_ns, sleep_ns;
+		struct timespec ts;
+
+		next = emu_rt_pass(emu, EMU_RT_PASS_BUDGET, &now);
+		if (next <= now) {
+			/* Behind: let control commands in, then go on. */
+			emu_unlock(emu);
+			sched_yield();
+			emu_lock(emu);
+			continue;
+		}
+		if (emu_engine_pending(emu) || emu->port.doorbells != doorbells)
+			idle_ns = EMU_RT_MIN_SLEEP_NS;
+		else if (idle_ns < EMU_RT_MAX_IDLE_NS)
+			idle_ns *= 2;
+		sleep_ns = idle_ns;
+		if (next != EMU_TIME_NEVER) {
+			uint64_t until = (next - now) / EMU_PS_PER_NS;
+
+			if (until < sleep_ns)
+				sleep_ns = until < EMU_RT_MIN_SLEEP_NS ?
+					   EMU_RT_MIN_SLEEP_NS : until;
+		}
+		wake_ns = emu->origin_ns + now / EMU_PS_PER_NS + sleep_ns;
+		ts.tv_sec = (time_t)(wake_ns / 1000000000ULL);
+		ts.tv_nsec = (long)(wake_ns % 1000000000ULL);
+		pthread_cond_timedwait(&emu->wake, &emu->lock, &ts);
+	}
+	emu_unlock(emu);
+	return NULL;
+}
+
+int
+emu_clock_start(struct mlx5_emu *emu)
+{
+	pthread_condattr_t attr;
+	int ret;
+
+	emu->lag.threshold_ns = emu->cfg.lag_threshold_us > 0 ?
+		(uint64_t)emu->cfg.lag_threshold_us * 1000 :
+		EMU_LAG_THRESHOLD_NS;
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	ret = pthread_cond_init(&emu->wake, &attr);
+	pthread_condattr_destroy(&attr);
+	if (ret != 0)
+		return -ret;
+	emu->origin_ns = emu_mono_ns();
+	if (emu->cfg.clock == MLX5_EMU_CLOCK_VIRTUAL)
+		return 0;
+	emu->origin_ns = emu_mono_ns();
+	ret = pthread_create(&emu->thread, NULL, emu_rt_thread, emu);
+	if (ret != 0) {
+		pthread_cond_destroy(&emu->wake);
+		return -ret;
+	}
+	pthread_setname_np(emu->thread, "mlx5-emu");
+	emu->thread_started = true;
+	return 0;
+}
+
+void
+emu_clock_stop(struct mlx5_emu *emu)
+{
+	if (emu->thread_started) {
+		emu_lock(emu);
+		emu->stop = true;
+		pthread_cond_signal(&emu->wake);
+		emu_unlock(emu);
+		pthread_join(emu->thread, NULL);
+		emu->thread_started = false;
+	}
+	pthread_cond_destroy(&emu->wake);
+}
+
+enum mlx5_emu_clock_mode
+mlx5_emu_clock(struct mlx5_emu *emu)
+{
+	return emu->cfg.clock;
+}
+
+uint64_t
+mlx5_emu_now_ns(struct mlx5_emu *emu)
+{
+	uint64_t ps;
+
+	emu_lock(emu);
+	ps = emu_now_ps(emu);
+	emu_unlock(emu);
+	return ps / EMU_PS_PER_NS;
+}
+
+uint64_t
+mlx5_emu_clock_origin_ns(struct mlx5_emu *emu)
+{
+	return emu->cfg.clock == MLX5_EMU_CLOCK_VIRTUAL ? 0 : emu->origin_ns;
+}
+
+int
+mlx5_emu_run(struct mlx5_emu *emu, uint64_t until_ns)
+{
+	uint64_t until;
+
+	if (emu == NULL)
+		return -EINVAL;
+	if (emu->cfg.clock != MLX5_EMU_CLOCK_VIRTUAL)
+		return -ENOTSUP;
+	until = until_ns > UINT64_MAX / EMU_PS_PER_NS - 1 ?
+		UINT64_MAX - 1 : until_ns * EMU_PS_PER_NS;
+	emu_lock(emu);
+	emu_engine_poll_doorbells(emu, emu->vnow_ps);
+	if (until < emu->vnow_ps)
+		until = emu->vnow_ps;
+	emu_engine_run(emu, until, UINT32_MAX, NULL);
+	emu->vnow_ps = until;
+	emu_unlock(emu);
+	return 0;
+}
+
+int
+mlx5_emu_advance(struct mlx5_emu *emu, uint64_t ns)
+{
+	uint64_t now;
+
+	if (emu == NULL)
+		return -EINVAL;
+	if (emu->cfg.clock != MLX5_EMU_CLOCK_VIRTUAL)
+		return -ENOTSUP;
+	emu_lock(emu);
+	now = emu->vnow_ps / EMU_PS_PER_NS;
+	emu_unlock(emu);
+	return mlx5_emu_run(emu, now + ns);
+}
+
+int
+mlx5_emu_drain(struct mlx5_emu *emu)
+{
+	if (emu == NULL)
+		return -EINVAL;
+	if (emu->cfg.clock == MLX5_EMU_CLOCK_VIRTUAL) {
+		emu_lock(emu);
+		emu_engine_poll_doorbells(emu, emu->vnow_ps);
+		emu_engine_run(emu, EMU_TIME_NEVER, UINT32_MAX, NULL);
+		if (emu->sim_ps > emu->vnow_ps)
+			emu->vnow_ps = emu->sim_ps;
+		emu_unlock(emu);
+		return 0;
+	}
+	for (;;) {
+		uint64_t now, next, wait_ns;
+		struct timespec ts;
+		bool pending;
+
+		emu_lock(emu);
+		next = emu_rt_pass(emu, EMU_RT_PASS_BUDGET, &now);
+		pending = emu_engine_pending(emu);
+		emu_unlock(emu);
+		if (!pending)
+			return 0;
+		wait_ns = EMU_RT_MAX_IDLE_NS;
+		if (next > now && (next - now) / EMU_PS_PER_NS < wait_ns)
+			wait_ns = (next - now) / EMU_PS_PER_NS;
+		if (next <= now)
+			wait_ns = 0;
+		ts.tv_sec = (time_t)(wait_ns / 1000000000ULL);
+		ts.tv_nsec = (long)(wait_ns % 1000000000ULL);
+		if (wait_ns > 0)
+			nanosleep(&ts, NULL);
+		else
+			sched_yield();
+	}
+}
+
+void
+mlx5_emu_poll(struct mlx5_emu *emu)
+{
+	uint64_t now;
+
+	if (emu == NULL)
+		return;
+	if (emu->cfg.clock == MLX5_EMU_CLOCK_VIRTUAL) {
+		mlx5_emu_advance(emu, 0);
+		return;
+	}
+	emu_lock(emu);
+	emu_rt_pass(emu, UINT32_MAX, &now);
+	emu_unlock(emu);
+}
+
+void
+mlx5_emu_get_lag(struct mlx5_emu *emu, struct mlx5_emu_lag *lag)
+{
+	emu_lock(emu);
+	*lag = emu->lag;
+	emu_unlock(emu);
+}
+
+void
+mlx5_emu_reset_lag(struct mlx5_emu *emu)
+{
+	emu_lock(emu);
+	emu->lag.max_lag_ns = 0;
+	emu->lag.late_passes = 0;
+	emu->lag.passes = 0;
+	emu_unlock(emu);
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * Fault injection: one-shot faults, armed from devargs at open or through
+ * the API, counted from the moment they are armed.
+ */
+
+#include <errno.h>
+
+#include "emu_internal.h"
+
+bool
+emu_fault_cmd_hit(struct mlx5_emu *emu, uint16_t opcode, uint8_t *status,
+		  uint32_t *syndrome)
+{
+	struct mlx5_emu_fault_cmd *f = &emu->fault_cmd;
+
+	if (f->nth == 0 || f->opcode != opcode)
+		return false;
+	if (++emu->fault_cmd_seen < f->nth)
+		return false;
+	*status = f->status;
+	*syndrome = f->syndrome;
+	f->nth = 0;
+	return true;
+}
+
+int
+emu_fault_pp_hit(struct mlx5_emu *emu)
+{
+	struct mlx5_emu_fault_pp *f = &emu->fault_pp;
+
+	if (f->nth == 0)
+		return 0;
+	if (++emu->fault_pp_seen < f->nth)
+		return 0;
+	f->nth = 0;
+	return -f->err;
+}
+
+bool
+emu_fault_wqe_hit(struct mlx5_emu *emu, const struct emu_sq *sq,
+		  uint8_t *syndrome)
+{
+	struct mlx5_emu_fault_wqe *f = &emu->fault_wqe;
+
+	if (f->nth == 0 || (f->sqn != 0 && f->sqn != sq->sqn))
+		return false;
+	if (++emu->fault_wqe_seen < f->nth)
+		return false;
+	*syndrome = f->syndrome;
+	f->nth = 0;
+	return true;
+}
+
+int
+mlx5_emu_fault_cmd(struct mlx5_emu *emu, const struct mlx5_emu_fault_cmd *f)
+{
+	if (emu == NULL || f == NULL ||
+	    (f->nth != 0 && f->status == MLX5_CMD_STAT_OK))
+		return -EINVAL;
+	emu_lock(emu);
+	emu->fault_cmd = *f;
+	emu->fault_cmd_seen = 0;
+	emu_unlock(emu);
+	return 0;
+}
+
+int
+mlx5_emu_fault_pp_alloc(struct mlx5_emu *emu,
+			const struct mlx5_emu_fault_pp *f)
+{
+	if (emu == NULL || f == NULL ||
+	    (f->nth != 0 && f->err != ENOSPC && f->err != EIO))
+		return -EINVAL;
+	emu_lock(emu);
+	emu->fault_pp = *f;
+	emu->fault_pp_seen = 0;
+	emu_unlock(emu);
+	return 0;
+}
+
+int
+mlx5_emu_fault_wqe(struct mlx5_emu *emu, const struct mlx5_emu_fault_wqe *f)
+{
+	if (emu == NULL || f == NULL || (f->nth != 0 && f->syndrome == 0))
+		return -EINVAL;
+	emu_lock(emu);
+	emu->fault_wqe = *f;
+	emu->fault_wqe_seen = 0;
+	emu_unlock(emu);
+	return 0;
+}

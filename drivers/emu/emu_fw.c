@@ -1,0 +1,932 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * Firmware command interpreter: decodes PRM command buffers and answers
+ * like firmware, with a PRM status and a syndrome in the output header.
+ *
+ * Status conventions (doc/guides/device_model.rst):
+ *   unknown opcode                       BAD_OP
+ *   input/output buffer too short        BAD_INP_LEN / BAD_OUTP_LEN
+ *   a named object that does not exist   BAD_RES
+ *   a field out of range, a log size
+ *   beyond the caps, an unused pacing
+ *   index, an unsupported feature        BAD_PARAM
+ *   wrong current state, illegal state
+ *   transition, destroying an object
+ *   still in use                         BAD_RES_STATE
+ *   object limit reached                 NO_RES
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "emu_internal.h"
+
+/*
+ * Local layout (not in mlx5_tm_prm.h): QUERY_NIC_VPORT_CONTEXT, for the
+ * vport's min_wqe_inline_mode when wqe_inline_mode is VPORT_CONTEXT.
+ * Offsets as in the PRM (Linux include/linux/mlx5/mlx5_ifc.h).
+ */
+#define EMU_CMD_OP_QUERY_NIC_VPORT_CONTEXT 0x754
+
+struct mlx5_ifc_emu_nic_vport_context_bits {
+	u8 reserved_at_0[0x5];
+	u8 min_wqe_inline_mode[0x3];
+	u8 reserved_at_8[0x7f8];
+};
+
+struct mlx5_ifc_emu_query_nic_vport_context_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 other_vport[0x1];
+	u8 reserved_at_41[0xf];
+	u8 vport_number[0x10];
+	u8 reserved_at_60[0x5];
+	u8 allowed_list_type[0x3];
+	u8 reserved_at_68[0x18];
+};
+
+struct mlx5_ifc_emu_query_nic_vport_context_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x40];
+	struct mlx5_ifc_emu_nic_vport_context_bits nic_vport_context;
+};
+
+enum emu_cmd_kind {
+	EMU_CMD_GENERAL,
+	EMU_CMD_CREATE,
+	EMU_CMD_DESTROY,
+	EMU_CMD_MODIFY,
+	EMU_CMD_QUERY,
+};
+
+/* A handler returns a PRM status and sets *synd when it is not OK. */
+typedef uint8_t (*emu_cmd_fn)(struct mlx5_emu *emu, const void *in,
+			      size_t inlen, void *out, uint32_t *synd);
+
+struct emu_cmd {
+	uint16_t opcode;
+	const char *name;
+	size_t in_sz;
+	size_t out_sz;
+	emu_cmd_fn fn;
+	enum emu_cmd_kind kind;
+	enum emu_obj_type type;
+};
+
+#define EMU_FAIL(st, sy) do { *synd = (sy); return (st); } while (0)
+#define EMU_BAD_RES() \
+	EMU_FAIL(MLX5_CMD_STAT_BAD_RES_ERR, MLX5_EMU_SYND_NO_OBJECT)
+#define EMU_BAD_PARAM() \
+	EMU_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD)
+#define EMU_BAD_SIZE() \
+	EMU_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_SIZE)
+#define EMU_IN_USE() \
+	EMU_FAIL(MLX5_CMD_STAT_BAD_RES_STATE_ERR, MLX5_EMU_SYND_IN_USE)
+#define EMU_NO_RES() \
+	EMU_FAIL(MLX5_CMD_STAT_NO_RES_ERR, MLX5_EMU_SYND_NO_RESOURCES)
+
+/* ---- capabilities ---- */
+
+static void
+emu_fill_general_caps(const struct mlx5_emu *emu, void *cap)
+{
+	const struct mlx5_emu_caps *c = &emu->caps;
+
+	MLX5_SET(cmd_hca_cap, cap, log_max_qp, c->log_max_sq);
+	MLX5_SET(cmd_hca_cap, cap, log_max_cq_sz, c->log_max_cq_sz);
+	MLX5_SET(cmd_hca_cap, cap, log_max_cq, c->log_max_cq);
+	MLX5_SET(cmd_hca_cap, cap, log_max_eq_sz, 22);
+	MLX5_SET(cmd_hca_cap, cap, log_max_eq, 4);
+	MLX5_SET(cmd_hca_cap, cap, port_type, MLX5_CAP_PORT_TYPE_ETH);
+	MLX5_SET(cmd_hca_cap, cap, num_ports, 1);
+	MLX5_SET(cmd_hca_cap, cap, log_max_msg, 30);
+	MLX5_SET(cmd_hca_cap, cap, cqe_version, 1);
+	MLX5_SET(cmd_hca_cap, cap, qos, 1);
+	MLX5_SET(cmd_hca_cap, cap, eth_net_offloads, 1);
+	MLX5_SET(cmd_hca_cap, cap, roce, 0);
+	MLX5_SET(cmd_hca_cap, cap, cq_moderation, 1);
+	MLX5_SET(cmd_hca_cap, cap, uar_4k, 1);
+	MLX5_SET(cmd_hca_cap, cap, uar_sz, 0);
+	MLX5_SET(cmd_hca_cap, cap, log_bf_reg_size, 9);
+	MLX5_SET(cmd_hca_cap, cap, max_wqe_sz_sq, EMU_MAX_WQE_BYTES + 16);
+	MLX5_SET(cmd_hca_cap, cap, log_max_transport_domain, 16);
+	MLX5_SET(cmd_hca_cap, cap, log_max_pd, 16);
+	MLX5_SET(cmd_hca_cap, cap, log_max_rq, c->log_max_sq);
+	MLX5_SET(cmd_hca_cap, cap, log_max_sq, c->log_max_sq);
+	MLX5_SET(cmd_hca_cap, cap, log_max_tis, 16);
+	MLX5_SET(cmd_hca_cap, cap, log_max_tis_per_sq, 0);
+	MLX5_SET(cmd_hca_cap, cap, log_max_wq_sz, c->log_max_wq_sz);
+	MLX5_SET(cmd_hca_cap, cap, sq_ts_format, c->sq_ts_format);
+	MLX5_SET(cmd_hca_cap, cap, log_uar_page_sz, 0);
+	/* 1 GHz: device clock ticks are nanoseconds. */
+	MLX5_SET(cmd_hca_cap, cap, device_frequency_mhz, 1000);
+	MLX5_SET(cmd_hca_cap, cap, device_frequency_khz, 1000000);
+	MLX5_SET(cmd_hca_cap, cap, num_of_uars_per_page, 1);
+}
+
+static void
+emu_fill_eth_caps(const struct mlx5_emu *emu, void *cap)
+{
+	MLX5_SET(per_protocol_networking_offload_caps, cap, csum_cap, 1);
+	MLX5_SET(per_protocol_networking_offload_caps, cap, vlan_cap, 1);
+	MLX5_SET(per_protocol_networking_offload_caps, cap, lro_cap, 0);
+	MLX5_SET(per_protocol_networking_offload_caps, cap, wqe_vlan_insert, 1);
+	MLX5_SET(per_protocol_networking_offload_caps, cap, max_lso_cap, 0);
+	MLX5_SET(per_protocol_networking_offload_caps, cap,
+		 multi_pkt_send_wqe, 0);
+	MLX5_SET(per_protocol_networking_offload_caps, cap, wqe_inline_mode,
+		 emu->caps.wqe_inline_mode);
+	MLX5_SET(per_protocol_networking_offload_caps, cap,
+		 enhanced_multi_pkt_send_wqe, 0);
+	MLX5_SET(per_protocol_networking_offload_caps, cap, swp, 0);
+}
+
+static void
+emu_fill_qos_caps(const struct mlx5_emu *emu, void *cap)
+{
+	const struct mlx5_emu_caps *c = &emu->caps;
+
+	MLX5_SET(qos_cap, cap, packet_pacing, c->packet_pacing);
+	MLX5_SET(qos_cap, cap, packet_pacing_burst_bound, c->pp_burst_bound);
+	MLX5_SET(qos_cap, cap, packet_pacing_typical_size, c->pp_typical_size);
+	MLX5_SET(qos_cap, cap, wqe_rate_pp, c->wqe_rate_pp);
+	MLX5_SET(qos_cap, cap, packet_pacing_max_rate, c->pp_max_rate_kbps);
+	MLX5_SET(qos_cap, cap, packet_pacing_min_rate, c->pp_min_rate_kbps);
+	MLX5_SET(qos_cap, cap, packet_pacing_rate_table_size,
+		 c->pp_table_size);
+}
+
+static uint8_t
+emu_cmd_query_hca_cap(struct mlx5_emu *emu, const void *in, size_t inlen,
+		      void *out, uint32_t *synd)
+{
+	uint32_t op_mod = MLX5_GET(query_hca_cap_in, in, op_mod);
+	void *cap = MLX5_ADDR_OF(query_hca_cap_out, out, capability);
+
+	(void)inlen;
+	if (MLX5_GET(query_hca_cap_in, in, other_function))
+		EMU_BAD_PARAM();
+	switch (op_mod >> 1) {
+	case MLX5_CAP_GENERAL:
+		emu_fill_general_caps(emu, cap);
+		break;
+	case MLX5_CAP_ETHERNET_OFFLOADS:
+		emu_fill_eth_caps(emu, cap);
+		break;
+	case MLX5_CAP_QOS:
+		emu_fill_qos_caps(emu, cap);
+		break;
+	default:
+		EMU_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_OPMOD);
+	}
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t
+emu_cmd_query_nic_vport(struct mlx5_emu *emu, const void *in, size_t inlen,
+			void *out, uint32_t *synd)
+{
+	void *ctx = MLX5_ADDR_OF(emu_query_nic_vport_context_out, out,
+				 nic_vport_context);
+
+	(void)inlen;
+	if (MLX5_GET(emu_query_nic_vport_context_in, in, other_vport))
+		EMU_BAD_PARAM();
+	MLX5_SET(emu_nic_vport_context, ctx, min_wqe_inline_mode,
+		 emu->caps.vport_inline_mode);
+	return MLX5_CMD_STAT_OK;
+}
+
+/* ---- transport domain ---- */
+
+static uint8_t
+emu_cmd_alloc_td(struct mlx5_emu *emu, const void *in, size_t inlen,
+		 void *out, uint32_t *synd)
+{
+	struct emu_td *td;
+	uint32_t id;
+
+	(void)in;
+	(void)inlen;
+	td = calloc(1, sizeof(*td));
+	if (td == NULL)
+		EMU_NO_RES();
+	if (emu_idtab_add(&emu->tds, td, &id) < 0) {
+		free(td);
+		EMU_NO_RES();
+	}
+	td->tdn = id;
+	MLX5_SET(alloc_transport_domain_out, out, transport_domain, id);
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t
+emu_cmd_dealloc_td(struct mlx5_emu *emu, const void *in, size_t inlen,
+		   void *out, uint32_t *synd)
+{
+	uint32_t id = MLX5_GET(dealloc_transport_domain_in, in,
+			       transport_domain);
+	struct emu_td *td = emu_idtab_get(&emu->tds, id);
+
+	(void)inlen;
+	(void)out;
+	if (td == NULL)
+		EMU_BAD_RES();
+	if (td->users > 0)
+		EMU_IN_USE();
+	emu_idtab_del(&emu->tds, id);
+	free(td);
+	return MLX5_CMD_STAT_OK;
+}
+
+/* ---- TIS ---- */
+
+static uint8_t
+emu_cmd_create_tis(struct mlx5_emu *emu, const void *in, size_t inlen,
+		   void *out, uint32_t *synd)
+{
+	const void *ctx = MLX5_ADDR_OF(create_tis_in, in, ctx);
+	struct emu_td *td;
+	struct emu_tis *tis;
+	uint32_t id;
+
+	(void)inlen;
+	td = emu_idtab_get(&emu->tds, MLX5_GET(tisc, ctx, transport_domain));
+	if (td == NULL)
+		EMU_BAD_RES();
+	if (MLX5_GET(tisc, ctx, tls_en) || MLX5_GET(tisc, ctx, underlay_qpn))
+		EMU_BAD_PARAM();
+	tis = calloc(1, sizeof(*tis));
+	if (tis == NULL)
+		EMU_NO_RES();
+	if (emu_idtab_add(&emu->tises, tis, &id) < 0) {
+		free(tis);
+		EMU_NO_RES();
+	}
+	tis->tisn = id;
+	tis->td = td;
+	tis->prio = (uint8_t)MLX5_GET(tisc, ctx, prio);
+	tis->lag_tx_port_affinity =
+		(uint8_t)MLX5_GET(tisc, ctx, lag_tx_port_affinity);
+	tis->strict_lag_tx_port_affinity =
+		MLX5_GET(tisc, ctx, strict_lag_tx_port_affinity);
+	td->users++;
+	MLX5_SET(create_tis_out, out, tisn, id);
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t
+emu_cmd_modify_tis(struct mlx5_emu *emu, const void *in, size_t inlen,
+		   void *out, uint32_t *synd)
+{
+	const void *ctx = MLX5_ADDR_OF(modify_tis_in, in, ctx);
+	struct emu_tis *tis;
+
+	(void)inlen;
+	(void)out;
+	tis = emu_idtab_get(&emu->tises, MLX5_GET(modify_tis_in, in, tisn));
+	if (tis == NULL)
+		EMU_BAD_RES();
+	if (MLX5_GET(modify_tis_in, in, bitmask.prio))
+		tis->prio = (uint8_t)MLX5_GET(tisc, ctx, prio);
+	if (MLX5_GET(modify_tis_in, in, bitmask.lag_tx_port_affinity))
+		tis->lag_tx_port_affinity =
+			(uint8_t)MLX5_GET(tisc, ctx, lag_tx_port_affinity);
+	if (MLX5_GET(modify_tis_in, in, bitmask.strict_lag_tx_port_affinity))
+		tis->strict_lag_tx_port_affinity =
+			MLX5_GET(tisc, ctx, strict_lag_tx_port_affinity);
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t
+emu_cmd_destroy_tis(struct mlx5_emu *emu, const void *in, size_t inlen,
+		    void *out, uint32_t *synd)
+{
+	uint32_t id = MLX5_GET(destroy_tis_in, in, tisn);
+	struct emu_tis *tis = emu_idtab_get(&emu->tises, id);
+
+	(void)inlen;
+	(void)out;
+	if (tis == NULL)
+		EMU_BAD_RES();
+	if (tis->users > 0)
+		EMU_IN_USE();
+	tis->td->users--;
+	emu_idtab_del(&emu->tises, id);
+	free(tis);
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t
+emu_cmd_query_tis(struct mlx5_emu *emu, const void *in, size_t inlen,
+		  void *out, uint32_t *synd)
+{
+	void *ctx = MLX5_ADDR_OF(query_tis_out, out, tis_context);
+	struct emu_tis *tis;
+
+	(void)inlen;
+	tis = emu_idtab_get(&emu->tises, MLX5_GET(query_tis_in, in, tisn));
+	if (tis == NULL)
+		EMU_BAD_RES();
+	MLX5_SET(tisc, ctx, prio, tis->prio);
+	MLX5_SET(tisc, ctx, lag_tx_port_affinity, tis->lag_tx_port_affinity);
+	MLX5_SET(tisc, ctx, strict_lag_tx_port_affinity,
+		 tis->strict_lag_tx_port_affinity);
+	MLX5_SET(tisc, ctx, transport_domain, tis->td->tdn);
+	return MLX5_CMD_STAT_OK;
+}
+
+/* ---- CQ ---- */
+
+/* The umem @p id holds [off, off + len): the host address, or NULL. */
+static uint8_t *
+emu_umem_range(struct mlx5_emu *emu, uint32_t id, uint64_t off, uint64_t len,
+	       struct emu_umem **umem, uint8_t *status, uint32_t *synd)
+{
+	struct emu_umem *um = emu_idtab_get(&emu->umems, id);
+
+	if (um == NULL) {
+		*status = MLX5_CMD_STAT_BAD_RES_ERR;
+		*synd = MLX5_EMU_SYND_NO_OBJECT;
+		return NULL;
+	}
+	if (off > um->size || len > um->size - off) {
+		*status = MLX5_CMD_STAT_BAD_PARAM_ERR;
+		*synd = MLX5_EMU_SYND_BAD_UMEM_RANGE;
+		return NULL;
+	}
+	*umem = um;
+	return um->addr + off;
+}
+
+static uint8_t
+emu_cmd_create_cq(struct mlx5_emu *emu, const void *in, size_t inlen,
+		  void *out, uint32_t *synd)
+{
+	const void *cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
+	struct emu_umem *um = NULL, *dum = NULL;
+	struct emu_uar *uar;
+	struct emu_cq *cq;
+	uint8_t *ring, *dbrec, st = 0;
+	uint32_t log_size, cqe_sz, stride, id;
+	uint64_t off, dbr_addr;
+
+	(void)inlen;
+	cqe_sz = MLX5_GET(cqc, cqc, cqe_sz);
+	log_size = MLX5_GET(cqc, cqc, log_cq_size);
+	if (cqe_sz > MLX5_CQE_SIZE_128B)
+		EMU_BAD_PARAM();
+	if (log_size > emu->caps.log_max_cq_sz)
+		EMU_BAD_SIZE();
+	if (MLX5_GET(cqc, cqc, cqe_comp_en) || MLX5_GET(cqc, cqc, cc) ||
+	    MLX5_GET(cqc, cqc, st) != 0)
+		EMU_BAD_PARAM();
+	uar = emu_idtab_get(&emu->uars, MLX5_GET(cqc, cqc, uar_page));
+	if (uar == NULL || uar->freed)
+		EMU_BAD_RES();
+	if (MLX5_GET(cqc, cqc, c_eqn) >= emu->caps.num_comp_vectors)
+		EMU_BAD_RES();
+	/* Rings live in registered user memory (DEVX umem), no PAS list. */
+	if (!MLX5_GET(create_cq_in, in, cq_umem_valid) ||
+	    !MLX5_GET(cqc, cqc, dbr_umem_valid))
+		EMU_BAD_PARAM();
+	stride = 64u << cqe_sz;
+	off = MLX5_GET64(create_cq_in, in, cq_umem_offset);
+	ring = emu_umem_range(emu, MLX5_GET(create_cq_in, in, cq_umem_id), off,
+			      (uint64_t)stride << log_size, &um, &st, synd);
+	if (ring == NULL)
+		return st;
+	dbr_addr = MLX5_GET64(cqc, cqc, dbr_addr);
+	if (dbr_addr % 8)
+		EMU_BAD_PARAM();
+	dbrec = emu_umem_range(emu, MLX5_GET(cqc, cqc, dbr_umem_id), dbr_addr,
+			       8, &dum, &st, synd);
+	if (dbrec == NULL)
+		return st;
+	cq = calloc(1, sizeof(*cq));
+	if (cq == NULL)
+		EMU_NO_RES();
+	if (emu_idtab_add(&emu->cqs, cq, &id) < 0) {
+		free(cq);
+		EMU_NO_RES();
+	}
+	cq->cqn = id;
+	cq->umem = um;
+	cq->ring = ring;
+	cq->stride = stride;
+	cq->log_size = (uint8_t)log_size;
+	cq->dbr_umem = dum;
+	cq->dbrec = dbrec;
+	cq->uar = uar;
+	cq->c_eqn = (uint8_t)MLX5_GET(cqc, cqc, c_eqn);
+	cq->oi = MLX5_GET(cqc, cqc, oi);
+	cq->cq_period_mode = (uint8_t)MLX5_GET(cqc, cqc, cq_period_mode);
+	cq->cq_period = (uint16_t)MLX5_GET(cqc, cqc, cq_period);
+	cq->cq_max_count = (uint16_t)MLX5_GET(cqc, cqc, cq_max_count);
+	cq->cq_umem_offset = off;
+	cq->dbr_addr = dbr_addr;
+	um->users++;
+	dum->users++;
+	uar->users++;
+	MLX5_SET(create_cq_out, out, cqn, id);
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t
+emu_cmd_destroy_cq(struct mlx5_emu *emu, const void *in, size_t inlen,
+		   void *out, uint32_t *synd)
+{
+	uint32_t id = MLX5_GET(destroy_cq_in, in, cqn);
+	struct emu_cq *cq = emu_idtab_get(&emu->cqs, id);
+
+	(void)inlen;
+	(void)out;
+	if (cq == NULL)
+		EMU_BAD_RES();
+	if (cq->users > 0)
+		EMU_IN_USE();
+	cq->umem->users--;
+	cq->dbr_umem->users--;
+	emu_uar_put(cq->uar);
+	emu_idtab_del(&emu->cqs, id);
+	free(cq);
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t
+emu_cmd_query_cq(struct mlx5_emu *emu, const void *in, size_t inlen,
+		 void *out, uint32_t *synd)
+{
+	void *cqc = MLX5_ADDR_OF(query_cq_out, out, cq_context);
+	struct emu_cq *cq;
+
+	(void)inlen;
+	cq = emu_idtab_get(&emu->cqs, MLX5_GET(query_cq_in, in, cqn));
+	if (cq == NULL)
+		EMU_BAD_RES();
+	MLX5_SET(cqc, cqc, status, cq->status);
+	MLX5_SET(cqc, cqc, dbr_umem_valid, 1);
+	MLX5_SET(cqc, cqc, cqe_sz, cq->stride == 128);
+	MLX5_SET(cqc, cqc, oi, cq->oi);
+	MLX5_SET(cqc, cqc, cq_period_mode, cq->cq_period_mode);
+	MLX5_SET(cqc, cqc, dbr_umem_id, cq->dbr_umem->pub.umem_id);
+	MLX5_SET(cqc, cqc, log_cq_size, cq->log_size);
+	MLX5_SET(cqc, cqc, uar_page, cq->uar->pub.page_id);
+	MLX5_SET(cqc, cqc, cq_period, cq->cq_period);
+	MLX5_SET(cqc, cqc, cq_max_count, cq->cq_max_count);
+	MLX5_SET(cqc, cqc, c_eqn, cq->c_eqn);
+	MLX5_SET(cqc, cqc, consumer_counter,
+		 mlx5_prm_read32(cq->dbrec, MLX5_CQ_SET_CI));
+	MLX5_SET(cqc, cqc, producer_counter, cq->pi);
+	MLX5_SET64(cqc, cqc, dbr_addr, cq->dbr_addr);
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t
+emu_cmd_modify_cq(struct mlx5_emu *emu, const void *in, size_t inlen,
+		  void *out, uint32_t *synd)
+{
+	const void *cqc = MLX5_ADDR_OF(modify_cq_in, in, cq_context);
+	uint32_t sel = MLX5_GET(modify_cq_in, in, modify_field_select);
+	struct emu_cq *cq;
+
+	(void)inlen;
+	(void)out;
+	cq = emu_idtab_get(&emu->cqs, MLX5_GET(modify_cq_in, in, cqn));
+	if (cq == NULL)
+		EMU_BAD_RES();
+	if (sel & ~(MLX5_CQ_MODIFY_PERIOD | MLX5_CQ_MODIFY_COUNT))
+		EMU_BAD_PARAM();
+	if (sel & MLX5_CQ_MODIFY_PERIOD)
+		cq->cq_period = (uint16_t)MLX5_GET(cqc, cqc, cq_period);
+	if (sel & MLX5_CQ_MODIFY_COUNT)
+		cq->cq_max_count = (uint16_t)MLX5_GET(cqc, cqc, cq_max_count);
+	return MLX5_CMD_STAT_OK;
+}
+
+/* ---- SQ ---- */
+
+static uint8_t
+emu_cmd_create_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
+		  void *out, uint32_t *synd)
+{
+	const void *sqc = MLX5_ADDR_OF(create_sq_in, in, ctx);
+	const void *wq = MLX5_ADDR_OF(sqc, sqc, wq);
+	struct emu_umem *um = NULL, *dum = NULL;
+	struct emu_cq *cq;
+	struct emu_tis *tis;
+	struct emu_pd *pd;
+	struct emu_uar *uar;
+	struct emu_sq *sq;
+	uint8_t *ring, *dbrec, st = 0;
+	uint32_t state, log_sz, ts, id, pp_index;
+	uint64_t off, dbr_addr;
+
+	(void)inlen;
+	state = MLX5_GET(sqc, sqc, state);
+	if (state != MLX5_SQC_STATE_RST && state != MLX5_SQC_STATE_RDY)
+		EMU_BAD_PARAM();
+	if (MLX5_GET(sqc, sqc, hairpin) || MLX5_GET(sqc, sqc, non_wire) ||
+	    MLX5_GET(sqc, sqc, static_sq_wq) || MLX5_GET(sqc, sqc, reg_umr) ||
+	    MLX5_GET(sqc, sqc, cd_master))
+		EMU_BAD_PARAM();
+	ts = MLX5_GET(sqc, sqc, ts_format);
+	/* ts_format: 0 free-running, 1 default, 2 real time. */
+	if (ts > 2 || (ts == 2 && emu->caps.sq_ts_format == 0) ||
+	    (ts == 0 && emu->caps.sq_ts_format == 1))
+		EMU_BAD_PARAM();
+	cq = emu_idtab_get(&emu->cqs, MLX5_GET(sqc, sqc, cqn));
+	if (cq == NULL)
+		EMU_BAD_RES();
+	if (MLX5_GET(sqc, sqc, tis_lst_sz) != 1)
+		EMU_BAD_PARAM();
+	tis = emu_idtab_get(&emu->tises, MLX5_GET(sqc, sqc, tis_num_0));
+	if (tis == NULL)
+		EMU_BAD_RES();
+	pp_index = MLX5_GET(sqc, sqc, packet_pacing_rate_limit_index);
+	if (!emu_pp_index_valid(emu, (uint16_t)pp_index))
+		EMU_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR,
+			 MLX5_EMU_SYND_BAD_PP_INDEX);
+	if (MLX5_GET(wq, wq, wq_type) != MLX5_WQ_TYPE_CYCLIC ||
+	    MLX5_GET(wq, wq, log_wq_stride) != MLX5_SEND_WQE_SHIFT ||
+	    MLX5_GET(wq, wq, wq_signature))
+		EMU_BAD_PARAM();
+	log_sz = MLX5_GET(wq, wq, log_wq_sz);
+	if (log_sz > emu->caps.log_max_wq_sz)
+		EMU_BAD_SIZE();
+	pd = emu_idtab_get(&emu->pds, MLX5_GET(wq, wq, pd));
+	if (pd == NULL)
+		EMU_BAD_RES();
+	uar = emu_idtab_get(&emu->uars, MLX5_GET(wq, wq, uar_page));
+	if (uar == NULL || uar->freed)
+		EMU_BAD_RES();
+	if (!MLX5_GET(wq, wq, wq_umem_valid) || !MLX5_GET(wq, wq, dbr_umem_valid))
+		EMU_BAD_PARAM();
+	off = MLX5_GET64(wq, wq, wq_umem_offset);
+	ring = emu_umem_range(emu, MLX5_GET(wq, wq, wq_umem_id), off,
+			      (uint64_t)MLX5_SEND_WQE_BB << log_sz, &um, &st,
+			      synd);
+	if (ring == NULL)
+		return st;
+	dbr_addr = MLX5_GET64(wq, wq, dbr_addr);
+	if (dbr_addr % 8)
+		EMU_BAD_PARAM();
+	dbrec = emu_umem_range(emu, MLX5_GET(wq, wq, dbr_umem_id), dbr_addr, 8,
+			       &dum, &st, synd);
+	if (dbrec == NULL)
+		return st;
+	sq = calloc(1, sizeof(*sq));
+	if (sq == NULL)
+		EMU_NO_RES();
+	if (emu_idtab_add(&emu->sqs, sq, &id) < 0) {
+		free(sq);
+		EMU_NO_RES();
+	}
+	sq->sqn = id;
+	sq->seq = ++emu->sq_seq;
+	sq->state = (uint8_t)state;
+	sq->cq = cq;
+	sq->tis = tis;
+	sq->pd = pd;
+	sq->uar = uar;
+	sq->umem = um;
+	sq->ring = ring;
+	sq->log_wq_sz = (uint8_t)log_sz;
+	sq->dbr_umem = dum;
+	sq->dbrec = dbrec;
+	sq->pp_index = (uint16_t)pp_index;
+	sq->min_inline_mode = (uint8_t)MLX5_GET(sqc, sqc, min_wqe_inline_mode);
+	sq->ts_format = (uint8_t)ts;
+	sq->user_index = MLX5_GET(sqc, sqc, user_index);
+	sq->wq_umem_offset = off;
+	sq->dbr_addr = dbr_addr;
+	sq->allow_swp = MLX5_GET(sqc, sqc, allow_swp);
+	cq->users++;
+	tis->users++;
+	pd->users++;
+	uar->users++;
+	um->users++;
+	dum->users++;
+	emu_pp_sq_ref(emu, sq->pp_index, 1);
+	emu_uar_attach_sq(uar, sq);
+	emu_engine_sq_reset(emu, sq);
+	MLX5_SET(create_sq_out, out, sqn, id);
+	return MLX5_CMD_STAT_OK;
+}
+
+/* SQ state transitions firmware accepts. */
+static bool
+emu_sq_transition_ok(uint32_t cur, uint32_t next)
+{
+	switch (cur) {
+	case MLX5_SQC_STATE_RST:
+		return next == MLX5_SQC_STATE_RDY || next == MLX5_SQC_STATE_RST;
+	case MLX5_SQC_STATE_RDY:
+		return next == MLX5_SQC_STATE_RDY || next == MLX5_SQC_STATE_ERR ||
+		       next == MLX5_SQC_STATE_RST;
+	case MLX5_SQC_STATE_ERR:
+		return next == MLX5_SQC_STATE_RST || next == MLX5_SQC_STATE_ERR;
+	default:
+		return false;
+	}
+}
+
+static uint8_t
+emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
+		  void *out, uint32_t *synd)
+{
+	const void *sqc = MLX5_ADDR_OF(modify_sq_in, in, ctx);
+	uint64_t mask = MLX5_GET64(modify_sq_in, in, modify_bitmask);
+	uint32_t cur = MLX5_GET(modify_sq_in, in, sq_state);
+	uint32_t next = MLX5_GET(sqc, sqc, state);
+	uint32_t pp_index = MLX5_GET(sqc, sqc, packet_pacing_rate_limit_index);
+	struct emu_sq *sq;
+
+	(void)inlen;
+	(void)out;
+	sq = emu_idtab_get(&emu->sqs, MLX5_GET(modify_sq_in, in, sqn));
+	if (sq == NULL)
+		EMU_BAD_RES();
+	if (mask & ~MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX)
+		EMU_BAD_PARAM();
+	if (cur != sq->state || !emu_sq_transition_ok(cur, next))
+		EMU_FAIL(MLX5_CMD_STAT_BAD_RES_STATE_ERR,
+			 MLX5_EMU_SYND_BAD_STATE);
+	if (mask && next != MLX5_SQC_STATE_RDY)
+		EMU_BAD_PARAM();
+	if (mask && !emu_pp_index_valid(emu, (uint16_t)pp_index))
+		EMU_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR,
+			 MLX5_EMU_SYND_BAD_PP_INDEX);
+	/* What was due before the command departs at the old settings. */
+	emu_engine_sync(emu);
+	if (mask)
+		emu_engine_sq_set_pp(emu, sq, (uint16_t)pp_index);
+	if (next == MLX5_SQC_STATE_RST) {
+		sq->state = MLX5_SQC_STATE_RST;
+		emu_engine_sq_reset(emu, sq);
+	} else if (next == MLX5_SQC_STATE_ERR) {
+		sq->state = MLX5_SQC_STATE_ERR;
+		emu_engine_sq_stop(emu, sq);
+	} else {
+		sq->state = MLX5_SQC_STATE_RDY;
+	}
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t
+emu_cmd_destroy_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
+		   void *out, uint32_t *synd)
+{
+	uint32_t id = MLX5_GET(destroy_sq_in, in, sqn);
+	struct emu_sq *sq = emu_idtab_get(&emu->sqs, id);
+
+	(void)inlen;
+	(void)out;
+	if (sq == NULL)
+		EMU_BAD_RES();
+	emu_engine_sync(emu);
+	emu_engine_sq_stop(emu, sq);
+	emu_uar_detach_sq(sq->uar, sq);
+	emu_pp_sq_ref(emu, sq->pp_index, -1);
+	sq->cq->users--;
+	sq->tis->users--;
+	sq->pd->users--;
+	sq->umem->users--;
+	sq->dbr_umem->users--;
+	emu_uar_put(sq->uar);
+	emu_idtab_del(&emu->sqs, id);
+	free(sq);
+	return MLX5_CMD_STAT_OK;
+}
+
+static uint8_t
+emu_cmd_query_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
+		 void *out, uint32_t *synd)
+{
+	void *sqc = MLX5_ADDR_OF(query_sq_out, out, sq_context);
+	void *wq = MLX5_ADDR_OF(sqc, sqc, wq);
+	struct emu_sq *sq;
+
+	(void)inlen;
+	sq = emu_idtab_get(&emu->sqs, MLX5_GET(query_sq_in, in, sqn));
+	if (sq == NULL)
+		EMU_BAD_RES();
+	MLX5_SET(sqc, sqc, min_wqe_inline_mode, sq->min_inline_mode);
+	MLX5_SET(sqc, sqc, state, sq->state);
+	MLX5_SET(sqc, sqc, allow_swp, sq->allow_swp);
+	MLX5_SET(sqc, sqc, ts_format, sq->ts_format);
+	MLX5_SET(sqc, sqc, user_index, sq->user_index);
+	MLX5_SET(sqc, sqc, cqn, sq->cq->cqn);
+	MLX5_SET(sqc, sqc, packet_pacing_rate_limit_index, sq->pp_index);
+	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
+	MLX5_SET(sqc, sqc, tis_num_0, sq->tis->tisn);
+	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
+	MLX5_SET(wq, wq, pd, sq->pd->pub.pdn);
+	MLX5_SET(wq, wq, uar_page, sq->uar->pub.page_id);
+	MLX5_SET64(wq, wq, dbr_addr, sq->dbr_addr);
+	MLX5_SET(wq, wq, hw_counter, sq->ci);
+	MLX5_SET(wq, wq, sw_counter, sq->rung_pi);
+	MLX5_SET(wq, wq, log_wq_stride, MLX5_SEND_WQE_SHIFT);
+	MLX5_SET(wq, wq, log_wq_sz, sq->log_wq_sz);
+	MLX5_SET(wq, wq, dbr_umem_valid, 1);
+	MLX5_SET(wq, wq, wq_umem_valid, 1);
+	MLX5_SET(wq, wq, dbr_umem_id, sq->dbr_umem->pub.umem_id);
+	MLX5_SET(wq, wq, wq_umem_id, sq->umem->pub.umem_id);
+	MLX5_SET64(wq, wq, wq_umem_offset, sq->wq_umem_offset);
+	return MLX5_CMD_STAT_OK;
+}
+
+#define EMU_CMD(op, nm, in_t, out_t, f, k, t) \
+	{ MLX5_CMD_OP_##op, #op, MLX5_ST_SZ_BYTES(in_t), \
+	  MLX5_ST_SZ_BYTES(out_t), f, k, t }
+
+static const struct emu_cmd emu_cmds[] = {
+	EMU_CMD(QUERY_HCA_CAP, "", query_hca_cap_in, query_hca_cap_out,
+		emu_cmd_query_hca_cap, EMU_CMD_GENERAL, EMU_OBJ_TD),
+	{ EMU_CMD_OP_QUERY_NIC_VPORT_CONTEXT, "QUERY_NIC_VPORT_CONTEXT",
+	  MLX5_ST_SZ_BYTES(emu_query_nic_vport_context_in),
+	  MLX5_ST_SZ_BYTES(emu_query_nic_vport_context_out),
+	  emu_cmd_query_nic_vport, EMU_CMD_GENERAL, EMU_OBJ_TD },
+	EMU_CMD(ALLOC_TRANSPORT_DOMAIN, "", alloc_transport_domain_in,
+		alloc_transport_domain_out, emu_cmd_alloc_td, EMU_CMD_CREATE,
+		EMU_OBJ_TD),
+	EMU_CMD(DEALLOC_TRANSPORT_DOMAIN, "", dealloc_transport_domain_in,
+		dealloc_transport_domain_out, emu_cmd_dealloc_td,
+		EMU_CMD_DESTROY, EMU_OBJ_TD),
+	EMU_CMD(CREATE_TIS, "", create_tis_in, create_tis_out,
+		emu_cmd_create_tis, EMU_CMD_CREATE, EMU_OBJ_TIS),
+	EMU_CMD(MODIFY_TIS, "", modify_tis_in, modify_tis_out,
+		emu_cmd_modify_tis, EMU_CMD_MODIFY, EMU_OBJ_TIS),
+	EMU_CMD(DESTROY_TIS, "", destroy_tis_in, destroy_tis_out,
+		emu_cmd_destroy_tis, EMU_CMD_DESTROY, EMU_OBJ_TIS),
+	EMU_CMD(QUERY_TIS, "", query_tis_in, query_tis_out,
+		emu_cmd_query_tis, EMU_CMD_QUERY, EMU_OBJ_TIS),
+	EMU_CMD(CREATE_CQ, "", create_cq_in, create_cq_out,
+		emu_cmd_create_cq, EMU_CMD_CREATE, EMU_OBJ_CQ),
+	EMU_CMD(DESTROY_CQ, "", destroy_cq_in, destroy_cq_out,
+		emu_cmd_destroy_cq, EMU_CMD_DESTROY, EMU_OBJ_CQ),
+	EMU_CMD(QUERY_CQ, "", query_cq_in, query_cq_out,
+		emu_cmd_query_cq, EMU_CMD_QUERY, EMU_OBJ_CQ),
+	EMU_CMD(MODIFY_CQ, "", modify_cq_in, modify_cq_out,
+		emu_cmd_modify_cq, EMU_CMD_MODIFY, EMU_OBJ_CQ),
+	EMU_CMD(CREATE_SQ, "", create_sq_in, create_sq_out,
+		emu_cmd_create_sq, EMU_CMD_CREATE, EMU_OBJ_SQ),
+	EMU_CMD(MODIFY_SQ, "", modify_sq_in, modify_sq_out,
+		emu_cmd_modify_sq, EMU_CMD_MODIFY, EMU_OBJ_SQ),
+	EMU_CMD(DESTROY_SQ, "", destroy_sq_in, destroy_sq_out,
+		emu_cmd_destroy_sq, EMU_CMD_DESTROY, EMU_OBJ_SQ),
+	EMU_CMD(QUERY_SQ, "", query_sq_in, query_sq_out,
+		emu_cmd_query_sq, EMU_CMD_QUERY, EMU_OBJ_SQ),
+};
+
+#define EMU_NB_CMDS (sizeof(emu_cmds) / sizeof(emu_cmds[0]))
+
+static const struct emu_cmd *
+emu_cmd_find(uint16_t opcode)
+{
+	size_t i;
+
+	for (i = 0; i < EMU_NB_CMDS; i++)
+		if (emu_cmds[i].opcode == opcode)
+			return &emu_cmds[i];
+	return NULL;
+}
+
+const char *
+emu_fw_opcode_name(uint16_t opcode)
+{
+	const struct emu_cmd *c = emu_cmd_find(opcode);
+
+	return c != NULL ? c->name : "UNKNOWN";
+}
+
+int
+emu_fw_opcode_parse(const char *s, uint16_t *opcode)
+{
+	char *end;
+	unsigned long v;
+	size_t i;
+
+	for (i = 0; i < EMU_NB_CMDS; i++) {
+		if (strcasecmp(s, emu_cmds[i].name) == 0) {
+			*opcode = emu_cmds[i].opcode;
+			return 0;
+		}
+	}
+	if (*s == '\0' || *s == '-')
+		return -EINVAL;
+	v = strtoul(s, &end, 0);
+	if (*end != '\0' || v == 0 || v > 0xffff)
+		return -EINVAL;
+	*opcode = (uint16_t)v;
+	return 0;
+}
+
+bool
+emu_fw_is_create(uint16_t opcode, enum emu_obj_type *type)
+{
+	const struct emu_cmd *c = emu_cmd_find(opcode);
+
+	if (c == NULL || c->kind != EMU_CMD_CREATE)
+		return false;
+	*type = c->type;
+	return true;
+}
+
+uint16_t
+emu_fw_destroy_opcode(enum emu_obj_type type)
+{
+	size_t i;
+
+	for (i = 0; i < EMU_NB_CMDS; i++)
+		if (emu_cmds[i].kind == EMU_CMD_DESTROY &&
+		    emu_cmds[i].type == type)
+			return emu_cmds[i].opcode;
+	return 0;
+}
+
+bool
+emu_fw_opcode_targets(uint16_t opcode, enum emu_obj_type *type,
+		      bool *is_modify)
+{
+	const struct emu_cmd *c = emu_cmd_find(opcode);
+
+	if (c == NULL || (c->kind != EMU_CMD_MODIFY &&
+			  c->kind != EMU_CMD_QUERY &&
+			  c->kind != EMU_CMD_DESTROY))
+		return false;
+	*type = c->type;
+	*is_modify = c->kind == EMU_CMD_MODIFY;
+	return true;
+}
+
+/* Object number named by a MODIFY/QUERY/DESTROY command (bits 0x48-0x5f). */
+uint32_t
+emu_fw_cmd_obj_id(const void *in, uint16_t opcode)
+{
+	(void)opcode;
+	return MLX5_GET(destroy_sq_in, in, sqn);
+}
+
+bool
+emu_fw_is_object_cmd(uint16_t opcode)
+{
+	const struct emu_cmd *c = emu_cmd_find(opcode);
+
+	return c != NULL && c->kind != EMU_CMD_GENERAL;
+}
+
+int
+emu_fw_exec(struct mlx5_emu *emu, const void *in, size_t inlen,
+	    void *out, size_t outlen)
+{
+	const struct emu_cmd *c;
+	uint32_t synd = 0;
+	uint16_t opcode;
+	uint8_t status;
+	uint64_t start = emu_mono_ns();
+
+	if (in == NULL || out == NULL || inlen < 8 || outlen < 8)
+		return -EINVAL;
+	opcode = (uint16_t)MLX5_GET(mbox_in, in, opcode);
+	memset(out, 0, outlen);
+	c = emu_cmd_find(opcode);
+	if (emu_fault_cmd_hit(emu, opcode, &status, &synd)) {
+		/* injected */
+	} else if (c == NULL) {
+		status = MLX5_CMD_STAT_BAD_OP_ERR;
+		synd = MLX5_EMU_SYND_BAD_OPCODE;
+	} else if (inlen < c->in_sz) {
+		status = MLX5_CMD_STAT_BAD_INP_LEN_ERR;
+		synd = MLX5_EMU_SYND_BAD_INLEN;
+	} else if (outlen < c->out_sz) {
+		status = MLX5_CMD_STAT_BAD_OUTP_LEN_ERR;
+		synd = MLX5_EMU_SYND_BAD_OUTLEN;
+	} else {
+		status = c->fn(emu, in, inlen, out, &synd);
+	}
+	emu->cmd_count++;
+	emu->cmd_ns += emu_mono_ns() - start;
+	if (status == MLX5_CMD_STAT_OK)
+		return 0;
+	memset(out, 0, outlen);
+	MLX5_SET(mbox_out, out, status, status);
+	MLX5_SET(mbox_out, out, syndrome, synd);
+	emu->last_err.opcode = opcode;
+	emu->last_err.status = status;
+	emu->last_err.syndrome = synd;
+	emu->last_err.count++;
+	emu_log(EMU_LOG_DEBUG, "command 0x%x (%s) failed: status 0x%x "
+		"syndrome 0x%08x", opcode, emu_fw_opcode_name(opcode), status,
+		synd);
+	return -EREMOTEIO;
+}

@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * The device glue of the emulated device (mlx5_tm_glue_emu): device
+ * open/close and DEVX objects over the firmware command interpreter,
+ * plus the device registry behind mlx5_emu_from_glue().
+ *
+ * DEVX conventions kept from rdma-core and the kernel: devx_general_cmd
+ * refuses object commands (create/modify/query/destroy need an object:
+ * -EINVAL); devx_obj_modify/query refuse a command for another object type
+ * or number (-EINVAL); a firmware failure is -EREMOTEIO (errno EREMOTEIO)
+ * with the status and syndrome in the output buffer.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu_internal.h"
+
+/* Entry points in emu_objects.c and emu_rate_table.c. */
+struct mlx5_tm_pd *emu_glue_pd_alloc(struct mlx5_tm_glue_dev *dev);
+int emu_glue_pd_free(struct mlx5_tm_pd *pd);
+struct mlx5_tm_umem *emu_glue_umem_reg(struct mlx5_tm_glue_dev *dev,
+				       void *addr, size_t size,
+				       uint32_t access);
+int emu_glue_umem_dereg(struct mlx5_tm_umem *umem);
+struct mlx5_tm_uar *emu_glue_uar_alloc(struct mlx5_tm_glue_dev *dev);
+void emu_glue_uar_free(struct mlx5_tm_uar *uar);
+int emu_glue_query_eqn(struct mlx5_tm_glue_dev *dev, uint32_t vector,
+		       uint32_t *eqn);
+struct mlx5_tm_mr *emu_glue_reg_mr(struct mlx5_tm_pd *pd, void *addr,
+				   size_t length, uint32_t access);
+int emu_glue_dereg_mr(struct mlx5_tm_mr *mr);
+struct mlx5_tm_pp *emu_glue_pp_alloc(struct mlx5_tm_glue_dev *dev,
+				     size_t pp_context_sz,
+				     const void *pp_context, uint32_t flags);
+void emu_glue_pp_free(struct mlx5_tm_pp *pp);
+
+static pthread_mutex_t emu_registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct mlx5_emu *emu_registry;
+static uint64_t emu_next_dev_id = 1;
+
+struct mlx5_emu *
+mlx5_emu_from_glue(struct mlx5_tm_glue_dev *dev)
+{
+	struct mlx5_emu *e;
+
+	pthread_mutex_lock(&emu_registry_lock);
+	for (e = emu_registry; e != NULL; e = e->next)
+		if ((struct mlx5_tm_glue_dev *)e == dev)
+			break;
+	pthread_mutex_unlock(&emu_registry_lock);
+	return e;
+}
+
+static void
+emu_free(struct mlx5_emu *emu)
+{
+	emu_wire_close(emu);
+	emu_engine_fini(emu);
+	emu_pp_table_fini(emu);
+	emu_idtab_fini(&emu->pds);
+	emu_idtab_fini(&emu->tds);
+	emu_idtab_fini(&emu->tises);
+	emu_idtab_fini(&emu->cqs);
+	emu_idtab_fini(&emu->sqs);
+	emu_idtab_fini(&emu->umems);
+	emu_idtab_fini(&emu->uars);
+	emu_idtab_fini(&emu->mrs);
+	pthread_mutex_destroy(&emu->lock);
+	free(emu);
+}
+
+static struct mlx5_tm_glue_dev *
+emu_open_device(const char *name, const void *opts)
+{
+	const struct mlx5_emu_config *cfg = opts;
+	struct mlx5_emu_config defaults;
+	pthread_mutexattr_t attr;
+	struct mlx5_emu *emu;
+	int ret;
+
+	if (cfg == NULL) {
+		if (mlx5_emu_config_init(&defaults, name) < 0) {
+			emu_log(EMU_LOG_ERR, "no emulated device '%s' "
+				"(profiles: cx5, cx6dx, cx7)",
+				name != NULL ? name : "");
+			errno = ENODEV;
+			return NULL;
+		}
+		cfg = &defaults;
+	} else if (name != NULL && name[0] != '\0' &&
+		   strcmp(name, cfg->profile) != 0) {
+		emu_log(EMU_LOG_ERR, "device '%s' opened with options of "
+			"profile '%s'", name, cfg->profile);
+		errno = EINVAL;
+		return NULL;
+	}
+	emu = calloc(1, sizeof(*emu));
+	if (emu == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	emu->cfg = *cfg;
+	ret = emu_caps_resolve(cfg, &emu->caps);
+	if (ret < 0) {
+		free(emu);
+		errno = -ret;
+		return NULL;
+	}
+	emu->caps.num_comp_vectors = EMU_NUM_COMP_VECTORS;
+	/* Inline the device requires whatever the SQ context says. */
+	if (emu->caps.wqe_inline_mode == MLX5_CAP_INLINE_MODE_L2)
+		emu->min_inline_required = MLX5_INLINE_MODE_L2;
+	else if (emu->caps.wqe_inline_mode ==
+		 MLX5_CAP_INLINE_MODE_VPORT_CONTEXT)
+		emu->min_inline_required = emu->caps.vport_inline_mode;
+	else
+		emu->min_inline_required = MLX5_INLINE_MODE_NONE;
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&emu->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+	emu_idtab_init(&emu->pds, EMU_BASE_PDN, 1u << 16);
+	emu_idtab_init(&emu->tds, EMU_BASE_TDN, 1u << 16);
+	emu_idtab_init(&emu->tises, EMU_BASE_TISN, 1u << 16);
+	emu_idtab_init(&emu->cqs, EMU_BASE_CQN, 1u << emu->caps.log_max_cq);
+	emu_idtab_init(&emu->sqs, EMU_BASE_SQN, 1u << emu->caps.log_max_sq);
+	emu_idtab_init(&emu->umems, EMU_BASE_UMEM, 1u << 20);
+	emu_idtab_init(&emu->uars, EMU_BASE_UAR, 1u << 16);
+	emu_idtab_init(&emu->mrs, EMU_BASE_LKEY, 1u << 20);
+	emu->fault_cmd = cfg->fault_cmd;
+	emu->fault_pp = cfg->fault_pp;
+	emu->fault_wqe = cfg->fault_wqe;
+	ret = emu_pp_table_init(emu);
+	if (ret == 0 && cfg->pcap_path[0] != '\0')
+		ret = emu_wire_open(emu, cfg->pcap_path);
+	if (ret == 0)
+		ret = emu_clock_start(emu);
+	if (ret < 0) {
+		emu_free(emu);
+		errno = -ret;
+		return NULL;
+	}
+	pthread_mutex_lock(&emu_registry_lock);
+	emu->dev_id = emu_next_dev_id++;
+	emu->next = emu_registry;
+	emu_registry = emu;
+	pthread_mutex_unlock(&emu_registry_lock);
+	emu_log(EMU_LOG_INFO, "emulated %s opened: %s clock, line %u Mb/s, "
+		"rate table %u", emu->caps.profile,
+		emu->cfg.clock == MLX5_EMU_CLOCK_VIRTUAL ? "virtual" :
+		"realtime", emu->caps.line_rate_mbps, emu->caps.pp_table_size);
+	return (struct mlx5_tm_glue_dev *)emu;
+}
+
+static int
+emu_close_device(struct mlx5_tm_glue_dev *dev)
+{
+	struct mlx5_emu *emu = mlx5_emu_from_glue(dev);
+	struct mlx5_emu **pp;
+	uint32_t objects;
+
+	if (emu == NULL)
+		return -EINVAL;
+	emu_lock(emu);
+	objects = emu->pds.count + emu->tds.count + emu->tises.count +
+		  emu->cqs.count + emu->sqs.count + emu->umems.count +
+		  emu->mrs.count + emu->pp_handles;
+	if (objects > 0) {
+		emu_log(EMU_LOG_ERR, "close with objects left: %u PD, %u TD, "
+			"%u TIS, %u CQ, %u SQ, %u umem, %u MR, %u pacing",
+			emu->pds.count, emu->tds.count, emu->tises.count,
+			emu->cqs.count, emu->sqs.count, emu->umems.count,
+			emu->mrs.count, emu->pp_handles);
+		emu_unlock(emu);
+		return -EBUSY;
+	}
+	emu_unlock(emu);
+	pthread_mutex_lock(&emu_registry_lock);
+	for (pp = &emu_registry; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == emu) {
+			*pp = emu->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&emu_registry_lock);
+	emu_clock_stop(emu);
+	/* UAR pages never freed by their owner go with the device. */
+	{
+		uint32_t i;
+
+		for (i = 0; i < emu->uars.cap; i++) {
+			struct emu_uar *uar = emu->uars.slot[i];
+
+			if (uar == NULL)
+				continue;
+			free(uar->sqs);
+			free(uar->page);
+			free(uar);
+		}
+	}
+	emu_free(emu);
+	return 0;
+}
+
+static int
+emu_general_cmd(struct mlx5_tm_glue_dev *dev, const void *in, size_t inlen,
+		void *out, size_t outlen)
+{
+	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
+	int ret;
+
+	if (emu == NULL || in == NULL || inlen < 8 ||
+	    emu_fw_is_object_cmd((uint16_t)MLX5_GET(mbox_in, in, opcode))) {
+		errno = EINVAL;
+		return -EINVAL;
+	}
+	emu_lock(emu);
+	ret = emu_fw_exec(emu, in, inlen, out, outlen);
+	emu_unlock(emu);
+	if (ret < 0)
+		errno = -ret;
+	return ret;
+}
+
+static struct mlx5_tm_devx_obj *
+emu_obj_create(struct mlx5_tm_glue_dev *dev, const void *in, size_t inlen,
+	       void *out, size_t outlen)
+{
+	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
+	struct emu_devx_obj *obj;
+	enum emu_obj_type type;
+	int ret;
+
+	if (emu == NULL || in == NULL || inlen < 8 ||
+	    !emu_fw_is_create((uint16_t)MLX5_GET(mbox_in, in, opcode),
+			      &type)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	obj = calloc(1, sizeof(*obj));
+	if (obj == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	emu_lock(emu);
+	ret = emu_fw_exec(emu, in, inlen, out, outlen);
+	emu_unlock(emu);
+	if (ret < 0) {
+		free(obj);
+		errno = -ret;
+		return NULL;
+	}
+	obj->emu = emu;
+	obj->type = type;
+	/* Every CREATE_* answer has the object number at bits 0x48-0x5f. */
+	obj->id = MLX5_GET(create_sq_out, out, sqn);
+	return (struct mlx5_tm_devx_obj *)obj;
+}
+
+/* Run a MODIFY/QUERY command on @p o after checking what it targets. */
+static int
+emu_obj_cmd(struct mlx5_tm_devx_obj *o, const void *in, size_t inlen,
+	    void *out, size_t outlen, bool want_modify)
+{
+	struct emu_devx_obj *obj = (struct emu_devx_obj *)o;
+	enum emu_obj_type type;
+	bool is_modify;
+	uint16_t opcode;
+	int ret;
+
+	if (obj == NULL || in == NULL || inlen < 16)
+		return -EINVAL;
+	opcode = (uint16_t)MLX5_GET(mbox_in, in, opcode);
+	if (!emu_fw_opcode_targets(opcode, &type, &is_modify) ||
+	    type != obj->type || is_modify != want_modify ||
+	    opcode == emu_fw_destroy_opcode(type) ||
+	    emu_fw_cmd_obj_id(in, opcode) != obj->id)
+		return -EINVAL;
+	emu_lock(obj->emu);
+	ret = emu_fw_exec(obj->emu, in, inlen, out, outlen);
+	emu_unlock(obj->emu);
+	if (ret < 0)
+		errno = -ret;
+	return ret;
+}
+
+static int
+emu_obj_modify(struct mlx5_tm_devx_obj *obj, const void *in, size_t inlen,
+	       void *out, size_t outlen)
+{
+	return emu_obj_cmd(obj, in, inlen, out, outlen, true);
+}
+
+static int
+emu_obj_query(struct mlx5_tm_devx_obj *obj, const void *in, size_t inlen,
+	      void *out, size_t outlen)
+{
+	return emu_obj_cmd(obj, in, inlen, out, outlen, false);
+}
+
+static int
+emu_obj_destroy(struct mlx5_tm_devx_obj *o)
+{
+	struct emu_devx_obj *obj = (struct emu_devx_obj *)o;
+	uint32_t in[MLX5_ST_SZ_DW(destroy_sq_in)];
+	uint32_t out[MLX5_ST_SZ_DW(destroy_sq_out)];
+	int ret;
+
+	if (obj == NULL)
+		return -EINVAL;
+	/* Every DESTROY_* / DEALLOC_* names its object at bits 0x48-0x5f. */
+	memset(in, 0, sizeof(in));
+	MLX5_SET(destroy_sq_in, in, opcode, emu_fw_destroy_opcode(obj->type));
+	MLX5_SET(destroy_sq_in, in, sqn, obj->id);
+	emu_lock(obj->emu);
+	ret = emu_fw_exec(obj->emu, in, sizeof(in), out, sizeof(out));
+	emu_unlock(obj->emu);
+	if (ret < 0) {
+		errno = -ret;
+		return ret;
+	}
+	free(obj);
+	return 0;
+}
+
+const struct mlx5_tm_glue mlx5_tm_glue_emu = {
+	.name = "emulated",
+	.open_device = emu_open_device,
+	.close_device = emu_close_device,
+	.pd_alloc = emu_glue_pd_alloc,
+	.pd_free = emu_glue_pd_free,
+	.devx_general_cmd = emu_general_cmd,
+	.devx_obj_create = emu_obj_create,
+	.devx_obj_modify = emu_obj_modify,
+	.devx_obj_query = emu_obj_query,
+	.devx_obj_destroy = emu_obj_destroy,
+	.devx_umem_reg = emu_glue_umem_reg,
+	.devx_umem_dereg = emu_glue_umem_dereg,
+	.devx_uar_alloc = emu_glue_uar_alloc,
+	.devx_uar_free = emu_glue_uar_free,
+	.devx_query_eqn = emu_glue_query_eqn,
+	.pp_alloc = emu_glue_pp_alloc,
+	.pp_free = emu_glue_pp_free,
+	.reg_mr = emu_glue_reg_mr,
+	.dereg_mr = emu_glue_dereg_mr,
+};

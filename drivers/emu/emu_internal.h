@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#ifndef EMU_INTERNAL_H
+#define EMU_INTERNAL_H
+
+/*
+ * Internal state of the device model, shared by its files:
+ *   emu_profile.c    profiles and effective capabilities
+ *   emu_config.c     devargs
+ *   emu_idtab.c      object number tables
+ *   emu_objects.c    PD, umem, UAR, MR
+ *   emu_rate_table.c packet-pacing rate table
+ *   emu_fw.c         firmware command interpreter
+ *   emu_wqe.c        WQE decoding and validation, packet gathering
+ *   emu_cq.c         CQE writing
+ *   emu_sq_engine.c  doorbells, pacing, line-rate sharing, departures
+ *   emu_clock.c      realtime device thread and virtual clock
+ *   emu_wire.c       counters, pcap, wire hook
+ *   emu_fault.c      fault injection
+ *   emu_glue.c       the glue table and device open/close
+ *
+ * Device time is kept in picoseconds since the device was opened, so that
+ * paced intervals (120 ns for 1500 bytes at 100 Gb/s, 5.12 ns for 64
+ * bytes) add up without rounding drift; uint64_t picoseconds last 213
+ * days of device uptime.
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <pcap/pcap.h>
+
+#include "mlx5_emu.h"
+#include "mlx5_tm_glue.h"
+#include "mlx5_tm_prm.h"
+#include "mlx5_tm_wqe.h"
+
+#define EMU_PS_PER_NS 1000ULL
+#define EMU_TIME_NEVER UINT64_MAX
+
+/* Largest frame the port sends, without FCS (assumption, see the guide). */
+#define EMU_MAX_FRAME 9978u
+/* Ethernet overheads counted on the line: FCS, preamble+SFD, IFG. */
+#define EMU_WIRE_OVERHEAD (4u + 8u + 12u)
+/* Frames shorter than this (without FCS) are padded on the line. */
+#define EMU_MIN_FRAME 60u
+
+/* UAR page: size and the doorbell (BlueFlame) registers watched in it. */
+#define EMU_UAR_PAGE_SIZE 4096u
+#define EMU_UAR_DB_SLOTS 4u
+#define EMU_UAR_DB_STRIDE 0x100u
+
+/* Completion vectors (EQs) the device offers to devx_query_eqn. */
+#define EMU_NUM_COMP_VECTORS 8u
+
+/* Largest WQE: 63 segments of 16 bytes (ds is 6 bits). */
+#define EMU_MAX_WQE_BYTES (MLX5_WQE_CTRL_DS_MASK * MLX5_WQE_DS_UNITS)
+#define EMU_MAX_GATHER 64u
+
+/* Object number bases, so that numbers of different kinds differ. */
+#define EMU_BASE_PDN 0x10u
+#define EMU_BASE_TDN 0x20u
+#define EMU_BASE_TISN 0x1000u
+#define EMU_BASE_CQN 0x400u
+#define EMU_BASE_SQN 0x800u
+#define EMU_BASE_UMEM 0x1u
+#define EMU_BASE_UAR 0x2u
+#define EMU_BASE_LKEY 0x100u
+
+/* ---- logging ---- */
+
+void emu_log(int level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#define EMU_LOG_ERR 3
+#define EMU_LOG_WARNING 4
+#define EMU_LOG_INFO 6
+#define EMU_LOG_DEBUG 7
+
+/* ---- object number table ---- */
+
+struct emu_idtab {
+	void **slot;
+	uint32_t cap;
+	uint32_t count;
+	uint32_t base;
+	uint32_t limit; /* most objects at once */
+	uint32_t hint;  /* lowest slot that may be free */
+};
+
+void emu_idtab_init(struct emu_idtab *t, uint32_t base, uint32_t limit);
+int emu_idtab_add(struct emu_idtab *t, void *obj, uint32_t *id);
+void *emu_idtab_get(const struct emu_idtab *t, uint32_t id);
+void emu_idtab_del(struct emu_idtab *t, uint32_t id);
+void emu_idtab_fini(struct emu_idtab *t);
+
+/* ---- objects ---- */
+
+struct mlx5_emu;
+struct emu_sq;
+
+struct emu_pd {
+	struct mlx5_tm_pd pub;
+	struct mlx5_emu *emu;
+	uint32_t users; /* MRs and SQs */
+};
+
+struct emu_umem {
+	struct mlx5_tm_umem pub;
+	struct mlx5_emu *emu;
+	uint8_t *addr;
+	size_t size;
+	uint32_t users; /* rings and doorbell records */
+};
+
+struct emu_uar {
+	struct mlx5_tm_uar pub;
+	struct mlx5_emu *emu;
+	uint8_t *page;
+	uint64_t last[EMU_UAR_DB_SLOTS]; /* register values seen last */
+	uint32_t users;                  /* CQs and SQs */
+	bool freed;                      /* devx_uar_free called */
+	struct emu_sq **sqs;             /* SQs ringing through this page */
+	uint32_t nb_sqs;
+	uint32_t cap_sqs;
+};
+
+struct emu_mr {
+	struct mlx5_tm_mr pub;
+	struct mlx5_emu *emu;
+	struct emu_pd *pd;
+	uintptr_t start;
+	uintptr_t end;
+};
+
+/* A pp_alloc handle. */
+struct emu_pp {
+	struct mlx5_tm_pp pub;
+	struct mlx5_emu *emu;
+};
+
+enum emu_obj_type {
+	EMU_OBJ_TD,
+	EMU_OBJ_TIS,
+	EMU_OBJ_CQ,
+	EMU_OBJ_SQ,
+};
+
+/* What the glue returns as struct mlx5_tm_devx_obj. */
+struct emu_devx_obj {
+	struct mlx5_emu *emu;
+	enum emu_obj_type type;
+	uint32_t id;
+};
+
+struct emu_td {
+	uint32_t tdn;
+	uint32_t users; /* TISes */
+};
+
+struct emu_tis {
+	uint32_t tisn;
+	struct emu_td *td;
+	uint8_t prio;
+	uint8_t lag_tx_port_affinity;
+	bool strict_lag_tx_port_affinity;
+	uint32_t users; /* SQs */
+};
+
+struct emu_cq {
+	uint32_t cqn;
+	struct emu_umem *umem;
+	uint8_t *ring;
+	uint32_t stride;        /* 64 or 128 bytes */
+	uint8_t log_size;
+	struct emu_umem *dbr_umem;
+	uint8_t *dbrec;
+	struct emu_uar *uar;
+	uint8_t c_eqn;
+	uint8_t status;         /* MLX5_CQC_STATUS_* */
+	bool oi;                /* overrun ignore */
+	uint8_t cq_period_mode;
+	uint16_t cq_period;
+	uint16_t cq_max_count;
+	uint64_t cq_umem_offset;
+	uint64_t dbr_addr;
+	uint32_t pi;            /* CQEs written */
+	uint32_t users;         /* SQs */
+};
+
+/* The WQE at the head of an SQ, decoded. */
+enum emu_wqe_kind {
+	EMU_WQE_SEND,  /* a packet for the wire */
+	EMU_WQE_LOCAL, /* completes without the wire (NOP) */
+	EMU_WQE_BAD,   /* completes with an error CQE */
+};
+
+struct emu_gather {
+	const uint8_t *ptr;
+	uint32_t len;
+};
+
+struct emu_wqe {
+	bool valid;
+	enum emu_wqe_kind kind;
+	uint8_t opcode;
+	uint8_t nbb;            /* WQEBBs it takes */
+	bool cq_update;
+	uint16_t index;
+	uint32_t len;           /* frame bytes */
+	uint8_t syndrome;       /* EMU_WQE_BAD */
+	bool vlan_insert;
+	uint16_t vlan_tci;
+	uint32_t nb_gather;
+	struct emu_gather gather[EMU_MAX_GATHER];
+	uint8_t raw[EMU_MAX_WQE_BYTES + MLX5_SEND_WQE_BB];
+};
+
+struct emu_sq_stats {
+	uint64_t packets;
+	uint64_t bytes;
+	uint64_t wqes;
+	uint64_t cqes;
+	uint64_t errors;
+	uint64_t first_ps;
+	uint64_t last_ps;
+	uint64_t min_gap_ps;
+	uint64_t max_gap_ps;
+	uint8_t last_syndrome;
+};
+
+struct emu_sq {
+	uint32_t sqn;
+	uint64_t seq;           /* creation order */
+	uint8_t state;
+	struct emu_cq *cq;
+	struct emu_tis *tis;
+	struct emu_pd *pd;
+	struct emu_uar *uar;
+	struct emu_umem *umem;
+	uint8_t *ring;
+	uint8_t log_wq_sz;
+	struct emu_umem *dbr_umem;
+	uint8_t *dbrec;
+	uint16_t pp_index;
+	uint8_t min_inline_mode; /* sqc.min_wqe_inline_mode */
+	uint8_t ts_format;
+	uint32_t user_index;
+	uint64_t wq_umem_offset;
+	uint64_t dbr_addr;
+	bool allow_swp;
+	/* engine */
+	uint16_t ci;            /* next WQEBB to process */
+	uint16_t rung_pi;       /* WQEBBs posted and rung */
+	bool active;            /* in the engine's active list */
+	uint64_t ready_ps;      /* head may not be processed before this */
+	uint64_t tat_ps;        /* pacing: theoretical arrival time */
+	uint64_t tat_rem;       /* remainder of tat, in rate units */
+	uint64_t wqe_seen;      /* WQEs decoded (fault injection) */
+	bool elig_valid;        /* elig_ps is up to date */
+	uint64_t elig_ps;       /* head may depart from then on */
+	struct emu_wqe head;
+	struct emu_sq_stats st;
+};
+
+/* ---- rate table ---- */
+
+struct emu_pp_entry {
+	bool used;
+	uint8_t raw[MLX5_ST_SZ_BYTES(set_pp_rate_limit_context)];
+	uint32_t rate;
+	uint32_t burst;
+	uint16_t typical;
+	uint8_t mode;
+	bool dedicated;
+	uint32_t refcount;
+	const void *user;
+	uint32_t sq_users;
+};
+
+/* ---- the device ---- */
+
+struct mlx5_emu {
+	pthread_mutex_t lock;   /* recursive: hooks may introspect */
+	struct mlx5_emu *next;  /* registry of open devices */
+	uint64_t dev_id;
+	struct mlx5_emu_config cfg;
+	struct mlx5_emu_caps caps;
+	uint8_t min_inline_required; /* device-wide (cap + vport) */
+	uint64_t origin_ns;     /* CLOCK_MONOTONIC at device time 0 */
+	uint64_t vnow_ps;       /* virtual clock */
+	uint64_t sim_ps;        /* departures processed up to here */
+	/* objects */
+	struct emu_idtab pds, tds, tises, cqs, sqs, umems, uars, mrs;
+	uint64_t sq_seq;
+	struct emu_pp_entry *pp;    /* index 1..caps.pp_table_size */
+	uint32_t pp_handles;
+	/* engine */
+	struct emu_sq **active;
+	uint32_t nb_active;
+	uint32_t cap_active;
+	uint64_t port_free_ps;
+	uint64_t port_rem;
+	uint32_t rr_last_sqn;
+	/* wire */
+	pcap_t *pcap;
+	pcap_dumper_t *dumper;
+	mlx5_emu_wire_hook_t hook;
+	void *hook_arg;
+	uint8_t frame[EMU_MAX_FRAME + 4];
+	struct mlx5_emu_port_stats port;
+	/* lag */
+	struct mlx5_emu_lag lag;
+	/* faults */
+	struct mlx5_emu_fault_cmd fault_cmd;
+	uint32_t fault_cmd_seen;
+	struct mlx5_emu_fault_pp fault_pp;
+	uint32_t fault_pp_seen;
+	struct mlx5_emu_fault_wqe fault_wqe;
+	uint32_t fault_wqe_seen;
+	struct mlx5_emu_cmd_error last_err;
+	uint64_t cmd_count;     /* commands run */
+	uint64_t cmd_ns;        /* time spent in them */
+	/* device thread */
+	pthread_t thread;
+	bool thread_started;
+	bool stop;
+	pthread_cond_t wake;
+};
+
+static inline void
+emu_lock(struct mlx5_emu *emu)
+{
+	pthread_mutex_lock(&emu->lock);
+}
+
+static inline void
+emu_unlock(struct mlx5_emu *emu)
+{
+	pthread_mutex_unlock(&emu->lock);
+}
+
+/* emu_profile.c */
+int emu_caps_resolve(const struct mlx5_emu_config *cfg,
+		     struct mlx5_emu_caps *caps);
+bool emu_profile_known(const char *name);
+
+/* emu_objects.c */
+void emu_uar_attach_sq(struct emu_uar *uar, struct emu_sq *sq);
+void emu_uar_detach_sq(struct emu_uar *uar, struct emu_sq *sq);
+void emu_uar_put(struct emu_uar *uar);
+
+/* emu_rate_table.c */
+int emu_pp_table_init(struct mlx5_emu *emu);
+void emu_pp_table_fini(struct mlx5_emu *emu);
+int emu_pp_acquire(struct mlx5_emu *emu, const void *user, const void *ctx,
+		   size_t ctx_sz, bool dedicated, uint16_t *index);
+void emu_pp_release(struct mlx5_emu *emu, uint16_t index);
+/* The entry an SQ paces with, NULL for unlimited (0 or not in use). */
+const struct emu_pp_entry *emu_pp_get(const struct mlx5_emu *emu,
+				      uint16_t index);
+bool emu_pp_index_valid(const struct mlx5_emu *emu, uint16_t index);
+void emu_pp_sq_ref(struct mlx5_emu *emu, uint16_t index, int delta);
+
+/* emu_fw.c */
+int emu_fw_exec(struct mlx5_emu *emu, const void *in, size_t inlen,
+		void *out, size_t outlen);
+bool emu_fw_is_create(uint16_t opcode, enum emu_obj_type *type);
+uint16_t emu_fw_destroy_opcode(enum emu_obj_type type);
+bool emu_fw_is_object_cmd(uint16_t opcode);
+bool emu_fw_opcode_targets(uint16_t opcode, enum emu_obj_type *type,
+			   bool *is_modify);
+uint32_t emu_fw_cmd_obj_id(const void *in, uint16_t opcode);
+const char *emu_fw_opcode_name(uint16_t opcode);
+int emu_fw_opcode_parse(const char *s, uint16_t *opcode);
+
+/* emu_wqe.c */
+void emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq);
+uint32_t emu_wqe_gather(const struct emu_wqe *w, uint8_t *frame);
+
+/* emu_cq.c */
+void emu_cq_complete(struct mlx5_emu *emu, struct emu_sq *sq,
+		     const struct emu_wqe *w, uint64_t time_ps);
+void emu_cq_error(struct mlx5_emu *emu, struct emu_sq *sq,
+		  const struct emu_wqe *w, uint64_t time_ps);
+
+/* emu_sq_engine.c */
+void emu_engine_poll_doorbells(struct mlx5_emu *emu, uint64_t now_ps);
+uint64_t emu_engine_run(struct mlx5_emu *emu, uint64_t horizon_ps,
+			uint32_t budget, uint64_t *first_due_ps);
+bool emu_engine_pending(const struct mlx5_emu *emu);
+void emu_engine_sq_stop(struct mlx5_emu *emu, struct emu_sq *sq);
+void emu_engine_sq_reset(struct mlx5_emu *emu, struct emu_sq *sq);
+void emu_engine_sq_set_pp(struct mlx5_emu *emu, struct emu_sq *sq,
+			  uint16_t index);
+void emu_engine_sync(struct mlx5_emu *emu);
+void emu_engine_fini(struct mlx5_emu *emu);
+
+/* emu_clock.c */
+uint64_t emu_mono_ns(void);
+uint64_t emu_now_ps(const struct mlx5_emu *emu);
+int emu_clock_start(struct mlx5_emu *emu);
+void emu_clock_stop(struct mlx5_emu *emu);
+
+/* emu_wire.c */
+int emu_wire_open(struct mlx5_emu *emu, const char *path);
+void emu_wire_close(struct mlx5_emu *emu);
+void emu_wire_depart(struct mlx5_emu *emu, struct emu_sq *sq,
+		     const struct emu_wqe *w, uint64_t time_ps);
+void emu_sq_stats_note(struct emu_sq *sq, uint64_t time_ps);
+
+/* emu_fault.c */
+bool emu_fault_cmd_hit(struct mlx5_emu *emu, uint16_t opcode,
+		       uint8_t *status, uint32_t *syndrome);
+int emu_fault_pp_hit(struct mlx5_emu *emu);
+bool emu_fault_wqe_hit(struct mlx5_emu *emu, const struct emu_sq *sq,
+		       uint8_t *syndrome);
+
+#endif /* EMU_INTERNAL_H */

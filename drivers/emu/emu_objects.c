@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * Objects the glue creates without a firmware command: protection
+ * domains, user memory (umem), UAR pages, memory regions.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu_internal.h"
+
+struct mlx5_tm_pd *
+emu_glue_pd_alloc(struct mlx5_tm_glue_dev *dev)
+{
+	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
+	struct emu_pd *pd;
+	int ret;
+
+	if (emu == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	pd = calloc(1, sizeof(*pd));
+	if (pd == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	pd->emu = emu;
+	emu_lock(emu);
+	ret = emu_idtab_add(&emu->pds, pd, &pd->pub.pdn);
+	emu_unlock(emu);
+	if (ret < 0) {
+		free(pd);
+		errno = ret == -ENOSPC ? ENOMEM : -ret;
+		return NULL;
+	}
+	return &pd->pub;
+}
+
+int
+emu_glue_pd_free(struct mlx5_tm_pd *p)
+{
+	struct emu_pd *pd = (struct emu_pd *)p;
+	struct mlx5_emu *emu;
+
+	if (pd == NULL)
+		return -EINVAL;
+	emu = pd->emu;
+	emu_lock(emu);
+	if (pd->users > 0) {
+		emu_unlock(emu);
+		return -EBUSY;
+	}
+	emu_idtab_del(&emu->pds, pd->pub.pdn);
+	emu_unlock(emu);
+	free(pd);
+	return 0;
+}
+
+struct mlx5_tm_umem *
+emu_glue_umem_reg(struct mlx5_tm_glue_dev *dev, void *addr, size_t size,
+		  uint32_t access)
+{
+	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
+	struct emu_umem *um;
+	int ret;
+
+	(void)access;
+	if (emu == NULL || addr == NULL || size == 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	um = calloc(1, sizeof(*um));
+	if (um == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	um->emu = emu;
+	um->addr = addr;
+	um->size = size;
+	emu_lock(emu);
+	ret = emu_idtab_add(&emu->umems, um, &um->pub.umem_id);
+	emu_unlock(emu);
+	if (ret < 0) {
+		free(um);
+		errno = ret == -ENOSPC ? ENOMEM : -ret;
+		return NULL;
+	}
+	return &um->pub;
+}
+
+int
+emu_glue_umem_dereg(struct mlx5_tm_umem *u)
+{
+	struct emu_umem *um = (struct emu_umem *)u;
+	struct mlx5_emu *emu;
+
+	if (um == NULL)
+		return -EINVAL;
+	emu = um->emu;
+	emu_lock(emu);
+	if (um->users > 0) {
+		emu_unlock(emu);
+		return -EBUSY;
+	}
+	emu_idtab_del(&emu->umems, um->pub.umem_id);
+	emu_unlock(emu);
+	free(um);
+	return 0;
+}
+
+struct mlx5_tm_uar *
+emu_glue_uar_alloc(struct mlx5_tm_glue_dev *dev)
+{
+	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
+	struct emu_uar *uar;
+	int ret;
+
+	if (emu == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	uar = calloc(1, sizeof(*uar));
+	if (uar == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	uar->page = aligned_alloc(EMU_UAR_PAGE_SIZE, EMU_UAR_PAGE_SIZE);
+	if (uar->page == NULL) {
+		free(uar);
+		errno = ENOMEM;
+		return NULL;
+	}
+	memset(uar->page, 0, EMU_UAR_PAGE_SIZE);
+	uar->emu = emu;
+	uar->pub.base_addr = uar->page;
+	uar->pub.reg_addr = uar->page + MLX5_BF_OFFSET;
+	emu_lock(emu);
+	ret = emu_idtab_add(&emu->uars, uar, &uar->pub.page_id);
+	emu_unlock(emu);
+	if (ret < 0) {
+		free(uar->page);
+		free(uar);
+		errno = ret == -ENOSPC ? ENOMEM : -ret;
+		return NULL;
+	}
+	return &uar->pub;
+}
+
+static void
+emu_uar_destroy(struct emu_uar *uar)
+{
+	emu_idtab_del(&uar->emu->uars, uar->pub.page_id);
+	free(uar->sqs);
+	free(uar->page);
+	free(uar);
+}
+
+/* Drop a user of @p uar; the page goes once freed and unused. */
+void
+emu_uar_put(struct emu_uar *uar)
+{
+	if (--uar->users == 0 && uar->freed)
+		emu_uar_destroy(uar);
+}
+
+void
+emu_glue_uar_free(struct mlx5_tm_uar *u)
+{
+	struct emu_uar *uar = (struct emu_uar *)u;
+	struct mlx5_emu *emu;
+
+	if (uar == NULL)
+		return;
+	emu = uar->emu;
+	emu_lock(emu);
+	if (uar->users > 0) {
+		/* Real pages stay mapped until the last user goes too. */
+		emu_log(EMU_LOG_WARNING,
+			"UAR page %u freed while %u CQ/SQ use it",
+			uar->pub.page_id, uar->users);
+		uar->freed = true;
+	} else {
+		emu_uar_destroy(uar);
+	}
+	emu_unlock(emu);
+}
+
+void
+emu_uar_attach_sq(struct emu_uar *uar, struct emu_sq *sq)
+{
+	if (uar->nb_sqs == uar->cap_sqs) {
+		uint32_t ncap = uar->cap_sqs ? uar->cap_sqs * 2 : 8;
+		struct emu_sq **n = realloc(uar->sqs, ncap * sizeof(*n));
+
+		if (n == NULL)
+			abort(); /* a few bytes; nothing sensible to do */
+		uar->sqs = n;
+		uar->cap_sqs = ncap;
+	}
+	uar->sqs[uar->nb_sqs++] = sq;
+}
+
+void
+emu_uar_detach_sq(struct emu_uar *uar, struct emu_sq *sq)
+{
+	uint32_t i;
+
+	for (i = 0; i < uar->nb_sqs; i++) {
+		if (uar->sqs[i] == sq) {
+			uar->sqs[i] = uar->sqs[--uar->nb_sqs];
+			return;
+		}
+	}
+}
+
+int
+emu_glue_query_eqn(struct mlx5_tm_glue_dev *dev, uint32_t vector,
+		   uint32_t *eqn)
+{
+	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
+
+	if (emu == NULL || eqn == NULL || vector >= emu->caps.num_comp_vectors)
+		return -EINVAL;
+	*eqn = vector;
+	return 0;
+}
+
+struct mlx5_tm_mr *
+emu_glue_reg_mr(struct mlx5_tm_pd *p, void *addr, size_t length,
+		uint32_t access)
+{
+	struct emu_pd *pd = (struct emu_pd *)p;
+	struct mlx5_emu *emu;
+	struct emu_mr *mr;
+	int ret;
+
+	(void)access;
+	if (pd == NULL || addr == NULL || length == 0 ||
+	    (uintptr_t)addr + length < (uintptr_t)addr) {
+		errno = EINVAL;
+		return NULL;
+	}
+	emu = pd->emu;
+	mr = calloc(1, sizeof(*mr));
+	if (mr == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	mr->emu = emu;
+	mr->pd = pd;
+	mr->start = (uintptr_t)addr;
+	mr->end = (uintptr_t)addr + length;
+	mr->pub.addr = addr;
+	mr->pub.length = length;
+	emu_lock(emu);
+	ret = emu_idtab_add(&emu->mrs, mr, &mr->pub.lkey);
+	if (ret == 0)
+		pd->users++;
+	emu_unlock(emu);
+	if (ret < 0) {
+		free(mr);
+		errno = ret == -ENOSPC ? ENOMEM : -ret;
+		return NULL;
+	}
+	return &mr->pub;
+}
+
+int
+emu_glue_dereg_mr(struct mlx5_tm_mr *m)
+{
+	struct emu_mr *mr = (struct emu_mr *)m;
+	struct mlx5_emu *emu;
+
+	if (mr == NULL)
+		return -EINVAL;
+	emu = mr->emu;
+	emu_lock(emu);
+	emu_idtab_del(&emu->mrs, mr->pub.lkey);
+	mr->pd->users--;
+	emu_unlock(emu);
+	free(mr);
+	return 0;
+}

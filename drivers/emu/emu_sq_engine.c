@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * The send engine: notices doorbells, takes WQEs in ring order, paces each
+ * SQ with its rate-table entry (token bucket) and shares the port's line
+ * rate round-robin among the SQs that have a packet eligible.
+ *
+ * Departure times are computed, not observed: a packet departs at
+ *   max(time its doorbell was noticed or its predecessor left,
+ *       time its SQ's bucket allows it, time the line is free)
+ * and the engine processes departures in time order up to a horizon (now).
+ *
+ * Pacing (per SQ, GCRA form of a token bucket): rate r from the entry, in
+ * bytes (data-rate mode: L2 frame bytes, no FCS/preamble/IFG) or WQEs
+ * (WQE-rate mode); depth b = burst_upper_bound (bytes, or WQEs in WQE-rate
+ * mode; 0 = one packet). A packet of cost c may leave once the bucket
+ * holds min(c, b) tokens; it then takes c. TAT (theoretical arrival time)
+ * is kept in picoseconds with an exact remainder.
+ *
+ * Line: each packet occupies the line for (max(len, 60) + 24) bytes at
+ * the line rate (FCS, preamble and inter-frame gap included).
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu_internal.h"
+
+/* Picoseconds per unit of cost, times the entry's rate. */
+#define EMU_PS_BYTE_KBPS 8000000000ULL   /* 8 bits * 1e12 ps / 1000 */
+#define EMU_PS_WQE_PER_S 1000000000000ULL /* 1e12 ps */
+
+static uint64_t
+emu_pp_unit(const struct emu_pp_entry *e)
+{
+	return e->mode == MLX5_PP_RATE_MODE_WQE_RATE ? EMU_PS_WQE_PER_S
+						     : EMU_PS_BYTE_KBPS;
+}
+
+static uint64_t
+emu_pp_cost(const struct emu_pp_entry *e, const struct emu_wqe *w)
+{
+	return e->mode == MLX5_PP_RATE_MODE_WQE_RATE ? 1 : w->len;
+}
+
+static void
+emu_active_add(struct mlx5_emu *emu, struct emu_sq *sq)
+{
+	if (sq->active)
+		return;
+	if (emu->nb_active == emu->cap_active) {
+		uint32_t ncap = emu->cap_active ? emu->cap_active * 2 : 16;
+		struct emu_sq **n = realloc(emu->active, ncap * sizeof(*n));
+
+		if (n == NULL)
+			abort(); /* a few pointers; nothing sensible to do */
+		emu->active = n;
+		emu->cap_active = ncap;
+	}
+	emu->active[emu->nb_active++] = sq;
+	sq->active = true;
+}
+
+static void
+emu_active_del(struct mlx5_emu *emu, struct emu_sq *sq)
+{
+	uint32_t i;
+
+	if (!sq->active)
+		return;
+	for (i = 0; i < emu->nb_active; i++) {
+		if (emu->active[i] == sq) {
+			emu->active[i] = emu->active[--emu->nb_active];
+			break;
+		}
+	}
+	sq->active = false;
+}
+
+/* Earliest departure of the head (a SEND) as far as the SQ is concerned. */
+static uint64_t
+emu_sq_eligible(struct mlx5_emu *emu, struct emu_sq *sq)
+{
+	const struct emu_pp_entry *e;
+	uint64_t cost, depth, tol, elig;
+
+	if (sq->elig_valid)
+		return sq->elig_ps;
+	elig = sq->ready_ps;
+	e = emu_pp_get(emu, sq->pp_index);
+	if (e != NULL) {
+		cost = emu_pp_cost(e, &sq->head);
+		depth = e->burst > cost ? e->burst : cost;
+		tol = (uint64_t)((unsigned __int128)(depth - cost) *
+				 emu_pp_unit(e) / e->rate);
+		if (sq->tat_ps > tol && sq->tat_ps - tol > elig)
+			elig = sq->tat_ps - tol;
+	}
+	sq->elig_ps = elig;
+	sq->elig_valid = true;
+	return elig;
+}
+
+/* Charge the bucket of @p sq for the head leaving at @p t. */
+static void
+emu_sq_charge(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
+{
+	const struct emu_pp_entry *e = emu_pp_get(emu, sq->pp_index);
+	unsigned __int128 num;
+
+	if (e == NULL)
+		return;
+	if (sq->tat_ps < t) {
+		sq->tat_ps = t;
+		sq->tat_rem = 0;
+	}
+	num = (unsigned __int128)emu_pp_cost(e, &sq->head) * emu_pp_unit(e) +
+	      sq->tat_rem;
+	sq->tat_ps += (uint64_t)(num / e->rate);
+	sq->tat_rem = (uint64_t)(num % e->rate);
+}
+
+/* Occupy the line for a frame of @p len bytes from @p t. */
+static void
+emu_port_occupy(struct mlx5_emu *emu, uint64_t t, uint32_t len)
+{
+	uint64_t bytes = (len < EMU_MIN_FRAME ? EMU_MIN_FRAME : len) +
+			 EMU_WIRE_OVERHEAD;
+	unsigned __int128 num = (unsigned __int128)bytes * 8 * 1000000ULL +
+				emu->port_rem;
+	uint64_t busy = (uint64_t)(num / emu->caps.line_rate_mbps);
+
+	emu->port_rem = (uint64_t)(num % emu->caps.line_rate_mbps);
+	emu->port_free_ps = t + busy;
+	emu->port.wire_busy_ns += busy / EMU_PS_PER_NS;
+}
+
+/* The head of @p sq is done: move on to the next WQE. */
+static void
+emu_sq_next(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
+{
+	sq->ci = (uint16_t)(sq->ci + sq->head.nbb);
+	sq->head.valid = false;
+	sq->elig_valid = false;
+	sq->ready_ps = t;
+	sq->st.wqes++;
+	if (sq->ci == sq->rung_pi)
+		emu_active_del(emu, sq);
+}
+
+static void
+emu_sq_local(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
+{
+	struct emu_wqe *w = &sq->head;
+
+	if (w->kind == EMU_WQE_BAD) {
+		/* As hardware: one error CQE, then the SQ is in error. */
+		emu_cq_error(emu, sq, w, t);
+		sq->state = MLX5_SQC_STATE_ERR;
+		emu_engine_sq_stop(emu, sq);
+		emu_log(EMU_LOG_INFO, "SQ 0x%x: error CQE for WQE %u, syndrome "
+			"0x%x; SQ in error", sq->sqn, w->index, w->syndrome);
+		return;
+	}
+	if (w->cq_update)
+		emu_cq_complete(emu, sq, w, t);
+	emu_sq_next(emu, sq, t);
+}
+
+static void
+emu_sq_depart(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
+{
+	struct emu_wqe *w = &sq->head;
+
+	emu_wire_depart(emu, sq, w, t);
+	emu_port_occupy(emu, t, w->len);
+	emu_sq_charge(emu, sq, t);
+	if (w->cq_update)
+		emu_cq_complete(emu, sq, w, t);
+	emu->rr_last_sqn = sq->sqn;
+	emu_sq_next(emu, sq, t);
+}
+
+uint64_t
+emu_engine_run(struct mlx5_emu *emu, uint64_t horizon_ps, uint32_t budget,
+	       uint64_t *first_due_ps)
+{
+	uint64_t first_due = EMU_TIME_NEVER;
+	uint64_t next = EMU_TIME_NEVER;
+
+	while (emu->nb_active > 0) {
+		struct emu_sq *local = NULL, *pick = NULL, *lowest = NULL;
+		uint64_t t_local = EMU_TIME_NEVER, min_elig = EMU_TIME_NEVER;
+		uint64_t t_send, t;
+		uint32_t i;
+
+		for (i = 0; i < emu->nb_active; i++) {
+			struct emu_sq *sq = emu->active[i];
+
+			if (!sq->head.valid) {
+				emu_wqe_decode(emu, sq);
+				sq->elig_valid = false;
+			}
+			if (sq->head.kind != EMU_WQE_SEND) {
+				if (sq->ready_ps < t_local) {
+					t_local = sq->ready_ps;
+					local = sq;
+				}
+			} else if (emu_sq_eligible(emu, sq) < min_elig) {
+				min_elig = sq->elig_ps;
+			}
+		}
+		t_send = min_elig == EMU_TIME_NEVER ? EMU_TIME_NEVER :
+			 (emu->port_free_ps > min_elig ? emu->port_free_ps
+						       : min_elig);
+		t = t_local <= t_send ? t_local : t_send;
+		if (t > horizon_ps) {
+			next = t;
+			break;
+		}
+		if (budget == 0) {
+			next = t; /* due, left for the next pass */
+			break;
+		}
+		budget--;
+		if (first_due == EMU_TIME_NEVER)
+			first_due = t;
+		if (t > emu->sim_ps)
+			emu->sim_ps = t;
+		if (t_local <= t_send) {
+			emu_sq_local(emu, local, t_local);
+			continue;
+		}
+		/* Round robin by SQ number among the eligible SQs. */
+		for (i = 0; i < emu->nb_active; i++) {
+			struct emu_sq *sq = emu->active[i];
+
+			if (sq->head.kind != EMU_WQE_SEND || sq->elig_ps > t)
+				continue;
+			if (lowest == NULL || sq->sqn < lowest->sqn)
+				lowest = sq;
+			if (sq->sqn > emu->rr_last_sqn &&
+			    (pick == NULL || sq->sqn < pick->sqn))
+				pick = sq;
+		}
+		emu_sq_depart(emu, pick != NULL ? pick : lowest, t);
+	}
+	if (horizon_ps != EMU_TIME_NEVER && horizon_ps > emu->sim_ps &&
+	    (next == EMU_TIME_NEVER || next > horizon_ps))
+		emu->sim_ps = horizon_ps;
+	if (first_due_ps != NULL)
+		*first_due_ps = first_due;
+	return next;
+}
+
+/* @p sq's doorbell record says WQEs were posted: take them. */
+static void
+emu_sq_ring(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t now_ps,
+	    bool named, uint16_t named_idx)
+{
+	uint32_t raw = __atomic_load_n((const uint32_t *)(const void *)
+				       (sq->dbrec + 4 * MLX5_SND_DBR),
+				       __ATOMIC_ACQUIRE);
+	uint16_t pi = (uint16_t)(be32toh(raw) & 0xffff);
+	uint16_t posted = (uint16_t)(pi - sq->ci);
+	uint16_t covered = (uint16_t)(pi - named_idx);
+
+	if (posted > (1u << sq->log_wq_sz)) {
+		emu->port.doorbell_mismatches++;
+		return;
+	}
+	if (named && (covered == 0 || covered > (1u << sq->log_wq_sz)))
+		emu->port.doorbell_mismatches++;
+	if (pi == sq->rung_pi)
+		return;
+	if (sq->rung_pi == sq->ci && sq->ready_ps < now_ps) {
+		sq->ready_ps = now_ps; /* was idle: WQEs arrive now */
+		sq->elig_valid = false;
+	}
+	sq->rung_pi = pi;
+	emu_active_add(emu, sq);
+}
+
+void
+emu_engine_poll_doorbells(struct mlx5_emu *emu, uint64_t now_ps)
+{
+	uint32_t u, s, i;
+
+	for (u = 0; u < emu->uars.cap; u++) {
+		struct emu_uar *uar = emu->uars.slot[u];
+		bool changed = false;
+		uint64_t last = 0;
+
+		if (uar == NULL || uar->nb_sqs == 0)
+			continue;
+		for (s = 0; s < EMU_UAR_DB_SLOTS; s++) {
+			uint64_t v = __atomic_load_n((const uint64_t *)(const void *)
+				(uar->page + MLX5_BF_OFFSET + s * EMU_UAR_DB_STRIDE),
+				__ATOMIC_ACQUIRE);
+
+			if (v != uar->last[s]) {
+				uar->last[s] = v;
+				last = v;
+				changed = true;
+			}
+		}
+		if (!changed)
+			continue;
+		emu->port.doorbells++;
+		/* The write names an SQ and the index of its last WQE. */
+		for (i = 0; i < uar->nb_sqs; i++) {
+			struct emu_sq *sq = uar->sqs[i];
+			uint32_t w0 = mlx5_prm_read32(&last, 0);
+			uint32_t w1 = mlx5_prm_read32(&last, 1);
+
+			if (sq->state != MLX5_SQC_STATE_RDY)
+				continue;
+			emu_sq_ring(emu, sq, now_ps, (w1 >> 8) == sq->sqn,
+				    (uint16_t)(w0 >> 8));
+		}
+	}
+}
+
+bool
+emu_engine_pending(const struct mlx5_emu *emu)
+{
+	return emu->nb_active > 0;
+}
+
+void
+emu_engine_sq_stop(struct mlx5_emu *emu, struct emu_sq *sq)
+{
+	emu_active_del(emu, sq);
+	sq->head.valid = false;
+	sq->elig_valid = false;
+}
+
+void
+emu_engine_sq_reset(struct mlx5_emu *emu, struct emu_sq *sq)
+{
+	uint32_t s;
+
+	emu_engine_sq_stop(emu, sq);
+	sq->ci = 0;
+	sq->rung_pi = 0;
+	sq->tat_ps = 0;
+	sq->tat_rem = 0;
+	sq->ready_ps = emu->sim_ps;
+	/* Any doorbell written after the reset counts as new. */
+	for (s = 0; s < EMU_UAR_DB_SLOTS; s++)
+		sq->uar->last[s] = 0;
+}
+
+void
+emu_engine_sq_set_pp(struct mlx5_emu *emu, struct emu_sq *sq, uint16_t index)
+{
+	const struct emu_pp_entry *old = emu_pp_get(emu, sq->pp_index);
+	const struct emu_pp_entry *new = emu_pp_get(emu, index);
+	uint64_t now = emu->sim_ps;
+
+	if (old != NULL && new != NULL && old->mode == new->mode) {
+		/* The debt still to pay, in bytes or WQEs, at the new rate. */
+		if (sq->tat_ps > now)
+			sq->tat_ps = now + (uint64_t)((unsigned __int128)
+				(sq->tat_ps - now) * old->rate / new->rate);
+	} else if (sq->tat_ps > now) {
+		sq->tat_ps = now;
+	}
+	sq->tat_rem = 0;
+	emu_pp_sq_ref(emu, sq->pp_index, -1);
+	emu_pp_sq_ref(emu, index, 1);
+	sq->pp_index = index;
+	sq->elig_valid = false;
+}
+
+void
+emu_engine_sync(struct mlx5_emu *emu)
+{
+	emu_engine_run(emu, emu_now_ps(emu), UINT32_MAX, NULL);
+}
+
+void
+emu_engine_fini(struct mlx5_emu *emu)
+{
+	free(emu->active);
+	emu->active = NULL;
+	emu->nb_active = 0;
+	emu->cap_active = 0;
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * The wire: per-SQ and port counters, departure statistics, pcap capture
+ * (libpcap, nanosecond timestamps) and the wire hook.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "emu_internal.h"
+
+int
+emu_wire_open(struct mlx5_emu *emu, const char *path)
+{
+	pcap_t *p;
+	pcap_dumper_t *d;
+
+	p = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535,
+						 PCAP_TSTAMP_PRECISION_NANO);
+	if (p == NULL)
+		return -ENOMEM;
+	d = pcap_dump_open(p, path);
+	if (d == NULL) {
+		emu_log(EMU_LOG_ERR, "pcap=%s: %s", path, pcap_geterr(p));
+		pcap_close(p);
+		return -EIO;
+	}
+	emu->pcap = p;
+	emu->dumper = d;
+	return 0;
+}
+
+void
+emu_wire_close(struct mlx5_emu *emu)
+{
+	if (emu->dumper != NULL)
+		pcap_dump_close(emu->dumper);
+	if (emu->pcap != NULL)
+		pcap_close(emu->pcap);
+	emu->dumper = NULL;
+	emu->pcap = NULL;
+}
+
+void
+emu_sq_stats_note(struct emu_sq *sq, uint64_t time_ps)
+{
+	struct emu_sq_stats *st = &sq->st;
+
+	if (st->packets > 0) {
+		uint64_t gap = time_ps - st->last_ps;
+
+		if (st->packets == 1 || gap < st->min_gap_ps)
+			st->min_gap_ps = gap;
+		if (gap > st->max_gap_ps)
+			st->max_gap_ps = gap;
+	} else {
+		st->first_ps = time_ps;
+	}
+	st->last_ps = time_ps;
+	st->packets++;
+}
+
+void
+emu_wire_depart(struct mlx5_emu *emu, struct emu_sq *sq,
+		const struct emu_wqe *w, uint64_t time_ps)
+{
+	emu_sq_stats_note(sq, time_ps);
+	sq->st.bytes += w->len;
+	emu->port.packets++;
+	emu->port.bytes += w->len;
+	if (emu->dumper == NULL && emu->hook == NULL)
+		return;
+	emu_wqe_gather(w, emu->frame);
+	if (emu->dumper != NULL) {
+		uint64_t ns = time_ps / EMU_PS_PER_NS;
+		struct pcap_pkthdr h;
+
+		memset(&h, 0, sizeof(h));
+		h.ts.tv_sec = (time_t)(ns / 1000000000ULL);
+		/* Nanosecond precision: tv_usec holds nanoseconds. */
+		h.ts.tv_usec = (suseconds_t)(ns % 1000000000ULL);
+		h.len = w->len;
+		h.caplen = w->len;
+		pcap_dump((u_char *)emu->dumper, &h, emu->frame);
+	}
+	if (emu->hook != NULL)
+		emu->hook(emu->hook_arg, sq->sqn, time_ps / EMU_PS_PER_NS,
+			  emu->frame, w->len);
+}
+
+void
+mlx5_emu_set_wire_hook(struct mlx5_emu *emu, mlx5_emu_wire_hook_t fn,
+		       void *arg)
+{
+	emu_lock(emu);
+	emu->hook = fn;
+	emu->hook_arg = arg;
+	emu_unlock(emu);
+}
+
+int
+mlx5_emu_set_pcap(struct mlx5_emu *emu, const char *path)
+{
+	int ret = 0;
+
+	emu_lock(emu);
+	emu_wire_close(emu);
+	if (path != NULL && path[0] != '\0')
+		ret = emu_wire_open(emu, path);
+	emu_unlock(emu);
+	return ret;
+}
+
+void
+mlx5_emu_pcap_flush(struct mlx5_emu *emu)
+{
+	emu_lock(emu);
+	if (emu->dumper != NULL)
+		pcap_dump_flush(emu->dumper);
+	emu_unlock(emu);
+}
+
+void
+mlx5_emu_get_port_stats(struct mlx5_emu *emu,
+			struct mlx5_emu_port_stats *stats)
+{
+	emu_lock(emu);
+	*stats = emu->port;
+	emu_unlock(emu);
+}

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * Decoding of the WQE at the head of an SQ: control, Ethernet and data
+ * segments, checked the way the device checks them; and gathering of the
+ * packet bytes at departure.
+ *
+ * Error syndromes (error CQE):
+ *   LOCAL_QP_OP_ERR  malformed WQE: opcode other than SEND/NOP, ds count
+ *                    too small or beyond the posted WQEBBs, wrong index or
+ *                    SQ number in the control segment, inline header
+ *                    shorter than the SQ's inline mode requires
+ *   LOCAL_LENGTH_ERR frame shorter than an Ethernet header or longer than
+ *                    the largest frame, zero-length data segment
+ *   LOCAL_PROT_ERR   unknown lkey, an MR of another PD, or a data segment
+ *                    outside its MR
+ */
+
+#include <string.h>
+
+#include "emu_internal.h"
+
+/* Copy WQEBBs [idx, idx + nbb) of the ring into @p dst, unwrapping. */
+static void
+emu_wqe_copy(const struct emu_sq *sq, uint16_t idx, uint32_t nbb, uint8_t *dst)
+{
+	uint32_t size = 1u << sq->log_wq_sz;
+	uint32_t first = idx & (size - 1);
+	uint32_t n1 = nbb <= size - first ? nbb : size - first;
+
+	memcpy(dst, sq->ring + (size_t)first * MLX5_SEND_WQE_BB,
+	       (size_t)n1 * MLX5_SEND_WQE_BB);
+	if (n1 < nbb)
+		memcpy(dst + (size_t)n1 * MLX5_SEND_WQE_BB, sq->ring,
+		       (size_t)(nbb - n1) * MLX5_SEND_WQE_BB);
+}
+
+static void
+emu_wqe_bad(struct emu_wqe *w, uint8_t syndrome)
+{
+	w->kind = EMU_WQE_BAD;
+	w->syndrome = syndrome;
+	w->nb_gather = 0;
+}
+
+/* L2 header length (Ethernet + up to two VLAN tags) of @p p, @p n bytes. */
+static uint32_t
+emu_l2_len(const uint8_t *p, uint32_t n)
+{
+	uint32_t off = 12;
+	int tags = 0;
+
+	while (off + 2 <= n && tags < 2) {
+		uint16_t type = (uint16_t)(p[off] << 8 | p[off + 1]);
+
+		if (type != 0x8100 && type != 0x88a8 && type != 0x9100)
+			break;
+		off += 4;
+		tags++;
+	}
+	return off + 2;
+}
+
+/* Bytes of header @p mode (MLX5_INLINE_MODE_*) needs in @p p, or 0. */
+static uint32_t
+emu_inline_needed(const uint8_t *p, uint32_t n, uint8_t mode)
+{
+	uint32_t l2, l3, need;
+	uint16_t type;
+	uint8_t proto;
+
+	if (mode == MLX5_INLINE_MODE_NONE)
+		return 0;
+	if (n < 14)
+		return 14;
+	l2 = emu_l2_len(p, n);
+	if (mode == MLX5_INLINE_MODE_L2 || l2 > n)
+		return l2;
+	type = (uint16_t)(p[l2 - 2] << 8 | p[l2 - 1]);
+	if (type == 0x0800) {
+		if (l2 + 1 > n)
+			return l2 + 20;
+		l3 = (p[l2] & 0xf) * 4u;
+		proto = l2 + 10 <= n ? p[l2 + 9] : 0;
+	} else if (type == 0x86dd) {
+		l3 = 40;
+		proto = l2 + 7 <= n ? p[l2 + 6] : 0;
+	} else {
+		return l2; /* not IP: the L2 header is all there is */
+	}
+	need = l2 + l3;
+	if (mode == MLX5_INLINE_MODE_IP || need > n)
+		return need;
+	if (proto == 6)
+		return need + 13 <= n ? need + (p[need + 12] >> 4) * 4u
+				      : need + 20;
+	if (proto == 17)
+		return need + 8;
+	return need;
+}
+
+void
+emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq)
+{
+	struct emu_wqe *w = &sq->head;
+	uint16_t posted = (uint16_t)(sq->rung_pi - sq->ci);
+	const uint8_t *ctrl, *eseg, *seg, *end;
+	uint32_t ds, inl, len = 0, n;
+	uint8_t inject, required;
+
+	memset(w, 0, offsetof(struct emu_wqe, gather));
+	w->valid = true;
+	w->index = sq->ci;
+	w->nbb = 1;
+	emu_wqe_copy(sq, sq->ci, 1, w->raw);
+	ctrl = w->raw;
+	w->opcode = (uint8_t)MLX5_GET(wqe_ctrl_seg, ctrl, opcode);
+	ds = MLX5_GET(wqe_ctrl_seg, ctrl, ds) & MLX5_WQE_CTRL_DS_MASK;
+	w->cq_update = MLX5_GET(wqe_ctrl_seg, ctrl, ce) >= 2;
+	sq->wqe_seen++;
+	if (emu_fault_wqe_hit(emu, sq, &inject)) {
+		emu_wqe_bad(w, inject);
+		return;
+	}
+	if (ds == 0 || MLX5_GET(wqe_ctrl_seg, ctrl, wqe_index) != sq->ci ||
+	    MLX5_GET(wqe_ctrl_seg, ctrl, qpn_or_sqn) != sq->sqn) {
+		emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+		return;
+	}
+	w->nbb = (uint8_t)((ds + MLX5_WQE_DS_PER_WQEBB - 1) /
+			   MLX5_WQE_DS_PER_WQEBB);
+	if (w->nbb > posted) {
+		w->nbb = 1;
+		emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+		return;
+	}
+	if (w->opcode == MLX5_OPCODE_NOP) {
+		w->kind = EMU_WQE_LOCAL;
+		return;
+	}
+	if (w->opcode != MLX5_OPCODE_SEND || ds < 2) {
+		emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+		return;
+	}
+	if (w->nbb > 1)
+		emu_wqe_copy(sq, sq->ci, w->nbb, w->raw);
+	end = w->raw + ds * MLX5_WQE_DS_UNITS;
+	eseg = w->raw + MLX5_ST_SZ_BYTES(wqe_ctrl_seg);
+	inl = MLX5_GET(wqe_eth_seg, eseg, inline_hdr_sz);
+	if (inl & MLX5_ETH_WQE_INSERT_VLAN) {
+		w->vlan_insert = true;
+		w->vlan_tci = (uint16_t)MLX5_GET(wqe_eth_seg_vlan, eseg,
+						 vlan_tci);
+		inl = 0;
+		seg = eseg + MLX5_ST_SZ_BYTES(wqe_eth_seg);
+	} else {
+		inl &= 0x3ff;
+		/* The header starts at inline_hdr_start, then 16B units. */
+		seg = eseg + MLX5_ST_SZ_BYTES(wqe_eth_seg);
+		if (inl > 2)
+			seg += (inl - 2 + MLX5_WQE_DS_UNITS - 1) /
+			       MLX5_WQE_DS_UNITS * MLX5_WQE_DS_UNITS;
+		if (seg > end) {
+			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+			return;
+		}
+		if (inl > 0) {
+			w->gather[0].ptr = eseg +
+				MLX5_BYTE_OFF(wqe_eth_seg, inline_hdr_start);
+			w->gather[0].len = inl;
+			w->nb_gather = 1;
+			len = inl;
+		}
+	}
+	while (seg < end) {
+		uint32_t bc = mlx5_prm_read32(seg, 0);
+
+		if (w->nb_gather == EMU_MAX_GATHER) {
+			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+			return;
+		}
+		if (bc & MLX5_INLINE_SEG) {
+			n = bc & ~MLX5_INLINE_SEG;
+			if (n == 0 || seg + 4 + n > end) {
+				emu_wqe_bad(w,
+					    MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+				return;
+			}
+			w->gather[w->nb_gather].ptr = seg + 4;
+			w->gather[w->nb_gather++].len = n;
+			seg += (4 + n + MLX5_WQE_DS_UNITS - 1) /
+			       MLX5_WQE_DS_UNITS * MLX5_WQE_DS_UNITS;
+		} else {
+			uint32_t lkey = MLX5_GET(wqe_data_seg, seg, lkey);
+			uint64_t addr = MLX5_GET64(wqe_data_seg, seg, addr);
+			const struct emu_mr *mr = emu_idtab_get(&emu->mrs, lkey);
+
+			if (bc == 0) {
+				emu_wqe_bad(w,
+					    MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+				return;
+			}
+			if (mr == NULL || mr->pd != sq->pd ||
+			    addr < mr->start || addr > mr->end ||
+			    bc > mr->end - addr) {
+				emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+				return;
+			}
+			w->gather[w->nb_gather].ptr =
+				(const uint8_t *)(uintptr_t)addr;
+			w->gather[w->nb_gather++].len = bc;
+			n = bc;
+			seg += MLX5_ST_SZ_BYTES(wqe_data_seg);
+		}
+		len += n;
+		if (len > EMU_MAX_FRAME) {
+			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+			return;
+		}
+	}
+	if (w->vlan_insert)
+		len += 4;
+	if (len < 14 || len > EMU_MAX_FRAME) {
+		emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+		return;
+	}
+	w->len = len;
+	/* Header inlining the SQ (or the device) requires. */
+	required = sq->min_inline_mode > emu->min_inline_required ?
+		   sq->min_inline_mode : emu->min_inline_required;
+	if (required != MLX5_INLINE_MODE_NONE) {
+		if (w->vlan_insert ||
+		    inl < emu_inline_needed(w->gather[0].ptr, inl, required)) {
+			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+			return;
+		}
+	}
+	w->kind = EMU_WQE_SEND;
+}
+
+uint32_t
+emu_wqe_gather(const struct emu_wqe *w, uint8_t *frame)
+{
+	uint32_t i, off = 0, skip = 0;
+
+	for (i = 0; i < w->nb_gather; i++) {
+		const uint8_t *p = w->gather[i].ptr;
+		uint32_t n = w->gather[i].len;
+
+		if (w->vlan_insert && skip < 12) {
+			/* Insert the tag after the MAC addresses. */
+			uint32_t take = n < 12 - skip ? n : 12 - skip;
+
+			memcpy(frame + off, p, take);
+			off += take;
+			skip += take;
+			p += take;
+			n -= take;
+			if (skip == 12) {
+				frame[off++] = 0x81;
+				frame[off++] = 0x00;
+				frame[off++] = (uint8_t)(w->vlan_tci >> 8);
+				frame[off++] = (uint8_t)w->vlan_tci;
+			}
+		}
+		memcpy(frame + off, p, n);
+		off += n;
+	}
+	return off;
+}

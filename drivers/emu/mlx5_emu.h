@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#ifndef MLX5_EMU_H
+#define MLX5_EMU_H
+
+/**
+ * @file
+ * The emulated ConnectX device (device model): configuration, clock control
+ * and introspection. The PMD reaches the model only through the device glue
+ * (mlx5_tm_glue_emu); this header is for the PMD's devarg parsing and for
+ * tests, the demo and benchmarks that look at or steer the model.
+ *
+ * doc/guides/device_model.rst describes what the model does, the doorbell
+ * and completion protocol it expects, and every assumption it makes.
+ *
+ * Unless stated otherwise, functions returning int return 0 or a negative
+ * errno value, and every function may be called from any thread (the model
+ * serialises them with its own lock).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct mlx5_tm_glue_dev;
+
+/** A device-model instance (opaque). */
+struct mlx5_emu;
+
+/** How device time advances. */
+enum mlx5_emu_clock_mode {
+	/** A device thread follows the monotonic clock (default). */
+	MLX5_EMU_CLOCK_REALTIME = 0,
+	/** Time moves only on mlx5_emu_advance(): deterministic, fast. */
+	MLX5_EMU_CLOCK_VIRTUAL,
+};
+
+/** A one-shot fault: fail the nth firmware command with this opcode. */
+struct mlx5_emu_fault_cmd {
+	uint16_t opcode;   /**< PRM opcode (MLX5_CMD_OP_*). */
+	uint32_t nth;      /**< 1 = the next one; 0 = not armed. */
+	uint8_t status;    /**< PRM status to answer (MLX5_CMD_STAT_*). */
+	uint32_t syndrome; /**< Syndrome to answer. */
+};
+
+/** A one-shot fault: fail the nth pp_alloc with errno @p err. */
+struct mlx5_emu_fault_pp {
+	uint32_t nth; /**< 1 = the next one; 0 = not armed. */
+	int err;      /**< ENOSPC or EIO. */
+};
+
+/** A one-shot fault: an error CQE for the nth WQE an SQ processes. */
+struct mlx5_emu_fault_wqe {
+	uint32_t sqn;     /**< SQ number; 0 = whichever SQ gets there first. */
+	uint32_t nth;     /**< 1 = the next WQE; 0 = not armed. */
+	uint8_t syndrome; /**< Error CQE syndrome (MLX5_CQE_SYNDROME_*). */
+};
+
+/** Options of the model, from devargs; every capability overridable. */
+struct mlx5_emu_config {
+	char profile[16];                /**< "cx5", "cx6dx", "cx7". */
+	enum mlx5_emu_clock_mode clock;  /**< clock=realtime|virtual. */
+	char pcap_path[256];             /**< pcap=FILE, "" for none. */
+	/* Capability overrides; a negative value keeps the profile's. */
+	int64_t packet_pacing;           /**< cap_packet_pacing=0|1. */
+	int64_t pp_min_rate_kbps;        /**< cap_pp_min_rate=KBPS. */
+	int64_t pp_max_rate_kbps;        /**< cap_pp_max_rate=KBPS. */
+	int64_t pp_table_size;           /**< cap_pp_table_size=N. */
+	int64_t pp_burst_bound;          /**< cap_pp_burst_bound=0|1. */
+	int64_t pp_typical_size;         /**< cap_pp_typical_size=0|1. */
+	int64_t wqe_rate_pp;             /**< cap_wqe_rate_pp=0|1. */
+	int64_t line_rate_mbps;          /**< line_rate=MBPS (or 25G...). */
+	int64_t log_max_wq_sz;           /**< cap_log_max_wq_sz=N. */
+	int64_t log_max_cq_sz;           /**< cap_log_max_cq_sz=N. */
+	int64_t wqe_inline_mode;         /**< cap_inline_mode=0|1|2. */
+	/** cap_vport_inline_mode=0..3: NIC vport min_wqe_inline_mode. */
+	int64_t vport_inline_mode;
+	/** lag_threshold_us=N: lag above which the model reports lagging. */
+	int64_t lag_threshold_us;
+	struct mlx5_emu_fault_cmd fault_cmd; /**< fault_cmd=OP:NTH:STATUS[:SYND]. */
+	struct mlx5_emu_fault_pp fault_pp;   /**< fault_pp_alloc=NTH:ENOSPC|EIO. */
+	struct mlx5_emu_fault_wqe fault_wqe; /**< fault_wqe=NTH[:SYNDROME]. */
+};
+
+/** Fill @p cfg with the defaults of profile @p profile (no overrides). */
+int mlx5_emu_config_init(struct mlx5_emu_config *cfg, const char *profile);
+
+/**
+ * Apply one devarg to @p cfg.
+ *
+ * @return
+ *   0; -ENOENT when @p key is not a device-model option; -EINVAL for a bad
+ *   value, with a message naming the key and the accepted values in
+ *   @p err (NUL-terminated, at most @p errlen bytes).
+ */
+int mlx5_emu_config_set(struct mlx5_emu_config *cfg, const char *key,
+			const char *value, char *err, size_t errlen);
+
+/** NULL-terminated list of the devarg keys mlx5_emu_config_set() takes. */
+extern const char *const mlx5_emu_config_keys[];
+
+/** NULL-terminated list of the profile names ("cx5", "cx6dx", "cx7"). */
+extern const char *const mlx5_emu_profile_names[];
+
+/** The model behind an emulated glue device, NULL for a real device. */
+struct mlx5_emu *mlx5_emu_from_glue(struct mlx5_tm_glue_dev *dev);
+
+/**
+ * Where the model writes its messages (configuration refused, device
+ * errors). @p fn NULL restores the default (stderr). Process-wide.
+ *
+ * @param fn
+ *   Called with a level (3 error, 4 warning, 6 info, 7 debug; the syslog
+ *   numbers rte_log uses) and a NUL-terminated line without newline.
+ */
+void mlx5_emu_set_log(void (*fn)(int level, const char *msg));
+
+/* ---- Capabilities ---- */
+
+/** Effective capabilities of a device (profile plus overrides). */
+struct mlx5_emu_caps {
+	char profile[16];
+	bool packet_pacing;
+	bool pp_burst_bound;
+	bool pp_typical_size;
+	bool wqe_rate_pp;
+	uint32_t pp_min_rate_kbps;
+	uint32_t pp_max_rate_kbps;
+	uint16_t pp_table_size;     /**< Entries, indices 1..pp_table_size. */
+	uint32_t line_rate_mbps;
+	uint8_t log_max_wq_sz;      /**< WQEBBs. */
+	uint8_t log_max_cq_sz;      /**< CQEs. */
+	uint8_t log_max_sq;
+	uint8_t log_max_cq;
+	uint8_t wqe_inline_mode;    /**< 0 L2, 1 vport context, 2 none. */
+	uint8_t vport_inline_mode;  /**< 0 none, 1 L2, 2 IP, 3 TCP/UDP. */
+	uint8_t sq_ts_format;       /**< 0 free-running, 1 real-time, 2 both. */
+	uint32_t num_comp_vectors;  /**< Valid devx_query_eqn vectors. */
+};
+
+/** Effective capabilities of @p emu. */
+void mlx5_emu_get_caps(struct mlx5_emu *emu, struct mlx5_emu_caps *caps);
+
+/* ---- Clock ---- */
+
+/** The clock mode of @p emu. */
+enum mlx5_emu_clock_mode mlx5_emu_clock(struct mlx5_emu *emu);
+
+/**
+ * Device time in nanoseconds: since the device was opened (CQE timestamps
+ * and pcap use the same clock). Realtime: follows CLOCK_MONOTONIC;
+ * virtual: starts at 0 and moves only with advance/run/drain.
+ */
+uint64_t mlx5_emu_now_ns(struct mlx5_emu *emu);
+
+/** CLOCK_MONOTONIC value (ns) at device time 0 (realtime mode; else 0). */
+uint64_t mlx5_emu_clock_origin_ns(struct mlx5_emu *emu);
+
+/**
+ * Virtual clock: notice doorbells, then let @p ns nanoseconds pass,
+ * processing every departure (and writing its CQE) due by then.
+ *
+ * @return
+ *   0; -ENOTSUP on a realtime device.
+ */
+int mlx5_emu_advance(struct mlx5_emu *emu, uint64_t ns);
+
+/** Virtual clock: like mlx5_emu_advance() up to device time @p until_ns. */
+int mlx5_emu_run(struct mlx5_emu *emu, uint64_t until_ns);
+
+/**
+ * Process until every WQE posted (doorbell rung) on a ready SQ has
+ * departed or failed. Virtual: advances time as far as the last departure.
+ * Realtime: waits for the device thread (sleeping, not spinning).
+ */
+int mlx5_emu_drain(struct mlx5_emu *emu);
+
+/**
+ * Notice doorbells and process what is due now, without moving time
+ * (virtual) or without waiting for the device thread (realtime).
+ */
+void mlx5_emu_poll(struct mlx5_emu *emu);
+
+/** How far the model fell behind real time (realtime mode). */
+struct mlx5_emu_lag {
+	uint64_t lag_ns;      /**< Lateness of the last processing pass. */
+	uint64_t max_lag_ns;  /**< Largest lateness seen. */
+	uint64_t threshold_ns;/**< Lateness above which it counts as lagging. */
+	uint64_t late_passes; /**< Passes later than the threshold. */
+	uint64_t passes;      /**< Processing passes so far. */
+	bool lagging;         /**< The last pass was later than the threshold. */
+};
+
+/**
+ * Lag of the model: realtime departures are computed (not observed), so
+ * timestamps stay exact while the device thread keeps up; when it does
+ * not, completions come late, senders see back-pressure late and measured
+ * rates drop: tools should report results as unreliable when lagging.
+ */
+void mlx5_emu_get_lag(struct mlx5_emu *emu, struct mlx5_emu_lag *lag);
+
+/** Forget max_lag_ns and late_passes (start of a measurement). */
+void mlx5_emu_reset_lag(struct mlx5_emu *emu);
+
+/* ---- Wire ---- */
+
+/**
+ * Called for each departing packet, in departure order, with the model's
+ * lock held: it may call introspection functions but not close the device
+ * or move the clock. @p bytes is the frame as sent (inline header, VLAN
+ * insertion, gathered data), @p len bytes, without FCS.
+ */
+typedef void (*mlx5_emu_wire_hook_t)(void *arg, uint32_t sqn,
+				     uint64_t time_ns, const uint8_t *bytes,
+				     uint32_t len);
+
+/** Install (or remove, @p fn NULL) the wire hook. */
+void mlx5_emu_set_wire_hook(struct mlx5_emu *emu, mlx5_emu_wire_hook_t fn,
+			    void *arg);
+
+/**
+ * Start writing departures to pcap file @p path (nanosecond timestamps,
+ * Ethernet), replacing any current capture; NULL or "" stops capturing.
+ */
+int mlx5_emu_set_pcap(struct mlx5_emu *emu, const char *path);
+
+/** Flush the pcap file, if any, to disk. */
+void mlx5_emu_pcap_flush(struct mlx5_emu *emu);
+
+/** Port counters. */
+struct mlx5_emu_port_stats {
+	uint64_t packets;
+	uint64_t bytes;        /**< L2 frame bytes (no FCS, preamble, IFG). */
+	uint64_t wire_busy_ns; /**< Time the line was busy (with overheads). */
+	uint64_t cqes;
+	uint64_t error_cqes;
+	uint64_t cq_overruns;  /**< CQEs dropped: CQ full (consumer index). */
+	uint64_t doorbells;    /**< Doorbell register changes seen. */
+	uint64_t doorbell_mismatches; /**< UAR write beyond the doorbell record. */
+};
+
+/** Counters of the port of @p emu. */
+void mlx5_emu_get_port_stats(struct mlx5_emu *emu,
+			     struct mlx5_emu_port_stats *stats);
+
+/* ---- Introspection ---- */
+
+/** A send queue as the model sees it. */
+struct mlx5_emu_sq_info {
+	uint32_t sqn;
+	uint8_t state;          /**< MLX5_SQC_STATE_RST/RDY/ERR. */
+	uint16_t pp_index;      /**< packet_pacing_rate_limit_index. */
+	bool pp_stale;          /**< pp_index names an entry no longer allocated. */
+	uint32_t cqn;
+	uint32_t tisn;
+	uint8_t log_wq_sz;
+	uint16_t hw_ci;         /**< WQEBB counter of the next WQE to process. */
+	uint16_t rung_pi;       /**< WQEBB counter up to which WQEs are posted. */
+	/* Departure statistics since creation (or mlx5_emu_sq_stats_clear). */
+	uint64_t packets;
+	uint64_t bytes;         /**< L2 frame bytes. */
+	uint64_t wqes;          /**< WQEs completed (NOPs included). */
+	uint64_t cqes;          /**< CQEs written (error CQEs included). */
+	uint64_t errors;        /**< Error CQEs. */
+	uint64_t first_departure_ns;
+	uint64_t last_departure_ns;
+	uint64_t min_gap_ns;    /**< Smallest gap between two departures. */
+	uint64_t max_gap_ns;    /**< Largest gap between two departures. */
+	uint8_t last_error_syndrome; /**< Syndrome of the last error CQE. */
+};
+
+/**
+ * SQ numbers of @p emu, in creation order.
+ *
+ * @return
+ *   How many SQs exist (possibly more than @p max; @p sqns gets the first
+ *   @p max).
+ */
+unsigned int mlx5_emu_sq_list(struct mlx5_emu *emu, uint32_t *sqns,
+			      unsigned int max);
+
+/** State of SQ @p sqn; -ENOENT when there is no such SQ. */
+int mlx5_emu_sq_get(struct mlx5_emu *emu, uint32_t sqn,
+		    struct mlx5_emu_sq_info *info);
+
+/** Clear the departure statistics of SQ @p sqn (0: of every SQ). */
+int mlx5_emu_sq_stats_clear(struct mlx5_emu *emu, uint32_t sqn);
+
+/** A rate-table entry in use. */
+struct mlx5_emu_pp_info {
+	uint16_t index;
+	uint32_t rate_limit;        /**< kbps, or WQEs/s in WQE-rate mode. */
+	uint32_t burst_upper_bound; /**< Bytes; 0 = device default. */
+	uint16_t typical_packet_size;
+	uint8_t rate_mode;          /**< 0 data rate, 1 WQE rate. */
+	bool dedicated;
+	uint32_t refcount;          /**< pp_alloc handles holding it. */
+	uint64_t user;              /**< Opaque id of the owning glue device. */
+	uint32_t sq_users;          /**< SQs whose pacing index is this. */
+};
+
+/**
+ * Entries of the rate table in use, by index.
+ *
+ * @return
+ *   How many entries are in use (possibly more than @p max).
+ */
+unsigned int mlx5_emu_pp_list(struct mlx5_emu *emu,
+			      struct mlx5_emu_pp_info *entries,
+			      unsigned int max);
+
+/** The last firmware command that failed. */
+struct mlx5_emu_cmd_error {
+	uint16_t opcode;
+	uint8_t status;
+	uint32_t syndrome;
+	uint64_t count;  /**< Failed commands so far. */
+};
+
+/** The last failed firmware command of @p emu (count 0: none yet). */
+void mlx5_emu_last_cmd_error(struct mlx5_emu *emu,
+			     struct mlx5_emu_cmd_error *err);
+
+/**
+ * Firmware commands run by the model (devx general/create/modify/query/
+ * destroy, pp_alloc, pp_free) since the device was opened, and the time
+ * spent running them (monotonic clock, inside the model, lock held).
+ */
+void mlx5_emu_cmd_stats(struct mlx5_emu *emu, uint64_t *count, uint64_t *ns);
+
+/* ---- Fault injection (also from devargs) ---- */
+
+/** Arm a command fault (replaces any armed one); nth 0 disarms. */
+int mlx5_emu_fault_cmd(struct mlx5_emu *emu,
+		       const struct mlx5_emu_fault_cmd *fault);
+
+/** Arm a pp_alloc fault (err ENOSPC or EIO); nth 0 disarms. */
+int mlx5_emu_fault_pp_alloc(struct mlx5_emu *emu,
+			    const struct mlx5_emu_fault_pp *fault);
+
+/** Arm a WQE fault (error CQE with the given syndrome); nth 0 disarms. */
+int mlx5_emu_fault_wqe(struct mlx5_emu *emu,
+		       const struct mlx5_emu_fault_wqe *fault);
+
+/* ---- Syndromes the firmware model answers (mbox_out.syndrome) ---- */
+
+#define MLX5_EMU_SYND_BAD_OPCODE     0x0e0c0001u /**< Unknown opcode. */
+#define MLX5_EMU_SYND_BAD_INLEN      0x0e0c0002u /**< Input too short. */
+#define MLX5_EMU_SYND_BAD_OUTLEN     0x0e0c0003u /**< Output too short. */
+#define MLX5_EMU_SYND_BAD_OPMOD      0x0e0c0004u /**< op_mod not supported. */
+#define MLX5_EMU_SYND_NO_OBJECT      0x0e0c0005u /**< Named object missing. */
+#define MLX5_EMU_SYND_BAD_FIELD      0x0e0c0006u /**< Field out of range. */
+#define MLX5_EMU_SYND_BAD_SIZE       0x0e0c0007u /**< Log size beyond caps. */
+#define MLX5_EMU_SYND_BAD_PP_INDEX   0x0e0c0008u /**< Pacing index unused. */
+#define MLX5_EMU_SYND_BAD_STATE      0x0e0c0009u /**< State transition. */
+#define MLX5_EMU_SYND_IN_USE         0x0e0c000au /**< Object still in use. */
+#define MLX5_EMU_SYND_NO_RESOURCES   0x0e0c000bu /**< Object limit reached. */
+#define MLX5_EMU_SYND_BAD_UMEM_RANGE 0x0e0c000cu /**< Ring beyond its umem. */
+#define MLX5_EMU_SYND_INJECTED       0x0e0c00ffu /**< Default injected. */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MLX5_EMU_H */

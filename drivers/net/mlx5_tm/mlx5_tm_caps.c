@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlx5_tm_prm.h"
+#include "mlx5_tm_ethdev.h"
+#include "mlx5_tm_caps_read.h"
+
+/* Run QUERY_HCA_CAP for @p op_mod; the capability block lands in @p out. */
+static int
+query_cap(struct mlx5_tm_priv *priv, uint16_t op_mod, void *out,
+	  size_t outlen)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_hca_cap_in)] = { 0 };
+	int ret;
+
+	MLX5_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
+	MLX5_SET(query_hca_cap_in, in, op_mod, op_mod);
+	memset(out, 0, outlen);
+	ret = priv->glue->devx_general_cmd(priv->gdev, in, sizeof(in),
+					   out, outlen);
+	if (ret < 0)
+		MLX5_TM_LOG(ERR,
+			    "QUERY_HCA_CAP op_mod 0x%x failed: %s (status 0x%x syndrome 0x%x)",
+			    op_mod, strerror(-ret),
+			    MLX5_GET(query_hca_cap_out, out, status),
+			    MLX5_GET(query_hca_cap_out, out, syndrome));
+	return ret;
+}
+
+int
+mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
+{
+	size_t outlen = MLX5_ST_SZ_BYTES(query_hca_cap_out);
+	struct mlx5_tm_caps *c = &priv->caps;
+	void *out, *cap;
+	bool has_qos, has_eth;
+	int ret;
+
+	out = calloc(1, outlen);
+	if (out == NULL)
+		return -ENOMEM;
+	cap = MLX5_ADDR_OF(query_hca_cap_out, out, capability);
+	memset(c, 0, sizeof(*c));
+
+	ret = query_cap(priv, MLX5_GET_HCA_CAP_OP_MOD_GENERAL_DEVICE, out,
+			outlen);
+	if (ret < 0)
+		goto out;
+	if (MLX5_GET(cmd_hca_cap, cap, port_type) != MLX5_CAP_PORT_TYPE_ETH) {
+		MLX5_TM_LOG(ERR, "device %s is not an Ethernet port",
+			    priv->dev_name);
+		ret = -ENOTSUP;
+		goto out;
+	}
+	c->log_max_sq = MLX5_GET(cmd_hca_cap, cap, log_max_sq);
+	c->log_max_cq = MLX5_GET(cmd_hca_cap, cap, log_max_cq);
+	c->log_max_wq_sz = MLX5_GET(cmd_hca_cap, cap, log_max_wq_sz);
+	c->log_max_cq_sz = MLX5_GET(cmd_hca_cap, cap, log_max_cq_sz);
+	has_qos = MLX5_GET(cmd_hca_cap, cap, qos);
+	has_eth = MLX5_GET(cmd_hca_cap, cap, eth_net_offloads);
+
+	c->wqe_inline_mode = MLX5_CAP_INLINE_MODE_L2;
+	if (has_eth) {
+		ret = query_cap(priv,
+				MLX5_GET_HCA_CAP_OP_MOD_ETHERNET_OFFLOAD_CAPS,
+				out, outlen);
+		if (ret < 0)
+			goto out;
+		c->csum_cap = MLX5_GET(per_protocol_networking_offload_caps,
+				       cap, csum_cap);
+		c->vlan_cap = MLX5_GET(per_protocol_networking_offload_caps,
+				       cap, wqe_vlan_insert);
+		c->wqe_inline_mode =
+			MLX5_GET(per_protocol_networking_offload_caps, cap,
+				 wqe_inline_mode);
+	}
+	if (has_qos) {
+		ret = query_cap(priv, MLX5_GET_HCA_CAP_OP_MOD_QOS_CAP, out,
+				outlen);
+		if (ret < 0)
+			goto out;
+		c->packet_pacing = MLX5_GET(qos_cap, cap, packet_pacing);
+		c->packet_pacing_burst_bound =
+			MLX5_GET(qos_cap, cap, packet_pacing_burst_bound);
+		c->packet_pacing_typical_size =
+			MLX5_GET(qos_cap, cap, packet_pacing_typical_size);
+		c->wqe_rate_pp = MLX5_GET(qos_cap, cap, wqe_rate_pp);
+		c->packet_pacing_max_rate =
+			MLX5_GET(qos_cap, cap, packet_pacing_max_rate);
+		c->packet_pacing_min_rate =
+			MLX5_GET(qos_cap, cap, packet_pacing_min_rate);
+		c->packet_pacing_rate_table_size =
+			MLX5_GET(qos_cap, cap, packet_pacing_rate_table_size);
+	}
+	c->line_rate_mbps = default_line_rate;
+	MLX5_TM_LOG(INFO,
+		    "%s: log_max_sq %u log_max_wq_sz %u log_max_cq_sz %u inline mode %u csum %u vlan %u pacing %u [%u..%u kbps, %u entries%s%s%s] line %u Mbps",
+		    priv->dev_name, c->log_max_sq, c->log_max_wq_sz,
+		    c->log_max_cq_sz, c->wqe_inline_mode, c->csum_cap,
+		    c->vlan_cap, c->packet_pacing, c->packet_pacing_min_rate,
+		    c->packet_pacing_max_rate,
+		    c->packet_pacing_rate_table_size,
+		    c->packet_pacing_burst_bound ? ", burst bound" : "",
+		    c->packet_pacing_typical_size ? ", typical size" : "",
+		    c->wqe_rate_pp ? ", WQE rate" : "", c->line_rate_mbps);
+	ret = 0;
+out:
+	free(out);
+	return ret;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#ifndef MLX5_TM_CAPS_H
+#define MLX5_TM_CAPS_H
+
+/**
+ * @file
+ * Device capabilities the PMD uses, read once at probe with QUERY_HCA_CAP
+ * (general and QoS op_mods) and kept in the port's private data.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/** Capabilities of one device, in host order. */
+struct mlx5_tm_caps {
+	/* QoS capabilities (QUERY_HCA_CAP op_mod QoS). */
+	bool packet_pacing;             /**< Per-SQ rate limiting present. */
+	bool packet_pacing_burst_bound; /**< burst_upper_bound honoured. */
+	bool packet_pacing_typical_size;/**< typical_packet_size honoured. */
+	bool wqe_rate_pp;               /**< WQE-rate (packets/s) pacing. */
+	uint32_t packet_pacing_max_rate;/**< Highest rate, kbps. */
+	uint32_t packet_pacing_min_rate;/**< Lowest rate, kbps. */
+	uint16_t packet_pacing_rate_table_size; /**< Entries (index 1..size). */
+	/* General capabilities (QUERY_HCA_CAP op_mod general). */
+	uint8_t log_max_sq;             /**< log2 of the number of SQs. */
+	uint8_t log_max_cq;             /**< log2 of the number of CQs. */
+	uint8_t log_max_wq_sz;          /**< log2 of the largest SQ, WQEBBs. */
+	uint8_t log_max_cq_sz;          /**< log2 of the largest CQ, CQEs. */
+	uint8_t wqe_inline_mode;        /**< 0 L2, 1 vport context, 2 none. */
+	bool csum_cap;                  /**< L3/L4 checksum offload. */
+	bool vlan_cap;                  /**< VLAN insertion offload. */
+	uint32_t line_rate_mbps;        /**< Port speed (emulated: profile). */
+};
+
+#endif /* MLX5_TM_CAPS_H */

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_kvargs.h>
+
+#include "mlx5_tm_devargs.h"
+
+#define KEY_DEV "dev"
+#define KEY_EMU "emu"
+#define KEY_BURST_BOUND "tx_burst_bound"
+#define KEY_TYPICAL_SZ "tx_typical_pkt_sz"
+#define KEY_PACING_INDEX "pacing_index"
+#define KEY_TOLERANCE "rate_tolerance_ppm"
+
+static const char *const pmd_keys[] = {
+	KEY_DEV, KEY_EMU, KEY_BURST_BOUND, KEY_TYPICAL_SZ, KEY_PACING_INDEX,
+	KEY_TOLERANCE, NULL,
+};
+
+/* "dev, emu, ..., <device-model keys>" into @p buf. */
+static void
+list_keys(char *buf, size_t len)
+{
+	size_t off = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; pmd_keys[i] != NULL && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s",
+				i ? ", " : "", pmd_keys[i]);
+	for (i = 0; mlx5_emu_config_keys[i] != NULL && off < len; i++)
+		off += snprintf(buf + off, len - off, ", %s",
+				mlx5_emu_config_keys[i]);
+}
+
+static bool
+is_pmd_key(const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; pmd_keys[i] != NULL; i++)
+		if (strcmp(key, pmd_keys[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool
+is_emu_key(const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; mlx5_emu_config_keys[i] != NULL; i++)
+		if (strcmp(key, mlx5_emu_config_keys[i]) == 0)
+			return true;
+	return false;
+}
+
+/* A decimal integer in [min, max], nothing else. */
+static int
+parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int
+parse_pmd_key(struct mlx5_tm_devargs *da, const char *key, const char *value,
+	      char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (strcmp(key, KEY_BURST_BOUND) == 0) {
+		if (parse_u64(value, 0, UINT32_MAX, &v) < 0)
+			goto bad_int;
+		da->pacing.burst_bound = v;
+		return 0;
+	}
+	if (strcmp(key, KEY_TYPICAL_SZ) == 0) {
+		if (parse_u64(value, 0, UINT16_MAX, &v) < 0)
+			goto bad_int;
+		da->pacing.typical_pkt_sz = v;
+		return 0;
+	}
+	if (strcmp(key, KEY_TOLERANCE) == 0) {
+		if (parse_u64(value, 0, 1000000, &v) < 0)
+			goto bad_int;
+		da->pacing.rate_tolerance_ppm = v;
+		return 0;
+	}
+	if (strcmp(key, KEY_PACING_INDEX) == 0) {
+		if (value != NULL && strcmp(value, "shared") == 0) {
+			da->pacing.dedicated = false;
+			return 0;
+		}
+		if (value != NULL && strcmp(value, "dedicated") == 0) {
+			da->pacing.dedicated = true;
+			return 0;
+		}
+		snprintf(err, errlen,
+			 "bad value '%s' for devarg %s; accepted: shared, dedicated",
+			 value ? value : "", key);
+		return -EINVAL;
+	}
+	/* dev= and emu= are handled by the caller. */
+	return 0;
+bad_int:
+	snprintf(err, errlen, "bad value '%s' for devarg %s; accepted: %s",
+		 value ? value : "", key,
+		 strcmp(key, KEY_BURST_BOUND) == 0 ? "0..4294967295 (bytes)" :
+		 strcmp(key, KEY_TYPICAL_SZ) == 0 ? "0..65535 (bytes)" :
+		 "0..1000000 (ppm)");
+	return -EINVAL;
+}
+
+int
+mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
+		      char *err, size_t errlen)
+{
+	struct rte_kvargs *kv = NULL;
+	char keys[1024];
+	const char *dev = NULL, *emu = NULL;
+	unsigned int i;
+	int ret = -EINVAL;
+
+	memset(da, 0, sizeof(*da));
+	err[0] = '\0';
+	list_keys(keys, sizeof(keys));
+	if (args != NULL && *args != '\0') {
+		kv = rte_kvargs_parse(args, NULL);
+		if (kv == NULL) {
+			snprintf(err, errlen,
+				 "cannot parse devargs '%s' (key=value,...); accepted keys: %s",
+				 args, keys);
+			return -EINVAL;
+		}
+	}
+	/* First pass: the keys themselves, and the device. */
+	for (i = 0; kv != NULL && i < kv->count; i++) {
+		const char *key = kv->pairs[i].key;
+		const char *value = kv->pairs[i].value;
+
+		if (!is_pmd_key(key) && !is_emu_key(key)) {
+			snprintf(err, errlen,
+				 "unknown devarg '%s'; accepted keys: %s",
+				 key, keys);
+			goto out;
+		}
+		if (strcmp(key, KEY_DEV) == 0 || strcmp(key, KEY_EMU) == 0) {
+			if (value == NULL || *value == '\0' ||
+			    strlen(value) >= sizeof(da->dev)) {
+				snprintf(err, errlen,
+					 "bad value for devarg %s; accepted: %s",
+					 key, strcmp(key, KEY_DEV) == 0 ?
+					 "an ibdev name or PCI address" :
+					 "cx5, cx6dx, cx7");
+				goto out;
+			}
+			if (dev != NULL || emu != NULL) {
+				snprintf(err, errlen,
+					 "devarg %s given twice or with %s; give exactly one of dev=<ibdev|PCI> or emu=cx5|cx6dx|cx7",
+					 key, dev != NULL ? KEY_DEV : KEY_EMU);
+				goto out;
+			}
+			if (strcmp(key, KEY_DEV) == 0)
+				dev = value;
+			else
+				emu = value;
+		}
+	}
+	if (dev == NULL && emu == NULL) {
+		snprintf(err, errlen,
+			 "no device given: give exactly one of dev=<ibdev|PCI address> or emu=cx5|cx6dx|cx7; accepted keys: %s",
+			 keys);
+		goto out;
+	}
+	if (emu != NULL) {
+		da->emulated = true;
+		snprintf(da->dev, sizeof(da->dev), "%s", emu);
+		if (mlx5_emu_config_init(&da->emu_cfg, emu) < 0) {
+			snprintf(err, errlen,
+				 "bad value '%s' for devarg emu; accepted: cx5, cx6dx, cx7",
+				 emu);
+			goto out;
+		}
+	} else {
+		snprintf(da->dev, sizeof(da->dev), "%s", dev);
+	}
+	/* Second pass: options. */
+	for (i = 0; kv != NULL && i < kv->count; i++) {
+		const char *key = kv->pairs[i].key;
+		const char *value = kv->pairs[i].value;
+
+		if (is_pmd_key(key)) {
+			if (parse_pmd_key(da, key, value, err, errlen) < 0)
+				goto out;
+			continue;
+		}
+		if (!da->emulated) {
+			snprintf(err, errlen,
+				 "devarg %s is a device-model option: it needs emu=cx5|cx6dx|cx7, not dev=",
+				 key);
+			goto out;
+		}
+		ret = mlx5_emu_config_set(&da->emu_cfg, key,
+					  value ? value : "", err, errlen);
+		if (ret == -ENOENT) {
+			snprintf(err, errlen,
+				 "unknown devarg '%s'; accepted keys: %s",
+				 key, keys);
+			ret = -EINVAL;
+			goto out;
+		}
+		if (ret < 0) {
+			if (err[0] == '\0')
+				snprintf(err, errlen,
+					 "bad value '%s' for devarg %s",
+					 value ? value : "", key);
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	rte_kvargs_free(kv);
+	return ret;
+}

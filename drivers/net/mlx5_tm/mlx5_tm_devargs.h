@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#ifndef MLX5_TM_DEVARGS_H
+#define MLX5_TM_DEVARGS_H
+
+/**
+ * @file
+ * Devargs of a net_mlx5_tm port: the device (dev= or emu= with the device
+ * model's options) and the pacing options.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mlx5_emu.h"
+#include "mlx5_tm_ethdev.h"
+
+/** Parsed devargs. */
+struct mlx5_tm_devargs {
+	bool emulated;                  /**< emu= given (else dev=). */
+	char dev[64];                   /**< dev= value or emu= profile. */
+	struct mlx5_emu_config emu_cfg; /**< Device-model options. */
+	struct mlx5_tm_pacing_args pacing;
+};
+
+/** Devarg keys of the PMD itself (device-model keys come on top). */
+#define MLX5_TM_DEVARGS_PARAMS \
+	"dev=<ibdev|PCI address> " \
+	"emu=cx5|cx6dx|cx7 " \
+	"tx_burst_bound=<bytes> " \
+	"tx_typical_pkt_sz=<bytes> " \
+	"pacing_index=shared|dedicated " \
+	"rate_tolerance_ppm=<0..1000000> " \
+	"clock=realtime|virtual " \
+	"pcap=<file> " \
+	"cap_<name>=<value> line_rate=<Mbps>"
+
+/**
+ * Parse the devargs string @p args (may be NULL) into @p da.
+ *
+ * @return
+ *   0, or -EINVAL with a message naming the offending key and the accepted
+ *   keys or values in @p err.
+ */
+int mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
+			  char *err, size_t errlen);
+
+#endif /* MLX5_TM_DEVARGS_H */

@@ -1,0 +1,584 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * The net_mlx5_tm virtual device: probe and remove, port objects (PD,
+ * transport domain, TIS) and the ethdev operations of a Tx-only port.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_alarm.h>
+#include <rte_common.h>
+#include <rte_ether.h>
+#include <rte_malloc.h>
+#include <ethdev_driver.h>
+#include <ethdev_vdev.h>
+#include <bus_vdev_driver.h>
+
+#include "mlx5_emu.h"
+#include "mlx5_tm_ethdev.h"
+#include "mlx5_tm_devargs.h"
+#include "mlx5_tm_caps_read.h"
+#include "mlx5_tm_devx.h"
+#include "mlx5_tm_mr.h"
+#include "mlx5_tm_tx.h"
+#include "mlx5_tm_txq_ctrl.h"
+#include "mlx5_tm_stats.h"
+#include "mlx5_tm_sched.h"
+
+RTE_LOG_REGISTER_DEFAULT(mlx5_tm_logtype, NOTICE);
+
+/** Period of the error-recovery alarm while a port is started. */
+#define MLX5_TM_RECOVERY_PERIOD_US 2000
+
+static const struct eth_dev_ops mlx5_tm_ops;
+
+static void
+recovery_alarm(void *arg)
+{
+	struct rte_eth_dev *dev = arg;
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+
+	pthread_mutex_lock(&priv->lock);
+	mlx5_tm_recover_all(dev);
+	if (priv->alarm_armed &&
+	    rte_eal_alarm_set(MLX5_TM_RECOVERY_PERIOD_US, recovery_alarm,
+			      dev) != 0)
+		priv->alarm_armed = false;
+	pthread_mutex_unlock(&priv->lock);
+}
+
+void
+mlx5_tm_recover_all(struct rte_eth_dev *dev)
+{
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		if (dev->data->tx_queues[i] != NULL)
+			mlx5_tm_txq_recover(dev->data->tx_queues[i]);
+}
+
+static int
+mlx5_tm_dev_configure(struct rte_eth_dev *dev)
+{
+	const struct rte_eth_conf *conf = &dev->data->dev_conf;
+
+	if (conf->txmode.offloads & ~mlx5_tm_tx_offload_capa(dev)) {
+		MLX5_TM_LOG(ERR,
+			    "port %u: Tx offloads 0x%" PRIx64 " not supported (device offers 0x%" PRIx64 ")",
+			    dev->data->port_id, conf->txmode.offloads,
+			    mlx5_tm_tx_offload_capa(dev));
+		return -ENOTSUP;
+	}
+	if (dev->data->nb_rx_queues > 0)
+		MLX5_TM_LOG(INFO,
+			    "port %u: %u Rx queues accepted; net_mlx5_tm sends only, they never receive",
+			    dev->data->port_id, dev->data->nb_rx_queues);
+	mlx5_tm_sched_txq_count_changed(dev, dev->data->nb_tx_queues);
+	return 0;
+}
+
+/*
+ * Rx queues exist only so that applications that pair Rx and Tx queues
+ * (testpmd uses min(rxq, txq) streams) can use several Tx queues.
+ */
+static int
+mlx5_tm_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
+		       uint16_t nb_desc __rte_unused, unsigned int socket,
+		       const struct rte_eth_rxconf *conf __rte_unused,
+		       struct rte_mempool *mp __rte_unused)
+{
+	uint16_t *rxq;
+
+	rte_free(dev->data->rx_queues[qid]);
+	rxq = rte_zmalloc_socket("mlx5_tm_rxq", sizeof(*rxq), 0, socket);
+	if (rxq == NULL)
+		return -ENOMEM;
+	*rxq = qid;
+	dev->data->rx_queues[qid] = rxq;
+	return 0;
+}
+
+static void
+mlx5_tm_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	rte_free(dev->data->rx_queues[qid]);
+	dev->data->rx_queues[qid] = NULL;
+}
+
+uint64_t
+mlx5_tm_tx_offload_capa(const struct rte_eth_dev *dev)
+{
+	const struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	uint64_t capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
+			RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+
+	if (priv->caps.csum_cap)
+		capa |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+			RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+			RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
+	if (priv->caps.vlan_cap)
+		capa |= RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
+	return capa;
+}
+
+static uint32_t
+speed_capa(uint32_t mbps)
+{
+	switch (mbps) {
+	case RTE_ETH_SPEED_NUM_10G: return RTE_ETH_LINK_SPEED_10G;
+	case RTE_ETH_SPEED_NUM_25G: return RTE_ETH_LINK_SPEED_25G;
+	case RTE_ETH_SPEED_NUM_40G: return RTE_ETH_LINK_SPEED_40G;
+	case RTE_ETH_SPEED_NUM_50G: return RTE_ETH_LINK_SPEED_50G;
+	case RTE_ETH_SPEED_NUM_100G: return RTE_ETH_LINK_SPEED_100G;
+	case RTE_ETH_SPEED_NUM_200G: return RTE_ETH_LINK_SPEED_200G;
+	default: return RTE_ETH_LINK_SPEED_FIXED; /* 400G: unnamed in 22.11 */
+	}
+}
+
+static int
+mlx5_tm_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	uint32_t max_sq = 1u << priv->caps.log_max_sq;
+	uint16_t ring_max = mlx5_tm_txq_ring_size(dev, UINT16_MAX);
+
+	info->max_tx_queues = RTE_MIN(max_sq, (uint32_t)MLX5_TM_MAX_TXQ);
+	info->max_rx_queues = info->max_tx_queues; /* Never receive. */
+	info->rx_desc_lim.nb_max = UINT16_MAX;
+	info->rx_desc_lim.nb_min = 1;
+	info->rx_desc_lim.nb_align = 1;
+	info->max_mac_addrs = 1;
+	info->max_rx_pktlen = RTE_ETHER_MAX_JUMBO_FRAME_LEN;
+	info->min_mtu = RTE_ETHER_MIN_MTU;
+	info->max_mtu = RTE_ETHER_MAX_JUMBO_FRAME_LEN - RTE_ETHER_HDR_LEN -
+			RTE_ETHER_CRC_LEN;
+	info->tx_offload_capa = mlx5_tm_tx_offload_capa(dev);
+	info->tx_queue_offload_capa = info->tx_offload_capa;
+	info->tx_desc_lim.nb_max = ring_max;
+	info->tx_desc_lim.nb_min = RTE_MIN(64, ring_max);
+	info->tx_desc_lim.nb_align = 1;
+	info->tx_desc_lim.nb_seg_max = 40;
+	info->tx_desc_lim.nb_mtu_seg_max = 40;
+	info->default_txportconf.ring_size = RTE_MIN(1024, ring_max);
+	info->default_txportconf.nb_queues = 1;
+	info->default_txconf.tx_free_thresh = 0;
+	info->speed_capa = speed_capa(priv->caps.line_rate_mbps);
+	info->dev_capa = 0;
+	return 0;
+}
+
+static int
+mlx5_tm_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct rte_eth_link link = {
+		.link_speed = priv->started && priv->caps.line_rate_mbps ?
+			      priv->caps.line_rate_mbps :
+			      RTE_ETH_SPEED_NUM_NONE,
+		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
+		.link_autoneg = RTE_ETH_LINK_FIXED,
+		.link_status = priv->started ? RTE_ETH_LINK_UP :
+					       RTE_ETH_LINK_DOWN,
+	};
+
+	if (priv->started && priv->caps.line_rate_mbps == 0)
+		link.link_speed = RTE_ETH_SPEED_NUM_UNKNOWN;
+	return rte_eth_linkstatus_set(dev, &link);
+}
+
+static void
+stop_queues(struct rte_eth_dev *dev)
+{
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
+
+		if (txq != NULL && txq->sq_obj != NULL)
+			mlx5_tm_txq_stop(txq);
+		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
+	}
+}
+
+static int
+mlx5_tm_dev_start(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	uint16_t i;
+	int ret;
+
+	pthread_mutex_lock(&priv->lock);
+	ret = mlx5_tm_mr_register_all(priv);
+	if (ret < 0)
+		goto out;
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
+
+		if (txq == NULL) {
+			MLX5_TM_LOG(ERR, "port %u: Tx queue %u is not set up",
+				    dev->data->port_id, i);
+			ret = -EINVAL;
+			goto fail;
+		}
+		ret = mlx5_tm_txq_start(txq);
+		if (ret < 0)
+			goto fail;
+		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
+	}
+	priv->started = true;
+	mlx5_tm_link_update(dev, 0);
+	priv->alarm_armed = rte_eal_alarm_set(MLX5_TM_RECOVERY_PERIOD_US,
+					      recovery_alarm, dev) == 0;
+	if (!priv->alarm_armed)
+		MLX5_TM_LOG(WARNING,
+			    "port %u: no recovery alarm: queues recover on stats queries only",
+			    dev->data->port_id);
+	ret = 0;
+	goto out;
+fail:
+	stop_queues(dev);
+out:
+	pthread_mutex_unlock(&priv->lock);
+	return ret;
+}
+
+static int
+mlx5_tm_dev_stop(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+
+	/* Outside the lock: cancelling waits for a running alarm. */
+	pthread_mutex_lock(&priv->lock);
+	priv->alarm_armed = false;
+	pthread_mutex_unlock(&priv->lock);
+	rte_eal_alarm_cancel(recovery_alarm, dev);
+	pthread_mutex_lock(&priv->lock);
+	stop_queues(dev);
+	mlx5_tm_mr_gc(priv);
+	priv->started = false;
+	dev->data->dev_started = 0;
+	mlx5_tm_link_update(dev, 0);
+	pthread_mutex_unlock(&priv->lock);
+	return 0;
+}
+
+/* PD, transport domain and TIS of the port. */
+static int
+port_objs_create(struct mlx5_tm_priv *priv)
+{
+	priv->pd = priv->glue->pd_alloc(priv->gdev);
+	if (priv->pd == NULL) {
+		MLX5_TM_LOG(ERR, "%s: no protection domain: %s",
+			    priv->dev_name, strerror(errno));
+		return -(errno ? errno : EIO);
+	}
+	priv->td = mlx5_tm_devx_td_create(priv, &priv->tdn);
+	if (priv->td == NULL)
+		return -(errno ? errno : EIO);
+	priv->tis = mlx5_tm_devx_tis_create(priv, priv->tdn, &priv->tisn);
+	if (priv->tis == NULL)
+		return -(errno ? errno : EIO);
+	return 0;
+}
+
+static void
+port_objs_destroy(struct mlx5_tm_priv *priv)
+{
+	if (priv->tis != NULL)
+		priv->glue->devx_obj_destroy(priv->tis);
+	priv->tis = NULL;
+	if (priv->td != NULL)
+		priv->glue->devx_obj_destroy(priv->td);
+	priv->td = NULL;
+	if (priv->pd != NULL)
+		priv->glue->pd_free(priv->pd);
+	priv->pd = NULL;
+}
+
+/* Release everything the port holds; safe on a half-built port. */
+static void
+port_teardown(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	uint16_t i;
+
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		mlx5_tm_txq_release(dev, i);
+	for (i = 0; i < dev->data->nb_rx_queues; i++)
+		mlx5_tm_rx_queue_release(dev, i);
+	if (priv->sched != NULL)
+		mlx5_tm_sched_uninit(dev);
+	if (priv->mr != NULL)
+		mlx5_tm_mr_uninit(priv);
+	port_objs_destroy(priv);
+	if (priv->gdev != NULL)
+		priv->glue->close_device(priv->gdev);
+	priv->gdev = NULL;
+	priv->emu = NULL;
+}
+
+static int
+mlx5_tm_dev_close(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY || priv->closed)
+		return 0;
+	if (priv->started)
+		mlx5_tm_dev_stop(dev);
+	port_teardown(dev);
+	pthread_mutex_destroy(&priv->lock);
+	priv->closed = true;
+	MLX5_TM_LOG(INFO, "port %u closed", dev->data->port_id);
+	return 0;
+}
+
+static int
+mlx5_tm_dev_reset(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	int ret;
+
+	/* ethdev stopped the port: rebuild the TIS and transport domain. */
+	pthread_mutex_lock(&priv->lock);
+	if (priv->tis != NULL)
+		priv->glue->devx_obj_destroy(priv->tis);
+	priv->tis = NULL;
+	if (priv->td != NULL)
+		priv->glue->devx_obj_destroy(priv->td);
+	priv->td = mlx5_tm_devx_td_create(priv, &priv->tdn);
+	ret = priv->td == NULL ? -(errno ? errno : EIO) : 0;
+	if (ret == 0) {
+		priv->tis = mlx5_tm_devx_tis_create(priv, priv->tdn,
+						    &priv->tisn);
+		if (priv->tis == NULL)
+			ret = -(errno ? errno : EIO);
+	}
+	pthread_mutex_unlock(&priv->lock);
+	return ret;
+}
+
+static int
+mlx5_tm_dev_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
+			     uint32_t mbps)
+{
+	return mlx5_tm_sched_set_queue_rate_limit(dev, qid, mbps);
+}
+
+static int
+mlx5_tm_dev_tm_ops_get(struct rte_eth_dev *dev, void *ops)
+{
+	return mlx5_tm_sched_tm_ops_get(dev, ops);
+}
+
+static void
+mlx5_tm_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	mlx5_tm_txq_release(dev, qid);
+}
+
+static const struct eth_dev_ops mlx5_tm_ops = {
+	.dev_configure = mlx5_tm_dev_configure,
+	.dev_infos_get = mlx5_tm_dev_infos_get,
+	.dev_start = mlx5_tm_dev_start,
+	.dev_stop = mlx5_tm_dev_stop,
+	.dev_close = mlx5_tm_dev_close,
+	.dev_reset = mlx5_tm_dev_reset,
+	.link_update = mlx5_tm_link_update,
+	.stats_get = mlx5_tm_stats_get,
+	.stats_reset = mlx5_tm_stats_reset,
+	.xstats_get = mlx5_tm_xstats_get,
+	.xstats_get_names = mlx5_tm_xstats_get_names,
+	.xstats_reset = mlx5_tm_xstats_reset,
+	.tx_queue_setup = mlx5_tm_txq_setup,
+	.tx_queue_release = mlx5_tm_tx_queue_release,
+	.rx_queue_setup = mlx5_tm_rx_queue_setup,
+	.rx_queue_release = mlx5_tm_rx_queue_release,
+	.tx_done_cleanup = mlx5_tm_tx_done_cleanup,
+	.set_queue_rate_limit = mlx5_tm_dev_set_queue_rate_limit,
+	.tm_ops_get = mlx5_tm_dev_tm_ops_get,
+};
+
+/* The port never receives. */
+static uint16_t
+mlx5_tm_rx_burst_none(void *rxq __rte_unused, struct rte_mbuf **pkts __rte_unused,
+		      uint16_t n __rte_unused)
+{
+	return 0;
+}
+
+/* Why dev= found nothing, with the devices that exist. */
+static void
+log_no_device(const char *name, const char *dev)
+{
+	char list[512];
+	int n = mlx5_tm_glue_rdma_list(list, sizeof(list));
+
+	if (n <= 0)
+		MLX5_TM_LOG(ERR,
+			    "%s: no mlx5 device found (dev=%s; devices present: none); to run without hardware use emu=cx5|cx6dx|cx7",
+			    name, dev);
+	else
+		MLX5_TM_LOG(ERR,
+			    "%s: no mlx5 device found (dev=%s; devices present: %s); to run without hardware use emu=cx5|cx6dx|cx7",
+			    name, dev, list);
+}
+
+/* Messages of the device model go to the PMD's log type. */
+static void
+emu_log(int level, const char *msg)
+{
+	/* The model speaks syslog levels; rte_log's are one higher. */
+	rte_log(RTE_MIN((uint32_t)level + 1, (uint32_t)RTE_LOG_DEBUG),
+		mlx5_tm_logtype, "mlx5_tm: device model: %s\n", msg);
+}
+
+/* Port speed in Mbps: the model's; unknown (0) on hardware for now. */
+static uint32_t
+line_rate(struct mlx5_tm_priv *priv)
+{
+	struct mlx5_emu_caps caps;
+
+	if (priv->emu == NULL)
+		return 0;
+	mlx5_emu_get_caps(priv->emu, &caps);
+	return caps.line_rate_mbps;
+}
+
+static int
+open_device(struct mlx5_tm_priv *priv, const char *name,
+	    const struct mlx5_tm_devargs *da)
+{
+	priv->glue = da->emulated ? &mlx5_tm_glue_emu : &mlx5_tm_glue_rdma;
+	if (da->emulated)
+		mlx5_emu_set_log(emu_log);
+	priv->gdev = priv->glue->open_device(da->dev,
+					     da->emulated ? &da->emu_cfg :
+							    NULL);
+	if (priv->gdev == NULL) {
+		int err = errno ? errno : ENODEV;
+
+		if (!da->emulated && err == ENODEV)
+			log_no_device(name, da->dev);
+		else
+			MLX5_TM_LOG(ERR, "%s: cannot open %s device %s: %s",
+				    name, priv->glue->name, da->dev,
+				    strerror(err));
+		return -err;
+	}
+	priv->emu = da->emulated ? mlx5_emu_from_glue(priv->gdev) : NULL;
+	return 0;
+}
+
+static int
+mlx5_tm_probe(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct mlx5_tm_devargs *da;
+	struct rte_eth_dev *dev;
+	struct mlx5_tm_priv *priv;
+	struct rte_ether_addr *mac;
+	pthread_mutexattr_t attr;
+	char err[1024];
+	int ret;
+
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
+		MLX5_TM_LOG(ERR, "%s: secondary processes are not supported",
+			    name);
+		return -ENOTSUP;
+	}
+	da = calloc(1, sizeof(*da));
+	if (da == NULL)
+		return -ENOMEM;
+	ret = mlx5_tm_devargs_parse(rte_vdev_device_args(vdev), da, err,
+				    sizeof(err));
+	if (ret < 0) {
+		MLX5_TM_LOG(ERR, "%s: %s", name, err);
+		free(da);
+		return ret;
+	}
+	dev = rte_eth_vdev_allocate(vdev, sizeof(*priv));
+	if (dev == NULL) {
+		free(da);
+		return -ENOMEM;
+	}
+	priv = mlx5_tm_priv(dev);
+	priv->dev = dev;
+	priv->pacing = da->pacing;
+	snprintf(priv->dev_name, sizeof(priv->dev_name), "%s", da->dev);
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&priv->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+	mac = rte_zmalloc_socket(name, sizeof(*mac), 0, rte_socket_id());
+	if (mac == NULL) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	/* Locally administered, unique per port. */
+	*mac = (struct rte_ether_addr){
+		{ 0x02, 0x6d, 0x6c, 0x35, 0x00, dev->data->port_id & 0xff } };
+	dev->data->mac_addrs = mac;
+	ret = open_device(priv, name, da);
+	if (ret < 0)
+		goto fail;
+	ret = mlx5_tm_caps_read(priv, line_rate(priv));
+	if (ret < 0)
+		goto fail;
+	ret = port_objs_create(priv);
+	if (ret < 0)
+		goto fail;
+	ret = mlx5_tm_mr_init(priv);
+	if (ret < 0)
+		goto fail;
+	ret = mlx5_tm_sched_init(dev);
+	if (ret < 0) {
+		MLX5_TM_LOG(ERR, "%s: scheduling layer: %s", name,
+			    strerror(-ret));
+		goto fail;
+	}
+	dev->dev_ops = &mlx5_tm_ops;
+	dev->rx_pkt_burst = mlx5_tm_rx_burst_none;
+	dev->tx_pkt_burst = mlx5_tm_tx_burst;
+	dev->tx_descriptor_status = mlx5_tm_tx_descriptor_status;
+	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
+	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;
+	rte_eth_dev_probing_finish(dev);
+	MLX5_TM_LOG(INFO, "%s: port %u on %s device %s%s%s", name,
+		    dev->data->port_id, priv->glue->name, da->dev,
+		    priv->pacing.dedicated ? ", dedicated pacing indices" : "",
+		    priv->caps.packet_pacing ? "" : ", no packet pacing");
+	free(da);
+	return 0;
+fail:
+	port_teardown(dev);
+	pthread_mutex_destroy(&priv->lock);
+	rte_eth_dev_release_port(dev);
+	free(da);
+	return ret;
+}
+
+static int
+mlx5_tm_remove(struct rte_vdev_device *vdev)
+{
+	struct rte_eth_dev *dev;
+
+	dev = rte_eth_dev_allocated(rte_vdev_device_name(vdev));
+	if (dev == NULL)
+		return 0; /* Already closed. */
+	mlx5_tm_dev_close(dev);
+	return rte_eth_dev_release_port(dev);
+}
+
+static struct rte_vdev_driver mlx5_tm_vdev_driver = {
+	.probe = mlx5_tm_probe,
+	.remove = mlx5_tm_remove,
+};
+
+RTE_PMD_REGISTER_VDEV(net_mlx5_tm, mlx5_tm_vdev_driver);
+RTE_PMD_REGISTER_PARAM_STRING(net_mlx5_tm, MLX5_TM_DEVARGS_PARAMS);

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#ifndef MLX5_TM_ETHDEV_H
+#define MLX5_TM_ETHDEV_H
+
+/**
+ * @file
+ * Private data of one net_mlx5_tm port, shared by the files of the PMD
+ * (ethdev layer, queue layer and scheduling layer). Control path only.
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_log.h>
+#include <ethdev_driver.h>
+
+#include "mlx5_tm_glue.h"
+#include "mlx5_tm_caps.h"
+
+struct mlx5_emu;
+struct mlx5_tm_txq;
+struct mlx5_tm_mr_ctrl;
+
+extern int mlx5_tm_logtype;
+
+#define MLX5_TM_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, mlx5_tm_logtype, \
+		"mlx5_tm: " fmt "\n", ## __VA_ARGS__)
+
+/** Largest number of Tx queues a port may have (ethdev's own bound). */
+#define MLX5_TM_MAX_TXQ RTE_MAX_QUEUES_PER_PORT
+
+/** Pacing options from devargs, for the scheduling layer. */
+struct mlx5_tm_pacing_args {
+	/** tx_burst_bound: burst_upper_bound in bytes, 0 = device default. */
+	uint32_t burst_bound;
+	/** tx_typical_pkt_sz: typical_packet_size in bytes, 0 = default. */
+	uint32_t typical_pkt_sz;
+	/** pacing_index=dedicated: never share a pacing entry. */
+	bool dedicated;
+	/** rate_tolerance_ppm: reuse an entry within this many ppm. */
+	uint32_t rate_tolerance_ppm;
+};
+
+/** Per-port private data (dev->data->dev_private). */
+struct mlx5_tm_priv {
+	struct rte_eth_dev *dev;             /**< Back pointer. */
+	const struct mlx5_tm_glue *glue;     /**< Real or emulated device. */
+	struct mlx5_tm_glue_dev *gdev;       /**< Open device context. */
+	struct mlx5_emu *emu;                /**< Device model, NULL if real. */
+	char dev_name[64];                   /**< dev= or emu= value. */
+	struct mlx5_tm_caps caps;            /**< Read at probe. */
+	struct mlx5_tm_pacing_args pacing;   /**< Pacing devargs. */
+	/** Serialises queue-object changes (ethdev calls, alarm, sched). */
+	pthread_mutex_t lock;
+	/* Port objects, created at probe, released at close. */
+	struct mlx5_tm_pd *pd;
+	struct mlx5_tm_devx_obj *td;
+	uint32_t tdn;
+	struct mlx5_tm_devx_obj *tis;
+	uint32_t tisn;
+	struct mlx5_tm_mr_ctrl *mr;          /**< Registered memory. */
+	bool started;
+	bool closed;
+	/** Pacing index remembered per queue id (0 = unlimited). */
+	uint16_t pp_index[MLX5_TM_MAX_TXQ];
+	/** Suspend flag per queue id, applied to the queue when set up. */
+	bool suspended[MLX5_TM_MAX_TXQ];
+	/** Recovery alarm armed while the port is started. */
+	bool alarm_armed;
+	/** Scheduling layer state (mlx5_tm_sched*.c), opaque here. */
+	void *sched;
+};
+
+/** Tx offloads the device offers (from its capabilities). */
+uint64_t mlx5_tm_tx_offload_capa(const struct rte_eth_dev *dev);
+
+/** Take the control-path step of every queue's error recovery. */
+void mlx5_tm_recover_all(struct rte_eth_dev *dev);
+
+/** The private data of @p dev. */
+static inline struct mlx5_tm_priv *
+mlx5_tm_priv(const struct rte_eth_dev *dev)
+{
+	return dev->data->dev_private;
+}
+
+#endif /* MLX5_TM_ETHDEV_H */

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlx5_tm_prm.h"
+#include "mlx5_tm_pacing.h"
+
+struct mlx5_tm_pacing {
+	const struct mlx5_tm_glue *glue;
+	struct mlx5_tm_glue_dev *gdev;
+	struct pacing_caps caps;
+	struct pacing_defaults defaults;
+	struct mlx5_tm_pacing_conf conf;
+	struct mlx5_tm_pacing_range range;
+	struct pacing_table *table;
+	uint32_t hw_allocated; /* pp_alloc not yet matched by pp_free */
+	bool failed;           /* a pp_alloc failed: fail_ctx, fail_errno */
+	struct pacing_ctx fail_ctx;
+	int fail_errno;
+};
+
+/* pp_alloc minus pp_free over the process (leak check at close). */
+static uint64_t hw_outstanding;
+
+size_t
+mlx5_tm_pacing_encode(const struct pacing_ctx *ctx, void *buf, size_t len)
+{
+	const size_t sz = MLX5_ST_SZ_BYTES(set_pp_rate_limit_context);
+
+	if (len < sz)
+		return 0;
+	memset(buf, 0, sz);
+	MLX5_SET(set_pp_rate_limit_context, buf, rate_limit, ctx->rate_limit);
+	MLX5_SET(set_pp_rate_limit_context, buf, burst_upper_bound,
+		 ctx->burst_upper_bound);
+	MLX5_SET(set_pp_rate_limit_context, buf, rate_mode,
+		 ctx->rate_mode == PACING_RATE_MODE_WQE ?
+		 MLX5_PP_RATE_MODE_WQE_RATE : MLX5_PP_RATE_MODE_DATA_RATE);
+	MLX5_SET(set_pp_rate_limit_context, buf, typical_packet_size,
+		 ctx->typical_packet_size);
+	return sz;
+}
+
+/* Library alloc hook: one device entry per new library entry. */
+static int
+hw_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
+	 void **hw)
+{
+	uint8_t buf[MLX5_ST_SZ_BYTES(set_pp_rate_limit_context)];
+	struct mlx5_tm_pacing *pm = opaque;
+	struct mlx5_tm_pp *pp;
+	size_t sz;
+
+	sz = mlx5_tm_pacing_encode(ctx, buf, sizeof(buf));
+	errno = 0;
+	pp = pm->glue->pp_alloc(pm->gdev, sz, buf,
+				dedicated ? MLX5_TM_PP_FLAG_DEDICATED_INDEX : 0);
+	if (pp == NULL || pp->index == 0) {
+		int ret = pp == NULL && errno != 0 ? -errno : -EIO;
+
+		/* Index 0 means "unlimited": never a valid entry. */
+		if (pp != NULL)
+			pm->glue->pp_free(pp);
+		pm->failed = true;
+		pm->fail_ctx = *ctx;
+		pm->fail_errno = -ret;
+		return ret;
+	}
+	pm->hw_allocated++;
+	__atomic_fetch_add(&hw_outstanding, 1, __ATOMIC_RELAXED);
+	*hw = pp;
+	return 0;
+}
+
+/* Library free hook: the last user of the entry went. */
+static void
+hw_free(void *opaque, const struct pacing_ctx *ctx, void *hw)
+{
+	struct mlx5_tm_pacing *pm = opaque;
+
+	(void)ctx;
+	if (hw == NULL)
+		return;
+	pm->glue->pp_free(hw);
+	pm->hw_allocated--;
+	__atomic_fetch_sub(&hw_outstanding, 1, __ATOMIC_RELAXED);
+}
+
+static const struct pacing_hw_ops hw_ops = {
+	.alloc = hw_alloc,
+	.free = hw_free,
+};
+
+/* The lowest (@p want_max false) or highest accepted peak rate. */
+static uint64_t
+probe_rate(const struct mlx5_tm_pacing *pm, bool packet_mode, bool want_max)
+{
+	struct pacing_shaper s = { .packet_mode = packet_mode };
+	struct pacing_result res;
+	uint64_t lo = 1, hi = (uint64_t)1 << 48, mid, found = 0;
+
+	/* Find one accepted rate first: the device bounds scaled. */
+	s.peak_rate = (uint64_t)pm->caps.max_rate_kbps *
+		      (packet_mode ? 1 : PACING_BYTES_PER_KBPS);
+	if (pacing_shaper_to_ctx(&s, &pm->caps, &pm->defaults, &res,
+				 NULL) != 0)
+		return 0;
+	found = s.peak_rate;
+	if (want_max)
+		lo = found;
+	else
+		hi = found;
+	/* Accepted rates form one interval: bisect its edge. */
+	while (lo < hi) {
+		mid = want_max ? lo + (hi - lo + 1) / 2 : lo + (hi - lo) / 2;
+		s.peak_rate = mid;
+		if (pacing_shaper_to_ctx(&s, &pm->caps, &pm->defaults, &res,
+					 NULL) == 0) {
+			if (want_max)
+				lo = mid;
+			else
+				hi = mid;
+		} else {
+			if (want_max)
+				hi = mid - 1;
+			else
+				lo = mid + 1;
+		}
+	}
+	return lo;
+}
+
+struct mlx5_tm_pacing *
+mlx5_tm_pacing_create(const struct mlx5_tm_glue *glue,
+		      struct mlx5_tm_glue_dev *gdev,
+		      const struct mlx5_tm_caps *caps,
+		      const struct mlx5_tm_pacing_conf *conf,
+		      struct pacing_error *err)
+{
+	struct mlx5_tm_pacing *pm;
+
+	pm = calloc(1, sizeof(*pm));
+	if (pm == NULL) {
+		pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
+				 "no memory for the pacing manager");
+		return NULL;
+	}
+	pm->glue = glue;
+	pm->gdev = gdev;
+	pm->conf = *conf;
+	pm->caps.packet_pacing = caps->packet_pacing;
+	pm->caps.burst_bound = caps->packet_pacing_burst_bound;
+	pm->caps.typical_size = caps->packet_pacing_typical_size;
+	pm->caps.wqe_rate = caps->wqe_rate_pp;
+	pm->caps.min_rate_kbps = caps->packet_pacing_min_rate;
+	pm->caps.max_rate_kbps = caps->packet_pacing_max_rate;
+	pm->caps.table_size = caps->packet_pacing ?
+			      caps->packet_pacing_rate_table_size : 0;
+	pm->defaults.burst_bound = conf->burst_bound;
+	pm->defaults.typical_pkt_sz = conf->typical_pkt_sz;
+	/* A bucket the device would ignore is refused, not dropped. */
+	pm->defaults.strict_bucket = true;
+	pm->table = pacing_table_create(pm->caps.table_size, err);
+	if (pm->table == NULL) {
+		free(pm);
+		return NULL;
+	}
+	pm->range.byte_min = probe_rate(pm, false, false);
+	pm->range.byte_max = pm->range.byte_min ? probe_rate(pm, false, true) : 0;
+	pm->range.pkt_min = probe_rate(pm, true, false);
+	pm->range.pkt_max = pm->range.pkt_min ? probe_rate(pm, true, true) : 0;
+	return pm;
+}
+
+void
+mlx5_tm_pacing_destroy(struct mlx5_tm_pacing *pm)
+{
+	if (pm == NULL)
+		return;
+	pacing_table_destroy(pm->table, &hw_ops, pm);
+	free(pm);
+}
+
+const struct mlx5_tm_pacing_conf *
+mlx5_tm_pacing_conf(const struct mlx5_tm_pacing *pm)
+{
+	return &pm->conf;
+}
+
+const struct pacing_caps *
+mlx5_tm_pacing_caps(const struct mlx5_tm_pacing *pm)
+{
+	return &pm->caps;
+}
+
+const struct mlx5_tm_pacing_range *
+mlx5_tm_pacing_range(const struct mlx5_tm_pacing *pm)
+{
+	return &pm->range;
+}
+
+int
+mlx5_tm_pacing_convert(const struct mlx5_tm_pacing *pm,
+		       const struct pacing_shaper *shaper,
+		       struct pacing_result *res, struct pacing_error *err)
+{
+	return pacing_shaper_to_ctx(shaper, &pm->caps, &pm->defaults, res,
+				    err);
+}
+
+struct pacing_table *
+mlx5_tm_pacing_table(const struct mlx5_tm_pacing *pm)
+{
+	return pm->table;
+}
+
+struct pacing_txn *
+mlx5_tm_pacing_begin(struct mlx5_tm_pacing *pm, struct pacing_error *err)
+{
+	return pacing_txn_begin(pm->table, &hw_ops, pm, err);
+}
+
+int
+mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm, struct pacing_txn *txn,
+		       uint16_t qid, const struct pacing_ctx *ctx,
+		       struct pacing_grant *grant, struct pacing_error *err)
+{
+	return pacing_txn_acquire(txn, qid, ctx,
+				  pm->conf.dedicated ? PACING_ACQ_DEDICATED : 0,
+				  pm->conf.dedicated ? 0 :
+				  pm->conf.rate_tolerance_ppm, grant, err);
+}
+
+void
+mlx5_tm_pacing_release_all(struct mlx5_tm_pacing *pm, uint16_t qid)
+{
+	uint64_t id;
+
+	while (pacing_table_user_entries(pm->table, qid, &id, 1) > 0)
+		if (pacing_table_release(pm->table, &hw_ops, pm, qid, id,
+					 NULL) != 0)
+			break;
+}
+
+uint16_t
+mlx5_tm_pacing_txn_index(const struct pacing_txn *txn, uint64_t entry_id)
+{
+	const struct mlx5_tm_pp *pp = pacing_txn_entry_hw(txn, entry_id);
+
+	return pp != NULL ? pp->index : 0;
+}
+
+uint16_t
+mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm, uint64_t entry_id)
+{
+	struct pacing_entry_info info;
+	const struct mlx5_tm_pp *pp;
+
+	if (pacing_table_entry_get(pm->table, entry_id, &info) != 0)
+		return 0;
+	pp = info.hw;
+	return pp != NULL ? pp->index : 0;
+}
+
+bool
+mlx5_tm_pacing_last_failure(const struct mlx5_tm_pacing *pm,
+			    struct pacing_ctx *ctx, int *errnum)
+{
+	if (!pm->failed)
+		return false;
+	*ctx = pm->fail_ctx;
+	*errnum = pm->fail_errno;
+	return true;
+}
+
+uint32_t
+mlx5_tm_pacing_hw_allocated(const struct mlx5_tm_pacing *pm)
+{
+	return pm->hw_allocated;
+}
+
+uint64_t
+mlx5_tm_pacing_hw_outstanding(void)
+{
+	return __atomic_load_n(&hw_outstanding, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#ifndef MLX5_TM_PACING_H
+#define MLX5_TM_PACING_H
+
+/**
+ * @file
+ * The pacing-entry manager of one port: one pacing-library table sized
+ * from the device's rate table, whose new entries become device entries
+ * (set_pp_rate_limit_context encoded per the PRM, glue pp_alloc) and whose
+ * last release frees them (glue pp_free). The library decides sharing; the
+ * device, which also shares identical non-dedicated contexts, then holds
+ * exactly one allocation per library entry. Control path only.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pacing.h"
+#include "mlx5_tm_glue.h"
+#include "mlx5_tm_caps.h"
+
+/** Pacing options of the port (devargs). */
+struct mlx5_tm_pacing_conf {
+	uint32_t burst_bound;        /**< tx_burst_bound, bytes, 0 default. */
+	uint32_t typical_pkt_sz;     /**< tx_typical_pkt_sz, bytes. */
+	bool dedicated;              /**< pacing_index=dedicated. */
+	uint32_t rate_tolerance_ppm; /**< Reuse an entry within this. */
+};
+
+/** The manager (opaque). */
+struct mlx5_tm_pacing;
+
+/** Highest and lowest peak rates a shaper may ask, both modes. */
+struct mlx5_tm_pacing_range {
+	uint64_t byte_min; /**< bytes/s, 0 when pacing is impossible. */
+	uint64_t byte_max; /**< bytes/s. */
+	uint64_t pkt_min;  /**< packets/s, 0 without WQE-rate pacing. */
+	uint64_t pkt_max;  /**< packets/s. */
+};
+
+/**
+ * Create the manager of a device.
+ *
+ * @return
+ *   The manager, or NULL with @p err filled.
+ */
+struct mlx5_tm_pacing *mlx5_tm_pacing_create(const struct mlx5_tm_glue *glue,
+					     struct mlx5_tm_glue_dev *gdev,
+					     const struct mlx5_tm_caps *caps,
+					     const struct mlx5_tm_pacing_conf *conf,
+					     struct pacing_error *err);
+
+/** Free every device entry left and the manager. NULL is accepted. */
+void mlx5_tm_pacing_destroy(struct mlx5_tm_pacing *pm);
+
+/** The port's pacing options. */
+const struct mlx5_tm_pacing_conf *
+mlx5_tm_pacing_conf(const struct mlx5_tm_pacing *pm);
+
+/** The device capabilities, in the pacing library's terms. */
+const struct pacing_caps *mlx5_tm_pacing_caps(const struct mlx5_tm_pacing *pm);
+
+/** The exact range of peak rates mlx5_tm_pacing_convert() accepts. */
+const struct mlx5_tm_pacing_range *
+mlx5_tm_pacing_range(const struct mlx5_tm_pacing *pm);
+
+/**
+ * Convert a shaper into the context the device will apply (port defaults
+ * and capabilities; a bucket the device cannot honour is refused).
+ *
+ * @return
+ *   0, or a negative errno with @p err filled.
+ */
+int mlx5_tm_pacing_convert(const struct mlx5_tm_pacing *pm,
+			   const struct pacing_shaper *shaper,
+			   struct pacing_result *res, struct pacing_error *err);
+
+/** The library table (read-only use: queries, invariant checks). */
+struct pacing_table *mlx5_tm_pacing_table(const struct mlx5_tm_pacing *pm);
+
+/**
+ * Open a transaction on the table; its new entries are allocated on the
+ * device at prepare, the entries it drops freed at commit.
+ *
+ * @return
+ *   The transaction, or NULL with @p err filled.
+ */
+struct pacing_txn *mlx5_tm_pacing_begin(struct mlx5_tm_pacing *pm,
+					struct pacing_error *err);
+
+/**
+ * Stage the acquisition of @p ctx by queue @p qid, with the port's sharing
+ * policy (dedicated, rate tolerance).
+ */
+int mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm, struct pacing_txn *txn,
+			   uint16_t qid, const struct pacing_ctx *ctx,
+			   struct pacing_grant *grant,
+			   struct pacing_error *err);
+
+/**
+ * Release every reference queue @p qid holds, outside any transaction
+ * (the queue is gone); entries left without users are freed on the device.
+ */
+void mlx5_tm_pacing_release_all(struct mlx5_tm_pacing *pm, uint16_t qid);
+
+/**
+ * Device index of entry @p entry_id as transaction @p txn sees it (after a
+ * successful prepare for a new entry); 0 when unknown.
+ */
+uint16_t mlx5_tm_pacing_txn_index(const struct pacing_txn *txn,
+				  uint64_t entry_id);
+
+/** Device index of committed entry @p entry_id; 0 when unknown. */
+uint16_t mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm,
+			      uint64_t entry_id);
+
+/**
+ * The context and errno of the last device allocation that failed.
+ *
+ * @return
+ *   True when one failed since the manager was created.
+ */
+bool mlx5_tm_pacing_last_failure(const struct mlx5_tm_pacing *pm,
+				 struct pacing_ctx *ctx, int *errnum);
+
+/** Device allocations made and not freed (for leak checks). */
+uint32_t mlx5_tm_pacing_hw_allocated(const struct mlx5_tm_pacing *pm);
+
+/**
+ * Device allocations made and not freed by every manager of the process,
+ * closed ports included: 0 once every port is closed, unless one leaked.
+ */
+uint64_t mlx5_tm_pacing_hw_outstanding(void);
+
+/**
+ * Encode @p ctx as a set_pp_rate_limit_context into @p buf (@p len bytes,
+ * at least the context size), big-endian, reserved bits zero.
+ *
+ * @return
+ *   The context size in bytes, or 0 when @p len is too small.
+ */
+size_t mlx5_tm_pacing_encode(const struct pacing_ctx *ctx, void *buf,
+			     size_t len);
+
+#endif /* MLX5_TM_PACING_H */

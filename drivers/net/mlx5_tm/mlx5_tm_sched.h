@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#ifndef MLX5_TM_SCHED_H
+#define MLX5_TM_SCHED_H
+
+/**
+ * @file
+ * What the scheduling layer (rte_tm, queue rate limit, pacing entries)
+ * offers the ethdev layer. Control path only.
+ */
+
+#include <stdint.h>
+
+struct rte_eth_dev;
+
+/** Create the port's scheduling state (after capabilities are read). */
+int mlx5_tm_sched_init(struct rte_eth_dev *dev);
+
+/** Release every pacing entry and the scheduling state (port close). */
+void mlx5_tm_sched_uninit(struct rte_eth_dev *dev);
+
+/** ethdev tm_ops_get. */
+int mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops);
+
+/** ethdev set_queue_rate_limit (Mbps, 0 = unlimited). */
+int mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev,
+				       uint16_t qid, uint32_t mbps);
+
+/**
+ * The port was reconfigured to @p nb_txq Tx queues: drop the state of
+ * queues that no longer exist (their entries are released).
+ */
+void mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev,
+				     uint16_t nb_txq);
+
+#endif /* MLX5_TM_SCHED_H */

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mlx5_emu.h"
+#include "mlx5_tm_ethdev.h"
+#include "mlx5_tm_stats.h"
+#include "mlx5_tm_tx.h"
+
+/* A datapath counter, read from another thread. */
+#define RD(v) __atomic_load_n(&(v), __ATOMIC_RELAXED)
+
+/* Per-queue extended statistics (packets and bytes come from ethdev). */
+enum {
+	XQ_COMPLETIONS,
+	XQ_ERROR_CQES,
+	XQ_FLUSH_CQES,
+	XQ_RING_FULL,
+	XQ_DROPPED,
+	XQ_ERROR_MBUFS,
+	XQ_RECOVERIES,
+	XQ_NB,                  /* Every device. */
+	XQ_WIRE_PACKETS = XQ_NB,
+	XQ_WIRE_BYTES,
+	XQ_WIRE_RATE_BPS,
+	XQ_WIRE_FIRST_NS,
+	XQ_WIRE_LAST_NS,
+	XQ_NB_EMU,              /* The emulated device adds the wire's view. */
+};
+
+static const char *const xq_names[XQ_NB_EMU] = {
+	[XQ_COMPLETIONS] = "completions",
+	[XQ_ERROR_CQES] = "error_cqes",
+	[XQ_FLUSH_CQES] = "flush_cqes",
+	[XQ_RING_FULL] = "ring_full",
+	[XQ_DROPPED] = "dropped",
+	[XQ_ERROR_MBUFS] = "error_mbufs",
+	[XQ_RECOVERIES] = "recoveries",
+	[XQ_WIRE_PACKETS] = "wire_packets",
+	[XQ_WIRE_BYTES] = "wire_bytes",
+	[XQ_WIRE_RATE_BPS] = "wire_rate_bps",
+	[XQ_WIRE_FIRST_NS] = "wire_first_ns",
+	[XQ_WIRE_LAST_NS] = "wire_last_ns",
+};
+
+/* Port figures of the emulated device (before the per-queue ones). */
+enum {
+	XP_LAG_NS,
+	XP_MAX_LAG_NS,
+	XP_LAGGING,
+	XP_NB_EMU,
+};
+
+static const char *const xp_names[XP_NB_EMU] = {
+	[XP_LAG_NS] = "emu_lag_ns",
+	[XP_MAX_LAG_NS] = "emu_max_lag_ns",
+	[XP_LAGGING] = "emu_lagging",
+};
+
+static unsigned int
+xq_count(const struct mlx5_tm_priv *priv)
+{
+	return priv->emu != NULL ? XQ_NB_EMU : XQ_NB;
+}
+
+static unsigned int
+xp_count(const struct mlx5_tm_priv *priv)
+{
+	return priv->emu != NULL ? XP_NB_EMU : 0;
+}
+
+int
+mlx5_tm_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	uint16_t i;
+
+	pthread_mutex_lock(&priv->lock);
+	mlx5_tm_recover_all(dev);
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		const struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
+		uint64_t pkts, bytes, errs;
+
+		if (txq == NULL)
+			continue;
+		pkts = RD(txq->st.packets) - txq->base.packets;
+		bytes = RD(txq->st.bytes) - txq->base.bytes;
+		errs = RD(txq->st.dropped) - txq->base.dropped +
+		       RD(txq->st.err_mbufs) - txq->base.err_mbufs;
+		st->opackets += pkts;
+		st->obytes += bytes;
+		st->oerrors += errs;
+		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			st->q_opackets[i] = pkts;
+			st->q_obytes[i] = bytes;
+		}
+	}
+	pthread_mutex_unlock(&priv->lock);
+	return 0;
+}
+
+int
+mlx5_tm_stats_reset(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	uint16_t i;
+
+	pthread_mutex_lock(&priv->lock);
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
+
+		if (txq == NULL)
+			continue;
+		txq->base.packets = RD(txq->st.packets);
+		txq->base.bytes = RD(txq->st.bytes);
+		txq->base.dropped = RD(txq->st.dropped);
+		txq->base.err_mbufs = RD(txq->st.err_mbufs);
+	}
+	pthread_mutex_unlock(&priv->lock);
+	return 0;
+}
+
+/* The wire's figures for a queue's SQ (emulated device). */
+static void
+wire_figures(struct mlx5_tm_priv *priv, const struct mlx5_tm_txq *txq,
+	     uint64_t *v)
+{
+	struct mlx5_emu_sq_info info;
+
+	v[XQ_WIRE_PACKETS] = 0;
+	v[XQ_WIRE_BYTES] = 0;
+	v[XQ_WIRE_RATE_BPS] = 0;
+	v[XQ_WIRE_FIRST_NS] = 0;
+	v[XQ_WIRE_LAST_NS] = 0;
+	if (!txq->live || mlx5_emu_sq_get(priv->emu, txq->sqn, &info) < 0)
+		return;
+	v[XQ_WIRE_PACKETS] = info.packets;
+	v[XQ_WIRE_BYTES] = info.bytes;
+	v[XQ_WIRE_FIRST_NS] = info.first_departure_ns;
+	v[XQ_WIRE_LAST_NS] = info.last_departure_ns;
+	/*
+	 * n departures span n - 1 intervals: count the bytes of n - 1
+	 * average packets over first..last departure.
+	 */
+	if (info.packets > 1 &&
+	    info.last_departure_ns > info.first_departure_ns) {
+		double bits = (double)info.bytes * 8.0 *
+			      (double)(info.packets - 1) /
+			      (double)info.packets;
+
+		v[XQ_WIRE_RATE_BPS] = (uint64_t)(bits * 1e9 /
+			(double)(info.last_departure_ns -
+				 info.first_departure_ns));
+	}
+}
+
+int
+mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
+		   unsigned int n)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	unsigned int per_q = xq_count(priv);
+	unsigned int total = xp_count(priv) + per_q * dev->data->nb_tx_queues;
+	unsigned int k = 0, j;
+	uint16_t i;
+
+	if (xs == NULL || n < total)
+		return total;
+	pthread_mutex_lock(&priv->lock);
+	mlx5_tm_recover_all(dev);
+	if (priv->emu != NULL) {
+		struct mlx5_emu_lag lag;
+
+		mlx5_emu_get_lag(priv->emu, &lag);
+		xs[k].id = k;
+		xs[k++].value = lag.lag_ns;
+		xs[k].id = k;
+		xs[k++].value = lag.max_lag_ns;
+		xs[k].id = k;
+		xs[k++].value = lag.lagging;
+	}
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		const struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
+		uint64_t v[XQ_NB_EMU] = { 0 };
+
+		if (txq != NULL) {
+			v[XQ_COMPLETIONS] = RD(txq->st.completions) -
+					    txq->base.completions;
+			v[XQ_ERROR_CQES] = RD(txq->st.err_cqes) -
+					   txq->base.err_cqes;
+			v[XQ_FLUSH_CQES] = RD(txq->st.flush_cqes) -
+					   txq->base.flush_cqes;
+			v[XQ_RING_FULL] = RD(txq->st.ring_full) -
+					  txq->base.ring_full;
+			v[XQ_DROPPED] = RD(txq->st.dropped) -
+					txq->base.dropped;
+			v[XQ_ERROR_MBUFS] = RD(txq->st.err_mbufs) -
+					    txq->base.err_mbufs;
+			v[XQ_RECOVERIES] = txq->recoveries -
+					   txq->recoveries_base;
+			if (priv->emu != NULL)
+				wire_figures(priv, txq, v);
+		}
+		for (j = 0; j < per_q; j++, k++) {
+			xs[k].id = k;
+			xs[k].value = v[j];
+		}
+	}
+	pthread_mutex_unlock(&priv->lock);
+	return total;
+}
+
+int
+mlx5_tm_xstats_get_names(struct rte_eth_dev *dev,
+			 struct rte_eth_xstat_name *names, unsigned int n)
+{
+	const struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	unsigned int per_q = xq_count(priv);
+	unsigned int total = xp_count(priv) + per_q * dev->data->nb_tx_queues;
+	unsigned int k = 0, j;
+	uint16_t i;
+
+	if (names == NULL || n < total)
+		return total;
+	for (j = 0; j < xp_count(priv); j++, k++)
+		snprintf(names[k].name, sizeof(names[k].name), "%s",
+			 xp_names[j]);
+	for (i = 0; i < dev->data->nb_tx_queues; i++)
+		for (j = 0; j < per_q; j++, k++)
+			snprintf(names[k].name, sizeof(names[k].name),
+				 "tx_q%u_%s", i, xq_names[j]);
+	return total;
+}
+
+int
+mlx5_tm_xstats_reset(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	uint16_t i;
+
+	mlx5_tm_stats_reset(dev);
+	pthread_mutex_lock(&priv->lock);
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
+
+		if (txq == NULL)
+			continue;
+		txq->base.completions = RD(txq->st.completions);
+		txq->base.err_cqes = RD(txq->st.err_cqes);
+		txq->base.flush_cqes = RD(txq->st.flush_cqes);
+		txq->base.ring_full = RD(txq->st.ring_full);
+		txq->recoveries_base = txq->recoveries;
+		if (priv->emu != NULL && txq->live)
+			mlx5_emu_sq_stats_clear(priv->emu, txq->sqn);
+	}
+	pthread_mutex_unlock(&priv->lock);
+	return 0;
+}

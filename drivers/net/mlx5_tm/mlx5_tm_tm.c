@@ -1,0 +1,873 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include "mlx5_tm_ethdev.h"
+#include "mlx5_tm_txq.h"
+#include "mlx5_tm_sched_priv.h"
+#include "mlx5_tm_tm.h"
+
+/* Fields of a level or node capability set that describe a leaf shaper. */
+struct leaf_shaper_caps {
+	int supported;
+	uint64_t rate_min;
+	uint64_t rate_max;
+	int packet_mode;
+	int byte_mode;
+};
+
+/* Non-leaf levels that may also hold the leaves: the union shows leaves. */
+static bool
+level_holds_leaves(uint32_t level)
+{
+	return level >= 1 && level < MLX5_TM_HIER_LEVELS;
+}
+
+static void
+leaf_shaper_caps(const struct mlx5_tm_sched *s, struct leaf_shaper_caps *c)
+{
+	const struct mlx5_tm_pacing_range *r =
+		mlx5_tm_pacing_range(s->pacing);
+
+	memset(c, 0, sizeof(*c));
+	c->byte_mode = r->byte_min != 0;
+	c->packet_mode = r->pkt_min != 0;
+	c->supported = c->byte_mode || c->packet_mode;
+	/* rte_tm has one range: bytes/s (packets/s range in the guide). */
+	c->rate_min = c->byte_mode ? r->byte_min : r->pkt_min;
+	c->rate_max = c->byte_mode ? r->byte_max : r->pkt_max;
+}
+
+/* The port's scheduling state, locked; NULL (error set) without one. */
+static struct mlx5_tm_sched *
+sched_lock(struct rte_eth_dev *dev, struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+
+	if (s == NULL) {
+		rte_tm_error_set(error, ENODEV, RTE_TM_ERROR_TYPE_UNSPECIFIED,
+				 NULL, "port has no traffic-manager state");
+		return NULL;
+	}
+	pthread_mutex_lock(&s->lock);
+	return s;
+}
+
+static int
+sched_unlock(struct mlx5_tm_sched *s, int ret)
+{
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+#define TM_ERR(s, error, type, code, ...) \
+	mlx5_tm_hier_error(&(s)->hier, (error), (type), (code), __VA_ARGS__)
+
+/* Turn a failed mlx5_tm_sched_apply() into an rte_tm error. */
+static int
+apply_error(struct mlx5_tm_sched *s, struct rte_tm_error *error,
+	    const char *what, int ret)
+{
+	enum rte_tm_error_type type = ret == -ENOSPC &&
+		s->fail_qid == UINT16_MAX ? RTE_TM_ERROR_TYPE_CAPABILITIES :
+		RTE_TM_ERROR_TYPE_NODE_ID;
+
+	if (s->fail_qid != UINT16_MAX)
+		return TM_ERR(s, error, type, -ret, "%s: node %u (Tx queue "
+			      "%u): %s", what, s->fail_qid, s->fail_qid,
+			      s->msg);
+	return TM_ERR(s, error, type, -ret, "%s: %s", what, s->msg);
+}
+
+/* Apply the hierarchy's view of queue @p qid alone. */
+static int
+apply_leaf(struct mlx5_tm_sched *s, uint16_t qid,
+	   const struct mlx5_tm_profile *profile)
+{
+	struct mlx5_tm_sched_target *t;
+	int ret;
+
+	t = calloc(s->nb_txq, sizeof(*t));
+	if (t == NULL) {
+		snprintf(s->msg, sizeof(s->msg), "no memory");
+		s->fail_qid = UINT16_MAX;
+		return -ENOMEM;
+	}
+	t[qid].change = true;
+	t[qid].source = MLX5_TM_RATE_TM;
+	t[qid].profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE;
+	if (profile != NULL) {
+		t[qid].shaped = true;
+		t[qid].ctx = profile->pacing.ctx;
+		t[qid].requested = profile->pacing.requested;
+		t[qid].profile_id = profile->id;
+	}
+	ret = mlx5_tm_sched_apply(s, t);
+	free(t);
+	return ret;
+}
+
+static int
+tm_node_type_get(struct rte_eth_dev *dev, uint32_t node_id, int *is_leaf,
+		 struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	const struct mlx5_tm_node *node;
+
+	if (s == NULL)
+		return -ENODEV;
+	if (is_leaf == NULL)
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_UNSPECIFIED, EINVAL,
+			"is_leaf is NULL"));
+	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	if (node == NULL)
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
+			"node %" PRIu32 " does not exist", node_id));
+	*is_leaf = node->leaf;
+	return sched_unlock(s, 0);
+}
+
+static int
+tm_capabilities_get(struct rte_eth_dev *dev, struct rte_tm_capabilities *cap,
+		    struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct leaf_shaper_caps lc;
+
+	if (s == NULL)
+		return -ENODEV;
+	if (cap == NULL)
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
+	leaf_shaper_caps(s, &lc);
+	memset(cap, 0, sizeof(*cap));
+	cap->n_nodes_max = mlx5_tm_hier_nodes_max(&s->hier);
+	cap->n_levels_max = MLX5_TM_HIER_LEVELS;
+	cap->non_leaf_nodes_identical = 1;
+	cap->leaf_nodes_identical = 1;
+	cap->shaper_n_max = lc.supported ? s->nb_txq : 0;
+	cap->shaper_private_n_max = cap->shaper_n_max;
+	cap->shaper_private_dual_rate_n_max = 0;
+	cap->shaper_private_rate_min = lc.supported ? lc.rate_min : 0;
+	cap->shaper_private_rate_max = lc.supported ? lc.rate_max : 0;
+	cap->shaper_private_packet_mode_supported = lc.packet_mode;
+	cap->shaper_private_byte_mode_supported = lc.byte_mode;
+	cap->shaper_pkt_length_adjust_min = 0;
+	cap->shaper_pkt_length_adjust_max = 0;
+	cap->sched_n_children_max = mlx5_tm_hier_children_max(&s->hier, 0);
+	cap->sched_sp_n_priorities_max = 1;
+	cap->sched_wfq_n_children_per_group_max = cap->sched_n_children_max;
+	cap->sched_wfq_n_groups_max = 1;
+	cap->sched_wfq_weight_max = 1;
+	cap->sched_wfq_packet_mode_supported = 1;
+	cap->sched_wfq_byte_mode_supported = 1;
+	cap->dynamic_update_mask = RTE_TM_UPDATE_NODE_PARENT_KEEP_LEVEL |
+				   RTE_TM_UPDATE_NODE_ADD_DELETE |
+				   RTE_TM_UPDATE_NODE_SUSPEND_RESUME |
+				   RTE_TM_UPDATE_NODE_STATS;
+	cap->stats_mask = MLX5_TM_HIER_STATS_MASK;
+	return sched_unlock(s, 0);
+}
+
+static int
+tm_level_capabilities_get(struct rte_eth_dev *dev, uint32_t level_id,
+			  struct rte_tm_level_capabilities *cap,
+			  struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct leaf_shaper_caps lc;
+	uint32_t nonleaf;
+
+	if (s == NULL)
+		return -ENODEV;
+	if (cap == NULL)
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
+	if (level_id >= MLX5_TM_HIER_LEVELS)
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
+			"level %" PRIu32 " does not exist: levels are 0 (root) "
+			"to %d", level_id, MLX5_TM_HIER_LEVELS - 1));
+	leaf_shaper_caps(s, &lc);
+	memset(cap, 0, sizeof(*cap));
+	nonleaf = mlx5_tm_hier_nonleaf_max(level_id);
+	cap->n_nodes_nonleaf_max = nonleaf;
+	cap->n_nodes_leaf_max = level_holds_leaves(level_id) ? s->nb_txq : 0;
+	cap->n_nodes_max = cap->n_nodes_nonleaf_max + cap->n_nodes_leaf_max;
+	cap->non_leaf_nodes_identical = 1;
+	cap->leaf_nodes_identical = 1;
+	if (cap->n_nodes_leaf_max == 0) {
+		if (nonleaf == 0)
+			return sched_unlock(s, 0); /* No queue yet. */
+		cap->nonleaf.sched_n_children_max =
+			mlx5_tm_hier_children_max(&s->hier, level_id);
+		cap->nonleaf.sched_sp_n_priorities_max = 1;
+		cap->nonleaf.sched_wfq_n_children_per_group_max =
+			cap->nonleaf.sched_n_children_max;
+		cap->nonleaf.sched_wfq_n_groups_max = 1;
+		cap->nonleaf.sched_wfq_weight_max = 1;
+		cap->nonleaf.sched_wfq_packet_mode_supported = 1;
+		cap->nonleaf.sched_wfq_byte_mode_supported = 1;
+		cap->nonleaf.stats_mask = MLX5_TM_HIER_STATS_MASK;
+		return sched_unlock(s, 0);
+	}
+	/*
+	 * A level that may hold leaves (1 and up) describes the leaves in
+	 * the union: they alone have a shaper; its non-leaf nodes are the
+	 * pass-through kind of level 0 (see node capabilities).
+	 */
+	cap->leaf.shaper_private_supported = lc.supported;
+	cap->leaf.shaper_private_dual_rate_supported = 0;
+	cap->leaf.shaper_private_rate_min = lc.supported ? lc.rate_min : 0;
+	cap->leaf.shaper_private_rate_max = lc.supported ? lc.rate_max : 0;
+	cap->leaf.shaper_private_packet_mode_supported = lc.packet_mode;
+	cap->leaf.shaper_private_byte_mode_supported = lc.byte_mode;
+	cap->leaf.stats_mask = MLX5_TM_HIER_STATS_MASK;
+	return sched_unlock(s, 0);
+}
+
+static int
+tm_node_capabilities_get(struct rte_eth_dev *dev, uint32_t node_id,
+			 struct rte_tm_node_capabilities *cap,
+			 struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	const struct mlx5_tm_node *node;
+	struct leaf_shaper_caps lc;
+
+	if (s == NULL)
+		return -ENODEV;
+	if (cap == NULL)
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
+	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	if (node == NULL)
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
+			"node %" PRIu32 " does not exist", node_id));
+	memset(cap, 0, sizeof(*cap));
+	cap->stats_mask = MLX5_TM_HIER_STATS_MASK;
+	if (!node->leaf) {
+		cap->nonleaf.sched_n_children_max =
+			mlx5_tm_hier_children_max(&s->hier, node->level);
+		cap->nonleaf.sched_sp_n_priorities_max = 1;
+		cap->nonleaf.sched_wfq_n_children_per_group_max =
+			cap->nonleaf.sched_n_children_max;
+		cap->nonleaf.sched_wfq_n_groups_max = 1;
+		cap->nonleaf.sched_wfq_weight_max = 1;
+		cap->nonleaf.sched_wfq_packet_mode_supported = 1;
+		cap->nonleaf.sched_wfq_byte_mode_supported = 1;
+		return sched_unlock(s, 0);
+	}
+	leaf_shaper_caps(s, &lc);
+	cap->shaper_private_supported = lc.supported;
+	cap->shaper_private_rate_min = lc.supported ? lc.rate_min : 0;
+	cap->shaper_private_rate_max = lc.supported ? lc.rate_max : 0;
+	cap->shaper_private_packet_mode_supported = lc.packet_mode;
+	cap->shaper_private_byte_mode_supported = lc.byte_mode;
+	return sched_unlock(s, 0);
+}
+
+/* rte_tm error type of a pacing-library refusal of a shaper. */
+static enum rte_tm_error_type
+shaper_error_type(enum pacing_field field)
+{
+	switch (field) {
+	case PACING_FIELD_PEAK_RATE:
+		return RTE_TM_ERROR_TYPE_SHAPER_PROFILE_PEAK_RATE;
+	case PACING_FIELD_PEAK_SIZE:
+		return RTE_TM_ERROR_TYPE_SHAPER_PROFILE_PEAK_SIZE;
+	case PACING_FIELD_COMMITTED_RATE:
+		return RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_RATE;
+	case PACING_FIELD_COMMITTED_SIZE:
+		return RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_SIZE;
+	case PACING_FIELD_PACKET_MODE:
+		return RTE_TM_ERROR_TYPE_SHAPER_PROFILE_PACKET_MODE;
+	case PACING_FIELD_PKT_LEN_ADJUST:
+		return RTE_TM_ERROR_TYPE_SHAPER_PROFILE_PKT_ADJUST_LEN;
+	default:
+		return RTE_TM_ERROR_TYPE_SHAPER_PROFILE;
+	}
+}
+
+static int
+tm_shaper_profile_add(struct rte_eth_dev *dev, uint32_t profile_id,
+		      struct rte_tm_shaper_params *params,
+		      struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct pacing_shaper shaper;
+	struct pacing_result res;
+	struct pacing_error perr;
+	int ret;
+
+	if (s == NULL)
+		return -ENODEV;
+	ret = mlx5_tm_hier_profile_check_id(&s->hier, profile_id, error);
+	if (ret != 0)
+		return sched_unlock(s, ret);
+	if (params == NULL)
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_SHAPER_PROFILE, EINVAL,
+			"shaper profile %" PRIu32 ": no parameters",
+			profile_id));
+	shaper = (struct pacing_shaper){
+		.peak_rate = params->peak.rate,
+		.peak_size = params->peak.size,
+		.committed_rate = params->committed.rate,
+		.committed_size = params->committed.size,
+		.pkt_length_adjust = params->pkt_length_adjust,
+		.packet_mode = params->packet_mode != 0,
+	};
+	ret = mlx5_tm_pacing_convert(s->pacing, &shaper, &res, &perr);
+	if (ret != 0)
+		return sched_unlock(s, TM_ERR(s, error,
+			shaper_error_type(perr.field), -ret,
+			"shaper profile %" PRIu32 ": %s", profile_id,
+			perr.message));
+	if (res.warnings != 0)
+		MLX5_TM_LOG(INFO, "port %u: shaper profile %" PRIu32 ": "
+			    "warnings 0x%x (typical size or length adjust "
+			    "ignored by the device)", dev->data->port_id,
+			    profile_id, res.warnings);
+	ret = mlx5_tm_hier_profile_add(&s->hier, profile_id, params, &res,
+				       error);
+	return sched_unlock(s, ret);
+}
+
+static int
+tm_shaper_profile_delete(struct rte_eth_dev *dev, uint32_t profile_id,
+			 struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = sched_lock(dev, error);
+
+	if (s == NULL)
+		return -ENODEV;
+	return sched_unlock(s, mlx5_tm_hier_profile_delete(&s->hier,
+							   profile_id, error));
+}
+
+static int
+tm_node_add(struct rte_eth_dev *dev, uint32_t node_id, uint32_t parent_id,
+	    uint32_t priority, uint32_t weight, uint32_t level_id,
+	    struct rte_tm_node_params *params, struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_node *node;
+	int ret;
+
+	if (s == NULL)
+		return -ENODEV;
+	node = mlx5_tm_hier_node_add(&s->hier, node_id, parent_id, priority,
+				     weight, level_id, params, error);
+	if (node == NULL)
+		return sched_unlock(s, -rte_errno);
+	/* A live hierarchy changes at once: the new leaf's shaper. */
+	if (s->committed && node->leaf && node->profile != NULL) {
+		ret = apply_leaf(s, node_id, node->profile);
+		if (ret != 0) {
+			mlx5_tm_hier_node_delete(&s->hier, node);
+			return sched_unlock(s, apply_error(s, error,
+							   "node add", ret));
+		}
+	}
+	mlx5_tm_sched_sync_suspend(s);
+	return sched_unlock(s, 0);
+}
+
+static int
+tm_node_delete(struct rte_eth_dev *dev, uint32_t node_id,
+	       struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_node *node;
+	int ret;
+
+	if (s == NULL)
+		return -ENODEV;
+	node = mlx5_tm_hier_node_check_delete(&s->hier, node_id, error);
+	if (node == NULL)
+		return sched_unlock(s, -rte_errno);
+	if (s->committed && node->leaf && s->txq[node_id].entry_id != 0) {
+		ret = apply_leaf(s, node_id, NULL);
+		if (ret != 0)
+			return sched_unlock(s, apply_error(s, error,
+							   "node delete", ret));
+	}
+	mlx5_tm_hier_node_delete(&s->hier, node);
+	if (s->hier.n_nodes == 0 && s->committed) {
+		uint16_t q;
+
+		/* Hierarchy gone: the port is back to queue rate limits. */
+		s->committed = false;
+		for (q = 0; q < s->nb_txq; q++)
+			if (s->txq[q].source == MLX5_TM_RATE_TM)
+				s->txq[q].source = MLX5_TM_RATE_NONE;
+	}
+	mlx5_tm_sched_sync_suspend(s);
+	return sched_unlock(s, 0);
+}
+
+static int
+suspend_resume(struct rte_eth_dev *dev, uint32_t node_id, bool suspend,
+	       struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_node *node;
+
+	if (s == NULL)
+		return -ENODEV;
+	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	if (node == NULL)
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
+			"node %" PRIu32 " does not exist", node_id));
+	if (node->suspended == suspend)
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
+			"node %" PRIu32 " is %s", node_id,
+			suspend ? "already suspended" : "not suspended"));
+	node->suspended = suspend;
+	mlx5_tm_sched_sync_suspend(s);
+	return sched_unlock(s, 0);
+}
+
+static int
+tm_node_suspend(struct rte_eth_dev *dev, uint32_t node_id,
+		struct rte_tm_error *error)
+{
+	return suspend_resume(dev, node_id, true, error);
+}
+
+static int
+tm_node_resume(struct rte_eth_dev *dev, uint32_t node_id,
+	       struct rte_tm_error *error)
+{
+	return suspend_resume(dev, node_id, false, error);
+}
+
+/* Undo a failed commit when clear_on_fail asks for it. */
+static void
+commit_clear(struct mlx5_tm_sched *s)
+{
+	struct mlx5_tm_sched_target *t;
+	uint16_t q;
+
+	mlx5_tm_hier_clear_nodes(&s->hier);
+	if (!s->committed)
+		return;
+	/* The hierarchy in force is gone too: its queues go unlimited. */
+	s->committed = false;
+	t = calloc(RTE_MAX(s->nb_txq, 1), sizeof(*t));
+	if (t == NULL)
+		return;
+	for (q = 0; q < s->nb_txq; q++)
+		t[q].change = s->txq[q].source == MLX5_TM_RATE_TM;
+	if (mlx5_tm_sched_apply(s, t) != 0)
+		MLX5_TM_LOG(ERR, "port %u: clearing the hierarchy: %s",
+			    s->dev->data->port_id, s->msg);
+	free(t);
+	mlx5_tm_sched_sync_suspend(s);
+}
+
+static int
+tm_hierarchy_commit(struct rte_eth_dev *dev, int clear_on_fail,
+		    struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_sched_target *t;
+	uint16_t q;
+	int ret;
+
+	if (s == NULL)
+		return -ENODEV;
+	ret = mlx5_tm_hier_validate(&s->hier, error);
+	if (ret != 0)
+		goto fail;
+	if (s->hier.n_nodes == 0)
+		return sched_unlock(s, 0); /* No hierarchy: nothing to do. */
+	t = calloc(RTE_MAX(s->nb_txq, 1), sizeof(*t));
+	if (t == NULL) {
+		ret = TM_ERR(s, error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
+			     "hierarchy commit: no memory");
+		goto fail;
+	}
+	for (q = 0; q < s->nb_txq; q++)
+		mlx5_tm_sched_target_of_leaf(s, q, &t[q]);
+	ret = mlx5_tm_sched_apply(s, t);
+	free(t);
+	if (ret != 0) {
+		ret = apply_error(s, error, "hierarchy commit", ret);
+		goto fail;
+	}
+	s->committed = true;
+	mlx5_tm_sched_sync_suspend(s);
+	return sched_unlock(s, 0);
+fail:
+	if (clear_on_fail)
+		commit_clear(s);
+	return sched_unlock(s, ret);
+}
+
+static int
+tm_node_parent_update(struct rte_eth_dev *dev, uint32_t node_id,
+		      uint32_t parent_id, uint32_t priority, uint32_t weight,
+		      struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_node *parent;
+
+	if (s == NULL)
+		return -ENODEV;
+	parent = mlx5_tm_hier_parent_check(&s->hier, node_id, parent_id,
+					   priority, weight, error);
+	if (parent == NULL)
+		return sched_unlock(s, -rte_errno);
+	/* Parents are pass-through: only suspension follows the move. */
+	mlx5_tm_hier_node_move(mlx5_tm_hier_node_find(&s->hier, node_id),
+			       parent);
+	mlx5_tm_sched_sync_suspend(s);
+	return sched_unlock(s, 0);
+}
+
+static int
+tm_node_shaper_update(struct rte_eth_dev *dev, uint32_t node_id,
+		      uint32_t profile_id, struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_profile *profile = NULL;
+	struct mlx5_tm_node *node;
+	int ret;
+
+	if (s == NULL)
+		return -ENODEV;
+	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	if (node == NULL)
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
+			"node %" PRIu32 " does not exist", node_id));
+	if (!node->leaf) {
+		if (profile_id == RTE_TM_SHAPER_PROFILE_ID_NONE)
+			return sched_unlock(s, 0);
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, ENOTSUP,
+			"node %" PRIu32 " is not a leaf: non-leaf nodes have "
+			"no shaper (the device paces Tx queues only)",
+			node_id));
+	}
+	if (profile_id != RTE_TM_SHAPER_PROFILE_ID_NONE) {
+		profile = mlx5_tm_hier_profile_find(&s->hier, profile_id);
+		if (profile == NULL)
+			return sched_unlock(s, TM_ERR(s, error,
+				RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EINVAL,
+				"node %" PRIu32 ": shaper profile %" PRIu32
+				" does not exist", node_id, profile_id));
+	}
+	if (profile == node->profile)
+		return sched_unlock(s, 0);
+	/* Live: new entry, MODIFY_SQ, then the old entry goes. */
+	if (s->committed) {
+		ret = apply_leaf(s, node_id, profile);
+		if (ret != 0)
+			return sched_unlock(s, apply_error(s, error,
+						"shaper update", ret));
+	}
+	mlx5_tm_hier_node_set_profile(node, profile);
+	return sched_unlock(s, 0);
+}
+
+/* Packets and bytes below @p node now (leaf: its queue). */
+static void
+node_counters(struct mlx5_tm_sched *s, const struct mlx5_tm_node *node,
+	      uint64_t *pkts, uint64_t *bytes)
+{
+	uint64_t p, b;
+	uint16_t q;
+
+	*pkts = 0;
+	*bytes = 0;
+	for (q = 0; q < s->nb_txq; q++) {
+		const struct mlx5_tm_node *leaf =
+			mlx5_tm_hier_leaf(&s->hier, q);
+
+		if (leaf == NULL || !mlx5_tm_hier_node_under(leaf, node))
+			continue;
+		mlx5_tm_txq_counters(s->dev, q, &p, &b);
+		*pkts += p;
+		*bytes += b;
+	}
+}
+
+static int
+tm_node_stats_read(struct rte_eth_dev *dev, uint32_t node_id,
+		   struct rte_tm_node_stats *stats, uint64_t *stats_mask,
+		   int clear, struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_node *node;
+	uint64_t pkts, bytes;
+
+	if (s == NULL)
+		return -ENODEV;
+	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	if (node == NULL)
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
+			"node %" PRIu32 " does not exist", node_id));
+	node_counters(s, node, &pkts, &bytes);
+	/* A counter below its base restarted (queue set up again). */
+	if (pkts < node->stats_base_pkts || bytes < node->stats_base_bytes) {
+		node->stats_base_pkts = 0;
+		node->stats_base_bytes = 0;
+	}
+	if (stats != NULL) {
+		memset(stats, 0, sizeof(*stats));
+		if (node->stats_mask & RTE_TM_STATS_N_PKTS)
+			stats->n_pkts = pkts - node->stats_base_pkts;
+		if (node->stats_mask & RTE_TM_STATS_N_BYTES)
+			stats->n_bytes = bytes - node->stats_base_bytes;
+	}
+	if (stats_mask != NULL)
+		*stats_mask = node->stats_mask;
+	if (clear) {
+		node->stats_base_pkts = pkts;
+		node->stats_base_bytes = bytes;
+	}
+	return sched_unlock(s, 0);
+}
+
+static int
+tm_node_stats_update(struct rte_eth_dev *dev, uint32_t node_id,
+		     uint64_t stats_mask, struct rte_tm_error *error)
+{
+	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_node *node;
+
+	if (s == NULL)
+		return -ENODEV;
+	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	if (node == NULL)
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
+			"node %" PRIu32 " does not exist", node_id));
+	if ((stats_mask & ~MLX5_TM_HIER_STATS_MASK) != 0)
+		return sched_unlock(s, TM_ERR(s, error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_STATS, ENOTSUP,
+			"node %" PRIu32 ": statistics mask 0x%" PRIx64 " asks "
+			"for counters the device lacks; supported: 0x%" PRIx64
+			" (packets, bytes)", node_id, stats_mask,
+			MLX5_TM_HIER_STATS_MASK));
+	node->stats_mask = stats_mask;
+	return sched_unlock(s, 0);
+}
+
+/*
+ * What the device cannot do at all. Implemented (rather than left NULL,
+ * which ethdev answers with a bare ENOSYS) so that the error names the
+ * parameter and says why.
+ */
+static int
+refuse(struct rte_eth_dev *dev, struct rte_tm_error *error,
+       enum rte_tm_error_type type, const char *message)
+{
+	(void)dev;
+	return rte_tm_error_set(error, ENOTSUP, type, NULL, message);
+}
+
+static int
+tm_wred_profile_add(struct rte_eth_dev *dev, uint32_t id,
+		    struct rte_tm_wred_params *profile,
+		    struct rte_tm_error *error)
+{
+	(void)id;
+	(void)profile;
+	return refuse(dev, error, RTE_TM_ERROR_TYPE_WRED_PROFILE,
+		      "WRED not supported: the device has no congestion "
+		      "management (tail drop only)");
+}
+
+static int
+tm_wred_profile_delete(struct rte_eth_dev *dev, uint32_t id,
+		       struct rte_tm_error *error)
+{
+	(void)id;
+	return refuse(dev, error, RTE_TM_ERROR_TYPE_WRED_PROFILE_ID,
+		      "WRED not supported: no WRED profile can exist");
+}
+
+static int
+tm_shared_wred_context_add_update(struct rte_eth_dev *dev, uint32_t ctx_id,
+				  uint32_t wred_profile_id,
+				  struct rte_tm_error *error)
+{
+	(void)ctx_id;
+	(void)wred_profile_id;
+	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
+		      "shared WRED contexts not supported: the device has "
+		      "no congestion management");
+}
+
+static int
+tm_shared_wred_context_delete(struct rte_eth_dev *dev, uint32_t ctx_id,
+			      struct rte_tm_error *error)
+{
+	(void)ctx_id;
+	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
+		      "shared WRED contexts not supported: none can exist");
+}
+
+static int
+tm_shared_shaper_add_update(struct rte_eth_dev *dev, uint32_t shaper_id,
+			    uint32_t profile_id, struct rte_tm_error *error)
+{
+	(void)shaper_id;
+	(void)profile_id;
+	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
+		      "shared shapers not supported: the device paces each "
+		      "Tx queue on its own (private leaf shapers only)");
+}
+
+static int
+tm_shared_shaper_delete(struct rte_eth_dev *dev, uint32_t shaper_id,
+			struct rte_tm_error *error)
+{
+	(void)shaper_id;
+	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
+		      "shared shapers not supported: none can exist");
+}
+
+static int
+tm_node_shared_shaper_update(struct rte_eth_dev *dev, uint32_t node_id,
+			     uint32_t shaper_id, int32_t add,
+			     struct rte_tm_error *error)
+{
+	(void)node_id;
+	(void)shaper_id;
+	(void)add;
+	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_SHAPER_ID,
+		      "shared shapers not supported: the device paces each "
+		      "Tx queue on its own (private leaf shapers only)");
+}
+
+static int
+tm_node_wfq_weight_mode_update(struct rte_eth_dev *dev, uint32_t node_id,
+			       int *wfq_weight_mode, uint32_t n_sp_priorities,
+			       struct rte_tm_error *error)
+{
+	(void)node_id;
+	(void)wfq_weight_mode;
+	(void)n_sp_priorities;
+	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_WFQ_WEIGHT_MODE,
+		      "WFQ weight mode cannot change: the device does not "
+		      "schedule between siblings (one priority, weight 1)");
+}
+
+static int
+tm_node_cman_update(struct rte_eth_dev *dev, uint32_t node_id,
+		    enum rte_tm_cman_mode cman, struct rte_tm_error *error)
+{
+	(void)node_id;
+	(void)cman;
+	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN,
+		      "congestion management cannot change: tail drop only");
+}
+
+static int
+tm_node_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id,
+			    uint32_t wred_profile_id,
+			    struct rte_tm_error *error)
+{
+	(void)node_id;
+	(void)wred_profile_id;
+	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_WRED_PROFILE_ID,
+		      "WRED not supported: the device has no congestion "
+		      "management (tail drop only)");
+}
+
+static int
+tm_node_shared_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id,
+				   uint32_t ctx_id, int add,
+				   struct rte_tm_error *error)
+{
+	(void)node_id;
+	(void)ctx_id;
+	(void)add;
+	return refuse(dev, error,
+		      RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_WRED_CONTEXT_ID,
+		      "shared WRED contexts not supported: the device has "
+		      "no congestion management");
+}
+
+static int
+refuse_mark(struct rte_eth_dev *dev, int green, int yellow, int red,
+	    struct rte_tm_error *error)
+{
+	/* Marking nothing is what the device does already. */
+	if (!green && !yellow && !red)
+		return 0;
+	return refuse(dev, error, RTE_TM_ERROR_TYPE_CAPABILITIES,
+		      "packet marking not supported: the device has no "
+		      "traffic metering (no colors)");
+}
+
+static int
+tm_mark_vlan_dei(struct rte_eth_dev *dev, int green, int yellow, int red,
+		 struct rte_tm_error *error)
+{
+	return refuse_mark(dev, green, yellow, red, error);
+}
+
+static int
+tm_mark_ip_ecn(struct rte_eth_dev *dev, int green, int yellow, int red,
+	       struct rte_tm_error *error)
+{
+	return refuse_mark(dev, green, yellow, red, error);
+}
+
+static int
+tm_mark_ip_dscp(struct rte_eth_dev *dev, int green, int yellow, int red,
+		struct rte_tm_error *error)
+{
+	return refuse_mark(dev, green, yellow, red, error);
+}
+
+const struct rte_tm_ops mlx5_tm_tm_ops = {
+	.node_type_get = tm_node_type_get,
+	.capabilities_get = tm_capabilities_get,
+	.level_capabilities_get = tm_level_capabilities_get,
+	.node_capabilities_get = tm_node_capabilities_get,
+	.wred_profile_add = tm_wred_profile_add,
+	.wred_profile_delete = tm_wred_profile_delete,
+	.shared_wred_context_add_update = tm_shared_wred_context_add_update,
+	.shared_wred_context_delete = tm_shared_wred_context_delete,
+	.shaper_profile_add = tm_shaper_profile_add,
+	.shaper_profile_delete = tm_shaper_profile_delete,
+	.shared_shaper_add_update = tm_shared_shaper_add_update,
+	.shared_shaper_delete = tm_shared_shaper_delete,
+	.node_add = tm_node_add,
+	.node_delete = tm_node_delete,
+	.node_suspend = tm_node_suspend,
+	.node_resume = tm_node_resume,
+	.hierarchy_commit = tm_hierarchy_commit,
+	.node_parent_update = tm_node_parent_update,
+	.node_shaper_update = tm_node_shaper_update,
+	.node_shared_shaper_update = tm_node_shared_shaper_update,
+	.node_stats_update = tm_node_stats_update,
+	.node_wfq_weight_mode_update = tm_node_wfq_weight_mode_update,
+	.node_cman_update = tm_node_cman_update,
+	.node_wred_context_update = tm_node_wred_context_update,
+	.node_shared_wred_context_update = tm_node_shared_wred_context_update,
+	.node_stats_read = tm_node_stats_read,
+	.mark_vlan_dei = tm_mark_vlan_dei,
+	.mark_ip_ecn = tm_mark_ip_ecn,
+	.mark_ip_dscp = tm_mark_ip_dscp,
+};

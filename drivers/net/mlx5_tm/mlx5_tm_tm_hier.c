@@ -1,0 +1,721 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include "mlx5_tm_tm_hier.h"
+
+int
+mlx5_tm_hier_error(struct mlx5_tm_hier *h, struct rte_tm_error *error,
+		   enum rte_tm_error_type type, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(h->msg, sizeof(h->msg), fmt, ap);
+	va_end(ap);
+	if (error != NULL) {
+		error->type = type;
+		error->cause = NULL;
+		error->message = h->msg;
+	}
+	rte_errno = code;
+	return -code;
+}
+
+void
+mlx5_tm_hier_init(struct mlx5_tm_hier *h)
+{
+	memset(h, 0, sizeof(*h));
+	TAILQ_INIT(&h->profiles);
+	TAILQ_INIT(&h->nodes);
+}
+
+void
+mlx5_tm_hier_clear_nodes(struct mlx5_tm_hier *h)
+{
+	struct mlx5_tm_node *node;
+
+	while ((node = TAILQ_FIRST(&h->nodes)) != NULL) {
+		TAILQ_REMOVE(&h->nodes, node, next);
+		if (node->profile != NULL)
+			node->profile->n_users--;
+		free(node);
+	}
+	if (h->leaves != NULL)
+		memset(h->leaves, 0, sizeof(*h->leaves) * h->nb_txq);
+	h->root = NULL;
+	h->n_nodes = 0;
+	h->n_leaves = 0;
+	h->leaf_level = 0;
+	memset(h->n_nonleaf, 0, sizeof(h->n_nonleaf));
+}
+
+void
+mlx5_tm_hier_fini(struct mlx5_tm_hier *h)
+{
+	struct mlx5_tm_profile *p;
+
+	mlx5_tm_hier_clear_nodes(h);
+	while ((p = TAILQ_FIRST(&h->profiles)) != NULL) {
+		TAILQ_REMOVE(&h->profiles, p, next);
+		free(p);
+	}
+	free(h->leaves);
+	h->leaves = NULL;
+	h->nb_txq = 0;
+	h->n_profiles = 0;
+}
+
+int
+mlx5_tm_hier_set_nb_txq(struct mlx5_tm_hier *h, uint32_t nb_txq)
+{
+	struct mlx5_tm_node **leaves = NULL;
+	struct mlx5_tm_node *node, *tmp;
+	bool collide = false;
+	uint32_t q;
+
+	if (nb_txq == h->nb_txq)
+		return 0;
+	if (nb_txq > 0) {
+		leaves = calloc(nb_txq, sizeof(*leaves));
+		if (leaves == NULL)
+			return -ENOMEM;
+	}
+	TAILQ_FOREACH(node, &h->nodes, next)
+		if (!node->leaf && node->id < nb_txq)
+			collide = true;
+	if (collide) {
+		mlx5_tm_hier_clear_nodes(h);
+	} else {
+		/* Leaves of the queues that go; they have no children. */
+		for (node = TAILQ_FIRST(&h->nodes); node != NULL; node = tmp) {
+			tmp = TAILQ_NEXT(node, next);
+			if (node->leaf && node->id >= nb_txq)
+				mlx5_tm_hier_node_delete(h, node);
+		}
+		for (q = 0; q < RTE_MIN(nb_txq, h->nb_txq); q++)
+			leaves[q] = h->leaves[q];
+	}
+	free(h->leaves);
+	h->leaves = leaves;
+	h->nb_txq = nb_txq;
+	return collide ? 1 : 0;
+}
+
+struct mlx5_tm_profile *
+mlx5_tm_hier_profile_find(const struct mlx5_tm_hier *h, uint32_t id)
+{
+	struct mlx5_tm_profile *p;
+
+	TAILQ_FOREACH(p, &h->profiles, next)
+		if (p->id == id)
+			return p;
+	return NULL;
+}
+
+int
+mlx5_tm_hier_profile_check_id(struct mlx5_tm_hier *h, uint32_t id,
+			      struct rte_tm_error *error)
+{
+	if (id == RTE_TM_SHAPER_PROFILE_ID_NONE)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EINVAL,
+			"shaper profile id %" PRIu32 " is reserved "
+			"(RTE_TM_SHAPER_PROFILE_ID_NONE)", id);
+	if (mlx5_tm_hier_profile_find(h, id) != NULL)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EEXIST,
+			"shaper profile %" PRIu32 " already exists", id);
+	return 0;
+}
+
+int
+mlx5_tm_hier_profile_add(struct mlx5_tm_hier *h, uint32_t id,
+			 const struct rte_tm_shaper_params *params,
+			 const struct pacing_result *pacing,
+			 struct rte_tm_error *error)
+{
+	struct mlx5_tm_profile *p;
+	int ret;
+
+	ret = mlx5_tm_hier_profile_check_id(h, id, error);
+	if (ret != 0)
+		return ret;
+	p = calloc(1, sizeof(*p));
+	if (p == NULL)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
+			"no memory for shaper profile %" PRIu32, id);
+	p->id = id;
+	p->params = *params;
+	p->pacing = *pacing;
+	TAILQ_INSERT_TAIL(&h->profiles, p, next);
+	h->n_profiles++;
+	return 0;
+}
+
+int
+mlx5_tm_hier_profile_delete(struct mlx5_tm_hier *h, uint32_t id,
+			    struct rte_tm_error *error)
+{
+	struct mlx5_tm_profile *p = mlx5_tm_hier_profile_find(h, id);
+	struct mlx5_tm_node *node;
+
+	if (p == NULL)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EINVAL,
+			"shaper profile %" PRIu32 " does not exist", id);
+	if (p->n_users > 0) {
+		TAILQ_FOREACH(node, &h->nodes, next)
+			if (node->profile == p)
+				break;
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EBUSY,
+			"shaper profile %" PRIu32 " is used by %" PRIu32
+			" node(s), node %" PRIu32 " first: give them another "
+			"profile or delete them first", id, p->n_users,
+			node != NULL ? node->id : RTE_TM_NODE_ID_NULL);
+	}
+	TAILQ_REMOVE(&h->profiles, p, next);
+	h->n_profiles--;
+	free(p);
+	return 0;
+}
+
+struct mlx5_tm_node *
+mlx5_tm_hier_node_find(const struct mlx5_tm_hier *h, uint32_t id)
+{
+	struct mlx5_tm_node *node;
+
+	if (id < h->nb_txq)
+		return h->leaves[id];
+	TAILQ_FOREACH(node, &h->nodes, next)
+		if (node->id == id)
+			return node;
+	return NULL;
+}
+
+uint32_t
+mlx5_tm_hier_nonleaf_max(uint32_t level)
+{
+	if (level == 0)
+		return 1;
+	if (level < MLX5_TM_HIER_NONLEAF_LEVELS)
+		return MLX5_TM_HIER_NONLEAF_PER_LEVEL;
+	return 0;
+}
+
+uint32_t
+mlx5_tm_hier_children_max(const struct mlx5_tm_hier *h, uint32_t level)
+{
+	if (level >= MLX5_TM_HIER_NONLEAF_LEVELS)
+		return 0;
+	return h->nb_txq + mlx5_tm_hier_nonleaf_max(level + 1);
+}
+
+uint32_t
+mlx5_tm_hier_nodes_max(const struct mlx5_tm_hier *h)
+{
+	uint32_t n = h->nb_txq, level;
+
+	for (level = 0; level < MLX5_TM_HIER_NONLEAF_LEVELS; level++)
+		n += mlx5_tm_hier_nonleaf_max(level);
+	return n;
+}
+
+/* Checks of priority and weight against the parent's single WFQ group. */
+static int
+check_sched_params(struct mlx5_tm_hier *h, uint32_t node_id,
+		   uint32_t priority, uint32_t weight,
+		   struct rte_tm_error *error)
+{
+	if (priority != 0)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PRIORITY, ENOTSUP,
+			"node %" PRIu32 ": priority %" PRIu32 " not supported: "
+			"the device has one priority level (0)",
+			node_id, priority);
+	if (weight == 0)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_WEIGHT, EINVAL,
+			"node %" PRIu32 ": weight 0 is invalid, the lowest "
+			"weight is 1", node_id);
+	if (weight != 1)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_WEIGHT, ENOTSUP,
+			"node %" PRIu32 ": weight %" PRIu32 " not supported: "
+			"no WFQ between siblings, the only weight is 1",
+			node_id, weight);
+	return 0;
+}
+
+/* Checks of the level a new node would sit on. */
+static int
+check_level(struct mlx5_tm_hier *h, uint32_t node_id, bool leaf,
+	    uint32_t level, const struct mlx5_tm_node *parent,
+	    uint32_t level_id, struct rte_tm_error *error)
+{
+	const struct mlx5_tm_node *n;
+
+	if (level_id != RTE_TM_NODE_LEVEL_ID_ANY && level_id != level) {
+		if (parent == NULL)
+			return mlx5_tm_hier_error(h, error,
+				RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
+				"node %" PRIu32 ": the root is on level 0, "
+				"not %" PRIu32, node_id, level_id);
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
+			"node %" PRIu32 ": level %" PRIu32 " asked, but its "
+			"parent %" PRIu32 " is on level %" PRIu32
+			" so the node would be on level %" PRIu32,
+			node_id, level_id, parent->id, parent->level, level);
+	}
+	if (!leaf) {
+		if (level >= MLX5_TM_HIER_NONLEAF_LEVELS)
+			return mlx5_tm_hier_error(h, error,
+				RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
+				"node %" PRIu32 ": a non-leaf node on level "
+				"%" PRIu32 " is too deep: non-leaf nodes sit "
+				"on levels 0 to %d (node ids below %" PRIu32
+				" are the Tx queues)", node_id, level,
+				MLX5_TM_HIER_NONLEAF_LEVELS - 1, h->nb_txq);
+		if (h->n_leaves > 0 && level >= h->leaf_level)
+			return mlx5_tm_hier_error(h, error,
+				RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
+				"node %" PRIu32 ": a non-leaf node on level "
+				"%" PRIu32 " would not be above the leaves, "
+				"which are on level %" PRIu32,
+				node_id, level, h->leaf_level);
+		if (h->n_nonleaf[level] >= mlx5_tm_hier_nonleaf_max(level))
+			return mlx5_tm_hier_error(h, error,
+				RTE_TM_ERROR_TYPE_LEVEL_ID, ENOSPC,
+				"node %" PRIu32 ": level %" PRIu32 " already "
+				"holds its maximum of %" PRIu32
+				" non-leaf node(s)", node_id, level,
+				mlx5_tm_hier_nonleaf_max(level));
+		return 0;
+	}
+	if (h->n_leaves > 0 && level != h->leaf_level)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
+			"leaf node %" PRIu32 " would be on level %" PRIu32
+			", but all leaves must be on one level and the others "
+			"are on level %" PRIu32, node_id, level, h->leaf_level);
+	TAILQ_FOREACH(n, &h->nodes, next)
+		if (!n->leaf && n->level >= level)
+			return mlx5_tm_hier_error(h, error,
+				RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
+				"leaf node %" PRIu32 " would be on level "
+				"%" PRIu32 ", not below non-leaf node %" PRIu32
+				" (level %" PRIu32 "): leaves go below every "
+				"non-leaf node", node_id, level, n->id,
+				n->level);
+	return 0;
+}
+
+/* Checks of the node parameters the device cannot honour. */
+static int
+check_params(struct mlx5_tm_hier *h, uint32_t node_id, bool leaf,
+	     const struct rte_tm_node_params *params,
+	     struct rte_tm_error *error)
+{
+	uint32_t sp = params->shaper_profile_id;
+
+	if (!leaf && sp != RTE_TM_SHAPER_PROFILE_ID_NONE)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
+			ENOTSUP, "node %" PRIu32 ": non-leaf nodes have no "
+			"shaper (the device paces Tx queues only); give "
+			"shaper profile %" PRIu32 " to the leaves and use "
+			"RTE_TM_SHAPER_PROFILE_ID_NONE here", node_id, sp);
+	if (leaf && sp != RTE_TM_SHAPER_PROFILE_ID_NONE &&
+	    mlx5_tm_hier_profile_find(h, sp) == NULL)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
+			EINVAL, "node %" PRIu32 ": shaper profile %" PRIu32
+			" does not exist", node_id, sp);
+	if (params->n_shared_shapers != 0)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SHARED_SHAPERS,
+			ENOTSUP, "node %" PRIu32 ": %" PRIu32 " shared "
+			"shaper(s) asked, the device has no shared shapers",
+			node_id, params->n_shared_shapers);
+	if (!leaf && params->nonleaf.n_sp_priorities > 1)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SP_PRIORITIES,
+			ENOTSUP, "node %" PRIu32 ": %" PRIu32 " strict "
+			"priorities asked, the device has 1",
+			node_id, params->nonleaf.n_sp_priorities);
+	if (leaf && params->leaf.cman != RTE_TM_CMAN_TAIL_DROP)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN, ENOTSUP,
+			"node %" PRIu32 ": congestion management %s not "
+			"supported, only tail drop", node_id,
+			params->leaf.cman == RTE_TM_CMAN_HEAD_DROP ?
+			"head drop" : "WRED");
+	if (leaf && params->leaf.wred.wred_profile_id !=
+	    RTE_TM_WRED_PROFILE_ID_NONE)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_WRED_PROFILE_ID,
+			ENOTSUP, "node %" PRIu32 ": WRED profile %" PRIu32
+			" asked, the device has no WRED; use "
+			"RTE_TM_WRED_PROFILE_ID_NONE", node_id,
+			params->leaf.wred.wred_profile_id);
+	if (leaf && params->leaf.wred.n_shared_wred_contexts != 0)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SHARED_WRED_CONTEXTS,
+			ENOTSUP, "node %" PRIu32 ": the device has no shared "
+			"WRED contexts", node_id);
+	if ((params->stats_mask & ~MLX5_TM_HIER_STATS_MASK) != 0)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_STATS, ENOTSUP,
+			"node %" PRIu32 ": statistics mask 0x%" PRIx64
+			" asks for counters the device lacks; supported: "
+			"0x%" PRIx64 " (packets, bytes)", node_id,
+			params->stats_mask, MLX5_TM_HIER_STATS_MASK);
+	return 0;
+}
+
+int
+mlx5_tm_hier_node_check(struct mlx5_tm_hier *h, uint32_t node_id,
+			uint32_t parent_id, uint32_t priority,
+			uint32_t weight, uint32_t level_id,
+			const struct rte_tm_node_params *params,
+			struct rte_tm_error *error)
+{
+	bool leaf = node_id < h->nb_txq;
+	struct mlx5_tm_node *parent = NULL;
+	uint32_t level = 0;
+	int ret;
+
+	if (node_id == RTE_TM_NODE_ID_NULL)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
+			"node id %" PRIu32 " is reserved (RTE_TM_NODE_ID_NULL)",
+			node_id);
+	if (params == NULL)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS, EINVAL,
+			"node %" PRIu32 ": no parameters", node_id);
+	if (mlx5_tm_hier_node_find(h, node_id) != NULL)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_ID, EEXIST,
+			"node %" PRIu32 " already exists", node_id);
+	if (parent_id == RTE_TM_NODE_ID_NULL) {
+		if (h->root != NULL)
+			return mlx5_tm_hier_error(h, error,
+				RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EEXIST,
+				"node %" PRIu32 ": no parent given, but the "
+				"hierarchy already has its root (node %"
+				PRIu32 ")", node_id, h->root->id);
+		if (leaf)
+			return mlx5_tm_hier_error(h, error,
+				RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
+				"node %" PRIu32 " is Tx queue %" PRIu32
+				" (a leaf) and cannot be the root: add a "
+				"non-leaf root with an id of %" PRIu32
+				" or more first", node_id, node_id, h->nb_txq);
+	} else {
+		parent = mlx5_tm_hier_node_find(h, parent_id);
+		if (parent == NULL)
+			return mlx5_tm_hier_error(h, error,
+				RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
+				"node %" PRIu32 ": parent %" PRIu32 " does not "
+				"exist%s", node_id, parent_id, h->root == NULL ?
+				" (the first node must be the root, parent "
+				"RTE_TM_NODE_ID_NULL)" : "");
+		if (parent->leaf)
+			return mlx5_tm_hier_error(h, error,
+				RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
+				"node %" PRIu32 ": parent %" PRIu32 " is a leaf "
+				"(Tx queue) and cannot have children",
+				node_id, parent_id);
+		level = parent->level + 1;
+	}
+	ret = check_level(h, node_id, leaf, level, parent, level_id, error);
+	if (ret != 0)
+		return ret;
+	/* The root is nobody's child: its priority and weight are unused. */
+	if (parent != NULL) {
+		ret = check_sched_params(h, node_id, priority, weight, error);
+		if (ret != 0)
+			return ret;
+	}
+	return check_params(h, node_id, leaf, params, error);
+}
+
+struct mlx5_tm_node *
+mlx5_tm_hier_node_add(struct mlx5_tm_hier *h, uint32_t node_id,
+		      uint32_t parent_id, uint32_t priority, uint32_t weight,
+		      uint32_t level_id, const struct rte_tm_node_params *params,
+		      struct rte_tm_error *error)
+{
+	struct mlx5_tm_node *node;
+
+	if (mlx5_tm_hier_node_check(h, node_id, parent_id, priority, weight,
+				    level_id, params, error) != 0)
+		return NULL;
+	node = calloc(1, sizeof(*node));
+	if (node == NULL) {
+		mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_UNSPECIFIED,
+				   ENOMEM, "no memory for node %" PRIu32,
+				   node_id);
+		return NULL;
+	}
+	node->id = node_id;
+	node->leaf = node_id < h->nb_txq;
+	node->stats_mask = params->stats_mask;
+	if (parent_id != RTE_TM_NODE_ID_NULL) {
+		node->parent = mlx5_tm_hier_node_find(h, parent_id);
+		node->level = node->parent->level + 1;
+		node->parent->n_children++;
+	} else {
+		h->root = node;
+	}
+	if (node->leaf) {
+		mlx5_tm_hier_node_set_profile(node,
+			mlx5_tm_hier_profile_find(h,
+				params->shaper_profile_id));
+		h->leaves[node_id] = node;
+		h->n_leaves++;
+		h->leaf_level = node->level;
+	} else {
+		h->n_nonleaf[node->level]++;
+	}
+	TAILQ_INSERT_TAIL(&h->nodes, node, next);
+	h->n_nodes++;
+	return node;
+}
+
+struct mlx5_tm_node *
+mlx5_tm_hier_node_check_delete(struct mlx5_tm_hier *h, uint32_t id,
+			       struct rte_tm_error *error)
+{
+	struct mlx5_tm_node *node = mlx5_tm_hier_node_find(h, id);
+
+	if (node == NULL) {
+		mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
+				   "node %" PRIu32 " does not exist", id);
+		return NULL;
+	}
+	if (node->n_children > 0) {
+		mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID, EBUSY,
+				   "node %" PRIu32 " still has %" PRIu32
+				   " child node(s): delete them first",
+				   id, node->n_children);
+		return NULL;
+	}
+	return node;
+}
+
+void
+mlx5_tm_hier_node_delete(struct mlx5_tm_hier *h, struct mlx5_tm_node *node)
+{
+	mlx5_tm_hier_node_set_profile(node, NULL);
+	if (node->parent != NULL)
+		node->parent->n_children--;
+	else
+		h->root = NULL;
+	if (node->leaf) {
+		h->leaves[node->id] = NULL;
+		h->n_leaves--;
+	} else {
+		h->n_nonleaf[node->level]--;
+	}
+	TAILQ_REMOVE(&h->nodes, node, next);
+	h->n_nodes--;
+	free(node);
+}
+
+void
+mlx5_tm_hier_node_set_profile(struct mlx5_tm_node *node,
+			      struct mlx5_tm_profile *profile)
+{
+	if (node->profile != NULL)
+		node->profile->n_users--;
+	node->profile = profile;
+	if (profile != NULL)
+		profile->n_users++;
+}
+
+struct mlx5_tm_node *
+mlx5_tm_hier_parent_check(struct mlx5_tm_hier *h, uint32_t node_id,
+			  uint32_t parent_id, uint32_t priority,
+			  uint32_t weight, struct rte_tm_error *error)
+{
+	struct mlx5_tm_node *node = mlx5_tm_hier_node_find(h, node_id);
+	struct mlx5_tm_node *parent;
+
+	if (node == NULL) {
+		mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
+				   "node %" PRIu32 " does not exist", node_id);
+		return NULL;
+	}
+	if (node->parent == NULL) {
+		mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
+			"node %" PRIu32 " is the root: it has no parent to "
+			"change", node_id);
+		return NULL;
+	}
+	parent = mlx5_tm_hier_node_find(h, parent_id);
+	if (parent == NULL) {
+		mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
+			"node %" PRIu32 ": new parent %" PRIu32 " does not "
+			"exist", node_id, parent_id);
+		return NULL;
+	}
+	if (parent->leaf) {
+		mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
+			"node %" PRIu32 ": new parent %" PRIu32 " is a leaf "
+			"(Tx queue) and cannot have children",
+			node_id, parent_id);
+		return NULL;
+	}
+	if (parent->level != node->parent->level) {
+		mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, ENOTSUP,
+			"node %" PRIu32 ": new parent %" PRIu32 " is on level "
+			"%" PRIu32 ", the current parent %" PRIu32 " on level "
+			"%" PRIu32 ": a node can only move between parents "
+			"of the same level", node_id, parent_id, parent->level,
+			node->parent->id, node->parent->level);
+		return NULL;
+	}
+	if (check_sched_params(h, node_id, priority, weight, error) != 0)
+		return NULL;
+	return parent;
+}
+
+void
+mlx5_tm_hier_node_move(struct mlx5_tm_node *node, struct mlx5_tm_node *parent)
+{
+	node->parent->n_children--;
+	node->parent = parent;
+	parent->n_children++;
+}
+
+bool
+mlx5_tm_hier_node_suspended(const struct mlx5_tm_node *node)
+{
+	for (; node != NULL; node = node->parent)
+		if (node->suspended)
+			return true;
+	return false;
+}
+
+bool
+mlx5_tm_hier_node_under(const struct mlx5_tm_node *node,
+			const struct mlx5_tm_node *ancestor)
+{
+	for (; node != NULL; node = node->parent)
+		if (node == ancestor)
+			return true;
+	return false;
+}
+
+/* The structural checks of one node, used by mlx5_tm_hier_validate(). */
+static int
+validate_node(struct mlx5_tm_hier *h, const struct mlx5_tm_node *node,
+	      uint32_t *children, struct rte_tm_error *error)
+{
+	const struct mlx5_tm_node *n;
+	uint32_t depth = 0;
+
+	for (n = node; n->parent != NULL; n = n->parent)
+		if (++depth > MLX5_TM_HIER_LEVELS)
+			break;
+	if (n != h->root || depth != node->level)
+		return mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID,
+			EINVAL, "node %" PRIu32 " is not reachable from the "
+			"root at level %" PRIu32, node->id, node->level);
+	if (node->leaf != (node->id < h->nb_txq))
+		return mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID,
+			EINVAL, "node %" PRIu32 " is %s but the port has %"
+			PRIu32 " Tx queue(s)", node->id,
+			node->leaf ? "a leaf" : "a non-leaf node", h->nb_txq);
+	if (node->leaf && (node->level != h->leaf_level ||
+			   h->leaves[node->id] != node))
+		return mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID,
+			EINVAL, "leaf node %" PRIu32 " is on level %" PRIu32
+			", the leaves on level %" PRIu32, node->id,
+			node->level, h->leaf_level);
+	if (!node->leaf && h->n_leaves > 0 && node->level >= h->leaf_level)
+		return mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID,
+			EINVAL, "non-leaf node %" PRIu32 " is not above the "
+			"leaves (level %" PRIu32 ")", node->id, h->leaf_level);
+	if (!node->leaf && node->profile != NULL)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
+			ENOTSUP, "non-leaf node %" PRIu32 " has a shaper",
+			node->id);
+	if (node->parent != NULL)
+		children[node->level - 1]++;
+	return 0;
+}
+
+int
+mlx5_tm_hier_validate(struct mlx5_tm_hier *h, struct rte_tm_error *error)
+{
+	uint32_t children[MLX5_TM_HIER_LEVELS] = { 0 };
+	uint32_t nonleaf[MLX5_TM_HIER_LEVELS] = { 0 };
+	uint32_t n = 0, leaves = 0, sum = 0, level;
+	const struct mlx5_tm_node *node;
+	const struct mlx5_tm_profile *p;
+	int ret;
+
+	if (h->n_nodes > 0 && h->root == NULL)
+		return mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID,
+			EINVAL, "the hierarchy has %" PRIu32 " node(s) but no "
+			"root", h->n_nodes);
+	TAILQ_FOREACH(node, &h->nodes, next) {
+		ret = validate_node(h, node, children, error);
+		if (ret != 0)
+			return ret;
+		n++;
+		if (node->leaf)
+			leaves++;
+		else
+			nonleaf[node->level]++;
+		sum += node->n_children;
+	}
+	for (level = 0; level < MLX5_TM_HIER_LEVELS; level++)
+		if (nonleaf[level] != h->n_nonleaf[level] ||
+		    nonleaf[level] > mlx5_tm_hier_nonleaf_max(level))
+			return mlx5_tm_hier_error(h, error,
+				RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
+				"level %" PRIu32 " holds %" PRIu32 " non-leaf "
+				"node(s), at most %" PRIu32 " allowed", level,
+				nonleaf[level], mlx5_tm_hier_nonleaf_max(level));
+	if (n != h->n_nodes || leaves != h->n_leaves || sum + (n > 0) != n)
+		return mlx5_tm_hier_error(h, error,
+			RTE_TM_ERROR_TYPE_UNSPECIFIED, EINVAL,
+			"hierarchy counts inconsistent: %" PRIu32 " nodes "
+			"(%" PRIu32 " counted), %" PRIu32 " leaves (%" PRIu32
+			" counted), %" PRIu32 " child links", h->n_nodes, n,
+			h->n_leaves, leaves, sum);
+	TAILQ_FOREACH(p, &h->profiles, next) {
+		uint32_t users = 0;
+
+		TAILQ_FOREACH(node, &h->nodes, next)
+			users += node->profile == p;
+		if (users != p->n_users)
+			return mlx5_tm_hier_error(h, error,
+				RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EINVAL,
+				"shaper profile %" PRIu32 " counts %" PRIu32
+				" user(s), %" PRIu32 " found", p->id,
+				p->n_users, users);
+	}
+	return 0;
+}

@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * The send datapath: WQEs into the ring, one doorbell per burst, completions
+ * back into free mbufs. No lock, no syscall, no allocation and no rate here;
+ * see mlx5_tm_tx.h for what it shares with the control path.
+ */
+
+#include <string.h>
+
+#include <rte_atomic.h>
+#include <rte_byteorder.h>
+#include <rte_io.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <ethdev_driver.h>
+
+#include "mlx5_tm_tx.h"
+
+/** Segments of one packet we accept (bounded by the WQE size). */
+#define MLX5_TM_TX_MAX_SEGS 40
+/** Mbufs freed per rte_pktmbuf_free_bulk() call. */
+#define MLX5_TM_TX_FREE_BATCH 64
+
+/* The 16-byte unit number @p ds of the ring, wrapping at its end. */
+static __rte_always_inline void *
+ds_at(const struct mlx5_tm_txq *txq, uint32_t ds)
+{
+	uint32_t mask = (uint32_t)txq->wqe_n * MLX5_WQE_DS_PER_WQEBB - 1;
+
+	return (uint8_t *)txq->wqes + (size_t)(ds & mask) * MLX5_WQE_DS_UNITS;
+}
+
+/* Return elts [elts_tail, upto) to their pools. */
+static void
+free_elts(struct mlx5_tm_txq *txq, uint16_t upto)
+{
+	const uint16_t mask = txq->elts_n - 1;
+	uint16_t tail = txq->elts_tail;
+
+	if (txq->fast_free) {
+		while (tail != upto) {
+			uint16_t idx = tail & mask;
+			uint16_t run = RTE_MIN((uint16_t)(upto - tail),
+					       (uint16_t)(txq->elts_n - idx));
+
+			rte_mempool_put_bulk(txq->elts[idx]->pool,
+					     (void **)&txq->elts[idx], run);
+			tail += run;
+		}
+	} else {
+		struct rte_mbuf *batch[MLX5_TM_TX_FREE_BATCH];
+		unsigned int n = 0;
+
+		while (tail != upto) {
+			struct rte_mbuf *m = txq->elts[tail & mask];
+
+			tail++;
+			if (m == NULL)
+				continue;
+			batch[n++] = m;
+			if (n == MLX5_TM_TX_FREE_BATCH) {
+				rte_pktmbuf_free_bulk(batch, n);
+				n = 0;
+			}
+		}
+		if (n != 0)
+			rte_pktmbuf_free_bulk(batch, n);
+	}
+	txq->elts_tail = tail;
+}
+
+/* True when the CQE at @p ci belongs to software. */
+static __rte_always_inline bool
+cqe_ready(const struct mlx5_tm_txq *txq, uint32_t ci, uint8_t *op_own)
+{
+	volatile struct mlx5_tm_cqe64 *cqe = &txq->cqes[ci & (txq->cqe_n - 1)];
+	uint8_t v = cqe->op_own;
+
+	*op_own = v;
+	return MLX5_CQE_OWNER(v) == ((ci >> txq->log_cqe_n) & 1) &&
+	       MLX5_CQE_OPCODE(v) != MLX5_CQE_INVALID;
+}
+
+/*
+ * Consume the CQEs present and free what they complete.
+ * Return false when an error CQE moved the queue to ERR.
+ */
+static __rte_always_inline bool
+txq_complete(struct mlx5_tm_txq *txq)
+{
+	uint32_t ci = txq->cq_ci;
+	uint16_t upto = txq->elts_tail;
+	bool ok = true;
+	uint8_t op_own;
+
+	while (cqe_ready(txq, ci, &op_own)) {
+		rte_io_rmb();
+		if (likely(MLX5_CQE_OPCODE(op_own) == MLX5_CQE_REQ)) {
+			const struct mlx5_tm_txq_fcq *f =
+				&txq->fcqs[txq->fcq_tail++ & (txq->cqe_n - 1)];
+
+			upto = f->elts_head;
+			txq->wqe_pi = f->wqe_end;
+			txq->st.completions++;
+			ci++;
+			continue;
+		}
+		/* An error: the SQ is in error, the control path resets it. */
+		if (((volatile struct mlx5_tm_err_cqe64 *)
+		     &txq->cqes[ci & (txq->cqe_n - 1)])->syndrome ==
+		    MLX5_CQE_SYNDROME_WR_FLUSH_ERR)
+			txq->st.flush_cqes++;
+		else
+			txq->st.err_cqes++;
+		ci++;
+		ok = false;
+		break;
+	}
+	if (ci != txq->cq_ci) {
+		txq->cq_ci = ci;
+		rte_io_wmb();
+		*txq->cq_db = rte_cpu_to_be_32(ci & 0xffffff);
+	}
+	if (upto != txq->elts_tail)
+		free_elts(txq, upto);
+	if (unlikely(!ok))
+		__atomic_store_n(&txq->state, MLX5_TM_TXQ_ERR,
+				 __ATOMIC_RELEASE);
+	return ok;
+}
+
+/*
+ * The SQ was reset by the control path: no CQE will come for it any more.
+ * Drain the CQ, free every posted mbuf (counted unsent) and rewind the ring
+ * to index 0, where the SQ restarts when it is ready again.
+ */
+static void
+txq_rewind(struct mlx5_tm_txq *txq)
+{
+	uint32_t ci = txq->cq_ci;
+	uint16_t before = txq->elts_tail;
+	uint8_t op_own;
+
+	while (cqe_ready(txq, ci, &op_own))
+		ci++;
+	txq->cq_ci = ci;
+	rte_io_wmb();
+	*txq->cq_db = rte_cpu_to_be_32(ci & 0xffffff);
+	if (txq->fast_free) {
+		txq->st.err_mbufs += (uint16_t)(txq->elts_head - before);
+	} else {
+		uint16_t i;
+
+		for (i = before; i != txq->elts_head; i++)
+			if (txq->elts[i & (txq->elts_n - 1)] != NULL)
+				txq->st.err_mbufs++;
+	}
+	free_elts(txq, txq->elts_head);
+	txq->wqe_ci = 0;
+	txq->wqe_pi = 0;
+	txq->wqe_comp = 0;
+	txq->elts_head = 0;
+	txq->elts_tail = 0;
+	txq->fcq_head = 0;
+	txq->fcq_tail = 0;
+	*txq->sq_db = 0;
+	rte_io_wmb();
+	__atomic_store_n(&txq->state, MLX5_TM_TXQ_REARM, __ATOMIC_RELEASE);
+}
+
+void
+mlx5_tm_tx_ring_init(struct mlx5_tm_txq *txq)
+{
+	uint32_t i;
+
+	txq->wqe_ci = 0;
+	txq->wqe_pi = 0;
+	txq->wqe_comp = 0;
+	txq->elts_head = 0;
+	txq->elts_tail = 0;
+	txq->fcq_head = 0;
+	txq->fcq_tail = 0;
+	txq->cq_ci = 0;
+	/* Hardware owns every CQE until it writes it in the first pass. */
+	for (i = 0; i < txq->cqe_n; i++)
+		txq->cqes[i].op_own = (MLX5_CQE_INVALID << 4) |
+				      MLX5_CQE_OWNER_MASK;
+	*txq->sq_db = 0;
+	*txq->cq_db = 0;
+	mlx5_tm_mr_cache_init(&txq->mr, txq->mr.ctrl);
+	__atomic_store_n(&txq->state, MLX5_TM_TXQ_OK, __ATOMIC_RELEASE);
+}
+
+void
+mlx5_tm_tx_free_all(struct mlx5_tm_txq *txq)
+{
+	if (txq->elts != NULL)
+		free_elts(txq, txq->elts_head);
+}
+
+/* Drop a packet the device cannot send. */
+static __rte_always_inline void
+drop(struct mlx5_tm_txq *txq, struct rte_mbuf *m)
+{
+	txq->st.dropped++;
+	rte_pktmbuf_free(m);
+}
+
+uint16_t
+mlx5_tm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct mlx5_tm_txq *txq = q;
+	uint32_t state = __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE);
+	const uint16_t elts_mask = txq->elts_n - 1;
+	struct mlx5_tm_wqe_ctrl_seg *last = NULL;
+	uint16_t wqe_ci, elts_head, i;
+	uint64_t bytes = 0, packets = 0;
+	bool last_ce = false;
+
+	if (unlikely(state != MLX5_TM_TXQ_OK)) {
+		if (state == MLX5_TM_TXQ_RST)
+			txq_rewind(txq);
+		return 0;
+	}
+	if (unlikely(!txq_complete(txq)))
+		return 0;
+	if (unlikely(__atomic_load_n(&txq->suspended, __ATOMIC_RELAXED)))
+		return 0;
+	mlx5_tm_mr_cache_check(&txq->mr);
+	wqe_ci = txq->wqe_ci;
+	elts_head = txq->elts_head;
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i], *seg;
+		uint32_t lkey[MLX5_TM_TX_MAX_SEGS];
+		struct mlx5_tm_wqe_ctrl_seg *ctrl;
+		struct mlx5_tm_wqe_eth_seg *eth;
+		uint16_t nseg = m->nb_segs, nbb, ndata = 0, skip = 0, k;
+		uint32_t ds, ds_idx;
+		bool vlan = m->ol_flags & RTE_MBUF_F_TX_VLAN;
+		bool ce;
+
+		if (unlikely(nseg > txq->max_segs)) {
+			drop(txq, m);
+			continue;
+		}
+		if (txq->inline_l2) {
+			skip = vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
+				      MLX5_ESEG_MIN_INLINE_SIZE;
+			if (unlikely(m->data_len < skip)) {
+				drop(txq, m);
+				continue;
+			}
+		}
+		/* Find every lkey before writing: a miss drops the packet. */
+		for (seg = m, k = 0; seg != NULL; seg = seg->next, k++) {
+			uint16_t off = seg == m ? skip : 0;
+			uint32_t len = seg->data_len - off;
+
+			if (len == 0) {
+				lkey[k] = MLX5_TM_LKEY_INVALID;
+				continue;
+			}
+			lkey[k] = mlx5_tm_mr_lookup(&txq->mr,
+				rte_pktmbuf_mtod_offset(seg, uintptr_t, off),
+				len);
+			if (unlikely(lkey[k] == MLX5_TM_LKEY_INVALID))
+				break;
+			ndata++;
+		}
+		if (unlikely(seg != NULL)) {
+			drop(txq, m);
+			continue;
+		}
+		ds = 2 + (txq->inline_l2 ? 1 : 0) + ndata;
+		nbb = (ds + MLX5_WQE_DS_PER_WQEBB - 1) / MLX5_WQE_DS_PER_WQEBB;
+		if (unlikely((uint16_t)(wqe_ci - txq->wqe_pi) + nbb >
+			     txq->wqe_n ||
+			     (uint16_t)(elts_head - txq->elts_tail) + nseg >
+			     txq->elts_n ||
+			     (uint16_t)(txq->fcq_head - txq->fcq_tail) + 2 >
+			     txq->cqe_n)) {
+			txq->st.ring_full++;
+			break;
+		}
+		ds_idx = (uint32_t)wqe_ci * MLX5_WQE_DS_PER_WQEBB;
+		ctrl = ds_at(txq, ds_idx);
+		eth = ds_at(txq, ds_idx + 1);
+		ce = (uint16_t)(wqe_ci + nbb - txq->wqe_comp) >=
+		     txq->comp_thresh;
+		ctrl->opmod_idx_opcode = rte_cpu_to_be_32(
+			mlx5_tm_wqe_opmod_idx_opcode(0, wqe_ci,
+						     MLX5_OPCODE_SEND));
+		ctrl->qpn_ds = rte_cpu_to_be_32(
+			mlx5_tm_wqe_qpn_ds(txq->sqn, ds));
+		ctrl->signature = 0;
+		ctrl->rsvd[0] = 0;
+		ctrl->rsvd[1] = 0;
+		ctrl->fm_ce_se = ce ? MLX5_WQE_CTRL_CQ_UPDATE : 0;
+		ctrl->imm = 0;
+		memset(eth, 0, offsetof(struct mlx5_tm_wqe_eth_seg,
+					inline_hdr_word));
+		if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
+			eth->cs_flags |= MLX5_ETH_WQE_L3_CSUM;
+		if (m->ol_flags & RTE_MBUF_F_TX_L4_MASK)
+			eth->cs_flags |= MLX5_ETH_WQE_L4_CSUM;
+		ds_idx += 2;
+		if (txq->inline_l2) {
+			uint8_t hdr[MLX5_ESEG_MIN_INLINE_SIZE];
+			const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+			if (vlan) {
+				uint16_t tpid = rte_cpu_to_be_16(0x8100);
+				uint16_t tci = rte_cpu_to_be_16(m->vlan_tci);
+
+				memcpy(hdr, p, 12);
+				memcpy(hdr + 12, &tpid, 2);
+				memcpy(hdr + 14, &tci, 2);
+				memcpy(hdr + 16, p + 12, 2);
+			} else {
+				memcpy(hdr, p, MLX5_ESEG_MIN_INLINE_SIZE);
+			}
+			eth->inline_hdr_sz =
+				rte_cpu_to_be_16(MLX5_ESEG_MIN_INLINE_SIZE);
+			memcpy(eth->inline_hdr_start, hdr, 2);
+			memcpy(ds_at(txq, ds_idx), hdr + 2,
+			       MLX5_WQE_DS_UNITS);
+			ds_idx++;
+		} else if (vlan) {
+			eth->insert_type =
+				rte_cpu_to_be_16(MLX5_ETH_WQE_INSERT_VLAN);
+			eth->vlan_tci = rte_cpu_to_be_16(m->vlan_tci);
+		} else {
+			eth->inline_hdr_word = 0;
+		}
+		bytes += m->pkt_len;
+		for (seg = m, k = 0; seg != NULL; k++) {
+			struct rte_mbuf *next = seg->next;
+			uint16_t off = seg == m ? skip : 0;
+
+			if (lkey[k] != MLX5_TM_LKEY_INVALID) {
+				struct mlx5_tm_wqe_data_seg *d =
+					ds_at(txq, ds_idx++);
+
+				d->byte_count = rte_cpu_to_be_32(
+					seg->data_len - off);
+				d->lkey = rte_cpu_to_be_32(lkey[k]);
+				d->addr = rte_cpu_to_be_64(
+					rte_pktmbuf_mtod_offset(seg, uintptr_t,
+								off));
+			}
+			if (txq->fast_free) {
+				/* Back to the pool as a lone segment. */
+				if (next != NULL || seg->nb_segs != 1) {
+					seg->next = NULL;
+					seg->nb_segs = 1;
+				}
+				txq->elts[elts_head++ & elts_mask] = seg;
+			} else {
+				txq->elts[elts_head++ & elts_mask] =
+					seg == m ? m : NULL;
+			}
+			seg = next;
+		}
+		wqe_ci += nbb;
+		if (ce) {
+			struct mlx5_tm_txq_fcq *f = &txq->fcqs[txq->fcq_head++ &
+							     (txq->cqe_n - 1)];
+
+			f->elts_head = elts_head;
+			f->wqe_end = wqe_ci;
+			txq->wqe_comp = wqe_ci;
+		}
+		last = ctrl;
+		last_ce = ce;
+		packets++;
+	}
+	if (last != NULL) {
+		/* Ask for a completion on the last WQE: no mbuf waits forever. */
+		if (!last_ce) {
+			struct mlx5_tm_txq_fcq *f = &txq->fcqs[txq->fcq_head++ &
+							     (txq->cqe_n - 1)];
+
+			last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+			f->elts_head = elts_head;
+			f->wqe_end = wqe_ci;
+			txq->wqe_comp = wqe_ci;
+		}
+		txq->wqe_ci = wqe_ci;
+		txq->elts_head = elts_head;
+		/* WQEs, then the doorbell record, then the doorbell. */
+		rte_io_wmb();
+		*txq->sq_db = rte_cpu_to_be_32(wqe_ci);
+		rte_wmb();
+		*txq->uar_reg = *(volatile uint64_t *)last;
+		rte_wmb();
+		txq->st.packets += packets;
+		txq->st.bytes += bytes;
+	}
+	return i;
+}
+
+int
+mlx5_tm_tx_done_cleanup(void *q, uint32_t free_cnt __rte_unused)
+{
+	struct mlx5_tm_txq *txq = q;
+	uint32_t state = __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE);
+	uint16_t before = txq->elts_tail;
+
+	if (state == MLX5_TM_TXQ_RST) {
+		txq_rewind(txq);
+		return 0;
+	}
+	if (state != MLX5_TM_TXQ_OK)
+		return 0;
+	txq_complete(txq);
+	return (uint16_t)(txq->elts_tail - before);
+}
+
+int
+mlx5_tm_tx_descriptor_status(void *q, uint16_t offset)
+{
+	struct mlx5_tm_txq *txq = q;
+	uint16_t used = txq->elts_head - txq->elts_tail;
+
+	if (offset >= txq->elts_n)
+		return -EINVAL;
+	/* Slot elts_head + offset is still posted when it wrapped into use. */
+	if (offset >= (uint16_t)(txq->elts_n - used))
+		return RTE_ETH_TX_DESC_FULL;
+	return RTE_ETH_TX_DESC_DONE;
+}

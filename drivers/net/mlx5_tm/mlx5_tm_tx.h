@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#ifndef MLX5_TM_TX_H
+#define MLX5_TM_TX_H
+
+/**
+ * @file
+ * A Tx queue: its ring state, written by the lcore that sends on it, and
+ * its device objects, owned by the control path.
+ *
+ * The two sides share three things only: the suspend flag (control writes,
+ * datapath reads once per burst), the recovery state (a handshake, below)
+ * and the memory-registration generation.
+ *
+ * Error recovery handshake (the datapath makes no firmware call):
+ *  OK    --datapath sees an error CQE-->            ERR
+ *  ERR   --control path: MODIFY_SQ to RST-->        RST
+ *  RST   --datapath: drains the CQ, frees every
+ *          posted mbuf, rewinds its ring-->          REARM
+ *  REARM --control path: MODIFY_SQ RST->RDY-->       OK
+ * The control path steps are taken by a periodic EAL alarm while the port
+ * is started (and by stats/xstats queries); the datapath steps by the next
+ * tx_burst or tx_done_cleanup on the queue. While not OK, tx_burst accepts
+ * nothing (returns 0).
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "mlx5_tm_wqe.h"
+#include "mlx5_tm_mr.h"
+
+struct mlx5_tm_priv;
+
+/** Recovery state of a queue (see the file comment). */
+enum mlx5_tm_txq_state {
+	MLX5_TM_TXQ_OK = 0,
+	MLX5_TM_TXQ_ERR,
+	MLX5_TM_TXQ_RST,
+	MLX5_TM_TXQ_REARM,
+};
+
+/** What a requested completion frees. */
+struct mlx5_tm_txq_fcq {
+	uint16_t elts_head; /**< elts_head after the completed WQE. */
+	uint16_t wqe_end;   /**< wqe_ci after the completed WQE. */
+};
+
+/** Counters written by the datapath only. */
+struct mlx5_tm_txq_stats {
+	uint64_t packets;     /**< Packets posted. */
+	uint64_t bytes;       /**< Bytes posted. */
+	uint64_t completions; /**< Good CQEs. */
+	uint64_t err_cqes;    /**< Error CQEs (not counting flushes). */
+	uint64_t flush_cqes;  /**< Flush-in-error CQEs. */
+	uint64_t ring_full;   /**< Bursts cut short by a full ring. */
+	uint64_t dropped;     /**< Packets refused (memory unknown, shape). */
+	uint64_t err_mbufs;   /**< Posted mbufs freed unsent after an error. */
+};
+
+/** A Tx queue. */
+struct mlx5_tm_txq {
+	/* Read-only on the datapath once the queue is started. */
+	struct mlx5_tm_wqebb *wqes;        /**< WQE ring. */
+	volatile struct mlx5_tm_cqe64 *cqes; /**< CQ ring. */
+	volatile uint32_t *sq_db;          /**< SQ doorbell record (send). */
+	volatile uint32_t *cq_db;          /**< CQ doorbell record (ci). */
+	volatile uint64_t *uar_reg;        /**< Doorbell register. */
+	struct rte_mbuf **elts;            /**< Posted mbufs. */
+	struct mlx5_tm_txq_fcq *fcqs;      /**< Requested completions. */
+	uint32_t sqn;
+	uint16_t wqe_n;                    /**< WQEBBs in the ring. */
+	uint16_t elts_n;                   /**< Slots in elts. */
+	uint16_t cqe_n;                    /**< CQEs in the CQ. */
+	uint8_t log_cqe_n;
+	bool inline_l2;                    /**< L2 header inline in WQEs. */
+	bool fast_free;                    /**< RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE. */
+	uint16_t comp_thresh;              /**< WQEs between completions. */
+	uint16_t max_segs;                 /**< Segments per packet. */
+	/* Written by the datapath only. */
+	uint16_t wqe_ci;                   /**< Next WQEBB to write. */
+	uint16_t wqe_pi;                   /**< WQEBBs completed up to here. */
+	uint16_t wqe_comp;                 /**< wqe_ci at the last request. */
+	uint16_t elts_head;
+	uint16_t elts_tail;
+	uint16_t fcq_head;
+	uint16_t fcq_tail;
+	uint32_t cq_ci;
+	struct mlx5_tm_mr_cache mr;
+	struct mlx5_tm_txq_stats st;
+	/* Shared: see the file comment. */
+	uint32_t state;                    /**< enum mlx5_tm_txq_state. */
+	uint32_t suspended;                /**< Non-zero: accept nothing. */
+
+	/* Control path only. */
+	struct mlx5_tm_priv *priv;
+	uint16_t qid;
+	uint16_t nb_desc;
+	unsigned int socket;
+	uint64_t offloads;
+	bool live;                         /**< SQ created and ready. */
+	uint64_t recoveries;
+	struct mlx5_tm_txq_stats base;     /**< Counters at the last reset. */
+	uint64_t recoveries_base;
+	uint64_t cnt_base_packets;         /**< mlx5_tm_txq_counters_clear(). */
+	uint64_t cnt_base_bytes;
+	void *buf;                         /**< Rings and doorbell records. */
+	size_t buf_sz;
+	struct mlx5_tm_umem *umem;
+	struct mlx5_tm_uar *uar;
+	struct mlx5_tm_devx_obj *cq_obj;
+	struct mlx5_tm_devx_obj *sq_obj;
+	uint32_t cqn;
+};
+
+/** ethdev tx_pkt_burst. */
+uint16_t mlx5_tm_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
+
+/** ethdev tx_done_cleanup: process completions, free up to @p free_cnt. */
+int mlx5_tm_tx_done_cleanup(void *txq, uint32_t free_cnt);
+
+/** ethdev tx_descriptor_status. */
+int mlx5_tm_tx_descriptor_status(void *txq, uint16_t offset);
+
+/** Reset the datapath state of a queue whose SQ was just created. */
+void mlx5_tm_tx_ring_init(struct mlx5_tm_txq *txq);
+
+/** Free every posted mbuf (queue stopped, no datapath running). */
+void mlx5_tm_tx_free_all(struct mlx5_tm_txq *txq);
+
+#endif /* MLX5_TM_TX_H */

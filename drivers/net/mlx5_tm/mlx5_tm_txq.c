@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * Tx queue control: memory at setup, CQ and SQ at start (with the pacing
+ * index remembered for the queue id), teardown at stop, the control-path
+ * half of error recovery, and the queue-layer contract of mlx5_tm_txq.h.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_malloc.h>
+
+#include "mlx5_tm_prm.h"
+#include "mlx5_tm_ethdev.h"
+#include "mlx5_tm_devx.h"
+#include "mlx5_tm_tx.h"
+#include "mlx5_tm_txq.h"
+#include "mlx5_tm_txq_ctrl.h"
+
+/** Smallest ring, in WQEBBs. */
+#define MLX5_TM_TXQ_MIN_DESC 64
+/** Largest ring: 16-bit ring indexes must not wrap inside it. */
+#define MLX5_TM_TXQ_MAX_DESC 32768
+/** Completion requested at least every this many WQEBBs. */
+#define MLX5_TM_TXQ_COMP_THRESH 32
+/** Segments per packet (one WQE holds at most 63 16-byte units). */
+#define MLX5_TM_TXQ_MAX_SEGS 40
+/** Bytes of a doorbell record slot in the ring memory. */
+#define MLX5_TM_DBR_SLOT 64
+
+uint16_t
+mlx5_tm_txq_ring_size(const struct rte_eth_dev *dev, uint16_t nb_desc)
+{
+	const struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	uint32_t max = RTE_MIN(1u << priv->caps.log_max_wq_sz,
+			       (uint32_t)MLX5_TM_TXQ_MAX_DESC);
+	uint32_t n = rte_align32pow2(RTE_MAX(nb_desc,
+					     (uint16_t)MLX5_TM_TXQ_MIN_DESC));
+
+	return RTE_MIN(n, max);
+}
+
+static struct mlx5_tm_txq *
+txq_of(struct rte_eth_dev *dev, uint16_t qid)
+{
+	if (qid >= dev->data->nb_tx_queues || dev->data->tx_queues == NULL)
+		return NULL;
+	return dev->data->tx_queues[qid];
+}
+
+static void
+txq_free(struct mlx5_tm_txq *txq)
+{
+	if (txq == NULL)
+		return;
+	rte_free(txq->elts);
+	rte_free(txq->fcqs);
+	rte_free(txq);
+}
+
+int
+mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
+		  unsigned int socket, const struct rte_eth_txconf *conf)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct mlx5_tm_txq *txq;
+	uint32_t cqe_max = 1u << priv->caps.log_max_cq_sz;
+	uint16_t n = mlx5_tm_txq_ring_size(dev, nb_desc);
+
+	if (nb_desc > n)
+		MLX5_TM_LOG(WARNING,
+			    "port %u txq %u: %u descriptors asked, the device allows %u",
+			    dev->data->port_id, qid, nb_desc, n);
+	mlx5_tm_txq_release(dev, qid);
+	txq = rte_zmalloc_socket("mlx5_tm_txq", sizeof(*txq),
+				 RTE_CACHE_LINE_SIZE, socket);
+	if (txq == NULL)
+		goto nomem;
+	txq->priv = priv;
+	txq->qid = qid;
+	txq->nb_desc = n;
+	txq->socket = socket;
+	txq->offloads = conf->offloads | dev->data->dev_conf.txmode.offloads;
+	txq->wqe_n = n;
+	txq->elts_n = n;
+	txq->cqe_n = RTE_MIN((uint32_t)n, cqe_max);
+	txq->log_cqe_n = rte_log2_u32(txq->cqe_n);
+	txq->comp_thresh = RTE_MIN(MLX5_TM_TXQ_COMP_THRESH, n / 4);
+	txq->max_segs = MLX5_TM_TXQ_MAX_SEGS;
+	txq->inline_l2 = priv->caps.wqe_inline_mode !=
+			 MLX5_CAP_INLINE_MODE_NOT_REQUIRED;
+	txq->fast_free = !!(txq->offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
+	txq->suspended = priv->suspended[qid];
+	txq->mr.ctrl = priv->mr;
+	txq->elts = rte_zmalloc_socket("mlx5_tm_txq_elts",
+				       n * sizeof(*txq->elts),
+				       RTE_CACHE_LINE_SIZE, socket);
+	txq->fcqs = rte_zmalloc_socket("mlx5_tm_txq_fcqs",
+				       txq->cqe_n * sizeof(*txq->fcqs),
+				       RTE_CACHE_LINE_SIZE, socket);
+	if (txq->elts == NULL || txq->fcqs == NULL)
+		goto nomem;
+	dev->data->tx_queues[qid] = txq;
+	MLX5_TM_LOG(DEBUG, "port %u txq %u: %u WQEBBs, %u CQEs, inline %s",
+		    dev->data->port_id, qid, n, txq->cqe_n,
+		    txq->inline_l2 ? "L2" : "none");
+	return 0;
+nomem:
+	txq_free(txq);
+	MLX5_TM_LOG(ERR, "port %u txq %u: out of memory",
+		    dev->data->port_id, qid);
+	return -ENOMEM;
+}
+
+void
+mlx5_tm_txq_release(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct mlx5_tm_txq *txq = txq_of(dev, qid);
+
+	if (txq == NULL)
+		return;
+	if (txq->live)
+		mlx5_tm_txq_stop(txq);
+	txq_free(txq);
+	dev->data->tx_queues[qid] = NULL;
+}
+
+int
+mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
+{
+	struct mlx5_tm_priv *priv = txq->priv;
+	const struct mlx5_tm_glue *g = priv->glue;
+	size_t wq_sz = (size_t)txq->wqe_n * MLX5_SEND_WQE_BB;
+	size_t cq_sz = (size_t)txq->cqe_n * sizeof(struct mlx5_tm_cqe64);
+	struct mlx5_tm_cq_attr cqa = { 0 };
+	struct mlx5_tm_sq_attr sqa = { 0 };
+	uint32_t eqn = 0;
+	int ret;
+
+	txq->buf_sz = RTE_ALIGN_CEIL(wq_sz + cq_sz + 2 * MLX5_TM_DBR_SLOT,
+				     4096);
+	txq->buf = rte_zmalloc_socket("mlx5_tm_txq_ring", txq->buf_sz, 4096,
+				      txq->socket);
+	if (txq->buf == NULL) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	txq->umem = g->devx_umem_reg(priv->gdev, txq->buf, txq->buf_sz,
+				     MLX5_TM_ACCESS_LOCAL_WRITE);
+	if (txq->umem == NULL) {
+		ret = -(errno ? errno : EIO);
+		MLX5_TM_LOG(ERR, "txq %u: umem registration failed: %s",
+			    txq->qid, strerror(-ret));
+		goto fail;
+	}
+	txq->uar = g->devx_uar_alloc(priv->gdev);
+	if (txq->uar == NULL) {
+		ret = -(errno ? errno : EIO);
+		MLX5_TM_LOG(ERR, "txq %u: no UAR: %s", txq->qid,
+			    strerror(-ret));
+		goto fail;
+	}
+	ret = g->devx_query_eqn(priv->gdev, 0, &eqn);
+	if (ret < 0) {
+		MLX5_TM_LOG(ERR, "txq %u: no event queue: %s", txq->qid,
+			    strerror(-ret));
+		goto fail;
+	}
+	txq->wqes = txq->buf;
+	txq->cqes = (void *)((uint8_t *)txq->buf + wq_sz);
+	txq->sq_db = (uint32_t *)((uint8_t *)txq->buf + wq_sz + cq_sz) +
+		     MLX5_SND_DBR;
+	txq->cq_db = (uint32_t *)((uint8_t *)txq->buf + wq_sz + cq_sz +
+				  MLX5_TM_DBR_SLOT) + MLX5_CQ_SET_CI;
+	txq->uar_reg = txq->uar->reg_addr;
+	mlx5_tm_tx_ring_init(txq);
+
+	cqa.log_size = txq->log_cqe_n;
+	cqa.uar_page = txq->uar->page_id;
+	cqa.eqn = eqn;
+	cqa.umem_id = txq->umem->umem_id;
+	cqa.ring_off = wq_sz;
+	cqa.dbr_off = wq_sz + cq_sz + MLX5_TM_DBR_SLOT;
+	txq->cq_obj = mlx5_tm_devx_cq_create(priv, &cqa, &txq->cqn);
+	if (txq->cq_obj == NULL) {
+		ret = -(errno ? errno : EIO);
+		goto fail;
+	}
+	sqa.log_size = rte_log2_u32(txq->wqe_n);
+	sqa.cqn = txq->cqn;
+	sqa.tisn = priv->tisn;
+	sqa.pdn = priv->pd->pdn;
+	sqa.uar_page = txq->uar->page_id;
+	sqa.umem_id = txq->umem->umem_id;
+	sqa.ring_off = 0;
+	sqa.dbr_off = wq_sz + cq_sz;
+	sqa.pp_index = priv->pp_index[txq->qid];
+	sqa.min_inline = txq->inline_l2 ? MLX5_INLINE_MODE_L2 :
+					  MLX5_INLINE_MODE_NONE;
+	sqa.user_index = txq->qid;
+	txq->sq_obj = mlx5_tm_devx_sq_create(priv, &sqa, &txq->sqn);
+	if (txq->sq_obj == NULL) {
+		ret = -(errno ? errno : EIO);
+		goto fail;
+	}
+	ret = mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn,
+				     MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY,
+				     false, 0);
+	if (ret < 0)
+		goto fail;
+	txq->live = true;
+	MLX5_TM_LOG(DEBUG, "port %u txq %u: SQ 0x%x CQ 0x%x pacing index %u",
+		    priv->dev->data->port_id, txq->qid, txq->sqn, txq->cqn,
+		    sqa.pp_index);
+	return 0;
+fail:
+	mlx5_tm_txq_stop(txq);
+	return ret;
+}
+
+void
+mlx5_tm_txq_stop(struct mlx5_tm_txq *txq)
+{
+	const struct mlx5_tm_glue *g = txq->priv->glue;
+
+	txq->live = false;
+	if (txq->sq_obj != NULL)
+		g->devx_obj_destroy(txq->sq_obj);
+	txq->sq_obj = NULL;
+	if (txq->cq_obj != NULL)
+		g->devx_obj_destroy(txq->cq_obj);
+	txq->cq_obj = NULL;
+	if (txq->umem != NULL)
+		g->devx_umem_dereg(txq->umem);
+	txq->umem = NULL;
+	if (txq->uar != NULL)
+		g->devx_uar_free(txq->uar);
+	txq->uar = NULL;
+	/* The device is gone from the ring: its mbufs are ours again. */
+	if (txq->wqes != NULL)
+		mlx5_tm_tx_free_all(txq);
+	rte_free(txq->buf);
+	txq->buf = NULL;
+	txq->wqes = NULL;
+	txq->cqes = NULL;
+	txq->sq_db = NULL;
+	txq->cq_db = NULL;
+	txq->uar_reg = NULL;
+}
+
+void
+mlx5_tm_txq_recover(struct mlx5_tm_txq *txq)
+{
+	struct mlx5_tm_priv *priv = txq->priv;
+	uint32_t state;
+	int hw;
+
+	if (!txq->live)
+		return;
+	state = __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE);
+	if (state == MLX5_TM_TXQ_ERR) {
+		hw = mlx5_tm_devx_sq_state(priv, txq->sq_obj, txq->sqn);
+		if (hw < 0)
+			return;
+		if (hw != MLX5_SQC_STATE_RST &&
+		    mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn, hw,
+					   MLX5_SQC_STATE_RST, false, 0) < 0)
+			return;
+		MLX5_TM_LOG(WARNING,
+			    "port %u txq %u: error completion, SQ 0x%x reset",
+			    priv->dev->data->port_id, txq->qid, txq->sqn);
+		__atomic_store_n(&txq->state, MLX5_TM_TXQ_RST,
+				 __ATOMIC_RELEASE);
+	} else if (state == MLX5_TM_TXQ_REARM) {
+		if (mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn,
+					   MLX5_SQC_STATE_RST,
+					   MLX5_SQC_STATE_RDY, true,
+					   priv->pp_index[txq->qid]) < 0)
+			return;
+		txq->recoveries++;
+		MLX5_TM_LOG(INFO, "port %u txq %u: SQ 0x%x ready again",
+			    priv->dev->data->port_id, txq->qid, txq->sqn);
+		__atomic_store_n(&txq->state, MLX5_TM_TXQ_OK,
+				 __ATOMIC_RELEASE);
+	}
+}
+
+/* The queue-layer contract (mlx5_tm_txq.h). */
+
+int
+mlx5_tm_txq_set_pp_index(struct rte_eth_dev *dev, uint16_t qid,
+			 uint16_t pp_index)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct mlx5_tm_txq *txq;
+	int ret = 0;
+
+	if (qid >= MLX5_TM_MAX_TXQ)
+		return -EINVAL;
+	pthread_mutex_lock(&priv->lock);
+	txq = txq_of(dev, qid);
+	/*
+	 * A ready SQ changes now; an SQ in recovery gets the index when it
+	 * is made ready again; a queue without SQ gets it in CREATE_SQ.
+	 */
+	if (txq != NULL && txq->live &&
+	    __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE) == MLX5_TM_TXQ_OK)
+		ret = mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn,
+					     MLX5_SQC_STATE_RDY,
+					     MLX5_SQC_STATE_RDY, true,
+					     pp_index);
+	if (ret == 0) {
+		MLX5_TM_LOG(DEBUG, "port %u txq %u: pacing index %u -> %u%s",
+			    dev->data->port_id, qid, priv->pp_index[qid],
+			    pp_index,
+			    txq != NULL && txq->live ? " (live)" : "");
+		priv->pp_index[qid] = pp_index;
+	}
+	pthread_mutex_unlock(&priv->lock);
+	return ret;
+}
+
+uint16_t
+mlx5_tm_txq_get_pp_index(struct rte_eth_dev *dev, uint16_t qid)
+{
+	if (qid >= MLX5_TM_MAX_TXQ)
+		return 0;
+	return mlx5_tm_priv(dev)->pp_index[qid];
+}
+
+bool
+mlx5_tm_txq_is_live(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct mlx5_tm_txq *txq = txq_of(dev, qid);
+
+	return txq != NULL && txq->live;
+}
+
+void
+mlx5_tm_txq_set_suspended(struct rte_eth_dev *dev, uint16_t qid,
+			  bool suspended)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct mlx5_tm_txq *txq;
+
+	if (qid >= MLX5_TM_MAX_TXQ)
+		return;
+	priv->suspended[qid] = suspended;
+	txq = txq_of(dev, qid);
+	if (txq != NULL)
+		__atomic_store_n(&txq->suspended, suspended ? 1 : 0,
+				 __ATOMIC_RELEASE);
+}
+
+void
+mlx5_tm_txq_counters(struct rte_eth_dev *dev, uint16_t qid,
+		     uint64_t *packets, uint64_t *bytes)
+{
+	struct mlx5_tm_txq *txq = txq_of(dev, qid);
+
+	*packets = 0;
+	*bytes = 0;
+	if (txq == NULL)
+		return;
+	*packets = __atomic_load_n(&txq->st.packets, __ATOMIC_RELAXED) -
+		   txq->cnt_base_packets;
+	*bytes = __atomic_load_n(&txq->st.bytes, __ATOMIC_RELAXED) -
+		 txq->cnt_base_bytes;
+}
+
+void
+mlx5_tm_txq_counters_clear(struct rte_eth_dev *dev, uint16_t qid)
+{
+	struct mlx5_tm_txq *txq = txq_of(dev, qid);
+
+	if (txq == NULL)
+		return;
+	txq->cnt_base_packets = __atomic_load_n(&txq->st.packets,
+						__ATOMIC_RELAXED);
+	txq->cnt_base_bytes = __atomic_load_n(&txq->st.bytes,
+					      __ATOMIC_RELAXED);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#ifndef MLX5_TM_TXQ_H
+#define MLX5_TM_TXQ_H
+
+/**
+ * @file
+ * What the queue layer offers the scheduling layer (rte_tm and the queue
+ * rate limit). Control path only; the datapath never sees a rate.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct rte_eth_dev;
+
+/**
+ * Set the pacing index of Tx queue @p qid (0 = unlimited).
+ *
+ * The index is remembered per queue id, whether or not the queue is set up
+ * or started. A queue whose SQ is not created yet gets it in CREATE_SQ; a
+ * queue whose SQ is ready gets MODIFY_SQ (RDY to RDY, rate-limit bit). The
+ * caller owns the pacing entry and releases the old one only after this
+ * returns 0.
+ *
+ * @return
+ *   0, or a negative errno (the queue keeps its previous index):
+ *   -EINVAL bad queue id, -EIO/-EREMOTEIO the device refused MODIFY_SQ.
+ */
+int mlx5_tm_txq_set_pp_index(struct rte_eth_dev *dev, uint16_t qid,
+			     uint16_t pp_index);
+
+/** The pacing index remembered for Tx queue @p qid (0 = unlimited). */
+uint16_t mlx5_tm_txq_get_pp_index(struct rte_eth_dev *dev, uint16_t qid);
+
+/** True when Tx queue @p qid has a ready SQ (port started, queue running). */
+bool mlx5_tm_txq_is_live(struct rte_eth_dev *dev, uint16_t qid);
+
+/**
+ * Suspend or resume sending from Tx queue @p qid.
+ *
+ * A suspended queue accepts no new packets in tx_burst (it returns 0, so
+ * the application keeps its mbufs); what is already posted leaves at the
+ * queue's rate. The datapath reads the flag once per burst.
+ */
+void mlx5_tm_txq_set_suspended(struct rte_eth_dev *dev, uint16_t qid,
+			       bool suspended);
+
+/** Packets and bytes sent on Tx queue @p qid since the last clear. */
+void mlx5_tm_txq_counters(struct rte_eth_dev *dev, uint16_t qid,
+			  uint64_t *packets, uint64_t *bytes);
+
+/** Clear the counters mlx5_tm_txq_counters() reports (not ethdev stats). */
+void mlx5_tm_txq_counters_clear(struct rte_eth_dev *dev, uint16_t qid);
+
+#endif /* MLX5_TM_TXQ_H */

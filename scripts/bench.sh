@@ -1,0 +1,59 @@
+#!/bin/bash
+# Runs the benchmarks of mlx5-tm (test/bench/mlx5-tm-bench) and writes
+# BUILD/bench/results.json.
+#
+#   bash scripts/bench.sh [BUILD]        (make bench does this with build)
+#
+# 1. timing run: datapath cycles per packet beside net_null and net_ring,
+#    control-path costs, memory;
+# 2. when valgrind is installed, the datapath again under callgrind with a
+#    reduced packet count: instructions per packet, and the hottest lines
+#    of the PMD's burst function (BUILD/bench/annotate.txt has the full
+#    callgrind_annotate --auto=yes listing).
+#
+# Environment: BENCH_ARGS (more mlx5-tm-bench options for the timing run),
+# BENCH_CG_PACKETS (packets per case under callgrind, default 4096),
+# BENCH_NO_CALLGRIND=1 to skip step 2.
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$(cd "${1:-build}" && pwd)
+BIN="$BUILD/test/bench/mlx5-tm-bench"
+OUT="$BUILD/bench"
+PY=/usr/bin/python3
+
+if [ ! -x "$BIN" ]; then
+	echo "bench: $BIN not built (ninja -C $BUILD first)" >&2
+	exit 1
+fi
+mkdir -p "$OUT"
+rm -f "$OUT"/timing.json "$OUT"/callgrind.json "$OUT"/results.json \
+	"$OUT"/callgrind.out.* "$OUT"/annotate.txt
+
+echo "== mlx5-tm-bench (timing) =="
+# shellcheck disable=SC2086
+"$BIN" --json "$OUT/timing.json" ${BENCH_ARGS:-} | tee "$OUT/timing.txt"
+
+if [ "${BENCH_NO_CALLGRIND:-0}" != 1 ] && command -v valgrind >/dev/null; then
+	echo
+	echo "== mlx5-tm-bench --callgrind (valgrind, datapath only) =="
+	valgrind --tool=callgrind --collect-atstart=no \
+		--callgrind-out-file="$OUT/callgrind.out.%p" \
+		"$BIN" --callgrind --only datapath --rounds 1 \
+		--packets "${BENCH_CG_PACKETS:-4096}" \
+		--json "$OUT/callgrind.json" > "$OUT/callgrind.log" 2>&1 || {
+		echo "bench: callgrind run failed, see $OUT/callgrind.log" >&2
+		exit 1
+	}
+	"$PY" "$ROOT/test/bench/bench_callgrind.py" --timing "$OUT/timing.json" \
+		--dumps "$OUT/callgrind.out." --out "$OUT/results.json" \
+		--annotate "$OUT/annotate.txt" --src-root "$ROOT" \
+		--build-dir "$BUILD" \
+		| tee "$OUT/callgrind.txt"
+else
+	echo "bench: valgrind not installed (or BENCH_NO_CALLGRIND=1):" \
+		"no instruction counts"
+	cp "$OUT/timing.json" "$OUT/results.json"
+fi
+echo
+echo "bench: results in $OUT/results.json"

@@ -1,0 +1,86 @@
+#!/bin/bash
+# Idempotent set-up on a Debian bookworm machine: installs the packages the
+# build and the tests need (skipping those present), then extracts DPDK's
+# driver-SDK headers from the Debian source package of exactly the installed
+# libdpdk-dev version into deps/ (never committed).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SDK_DIR="$ROOT/deps/dpdk-sdk"
+SDK_HEADERS="lib/ethdev/ethdev_driver.h lib/ethdev/ethdev_vdev.h
+drivers/bus/vdev/bus_vdev_driver.h lib/eal/include/bus_driver.h
+lib/eal/include/dev_driver.h"
+PACKAGES="build-essential pkg-config meson ninja-build libdpdk-dev dpdk
+libibverbs-dev ibverbs-providers libpcap-dev python3 python3-pexpect
+dpkg-dev xz-utils gnuplot-nox valgrind"
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+	SUDO=sudo
+fi
+
+missing=""
+for p in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+apt_updated=0
+if [ -n "$missing" ]; then
+	echo "setup: installing$missing"
+	$SUDO apt-get update -q
+	apt_updated=1
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing
+fi
+
+version=$(dpkg-query -W -f='${Version}' libdpdk-dev)
+stamp="$SDK_DIR/.version"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$version" ]; then
+	exit 0
+fi
+
+# A deb-src entry mirroring the binary sources, so apt-get source works.
+src_list=/etc/apt/sources.list.d/mlx5-tm-deb-src.sources
+if ! apt-get source --print-uris "dpdk=$version" >/dev/null 2>&1; then
+	if [ ! -f "$src_list" ]; then
+		echo "setup: adding deb-src entry $src_list"
+		tmp=$(mktemp)
+		for f in /etc/apt/sources.list.d/*.sources; do
+			[ -f "$f" ] || continue
+			[ "$f" = "$src_list" ] && continue
+			sed -n '/^Types:.*deb/,/^$/p' "$f" |
+				sed 's/^Types:.*/Types: deb-src/'
+			echo
+		done > "$tmp"
+		if [ -f /etc/apt/sources.list ]; then
+			grep -E '^deb ' /etc/apt/sources.list |
+				sed 's/^deb /deb-src /' > "$tmp.list" || true
+			[ -s "$tmp.list" ] && $SUDO cp "$tmp.list" \
+				/etc/apt/sources.list.d/mlx5-tm-deb-src.list
+			rm -f "$tmp.list"
+		fi
+		[ -s "$tmp" ] && $SUDO cp "$tmp" "$src_list"
+		rm -f "$tmp"
+	fi
+	$SUDO apt-get update -q
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+echo "setup: fetching DPDK $version source package for driver-SDK headers"
+(cd "$work" && chmod 755 . && apt-get source -o APT::Sandbox::User=root --download-only -q "dpdk=$version" >/dev/null)
+orig=$(set +o pipefail; ls "$work"/dpdk_*.orig.tar.* | head -n 1)
+top=$(set +o pipefail; tar tf "$orig" | head -n 1 | cut -d/ -f1)
+members=""
+for h in $SDK_HEADERS; do
+	members="$members $top/$h"
+done
+tar xf "$orig" -C "$work" $members
+rm -rf "$SDK_DIR"
+mkdir -p "$SDK_DIR/include"
+for h in $SDK_HEADERS; do
+	cp "$work/$top/$h" "$SDK_DIR/include/"
+done
+echo "$version" > "$stamp"
+echo "setup: driver-SDK headers of DPDK $version in $SDK_DIR/include"

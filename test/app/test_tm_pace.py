@@ -1,0 +1,258 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5-tm authors
+"""Functional tests of dpdk-tm-pace: options, refusals, and short runs on
+the emulated ConnectX in virtual time, checked through the JSON report.
+
+usage: test_tm_pace.py BUILD_DIR
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+TIMEOUT = 120
+
+results = {"passed": 0, "failed": 0}
+
+
+def find_tool():
+    for rel in ("app/dpdk-tm-pace", "app/tm-pace/dpdk-tm-pace"):
+        path = os.path.join(BUILD, rel)
+        if os.access(path, os.X_OK):
+            return path
+    return None
+
+
+TOOL = find_tool()
+PMD = os.path.join(BUILD, "drivers", "librte_net_mlx5_tm.so")
+WORK = tempfile.mkdtemp(prefix="tm-pace-test.", dir=os.path.expanduser("~"))
+os.chmod(WORK, 0o700)
+
+
+def pmd_eal_args():
+    """-d for the PMD unless the tool links it (copied to a private dir:
+    EAL refuses -d under a world-writable directory)."""
+    out = subprocess.run(["ldd", TOOL], capture_output=True, text=True)
+    if "librte_net_mlx5_tm" in out.stdout:
+        return []
+    private = os.path.join(WORK, "pmd")
+    os.makedirs(private, mode=0o700, exist_ok=True)
+    dst = os.path.join(private, os.path.basename(PMD))
+    shutil.copy(PMD, dst)
+    return ["-d", dst]
+
+
+def eal(vdev, extra=()):
+    return ["--no-huge", "--no-pci", "-m", "512", "-l", "0",
+            "--no-telemetry", "--log-level=lib.eal:error",
+            "--file-prefix", "tmpace%d" % os.getpid(),
+            "--vdev", vdev] + list(extra)
+
+
+def run(args, timeout=TIMEOUT):
+    proc = subprocess.run([TOOL] + args, capture_output=True, text=True,
+                          timeout=timeout)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def check(name, cond, detail=""):
+    if cond:
+        results["passed"] += 1
+        print("PASS %s" % name)
+    else:
+        results["failed"] += 1
+        print("FAIL %s %s" % (name, detail))
+
+
+def case(fn):
+    """Run one test function; an exception is a failure, not a crash."""
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001 - reported as a failure
+        check(fn.__name__, False, "raised %r" % exc)
+    return fn
+
+
+def test_help_lists_every_option():
+    src = open(os.path.join(SRC, "app", "tm-pace", "pace_plan.c")).read()
+    table = src[src.index("long_opts[]"):]
+    names = re.findall(r'\{ "([a-z-]+)", (?:required|no)_argument', table)
+    rc, out, err = run(["--help"])
+    check("help exits 0", rc == 0, "rc=%d %s" % (rc, err))
+    check("help finds the option table", len(names) >= 15, str(names))
+    missing = [n for n in names if "--" + n not in out]
+    check("help lists every option", not missing, "missing %s" % missing)
+    check("help says peak is in bits/s and rte_tm gets bytes/s",
+          "BITS per second" in out and "bytes/s" in out)
+    rc2, out2, _ = run(["--no-huge", "--", "--help"])
+    check("help after EAL arguments", rc2 == 0 and out2 == out)
+
+
+def test_bad_arguments():
+    cases = [
+        (["--queue", "0:peak=fast"], "bad rate"),
+        (["--queue", "0:burst=64K"], "no peak= or pps= rate"),
+        (["--queue", "0:peak=1G", "--queue", "0:peak=2G"], "planned twice"),
+        (["--queue", "0:peak=1G", "--at", "5s:queue 3:peak=1G"],
+         "not in the plan"),
+        (["--queue", "0:peak=1G", "--plot", "x.jpg"], ".png or .svg"),
+        (["--queue", "0:peak=1G", "--pkt-size", "20"], "--pkt-size"),
+    ]
+    for args, text in cases:
+        rc, out, err = run(eal("net_null0") + ["--"] + args)
+        check("bad arguments %s" % " ".join(args),
+              rc == 2 and text in err, "rc=%d err=%s" % (rc, err.strip()))
+
+
+def test_port_without_rte_tm():
+    report = os.path.join(WORK, "null.json")
+    rc, out, err = run(eal("net_null0") + ["--", "--queue", "0:peak=1G",
+                                           "--json", report])
+    check("net_null: refused, exit 3", rc == 3, "rc=%d" % rc)
+    check("net_null: the refusal names the call, errno and error type",
+          re.search(r"rte_tm_capabilities_get\(port 0\) refused: .*"
+                    r"\(errno \d+\), RTE_TM_ERROR_TYPE_\w+: \S", err)
+          is not None, err)
+    check("net_null: nothing sent", "nothing sent" in err, err)
+    rep = json.load(open(report))
+    check("net_null: JSON records the refusal",
+          not rep["tm"]["committed"] and rep["tm"]["errors"] and
+          rep["tm"]["errors"][0]["message"] != "", rep["tm"])
+
+
+def emu_args(clock="virtual", extra_devargs=""):
+    vdev = "net_mlx5_tm0,emu=cx6dx,clock=%s%s" % (clock, extra_devargs)
+    return eal(vdev, pmd_eal_args())
+
+
+PLAN = """\
+# tm-pace test plan: bits/s for peak=, packets/s for pps=
+0:peak=100M
+queue 1:peak=1G,burst=64K
+2:peak=300M          # changed below
+3:peak=500M          # 3 and 4: one profile with --share
+4:peak=500M
+5:pps=10K,size=64
+at 400ms:queue 2:peak=600M
+"""
+
+
+def phases(rep, queue):
+    for q in rep["queues"]:
+        if q["queue"] == queue:
+            return q["phases"]
+    return []
+
+
+def test_virtual_run():
+    plan = os.path.join(WORK, "plan.txt")
+    with open(plan, "w") as f:
+        f.write(PLAN)
+    report = os.path.join(WORK, "virtual.json")
+    chart = os.path.join(WORK, "virtual.svg")
+    rc, out, err = run(emu_args() + [
+        "--", "--plan", plan, "--share", "--duration", "800ms",
+        "--interval", "50ms", "--settle", "100ms", "--tolerance", "2",
+        "--pkt-size", "1000..1500", "--json", report, "--plot", chart])
+    check("virtual run exits 0 (every queue within 2%)", rc == 0,
+          "rc=%d\n%s\n%s" % (rc, out[-3000:], err[-2000:]))
+    if not os.path.exists(report):
+        check("virtual run wrote its JSON report", False)
+        return
+    rep = json.load(open(report))
+    check("virtual run: device time, emulated port",
+          rep["clock"] == "virtual" and rep["port"]["emulated"], rep["port"])
+    check("virtual run: rates from the device wire",
+          all(q["source"] == "device wire counters" for q in rep["queues"]),
+          [q["source"] for q in rep["queues"]])
+    bad = []
+    for q in rep["queues"]:
+        for ph in q["phases"]:
+            if not ph["measured"] or not ph["within_tolerance"] or \
+                    abs(ph["achieved"] - ph["configured"]) > \
+                    0.02 * ph["configured"]:
+                bad.append((q["queue"], ph))
+    check("virtual run: every phase measured and within tolerance",
+          not bad and len(rep["queues"]) == 6, bad)
+    ph2 = phases(rep, 2)
+    check("virtual run: the change of queue 2 is visible as two phases",
+          len(ph2) == 2 and ph2[0]["configured"] == 300000000 and
+          ph2[1]["configured"] == 600000000 and
+          abs(ph2[1]["start_s"] - 0.4) < 0.01 and
+          ph2[1]["achieved"] > 1.9 * ph2[0]["achieved"], ph2)
+    ch = rep["changes"]
+    check("virtual run: the change was applied through rte_tm",
+          len(ch) == 1 and ch[0]["applied"] and ch[0]["queue"] == 2, ch)
+    p3, p4 = phases(rep, 3), phases(rep, 4)
+    check("virtual run: --share gives queues 3 and 4 one profile",
+          p3 and p4 and p3[0]["profile_id"] == p4[0]["profile_id"] and
+          phases(rep, 0)[0]["profile_id"] != p3[0]["profile_id"], (p3, p4))
+    q1 = [q for q in rep["queues"] if q["queue"] == 1][0]
+    check("virtual run: peak bits/s handed to rte_tm as bytes/s",
+          q1["shaper"]["rate"] == 1000000000 and
+          q1["shaper"]["tm_peak_rate"] == 125000000, q1["shaper"])
+    q5 = phases(rep, 5)
+    check("virtual run: packet-mode queue measured in pkt/s",
+          q5 and q5[0]["unit"] == "pkt/s" and
+          abs(q5[0]["achieved"] - 10000) <= 200, q5)
+    samples = [q for q in rep["queues"] if q["queue"] == 2][0]["samples"]
+    check("virtual run: a sample per interval with configured rates",
+          len(samples) >= 15 and samples[0]["configured"] == 300000000 and
+          samples[-1]["configured"] == 600000000, len(samples))
+    check("virtual run: summary table printed",
+          "Summary:" in out and "RESULT: every queue within tolerance" in out,
+          out[-2000:])
+    svg = open(chart).read() if os.path.exists(chart) else ""
+    check("virtual run: gnuplot chart written", "<svg" in svg)
+
+
+def test_rate_above_device_max():
+    report = os.path.join(WORK, "toofast.json")
+    rc, out, err = run(emu_args() + [
+        "--", "--queue", "0:peak=100M", "--queue", "1:peak=900G",
+        "--duration", "100ms", "--interval", "50ms", "--json", report])
+    check("rate above the device maximum: refused, exit 3", rc == 3,
+          "rc=%d %s" % (rc, err[-1500:]))
+    m = re.search(r"tm-pace: (rte_tm_\w+\(.*?\)) refused: (.*) \(errno "
+                  r"(\d+)\), (RTE_TM_ERROR_TYPE_\w+): (.*)", err)
+    check("rate above the device maximum: call, errno, type and the "
+          "driver's message shown",
+          m is not None and m.group(5) != "(the driver gave no message)"
+          and m.group(4) != "RTE_TM_ERROR_TYPE_NONE", err[-1500:])
+    if os.path.exists(report):
+        rep = json.load(open(report))
+        errs = rep["tm"]["errors"]
+        check("rate above the device maximum: JSON carries the driver's "
+              "message", errs and errs[0]["message"] != "" and
+              not rep["tm"]["committed"], errs)
+    else:
+        check("rate above the device maximum: JSON written", False)
+
+
+def main():
+    if TOOL is None:
+        check("dpdk-tm-pace is built", False, "in %s/app" % BUILD)
+    else:
+        case(test_help_lists_every_option)
+        case(test_bad_arguments)
+        case(test_port_without_rte_tm)
+        if os.path.exists(PMD):
+            case(test_virtual_run)
+            case(test_rate_above_device_max)
+        else:
+            check("the PMD is built", False, PMD)
+    shutil.rmtree(WORK, ignore_errors=True)
+    print("%d passed, %d failed" % (results["passed"], results["failed"]))
+    return 0 if results["failed"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#ifndef MLX5_TM_BENCH_H
+#define MLX5_TM_BENCH_H
+
+/**
+ * @file
+ * mlx5-tm-bench: what the parts of the benchmark program share.
+ *
+ * The program measures, in one run, the transmit datapath of the mlx5-tm
+ * PMD on the device model beside DPDK's net_null and net_ring, the cost of
+ * the rte_tm control path as the number of leaves grows, and the control
+ * state the PMD keeps per queue and per pacing entry.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench_json.h"
+
+/** Options of one run. */
+struct bench_opts {
+	uint32_t packets;        /**< Packets per datapath case and round. */
+	uint32_t rounds;         /**< Rounds per datapath case (median kept). */
+	uint32_t reps;           /**< Repetitions of each commit case. */
+	uint32_t updates;        /**< node_shaper_update calls measured. */
+	uint32_t max_leaves;     /**< Largest leaf count of the commit cases. */
+	bool callgrind;          /**< Toggle callgrind collection per burst. */
+	bool smoke;              /**< Tiny counts: check that it runs. */
+	bool run_datapath;       /**< Run the datapath part. */
+	bool run_control;        /**< Run the control-path part. */
+	bool run_memory;         /**< Run the memory part. */
+	const char *profile;     /**< Device-model profile (emu=). */
+	const char *json_path;   /**< --json FILE, NULL for none. */
+};
+
+/** A transmit PMD under test. */
+enum bench_pmd {
+	BENCH_PMD_MLX5_TM = 0, /**< Ours, on the device model. */
+	BENCH_PMD_NULL,        /**< net_null: frees the mbufs (the floor). */
+	BENCH_PMD_RING,        /**< net_ring: enqueues to an rte_ring. */
+	BENCH_PMD_COUNT,
+};
+
+/** Name of @p pmd in tables and JSON. */
+const char *bench_pmd_name(enum bench_pmd pmd);
+
+/** Nanoseconds from the monotonic clock. */
+uint64_t bench_now_ns(void);
+
+/** Whether the mlx5-tm PMD is linked into this program. */
+bool bench_have_mlx5_tm(void);
+
+/**
+ * Create an mlx5-tm port on the device model in virtual-clock mode.
+ *
+ * @param tag
+ *   Makes the vdev name unique (net_mlx5_tm_<tag>).
+ * @param extra
+ *   More devargs (may be NULL or "").
+ * @param[out] port_id
+ *   The new port.
+ * @return
+ *   0 or a negative errno.
+ */
+int bench_mlx5_tm_create(const char *tag, const char *extra,
+			 uint16_t *port_id);
+
+/**
+ * Create an mlx5-tm port (bench_mlx5_tm_create) and configure it with no
+ * Rx queue and @p nb_txq Tx queues of @p nb_desc descriptors, set up but
+ * not started.
+ */
+int bench_mlx5_tm_port(const char *tag, uint16_t nb_txq, uint16_t nb_desc,
+		       uint16_t *port_id);
+
+/** Choose the device-model profile of the ports created from now on. */
+void bench_mlx5_tm_set_profile(const char *profile);
+
+/** Rate-table size of the current profile's device, 0 if unknown. */
+uint32_t bench_mlx5_tm_table_size(void);
+
+/** Stop, close and remove a port made by bench_mlx5_tm_create(). */
+void bench_mlx5_tm_destroy(uint16_t port_id);
+
+/**
+ * Let the device model run until every posted WQE has left and its CQE is
+ * written (virtual clock). Not timed by the callers.
+ */
+void bench_mlx5_tm_drain(uint16_t port_id);
+
+/**
+ * Device command statistics of a port's device model.
+ *
+ * @return
+ *   true with @p count and @p ns filled (cumulative since the device was
+ *   opened); false when the model does not report them.
+ */
+bool bench_mlx5_tm_cmd_stats(uint16_t port_id, uint64_t *count,
+			     uint64_t *ns);
+
+/** Run the datapath cases; add "datapath" to @p js. */
+int bench_datapath_run(const struct bench_opts *o, struct bench_json *js);
+
+/** Run the control-path cases; add "control" to @p js. */
+int bench_control_run(const struct bench_opts *o, struct bench_json *js);
+
+/** Run the memory measurements; add "memory" to @p js. */
+int bench_memory_run(const struct bench_opts *o, struct bench_json *js);
+
+#endif /* MLX5_TM_BENCH_H */

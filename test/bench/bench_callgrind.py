@@ -1,0 +1,223 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5-tm authors
+"""Merge the callgrind dumps of `mlx5-tm-bench --callgrind` into the
+timing results: instructions per packet inside rte_eth_tx_burst for each
+datapath case, and the hottest source lines of the PMD's burst function.
+
+Each datapath case is one dump, named by its trigger
+"dp:<pmd>:<shape>:<burst>:<packets>:<bursts>"; the dump "dp:calib:..." holds
+the instructions of the collection toggles alone, subtracted per burst.
+"""
+
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def read_dump(path):
+    """Trigger name, total Ir, and self Ir per (file, line) of one dump."""
+    trigger = None
+    total = 0
+    lines = {}
+    names = {}
+    cur_file = None
+    cur_sub = None
+    last_line = 0
+    skip_next = False
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for raw in f:
+            line = raw.rstrip("\n")
+            if line.startswith("desc: Trigger: Client Request: "):
+                trigger = line[len("desc: Trigger: Client Request: "):].strip()
+                continue
+            if line.startswith("totals:") or line.startswith("summary:"):
+                total = max(total, int(line.split()[1]))
+                continue
+            m = re.match(r"^(fl|fi|fe|fn|cfi|cfl|cfn|ob|cob)=(.*)$", line)
+            if m:
+                key, val = m.groups()
+                n = re.match(r"^\((\d+)\)(?: (.*))?$", val)
+                if n:
+                    cid, name = n.groups()
+                    if name is not None:
+                        names[(key[-2:] if key != "fn" else "fn", cid)] = name
+                    # files share one id space in fl/fi/fe/cfi/cfl
+                    if name is not None and key in ("fl", "fi", "fe", "cfi", "cfl"):
+                        names[("file", cid)] = name
+                    val = names.get(("file", cid), val) if key in (
+                        "fl", "fi", "fe", "cfi", "cfl") else name
+                if key == "fl":
+                    cur_file = val
+                    cur_sub = None
+                elif key in ("fi", "fe"):
+                    cur_sub = val
+                elif key == "fn":
+                    cur_sub = None
+                continue
+            if line.startswith("calls="):
+                skip_next = True
+                continue
+            m = re.match(r"^([+-]?\d+|\*)\s+(\d+)", line)
+            if not m:
+                continue
+            pos, cost = m.groups()
+            if pos == "*":
+                ln = last_line
+            elif pos[0] in "+-":
+                ln = last_line + int(pos)
+            else:
+                ln = int(pos)
+            last_line = ln
+            if skip_next:
+                skip_next = False
+                continue
+            key = (cur_sub or cur_file, ln)
+            lines[key] = lines.get(key, 0) + int(cost)
+    return trigger, total, lines
+
+
+def source_line(path, ln, dirs):
+    """Text of line @ln of @path, looked up as is or under @dirs."""
+    for d in [""] + dirs:
+        full = path if os.path.isabs(path) else os.path.join(d, path)
+        try:
+            with open(full, encoding="utf-8", errors="replace") as s:
+                return s.read().splitlines()[ln - 1].strip()
+        except (OSError, IndexError):
+            continue
+    return ""
+
+
+def hot_lines(lines, src_filter, top, dirs):
+    """The @top lines of files matching @src_filter, with their text."""
+    chosen = [(ir, f, ln) for (f, ln), ir in lines.items()
+              if f and re.search(src_filter, f)]
+    chosen.sort(reverse=True)
+    total = sum(ir for ir, _, _ in chosen)
+    out = []
+    for ir, f, ln in chosen[:top]:
+        text = source_line(f, ln, dirs)
+        out.append({"file": f, "line": ln, "ir": ir,
+                    "pct_of_pmd": 100.0 * ir / total if total else 0.0,
+                    "source": text})
+    return total, out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--timing", required=True, help="timing JSON")
+    ap.add_argument("--dumps", required=True, help="callgrind dump prefix")
+    ap.add_argument("--out", required=True, help="merged JSON")
+    ap.add_argument("--src-filter", default=r"drivers/net/mlx5_tm/",
+                    help="regex of the PMD datapath sources")
+    ap.add_argument("--hot-case", default="mlx5_tm:64B:32")
+    ap.add_argument("--top", type=int, default=15)
+    ap.add_argument("--annotate", help="write callgrind_annotate --auto=yes"
+                    " of the hot case here")
+    ap.add_argument("--src-root", default=".", help="source root")
+    ap.add_argument("--build-dir", default=".", help="build directory")
+    args = ap.parse_args()
+
+    with open(args.timing, encoding="utf-8") as f:
+        res = json.load(f)
+    calib = None
+    cases = []
+    hot_dump = None
+    def part(path):
+        tail = path.rsplit(".", 1)[-1]
+        return int(tail) if tail.isdigit() else -1
+
+    for path in sorted(glob.glob(args.dumps + "*"), key=part):
+        trigger, total, lines = read_dump(path)
+        if not trigger or not trigger.startswith("dp:"):
+            continue
+        _, pmd, shape, burst, packets, bursts = trigger.split(":")
+        if pmd == "calib":
+            calib = total / int(bursts)
+            continue
+        cases.append({"pmd": pmd, "shape": shape, "burst": int(burst),
+                      "packets": int(packets), "bursts": int(bursts),
+                      "ir_total": total, "dump": os.path.basename(path),
+                      "_lines": lines})
+        if "%s:%s:%s" % (pmd, shape, burst) == args.hot_case:
+            hot_dump = cases[-1]
+    cg = {"tool": "valgrind --tool=callgrind --collect-atstart=no",
+          "what": "instructions retired inside rte_eth_tx_burst (the"
+                  " ethdev inline wrapper and the PMD burst function with"
+                  " everything it calls), toggle instructions removed",
+          "toggle_pair_ir": calib, "cases": [], "ratios": []}
+    by_key = {}
+    for c in cases:
+        ir = c["ir_total"] - (calib or 0) * c["bursts"]
+        c["ir_per_pkt"] = ir / c["packets"] if c["packets"] else None
+        by_key[(c["pmd"], c["shape"], c["burst"])] = c["ir_per_pkt"]
+        cg["cases"].append({k: v for k, v in c.items() if k != "_lines"})
+    shapes = []
+    bursts = []
+    for c in cases:
+        if c["shape"] not in shapes:
+            shapes.append(c["shape"])
+        if c["burst"] not in bursts:
+            bursts.append(c["burst"])
+    bursts.sort()
+    print("\nDatapath: instructions per packet inside rte_eth_tx_burst"
+          " (callgrind)")
+    print("%-6s %5s | %9s %9s %9s | %9s %9s" % (
+        "shape", "burst", "mlx5_tm", "null", "ring", "ours/null",
+        "ours/ring"))
+
+    def fmt(v, spec="%9.1f"):
+        return spec % v if isinstance(v, (int, float)) else "%9s" % "-"
+
+    for s in shapes:
+        for b in bursts:
+            o = by_key.get(("mlx5_tm", s, b))
+            n = by_key.get(("null", s, b))
+            r = by_key.get(("ring", s, b))
+            on = o / n if o is not None and n else None
+            orr = o / r if o is not None and r else None
+            cg["ratios"].append({"shape": s, "burst": b,
+                                 "ours_over_null": on,
+                                 "ours_over_ring": orr})
+            print("%-6s %5d | %s %s %s | %s %s" % (
+                s, b, fmt(o), fmt(n), fmt(r), fmt(on, "%9.2f"),
+                fmt(orr, "%9.2f")))
+    if hot_dump is not None:
+        total, hot = hot_lines(hot_dump["_lines"], args.src_filter, args.top,
+                               [args.build_dir, args.src_root])
+        path = os.path.join(os.path.dirname(args.dumps) or ".",
+                            hot_dump["dump"])
+        if args.annotate:
+            with open(args.annotate, "w", encoding="utf-8") as f:
+                subprocess.run(["callgrind_annotate", "--auto=yes",
+                                "--threshold=100",
+                                "--include=" + args.src_root,
+                                "--include=" + args.build_dir, path],
+                               stdout=f, stderr=subprocess.STDOUT,
+                               check=False)
+            cg["annotate_file"] = args.annotate
+        cg["hot_case"] = args.hot_case
+        cg["hot_dump"] = hot_dump["dump"]
+        cg["hot_pmd_ir"] = total
+        cg["hot_lines"] = hot
+        print("\nHottest lines of the PMD (%s, %s; %% of the PMD's own"
+              " instructions in that case):" % (args.hot_case,
+                                                hot_dump["dump"]))
+        for h in hot:
+            print("%10d %5.1f%%  %s:%d  %s" % (
+                h["ir"], h["pct_of_pmd"], os.path.basename(h["file"]),
+                h["line"], h["source"][:70]))
+    res["callgrind"] = cg
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(res, f, indent=2)
+        f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,518 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * Control-path cost of the rte_tm backend as the hierarchy grows:
+ * rte_tm_hierarchy_commit() for a root and N leaves (Tx queues) with 1, 16
+ * and rate-table-size distinct rates, on a stopped port (the pacing index
+ * goes into CREATE_SQ at start) and on a started one (MODIFY_SQ per leaf);
+ * then the latency of rte_tm_node_shaper_update() on a started port. Each
+ * figure is split into the device model's command time (when the model
+ * reports it) and the rest, which is our software.
+ *
+ * Reference in the same run: the port start itself (N CREATE_SQ without a
+ * hierarchy), which any PMD with N hardware queues pays.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_tm.h>
+
+#include "bench.h"
+
+#define CTL_ROOT_ID (1u << 20)
+#define CTL_NB_DESC 64
+#define CTL_MAX_REPS 16
+#define CTL_UPDATE_LEAVES 16
+
+static const uint32_t ctl_leaves[] = { 1, 16, 64, 256, 512, 1024 };
+
+enum ctl_kind { CTL_ONE_RATE, CTL_16_RATES, CTL_TABLE_RATES, CTL_NB_KINDS };
+static const char *const ctl_kind_names[CTL_NB_KINDS] = {
+	"1", "16", "table",
+};
+
+enum ctl_when { CTL_BEFORE_START, CTL_AFTER_START, CTL_NB_WHEN };
+static const char *const ctl_when_names[CTL_NB_WHEN] = {
+	"before_start", "after_start",
+};
+
+/** Time of one control operation, split. */
+struct ctl_time {
+	double total_us;
+	double device_us;
+	uint64_t device_cmds;
+};
+
+/** Median over the repetitions of one commit case. */
+struct ctl_commit {
+	bool valid;
+	uint32_t leaves;
+	uint32_t rates;
+	struct ctl_time commit;
+	struct ctl_time start;     /**< Port start (before_start: after commit). */
+};
+
+static bool ctl_have_cmd_stats;
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double
+median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n ? v[n / 2] : NAN;
+}
+
+static double
+percentile(double *v, unsigned int n, double p)
+{
+	unsigned int i;
+
+	if (n == 0)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	i = (unsigned int)ceil(p * n) - 1;
+	return v[RTE_MIN(i, n - 1)];
+}
+
+/* Measure one call: wall time and device command time around it. */
+#define CTL_TIMED(port, out, call) do { \
+	uint64_t c0_, c1_, d0_, d1_, t0_, t1_; \
+	ctl_have_cmd_stats = bench_mlx5_tm_cmd_stats((port), &c0_, &d0_); \
+	t0_ = bench_now_ns(); \
+	(call); \
+	t1_ = bench_now_ns(); \
+	bench_mlx5_tm_cmd_stats((port), &c1_, &d1_); \
+	(out)->total_us = (double)(t1_ - t0_) / 1e3; \
+	(out)->device_us = (double)(d1_ - d0_) / 1e3; \
+	(out)->device_cmds = c1_ - c0_; \
+} while (0)
+
+/* Bytes per second of the i-th distinct rate: 10 Mbit/s + i Mbit/s. */
+static uint64_t
+rate_of(uint32_t i, const struct rte_tm_capabilities *cap)
+{
+	uint64_t r = 1250000ull + 125000ull * i;
+
+	if (cap->shaper_private_rate_min > r)
+		r = cap->shaper_private_rate_min + 125000ull * i;
+	if (cap->shaper_private_rate_max != 0 &&
+	    r > cap->shaper_private_rate_max)
+		r = cap->shaper_private_rate_max;
+	return r;
+}
+
+static int
+add_profiles(uint16_t port, uint32_t first_id, uint32_t n,
+	     const struct rte_tm_capabilities *cap)
+{
+	struct rte_tm_shaper_params sp;
+	struct rte_tm_error err;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		memset(&sp, 0, sizeof(sp));
+		sp.peak.rate = rate_of(i, cap);
+		ret = rte_tm_shaper_profile_add(port, first_id + i, &sp, &err);
+		if (ret != 0) {
+			fprintf(stderr, "shaper_profile_add(%u): %s\n", i,
+				err.message ? err.message : strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Root CTL_ROOT_ID, leaves 0..n-1, leaf i on profile 1 + i % rates. */
+static int
+add_hierarchy(uint16_t port, uint32_t n, uint32_t rates)
+{
+	struct rte_tm_node_params np;
+	struct rte_tm_error err;
+	uint32_t i;
+	int ret;
+
+	memset(&np, 0, sizeof(np));
+	np.shaper_profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE;
+	np.nonleaf.n_sp_priorities = 1;
+	ret = rte_tm_node_add(port, CTL_ROOT_ID, RTE_TM_NODE_ID_NULL, 0, 1,
+			      RTE_TM_NODE_LEVEL_ID_ANY, &np, &err);
+	for (i = 0; ret == 0 && i < n; i++) {
+		memset(&np, 0, sizeof(np));
+		np.shaper_profile_id = 1 + i % rates;
+		np.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
+		np.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
+		ret = rte_tm_node_add(port, i, CTL_ROOT_ID, 0, 1,
+				      RTE_TM_NODE_LEVEL_ID_ANY, &np, &err);
+	}
+	if (ret != 0)
+		fprintf(stderr, "node_add: %s\n",
+			err.message ? err.message : strerror(-ret));
+	return ret;
+}
+
+static uint32_t
+rates_of(enum ctl_kind kind, uint32_t leaves, uint32_t table)
+{
+	uint32_t k = kind == CTL_ONE_RATE ? 1 :
+		     kind == CTL_16_RATES ? 16 : table;
+
+	return RTE_MIN(k, leaves);
+}
+
+/* One repetition of one commit case on a fresh port. */
+static int
+commit_once(uint32_t leaves, uint32_t rates, enum ctl_when when,
+	    struct ctl_time *commit, struct ctl_time *start)
+{
+	struct rte_tm_capabilities cap;
+	struct rte_tm_error err;
+	uint16_t port;
+	int ret, r = 0;
+
+	ret = bench_mlx5_tm_port("ctl", leaves, CTL_NB_DESC, &port);
+	if (ret != 0)
+		return ret;
+	ret = rte_tm_capabilities_get(port, &cap, &err);
+	if (ret == 0 && when == CTL_AFTER_START) {
+		CTL_TIMED(port, start, r = rte_eth_dev_start(port));
+		ret = r;
+	}
+	if (ret == 0)
+		ret = add_profiles(port, 1, rates, &cap);
+	if (ret == 0)
+		ret = add_hierarchy(port, leaves, rates);
+	if (ret == 0) {
+		CTL_TIMED(port, commit,
+			  r = rte_tm_hierarchy_commit(port, 1, &err));
+		ret = r;
+		if (ret != 0)
+			fprintf(stderr, "commit %u leaves %u rates: %s\n",
+				leaves, rates,
+				err.message ? err.message : strerror(-ret));
+	}
+	if (ret == 0 && when == CTL_BEFORE_START) {
+		CTL_TIMED(port, start, r = rte_eth_dev_start(port));
+		ret = r;
+	}
+	bench_mlx5_tm_destroy(port);
+	return ret;
+}
+
+static void
+commit_case(const struct bench_opts *o, uint32_t leaves, uint32_t rates,
+	    enum ctl_when when, struct ctl_commit *c)
+{
+	double ct[CTL_MAX_REPS], cd[CTL_MAX_REPS], st[CTL_MAX_REPS],
+	       sd[CTL_MAX_REPS];
+	uint32_t reps = RTE_MIN(o->reps, (uint32_t)CTL_MAX_REPS), i;
+	struct ctl_time commit, start;
+
+	memset(c, 0, sizeof(*c));
+	c->leaves = leaves;
+	c->rates = rates;
+	for (i = 0; i < reps; i++) {
+		memset(&commit, 0, sizeof(commit));
+		memset(&start, 0, sizeof(start));
+		if (commit_once(leaves, rates, when, &commit, &start) != 0)
+			return;
+		ct[i] = commit.total_us;
+		cd[i] = commit.device_us;
+		st[i] = start.total_us;
+		sd[i] = start.device_us;
+		c->commit.device_cmds = commit.device_cmds;
+		c->start.device_cmds = start.device_cmds;
+	}
+	c->commit.total_us = median(ct, reps);
+	c->commit.device_us = median(cd, reps);
+	c->start.total_us = median(st, reps);
+	c->start.device_us = median(sd, reps);
+	c->valid = true;
+}
+
+/* Least squares y = a + b x; r2; and the log-log slope of the top two. */
+static void
+fit(const struct ctl_commit *c, unsigned int n, bool software,
+    struct bench_json *js, const char *key, char *verdict, size_t vlen)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0, a, b, r2, e = NAN;
+	double x[RTE_DIM(ctl_leaves)], y[RTE_DIM(ctl_leaves)];
+	unsigned int i, m = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!c[i].valid)
+			continue;
+		x[m] = c[i].leaves;
+		y[m] = c[i].commit.total_us -
+		       (software ? c[i].commit.device_us : 0);
+		m++;
+	}
+	if (m < 3) {
+		snprintf(verdict, vlen, "too few points");
+		return;
+	}
+	for (i = 0; i < m; i++) {
+		sx += x[i];
+		sy += y[i];
+		sxx += x[i] * x[i];
+		sxy += x[i] * y[i];
+		syy += y[i] * y[i];
+	}
+	b = (m * sxy - sx * sy) / (m * sxx - sx * sx);
+	a = (sy - b * sx) / m;
+	r2 = pow(m * sxy - sx * sy, 2) /
+	     ((m * sxx - sx * sx) * (m * syy - sy * sy));
+	if (y[m - 2] > 0 && y[m - 1] > 0)
+		e = log(y[m - 1] / y[m - 2]) / log(x[m - 1] / x[m - 2]);
+	snprintf(verdict, vlen, "%s: %.3f us/leaf + %.1f us, r2 %.4f,"
+		 " growth exponent %.2f -> %s", key, b, a, r2, e,
+		 (r2 >= 0.98 && e > 0.8 && e < 1.2) ? "linear" :
+		 (e >= 1.2 ? "super-linear" : "not linear (sub-linear)"));
+	bench_json_obj_begin(js, key);
+	bench_json_num(js, "slope_us_per_leaf", b);
+	bench_json_num(js, "intercept_us", a);
+	bench_json_num(js, "r2", r2);
+	bench_json_num(js, "growth_exponent_top", e);
+	bench_json_bool(js, "linear", r2 >= 0.98 && e > 0.8 && e < 1.2);
+	bench_json_obj_end(js);
+}
+
+static void
+json_time(struct bench_json *js, const char *key, const struct ctl_time *t)
+{
+	bench_json_obj_begin(js, key);
+	bench_json_num(js, "total_us", t->total_us);
+	bench_json_num(js, "device_us",
+		       ctl_have_cmd_stats ? t->device_us : NAN);
+	bench_json_num(js, "software_us", ctl_have_cmd_stats ?
+		       t->total_us - t->device_us : NAN);
+	bench_json_int(js, "device_cmds", (int64_t)t->device_cmds);
+	bench_json_obj_end(js);
+}
+
+static int
+run_commits(const struct bench_opts *o, struct bench_json *js,
+	    uint32_t table)
+{
+	static struct ctl_commit res[CTL_NB_WHEN][CTL_NB_KINDS]
+				    [RTE_DIM(ctl_leaves)];
+	unsigned int w, k, l, nl = 0, valid = 0;
+	char verdict[256];
+
+	while (nl < RTE_DIM(ctl_leaves) && ctl_leaves[nl] <= o->max_leaves)
+		nl++;
+	/* Warm-up: the first port of the process pays one-time costs. */
+	commit_case(o, 1, 1, CTL_AFTER_START, &res[0][0][0]);
+	for (l = 0; l < nl; l++)
+		for (k = 0; k < CTL_NB_KINDS; k++)
+			for (w = 0; w < CTL_NB_WHEN; w++) {
+				commit_case(o, ctl_leaves[l],
+					    rates_of(k, ctl_leaves[l], table),
+					    w, &res[w][k][l]);
+				valid += res[w][k][l].valid;
+			}
+	printf("\nControl path: rte_tm_hierarchy_commit, root + N leaves,"
+	       " median of %u, microseconds\n(device = device-model command"
+	       " time%s; start = rte_eth_dev_start of the same port)\n",
+	       o->reps, ctl_have_cmd_stats ? "" : ": NOT REPORTED by the model");
+	printf("%-12s %-5s %6s %5s | %9s %8s %9s %9s %5s | %9s %9s\n",
+	       "when", "kind", "leaves", "rates", "commit", "us/leaf",
+	       "device", "software", "cmds", "start", "st.device");
+	bench_json_arr_begin(js, "commit");
+	for (w = 0; w < CTL_NB_WHEN; w++)
+		for (k = 0; k < CTL_NB_KINDS; k++)
+			for (l = 0; l < nl; l++) {
+				const struct ctl_commit *c = &res[w][k][l];
+
+				if (!c->valid) {
+					printf("%-12s %-5s %6u | failed\n",
+					       ctl_when_names[w],
+					       ctl_kind_names[k], ctl_leaves[l]);
+					continue;
+				}
+				printf("%-12s %-5s %6u %5u | %9.1f %8.2f"
+				       " %9.1f %9.1f %5" PRIu64 " | %9.1f"
+				       " %9.1f\n",
+				       ctl_when_names[w], ctl_kind_names[k],
+				       c->leaves, c->rates,
+				       c->commit.total_us,
+				       c->commit.total_us / c->leaves,
+				       c->commit.device_us,
+				       c->commit.total_us -
+				       c->commit.device_us,
+				       c->commit.device_cmds,
+				       c->start.total_us, c->start.device_us);
+				bench_json_obj_begin(js, NULL);
+				bench_json_str(js, "when", ctl_when_names[w]);
+				bench_json_int(js, "leaves", c->leaves);
+				bench_json_str(js, "rates_kind",
+					       ctl_kind_names[k]);
+				bench_json_int(js, "rates", c->rates);
+				json_time(js, "commit", &c->commit);
+				json_time(js, "start", &c->start);
+				bench_json_obj_end(js);
+			}
+	bench_json_arr_end(js);
+	printf("\nGrowth with the number of leaves (least squares over"
+	       " N = 1..%u; exponent from the two largest N):\n",
+	       ctl_leaves[nl ? nl - 1 : 0]);
+	bench_json_arr_begin(js, "commit_fit");
+	for (w = 0; w < CTL_NB_WHEN; w++)
+		for (k = 0; k < CTL_NB_KINDS; k++) {
+			bench_json_obj_begin(js, NULL);
+			bench_json_str(js, "when", ctl_when_names[w]);
+			bench_json_str(js, "rates_kind", ctl_kind_names[k]);
+			fit(res[w][k], nl, false, js, "total", verdict,
+			    sizeof(verdict));
+			printf("  %-12s rates %-5s %s\n", ctl_when_names[w],
+			       ctl_kind_names[k], verdict);
+			if (ctl_have_cmd_stats) {
+				fit(res[w][k], nl, true, js, "software",
+				    verdict, sizeof(verdict));
+				printf("  %-12s rates %-5s %s\n",
+				       ctl_when_names[w], ctl_kind_names[k],
+				       verdict);
+			}
+			bench_json_obj_end(js);
+		}
+	bench_json_arr_end(js);
+	return valid > 0 ? 0 : -EIO;
+}
+
+/* node_shaper_update latency on a started port with @p leaves leaves. */
+static int
+run_updates(const struct bench_opts *o, struct bench_json *js,
+	    uint32_t leaves)
+{
+	uint32_t moved = RTE_MIN(leaves, (uint32_t)CTL_UPDATE_LEAVES);
+	uint32_t nprof = moved + 1, i, n = o->updates;
+	double *tot, *dev, *sw;
+	struct rte_tm_capabilities cap;
+	struct rte_tm_error err;
+	struct ctl_time t;
+	uint16_t port;
+	int ret, r = 0;
+
+	tot = calloc(3 * (size_t)n, sizeof(double));
+	if (tot == NULL)
+		return -ENOMEM;
+	dev = tot + n;
+	sw = dev + n;
+	ret = bench_mlx5_tm_port("upd", leaves, CTL_NB_DESC, &port);
+	if (ret != 0) {
+		free(tot);
+		return ret;
+	}
+	ret = rte_tm_capabilities_get(port, &cap, &err);
+	if (ret == 0)
+		ret = rte_eth_dev_start(port);
+	if (ret == 0)
+		ret = add_profiles(port, 1, nprof, &cap);
+	if (ret == 0)
+		ret = add_hierarchy(port, leaves, 1);
+	if (ret == 0)
+		ret = rte_tm_hierarchy_commit(port, 1, &err);
+	/*
+	 * Leaf i % moved goes to profile 1 + i % (moved + 1): every call
+	 * changes the leaf's rate, and moved + 1 rates are in use at most.
+	 */
+	for (i = 0; ret == 0 && i < n; i++) {
+		CTL_TIMED(port, &t, r = rte_tm_node_shaper_update(port,
+				i % moved, 1 + i % nprof, &err));
+		ret = r;
+		tot[i] = t.total_us;
+		dev[i] = t.device_us;
+		sw[i] = t.total_us - t.device_us;
+	}
+	if (ret != 0)
+		fprintf(stderr, "shaper update on %u leaves: %s\n", leaves,
+			err.message ? err.message : strerror(-ret));
+	bench_mlx5_tm_destroy(port);
+	if (ret == 0) {
+		double p50 = percentile(tot, n, 0.5),
+		       p99 = percentile(tot, n, 0.99),
+		       d50 = percentile(dev, n, 0.5),
+		       d99 = percentile(dev, n, 0.99),
+		       s50 = percentile(sw, n, 0.5),
+		       s99 = percentile(sw, n, 0.99);
+
+		printf("%6u %7u | %8.2f %8.2f | %8.2f %8.2f | %8.2f %8.2f\n",
+		       leaves, n, p50, p99, d50, d99, s50, s99);
+		bench_json_obj_begin(js, NULL);
+		bench_json_int(js, "leaves", leaves);
+		bench_json_int(js, "updates", n);
+		bench_json_num(js, "p50_us", p50);
+		bench_json_num(js, "p99_us", p99);
+		bench_json_num(js, "device_p50_us",
+			       ctl_have_cmd_stats ? d50 : NAN);
+		bench_json_num(js, "device_p99_us",
+			       ctl_have_cmd_stats ? d99 : NAN);
+		bench_json_num(js, "software_p50_us",
+			       ctl_have_cmd_stats ? s50 : NAN);
+		bench_json_num(js, "software_p99_us",
+			       ctl_have_cmd_stats ? s99 : NAN);
+		bench_json_obj_end(js);
+	}
+	free(tot);
+	return ret;
+}
+
+int
+bench_control_run(const struct bench_opts *o, struct bench_json *js)
+{
+	uint32_t table = bench_mlx5_tm_table_size();
+	uint32_t upd_leaves[2] = {
+		RTE_MIN(o->max_leaves, (uint32_t)CTL_UPDATE_LEAVES),
+		o->max_leaves };
+	unsigned int i;
+	int ret, failed = 0;
+
+	bench_json_obj_begin(js, "control");
+	if (!bench_have_mlx5_tm()) {
+		printf("\nControl path: mlx5_tm PMD not linked, skipped\n");
+		bench_json_str(js, "skipped", "mlx5_tm PMD not linked");
+		bench_json_obj_end(js);
+		return -ENOTSUP;
+	}
+	if (table == 0)
+		table = 512;
+	bench_json_str(js, "profile", o->profile);
+	bench_json_int(js, "rate_table_size", table);
+	bench_json_int(js, "tx_desc_per_queue", CTL_NB_DESC);
+	bench_json_int(js, "max_leaves", o->max_leaves);
+	bench_json_str(js, "max_leaves_note",
+		       "Tx queues per port are bounded by"
+		       " RTE_MAX_QUEUES_PER_PORT (1024 in Debian's DPDK)");
+	if (run_commits(o, js, table) != 0)
+		failed++;
+	printf("\nControl path: rte_tm_node_shaper_update on a started port,"
+	       " microseconds\n%6s %7s | %8s %8s | %8s %8s | %8s %8s\n",
+	       "leaves", "updates", "p50", "p99", "dev.p50", "dev.p99",
+	       "sw.p50", "sw.p99");
+	bench_json_arr_begin(js, "shaper_update");
+	for (i = 0; i < RTE_DIM(upd_leaves); i++) {
+		if (i > 0 && upd_leaves[i] <= upd_leaves[0])
+			break;
+		ret = run_updates(o, js, upd_leaves[i]);
+		if (ret != 0)
+			failed++;
+	}
+	bench_json_arr_end(js);
+	bench_json_bool(js, "device_time_reported", ctl_have_cmd_stats);
+	bench_json_obj_end(js);
+	return failed ? -EIO : 0;
+}

@@ -1,0 +1,521 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * Datapath cost on the sending lcore: TSC cycles spent inside
+ * rte_eth_tx_burst() per packet sent, for mlx5-tm on the device model and
+ * for DPDK's net_null (the floor: it only frees the mbufs) and net_ring
+ * (a real software PMD: one rte_ring enqueue per burst).
+ *
+ * Everything else happens outside the measured region: building the
+ * packets, freeing what a burst did not take, and draining the wire (the
+ * device model in virtual clock runs until every WQE has left; the ring is
+ * emptied through the port's Rx queue). mlx5-tm frees the mbufs of earlier
+ * bursts when it reaps their completions, inside tx_burst, so that cost is
+ * counted, as it is for net_null which frees at once.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_udp.h>
+
+#ifdef BENCH_HAVE_CALLGRIND
+#include <valgrind/callgrind.h>
+#endif
+
+#include "bench.h"
+
+#define DP_MAX_BURST 64
+#define DP_MAX_SEGS 3
+#define DP_POOL_SIZE 16383
+#define DP_RING_DESC 1024
+#define DP_STALL_LIMIT 100000
+#define DP_MAX_ROUNDS 64
+
+static const uint16_t dp_bursts[] = { 1, 8, 32, 64 };
+
+/** A packet shape: segment lengths (the packet is their sum). */
+struct dp_shape {
+	const char *name;
+	uint16_t nb_segs;
+	uint16_t seg_len[DP_MAX_SEGS];
+};
+
+static const struct dp_shape dp_shapes[] = {
+	{ "64B", 1, { 64 } },
+	{ "1500B", 1, { 1500 } },
+	{ "3seg", 3, { 500, 500, 500 } },
+};
+
+#define DP_NB_SHAPES RTE_DIM(dp_shapes)
+#define DP_NB_BURSTS RTE_DIM(dp_bursts)
+
+/** One PMD's port for the datapath cases. */
+struct dp_port {
+	enum bench_pmd pmd;
+	uint16_t port_id;
+	bool ready;
+	bool created;     /**< Made by hotplug, to be destroyed. */
+};
+
+/** Result of one case. */
+struct dp_result {
+	bool valid;
+	double cycles_per_pkt;     /**< Median over rounds. */
+	double cycles_per_pkt_min; /**< Best round. */
+	uint64_t packets;          /**< Packets sent over all rounds. */
+	uint64_t bursts;           /**< Calls of rte_eth_tx_burst. */
+	uint64_t short_bursts;     /**< Bursts that took fewer than asked. */
+};
+
+static struct rte_mempool *dp_pool;
+static uint8_t dp_header[64];
+static double dp_timer_overhead;
+static bool dp_callgrind;
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Cycles of an empty rte_rdtsc_precise() pair, subtracted per burst. */
+static double
+timer_overhead(void)
+{
+	static double samples[4096];
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(samples); i++) {
+		uint64_t t0 = rte_rdtsc_precise();
+		uint64_t t1 = rte_rdtsc_precise();
+
+		samples[i] = (double)(t1 - t0);
+	}
+	qsort(samples, RTE_DIM(samples), sizeof(samples[0]), cmp_double);
+	return samples[RTE_DIM(samples) / 2];
+}
+
+/* Ethernet + IPv4 + UDP header written at the start of every packet. */
+static void
+build_header(void)
+{
+	struct rte_ether_hdr *eth = (void *)dp_header;
+	struct rte_ipv4_hdr *ip = (void *)(eth + 1);
+	struct rte_udp_hdr *udp = (void *)(ip + 1);
+	static const struct rte_ether_addr dst = {
+		.addr_bytes = { 0x02, 0, 0, 0, 0, 2 } };
+	static const struct rte_ether_addr src = {
+		.addr_bytes = { 0x02, 0, 0, 0, 0, 1 } };
+
+	memset(dp_header, 0, sizeof(dp_header));
+	rte_ether_addr_copy(&dst, &eth->dst_addr);
+	rte_ether_addr_copy(&src, &eth->src_addr);
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32(RTE_IPV4(198, 18, 0, 1));
+	ip->dst_addr = rte_cpu_to_be_32(RTE_IPV4(198, 18, 0, 2));
+	udp->src_port = rte_cpu_to_be_16(9);
+	udp->dst_port = rte_cpu_to_be_16(9);
+}
+
+/* Allocate and fill @p n packets of shape @p s. */
+static int
+build_burst(const struct dp_shape *s, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct rte_mbuf *segs[DP_MAX_BURST * DP_MAX_SEGS];
+	uint16_t i, k;
+	uint32_t total = 0;
+
+	if (rte_pktmbuf_alloc_bulk(dp_pool, segs, n * s->nb_segs) != 0)
+		return -ENOMEM;
+	for (k = 0; k < s->nb_segs; k++)
+		total += s->seg_len[k];
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *head = segs[i * s->nb_segs];
+
+		for (k = 0; k < s->nb_segs; k++) {
+			struct rte_mbuf *m = segs[i * s->nb_segs + k];
+
+			m->data_len = s->seg_len[k];
+			m->next = k + 1 < s->nb_segs ?
+				segs[i * s->nb_segs + k + 1] : NULL;
+		}
+		head->nb_segs = s->nb_segs;
+		head->pkt_len = total;
+		rte_memcpy(rte_pktmbuf_mtod(head, void *), dp_header,
+			   sizeof(dp_header));
+		pkts[i] = head;
+	}
+	return 0;
+}
+
+#ifdef BENCH_HAVE_CALLGRIND
+/*
+ * Instructions of the collection toggles themselves: the same toggle pair
+ * around nothing, dumped as "dp:calib:-:0:0:<pairs>", subtracted per burst
+ * when the dumps are read.
+ */
+static void
+callgrind_calibrate(void)
+{
+	char what[64];
+	unsigned int i, pairs = 10000;
+
+	CALLGRIND_ZERO_STATS;
+	for (i = 0; i < pairs; i++) {
+		if (unlikely(dp_callgrind))
+			CALLGRIND_TOGGLE_COLLECT;
+		rte_compiler_barrier();
+		if (unlikely(dp_callgrind))
+			CALLGRIND_TOGGLE_COLLECT;
+	}
+	snprintf(what, sizeof(what), "dp:calib:-:0:0:%u", pairs);
+	CALLGRIND_DUMP_STATS_AT(what);
+}
+#endif
+
+static void
+drain(const struct dp_port *p)
+{
+	struct rte_mbuf *rx[DP_MAX_BURST];
+	uint16_t n;
+
+	switch (p->pmd) {
+	case BENCH_PMD_MLX5_TM:
+		bench_mlx5_tm_drain(p->port_id);
+		break;
+	case BENCH_PMD_RING:
+		do {
+			n = rte_eth_rx_burst(p->port_id, 0, rx, DP_MAX_BURST);
+			rte_pktmbuf_free_bulk(rx, n);
+		} while (n > 0);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Send @p packets packets in bursts of @p burst; @p cycles_out gets the
+ * cycles spent inside rte_eth_tx_burst, timer overhead removed (so it can
+ * come out slightly negative where a burst costs less than the noise).
+ */
+static int
+run_round(const struct dp_port *p, const struct dp_shape *s, uint16_t burst,
+	  uint64_t packets, bool measure, uint64_t *bursts,
+	  uint64_t *short_bursts, uint64_t *sent_out, double *cycles_out)
+{
+	struct rte_mbuf *pkts[DP_MAX_BURST];
+	uint64_t sent = 0, cycles = 0;
+	uint64_t bursts0 = *bursts;
+	uint32_t stalls = 0;
+
+	while (sent < packets) {
+		uint64_t t0, t1;
+		uint16_t n;
+
+		if (build_burst(s, pkts, burst) != 0) {
+			fprintf(stderr, "%s: mbuf pool empty\n",
+				bench_pmd_name(p->pmd));
+			return -1;
+		}
+		t0 = rte_rdtsc_precise();
+#ifdef BENCH_HAVE_CALLGRIND
+		if (unlikely(measure && dp_callgrind))
+			CALLGRIND_TOGGLE_COLLECT;
+#endif
+		n = rte_eth_tx_burst(p->port_id, 0, pkts, burst);
+#ifdef BENCH_HAVE_CALLGRIND
+		if (unlikely(measure && dp_callgrind))
+			CALLGRIND_TOGGLE_COLLECT;
+#endif
+		t1 = rte_rdtsc_precise();
+		cycles += t1 - t0;
+		(*bursts)++;
+		if (n < burst) {
+			rte_pktmbuf_free_bulk(pkts + n, burst - n);
+			(*short_bursts)++;
+			if (n == 0 && ++stalls > DP_STALL_LIMIT) {
+				fprintf(stderr, "%s: tx_burst takes nothing\n",
+					bench_pmd_name(p->pmd));
+				return -1;
+			}
+		}
+		if (n > 0)
+			stalls = 0;
+		sent += n;
+		drain(p);
+	}
+	*sent_out = sent;
+	*cycles_out = (double)cycles -
+		      dp_timer_overhead * (double)(*bursts - bursts0);
+	return 0;
+}
+
+static void
+run_case(const struct bench_opts *o, const struct dp_port *p,
+	 const struct dp_shape *s, uint16_t burst, struct dp_result *r)
+{
+	double per_round[DP_MAX_ROUNDS];
+	uint32_t rounds = RTE_MIN(o->rounds, (uint32_t)DP_MAX_ROUNDS);
+	uint64_t warm = RTE_MIN((uint64_t)o->packets, (uint64_t)20000);
+	uint64_t ignored = 0, ignored_bursts = 0, sent;
+	double c;
+	uint32_t i;
+
+	memset(r, 0, sizeof(*r));
+	if (run_round(p, s, burst, warm, false, &ignored_bursts,
+		      &ignored, &sent, &c) != 0)
+		return;
+#ifdef BENCH_HAVE_CALLGRIND
+	if (dp_callgrind)
+		CALLGRIND_ZERO_STATS;
+#endif
+	for (i = 0; i < rounds; i++) {
+		if (run_round(p, s, burst, o->packets, true, &r->bursts,
+			      &r->short_bursts, &sent, &c) != 0)
+			return;
+		per_round[i] = c / (double)sent;
+		r->packets += sent;
+	}
+#ifdef BENCH_HAVE_CALLGRIND
+	if (dp_callgrind) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "dp:%s:%s:%u:%" PRIu64 ":%" PRIu64,
+			 bench_pmd_name(p->pmd), s->name, burst, r->packets,
+			 r->bursts);
+		CALLGRIND_DUMP_STATS_AT(what);
+	}
+#endif
+	qsort(per_round, rounds, sizeof(per_round[0]), cmp_double);
+	r->cycles_per_pkt = per_round[rounds / 2];
+	r->cycles_per_pkt_min = per_round[0];
+	r->valid = true;
+}
+
+static int
+setup_port(struct dp_port *p)
+{
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	uint16_t nb_rxq = p->pmd == BENCH_PMD_RING ? 1 : 0;
+	int ret;
+
+	switch (p->pmd) {
+	case BENCH_PMD_MLX5_TM:
+		ret = bench_mlx5_tm_create("dp", "", &p->port_id);
+		if (ret != 0)
+			return ret;
+		p->created = true;
+		break;
+	case BENCH_PMD_NULL:
+		ret = rte_eth_dev_get_port_by_name("net_null0", &p->port_id);
+		break;
+	default:
+		ret = rte_eth_dev_get_port_by_name("net_ring0", &p->port_id);
+		break;
+	}
+	if (ret != 0)
+		return ret;
+	memset(&conf, 0, sizeof(conf));
+	if (rte_eth_dev_info_get(p->port_id, &info) == 0 &&
+	    (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS))
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	ret = rte_eth_dev_configure(p->port_id, nb_rxq, 1, &conf);
+	if (ret != 0)
+		return ret;
+	if (nb_rxq > 0) {
+		ret = rte_eth_rx_queue_setup(p->port_id, 0, DP_RING_DESC,
+					     rte_eth_dev_socket_id(p->port_id),
+					     NULL, dp_pool);
+		if (ret != 0)
+			return ret;
+	}
+	ret = rte_eth_tx_queue_setup(p->port_id, 0, DP_RING_DESC,
+				     rte_eth_dev_socket_id(p->port_id), NULL);
+	if (ret != 0)
+		return ret;
+	ret = rte_eth_dev_start(p->port_id);
+	if (ret != 0)
+		return ret;
+	p->ready = true;
+	return 0;
+}
+
+static void
+teardown_port(struct dp_port *p)
+{
+	if (p->ready)
+		drain(p);
+	if (p->created)
+		bench_mlx5_tm_destroy(p->port_id);
+	else if (p->ready)
+		rte_eth_dev_stop(p->port_id);
+	p->created = false;
+	p->ready = false;
+}
+
+static double
+ratio(const struct dp_result *a, const struct dp_result *b)
+{
+	if (!a->valid || !b->valid || b->cycles_per_pkt <= 0)
+		return NAN;
+	return a->cycles_per_pkt / b->cycles_per_pkt;
+}
+
+static void
+print_ratio(double r, const char *sep)
+{
+	if (isfinite(r))
+		printf("%s%9.2f", sep, r);
+	else
+		printf("%s%9s", sep, "-");
+}
+
+static void
+print_and_record(const struct bench_opts *o, struct bench_json *js,
+		 struct dp_result res[BENCH_PMD_COUNT][DP_NB_SHAPES][DP_NB_BURSTS])
+{
+	double ns = 1e9 / (double)rte_get_tsc_hz();
+	unsigned int s, b, pmd;
+
+	printf("\nDatapath: TSC cycles per packet inside rte_eth_tx_burst on"
+	       " the sending lcore\n(median of %u rounds of %u packets;"
+	       " %.1f cycles of timer overhead removed per burst)\n",
+	       o->rounds, o->packets, dp_timer_overhead);
+	printf("%-6s %5s | %9s %9s %9s | %9s %9s\n", "shape", "burst",
+	       "mlx5_tm", "null", "ring", "ours/null", "ours/ring");
+	bench_json_arr_begin(js, "cases");
+	for (s = 0; s < DP_NB_SHAPES; s++) {
+		for (b = 0; b < DP_NB_BURSTS; b++) {
+			printf("%-6s %5u |", dp_shapes[s].name, dp_bursts[b]);
+			for (pmd = 0; pmd < BENCH_PMD_COUNT; pmd++) {
+				const struct dp_result *r = &res[pmd][s][b];
+
+				if (r->valid)
+					printf(" %9.1f", r->cycles_per_pkt);
+				else
+					printf(" %9s", "-");
+				if (!r->valid)
+					continue;
+				bench_json_obj_begin(js, NULL);
+				bench_json_str(js, "pmd", bench_pmd_name(pmd));
+				bench_json_str(js, "shape", dp_shapes[s].name);
+				bench_json_int(js, "burst", dp_bursts[b]);
+				bench_json_int(js, "packets", r->packets);
+				bench_json_num(js, "cycles_per_pkt",
+					       r->cycles_per_pkt);
+				bench_json_num(js, "cycles_per_pkt_min",
+					       r->cycles_per_pkt_min);
+				bench_json_num(js, "ns_per_pkt",
+					       r->cycles_per_pkt * ns);
+				bench_json_int(js, "bursts", r->bursts);
+				bench_json_int(js, "short_bursts",
+					       r->short_bursts);
+				bench_json_obj_end(js);
+			}
+			print_ratio(ratio(&res[0][s][b],
+					  &res[BENCH_PMD_NULL][s][b]), " | ");
+			print_ratio(ratio(&res[0][s][b],
+					  &res[BENCH_PMD_RING][s][b]), " ");
+			printf("\n");
+		}
+	}
+	bench_json_arr_end(js);
+	bench_json_arr_begin(js, "ratios");
+	for (s = 0; s < DP_NB_SHAPES; s++) {
+		for (b = 0; b < DP_NB_BURSTS; b++) {
+			bench_json_obj_begin(js, NULL);
+			bench_json_str(js, "shape", dp_shapes[s].name);
+			bench_json_int(js, "burst", dp_bursts[b]);
+			bench_json_num(js, "ours_over_null",
+				       ratio(&res[0][s][b],
+					     &res[BENCH_PMD_NULL][s][b]));
+			bench_json_num(js, "ours_over_ring",
+				       ratio(&res[0][s][b],
+					     &res[BENCH_PMD_RING][s][b]));
+			bench_json_obj_end(js);
+		}
+	}
+	bench_json_arr_end(js);
+}
+
+int
+bench_datapath_run(const struct bench_opts *o, struct bench_json *js)
+{
+	static struct dp_result res[BENCH_PMD_COUNT][DP_NB_SHAPES][DP_NB_BURSTS];
+	struct dp_port ports[BENCH_PMD_COUNT];
+	unsigned int pmd, s, b, valid = 0;
+
+	dp_callgrind = o->callgrind;
+	memset(res, 0, sizeof(res));
+	if (dp_pool == NULL)
+		dp_pool = rte_pktmbuf_pool_create("bench_dp", DP_POOL_SIZE,
+						  256, 0,
+						  RTE_MBUF_DEFAULT_BUF_SIZE,
+						  SOCKET_ID_ANY);
+	if (dp_pool == NULL) {
+		fprintf(stderr, "datapath: no mbuf pool: %s\n",
+			rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	build_header();
+	dp_timer_overhead = timer_overhead();
+#ifdef BENCH_HAVE_CALLGRIND
+	if (dp_callgrind)
+		callgrind_calibrate();
+#endif
+	bench_json_obj_begin(js, "datapath");
+	bench_json_int(js, "packets_per_round", o->packets);
+	bench_json_int(js, "rounds", o->rounds);
+	bench_json_num(js, "timer_overhead_cycles", dp_timer_overhead);
+	bench_json_str(js, "mlx5_tm_wire",
+		       "device model, clock=virtual, drained between bursts"
+		       " outside the measured region");
+	bench_json_arr_begin(js, "unavailable");
+	for (pmd = 0; pmd < BENCH_PMD_COUNT; pmd++) {
+		int ret;
+
+		ports[pmd] = (struct dp_port){ .pmd = pmd };
+		ret = setup_port(&ports[pmd]);
+		if (ret != 0) {
+			fprintf(stderr, "datapath: %s port unavailable: %s\n",
+				bench_pmd_name(pmd), strerror(-ret));
+			bench_json_str(js, NULL, bench_pmd_name(pmd));
+			teardown_port(&ports[pmd]);
+		}
+	}
+	/* The PMDs take turns case by case, so that drifts hit all alike. */
+	for (s = 0; s < DP_NB_SHAPES; s++)
+		for (b = 0; b < DP_NB_BURSTS; b++)
+			for (pmd = 0; pmd < BENCH_PMD_COUNT; pmd++) {
+				if (!ports[pmd].ready)
+					continue;
+				run_case(o, &ports[pmd], &dp_shapes[s],
+					 dp_bursts[b], &res[pmd][s][b]);
+				valid += res[pmd][s][b].valid;
+			}
+	for (pmd = 0; pmd < BENCH_PMD_COUNT; pmd++)
+		teardown_port(&ports[pmd]);
+	bench_json_arr_end(js);
+	print_and_record(o, js, res);
+	bench_json_obj_end(js);
+	return valid > 0 ? 0 : -EIO;
+}

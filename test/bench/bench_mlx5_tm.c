@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * The mlx5-tm ports of the benchmark: vdevs created at run time on the
+ * device model in virtual-clock mode, so that the device works only when
+ * the benchmark lets it, outside the measured regions.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+
+#include "bench.h"
+
+#ifdef BENCH_HAVE_MLX5_TM
+#include <rte_pmd_mlx5_tm.h>
+#include <mlx5_emu.h>
+#endif
+
+bool
+bench_have_mlx5_tm(void)
+{
+#ifdef BENCH_HAVE_MLX5_TM
+	return true;
+#else
+	return false;
+#endif
+}
+
+#ifdef BENCH_HAVE_MLX5_TM
+
+/* The profile all ports use; set by the first create from the options. */
+static char bench_profile[16] = "cx6dx";
+
+int
+bench_mlx5_tm_create(const char *tag, const char *extra, uint16_t *port_id)
+{
+	char name[64], args[256];
+	int ret;
+
+	snprintf(name, sizeof(name), "net_mlx5_tm_%s", tag);
+	snprintf(args, sizeof(args), "emu=%s,clock=virtual%s%s", bench_profile,
+		 (extra != NULL && extra[0] != '\0') ? "," : "",
+		 extra != NULL ? extra : "");
+	ret = rte_vdev_init(name, args);
+	if (ret < 0) {
+		fprintf(stderr, "cannot create %s,%s: %s\n", name, args,
+			strerror(-ret));
+		return ret;
+	}
+	ret = rte_eth_dev_get_port_by_name(name, port_id);
+	if (ret != 0) {
+		rte_vdev_uninit(name);
+		return ret;
+	}
+	return 0;
+}
+
+void
+bench_mlx5_tm_set_profile(const char *profile)
+{
+	snprintf(bench_profile, sizeof(bench_profile), "%s", profile);
+}
+
+uint32_t
+bench_mlx5_tm_table_size(void)
+{
+	struct mlx5_emu_caps caps;
+	struct mlx5_emu *emu;
+	uint32_t size = 0;
+	uint16_t port;
+
+	if (bench_mlx5_tm_create("caps", "", &port) != 0)
+		return 0;
+	emu = rte_pmd_mlx5_tm_emu(port);
+	if (emu != NULL) {
+		mlx5_emu_get_caps(emu, &caps);
+		size = caps.pp_table_size;
+	}
+	bench_mlx5_tm_destroy(port);
+	return size;
+}
+
+int
+bench_mlx5_tm_port(const char *tag, uint16_t nb_txq, uint16_t nb_desc,
+		   uint16_t *port_id)
+{
+	struct rte_eth_conf conf;
+	uint16_t q;
+	int ret;
+
+	ret = bench_mlx5_tm_create(tag, "", port_id);
+	if (ret != 0)
+		return ret;
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_configure(*port_id, 0, nb_txq, &conf);
+	for (q = 0; ret == 0 && q < nb_txq; q++)
+		ret = rte_eth_tx_queue_setup(*port_id, q, nb_desc,
+					     rte_eth_dev_socket_id(*port_id),
+					     NULL);
+	if (ret != 0) {
+		fprintf(stderr, "port %s with %u Tx queues: %s\n", tag,
+			nb_txq, strerror(-ret));
+		bench_mlx5_tm_destroy(*port_id);
+	}
+	return ret;
+}
+
+void
+bench_mlx5_tm_destroy(uint16_t port_id)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+
+	if (rte_eth_dev_get_name_by_port(port_id, name) != 0)
+		return;
+	rte_eth_dev_stop(port_id);
+	rte_eth_dev_close(port_id);
+	rte_vdev_uninit(name);
+}
+
+void
+bench_mlx5_tm_drain(uint16_t port_id)
+{
+	struct mlx5_emu *emu = rte_pmd_mlx5_tm_emu(port_id);
+
+	if (emu != NULL)
+		mlx5_emu_drain(emu);
+}
+
+bool
+bench_mlx5_tm_cmd_stats(uint16_t port_id, uint64_t *count, uint64_t *ns)
+{
+#ifdef BENCH_HAVE_EMU_CMD_STATS
+	struct mlx5_emu *emu = rte_pmd_mlx5_tm_emu(port_id);
+
+	if (emu == NULL)
+		return false;
+	mlx5_emu_cmd_stats(emu, count, ns);
+	return true;
+#else
+	RTE_SET_USED(port_id);
+	*count = 0;
+	*ns = 0;
+	return false;
+#endif
+}
+
+#else /* !BENCH_HAVE_MLX5_TM */
+
+void
+bench_mlx5_tm_set_profile(const char *profile)
+{
+	RTE_SET_USED(profile);
+}
+
+uint32_t
+bench_mlx5_tm_table_size(void)
+{
+	return 0;
+}
+
+int
+bench_mlx5_tm_port(const char *tag, uint16_t nb_txq, uint16_t nb_desc,
+		   uint16_t *port_id)
+{
+	RTE_SET_USED(tag);
+	RTE_SET_USED(nb_txq);
+	RTE_SET_USED(nb_desc);
+	RTE_SET_USED(port_id);
+	return -ENOTSUP;
+}
+
+int
+bench_mlx5_tm_create(const char *tag, const char *extra, uint16_t *port_id)
+{
+	RTE_SET_USED(tag);
+	RTE_SET_USED(extra);
+	RTE_SET_USED(port_id);
+	return -ENOTSUP;
+}
+
+void
+bench_mlx5_tm_destroy(uint16_t port_id)
+{
+	RTE_SET_USED(port_id);
+}
+
+void
+bench_mlx5_tm_drain(uint16_t port_id)
+{
+	RTE_SET_USED(port_id);
+}
+
+bool
+bench_mlx5_tm_cmd_stats(uint16_t port_id, uint64_t *count, uint64_t *ns)
+{
+	RTE_SET_USED(port_id);
+	*count = 0;
+	*ns = 0;
+	return false;
+}
+
+#endif /* BENCH_HAVE_MLX5_TM */

@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5-tm authors
+"""Smoke check of mlx5-tm-bench: it runs with tiny counts and writes
+well-formed, complete JSON. Timing values are checked for presence and
+type only, never for size (benchmarks are not timed tests).
+
+Usage: smoke.py BUILD_DIR/test/bench/mlx5-tm-bench
+"""
+
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+SHAPES = ["64B", "1500B", "3seg"]
+BURSTS = [1, 8, 32, 64]
+passed = 0
+failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok   " + what)
+    else:
+        failed += 1
+        print("FAIL " + what)
+    return ok
+
+
+def is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) \
+        and math.isfinite(v)
+
+
+def check_datapath(doc, pmds):
+    dp = doc.get("datapath", {})
+    cases = dp.get("cases", [])
+    for pmd in pmds:
+        got = {(c.get("shape"), c.get("burst")): c for c in cases
+               if c.get("pmd") == pmd}
+        check(set(got) == {(s, b) for s in SHAPES for b in BURSTS},
+              "datapath: %s has all %d cases" % (pmd, len(SHAPES) * len(BURSTS)))
+        check(all(is_num(c.get("cycles_per_pkt")) and
+                  is_num(c.get("ns_per_pkt")) for c in got.values()),
+              "datapath: %s cycles/ns per packet are numbers" % pmd)
+        check(all(c.get("packets", 0) >= dp.get("packets_per_round", 1)
+                  and c.get("bursts", 0) >= c["packets"] / c["burst"]
+                  for c in got.values()),
+              "datapath: %s sent every packet asked" % pmd)
+    ratios = dp.get("ratios", [])
+    check(len(ratios) == len(SHAPES) * len(BURSTS),
+          "datapath: one ratio row per shape and burst")
+    if "mlx5_tm" in pmds:
+        check(all(is_num(r.get("ours_over_null")) and
+                  is_num(r.get("ours_over_ring")) for r in ratios),
+              "datapath: ratios ours/null and ours/ring are numbers")
+
+
+def check_control(doc):
+    ctl = doc.get("control", {})
+    commits = ctl.get("commit", [])
+    check(len(commits) > 0 and all(
+        is_num(c["commit"]["total_us"]) and c["commit"]["total_us"] >= 0
+        for c in commits), "control: commit cases measured")
+    whens = {c.get("when") for c in commits}
+    check(whens == {"before_start", "after_start"},
+          "control: commit before and after start")
+    check(all(c.get("rates", 0) >= 1 and c["rates"] <= c["leaves"]
+              for c in commits), "control: rates between 1 and leaves")
+    upd = ctl.get("shaper_update", [])
+    check(len(upd) >= 1 and all(is_num(u.get("p50_us")) and
+                                u["p99_us"] >= u["p50_us"] for u in upd),
+          "control: shaper_update p50 <= p99")
+    check(len(ctl.get("commit_fit", [])) == 6,
+          "control: growth fit per start state and rate kind")
+
+
+def check_memory(doc):
+    mem = doc.get("memory", {})
+    for key in ("per_queue_64_desc", "per_leaf_node", "per_pacing_entry"):
+        v = mem.get(key, {})
+        check(is_num(v.get("pmd_rte_malloc_bytes")) and
+              is_num(v.get("device_model_libc_bytes")),
+              "memory: %s reported" % key)
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__)
+        print("0 passed, 1 failed")
+        return 1
+    binary = sys.argv[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "r.json")
+        proc = subprocess.run([binary, "--smoke", "--json", out],
+                              capture_output=True, text=True, timeout=300)
+        sys.stdout.write(proc.stdout[-4000:])
+        check(proc.returncode == 0,
+              "bench --smoke exits 0 (got %d; stderr: %s)" % (
+                  proc.returncode, proc.stderr.strip()[-300:]))
+        check("Datapath: TSC cycles per packet" in proc.stdout,
+              "bench prints the datapath table")
+        doc = None
+        try:
+            with open(out, encoding="utf-8") as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            print("json: %s" % e)
+        if check(isinstance(doc, dict), "--json FILE is well-formed JSON"):
+            m = doc.get("machine", {})
+            check(is_num(m.get("nproc")) and m["nproc"] >= 1 and
+                  is_num(m.get("tsc_hz")) and m["tsc_hz"] > 0 and
+                  doc.get("mode") == "timing" and doc.get("smoke") is True,
+                  "machine, mode and smoke flag recorded")
+            linked = doc.get("mlx5_tm_linked") is True
+            check_datapath(doc, ["null", "ring"] +
+                           (["mlx5_tm"] if linked else []))
+            if check(linked, "mlx5_tm PMD linked into the benchmark"):
+                check_control(doc)
+                check_memory(doc)
+            check(doc.get("parts_failed") == 0, "no part failed")
+        bad = subprocess.run([binary, "--packets", "0"],
+                             capture_output=True, text=True, timeout=60)
+        check(bad.returncode == 2, "a bad option is refused (exit 2)")
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

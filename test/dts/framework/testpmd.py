@@ -1,0 +1,213 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5-tm authors
+"""Interactive dpdk-testpmd session: start, send a command, read the answer
+up to the prompt, notice a crash, keep the whole transcript."""
+
+import io
+import os
+import re
+import shutil
+import stat
+import tempfile
+import time
+
+import pexpect
+
+from .exception import TestpmdCrash, TestpmdStartError
+
+PROMPT = "testpmd> "
+TESTPMD = "/usr/bin/dpdk-testpmd"
+
+# Terminal control sequences the cmdline library writes while echoing.
+_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[78]")
+
+
+def _world_writable_ancestor(path):
+    """The first directory on @path's chain that others may write, or None."""
+    path = os.path.realpath(path)
+    while True:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            st = None
+        if st is not None and st.st_mode & stat.S_IWOTH:
+            return path
+        parent = os.path.dirname(path)
+        if parent == path:
+            return None
+        path = parent
+
+
+def private_dir(candidates):
+    """A new directory (mode 700) none of whose ancestors is world-writable.
+
+    EAL refuses to load a driver given with -d when any directory above it
+    is world-writable (for example anything under /tmp), and a checkout or
+    a build directory may sit under one: the PMD is copied to such a
+    private directory before each run.
+    """
+    for base in candidates:
+        if not base:
+            continue
+        base = os.path.realpath(base)
+        if _world_writable_ancestor(base) is not None:
+            continue
+        try:
+            os.makedirs(base, mode=0o700, exist_ok=True)
+            path = tempfile.mkdtemp(prefix="dts-pmd-", dir=base)
+        except OSError:
+            continue
+        os.chmod(path, 0o700)
+        return path
+    raise RuntimeError("no directory free of world-writable ancestors among "
+                       + ", ".join(c for c in candidates if c))
+
+
+class PmdCopy:
+    """The PMD shared object copied to a private directory."""
+
+    def __init__(self, so_path, build_dir=None):
+        if not os.path.isfile(so_path):
+            raise FileNotFoundError("PMD not built: %s" % so_path)
+        home = os.path.expanduser("~")
+        candidates = [
+            os.environ.get("MLX5_TM_DTS_PRIVATE_DIR"),
+            os.path.join(build_dir, "dts-private")
+            if build_dir and os.path.isdir(build_dir) else None,
+            os.environ.get("XDG_RUNTIME_DIR"),
+            os.path.join(home, ".cache", "mlx5-tm-dts") if home != "~" else None,
+            "/run/mlx5-tm-dts",
+        ]
+        self.dir = private_dir(candidates)
+        self.path = os.path.join(self.dir, os.path.basename(so_path))
+        shutil.copyfile(so_path, self.path)
+        os.chmod(self.path, 0o700)
+
+    def remove(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Testpmd:
+    """One interactive testpmd process.
+
+    @param vdev  the --vdev argument, e.g. "net_mlx5_tm0,emu=cx6dx"
+    @param pmd_so  path of the (private copy of the) PMD, None for built-in
+    """
+
+    _seq = 0
+
+    def __init__(self, vdev, pmd_so=None, txq=4, rxq=None, eal_args=(),
+                 app_args=(), timeout=20, start_timeout=60,
+                 log_levels=()):
+        Testpmd._seq += 1
+        self.timeout = timeout
+        self.buf = io.StringIO()
+        args = ["-l", "0-1", "--no-huge", "--no-pci", "-m", "512",
+                "--no-shconf",
+                "--file-prefix", "dts%d_%d" % (os.getpid(), Testpmd._seq)]
+        for lvl in log_levels:
+            args.append("--log-level=%s" % lvl)
+        if pmd_so:
+            args += ["-d", pmd_so]
+        args += ["--vdev", vdev]
+        args += list(eal_args)
+        # testpmd drives several Tx queues only with as many Rx queues.
+        rxq = txq if rxq is None else rxq
+        args += ["--", "-i", "--rxq=%d" % rxq, "--txq=%d" % txq,
+                 "--nb-cores=1", "--total-num-mbufs=32768", "--txd=512"]
+        args += list(app_args)
+        self.cmdline = " ".join([TESTPMD] + args)
+        self.child = pexpect.spawn(TESTPMD, args, encoding="utf-8",
+                                   codec_errors="replace",
+                                   timeout=start_timeout, echo=False,
+                                   dimensions=(50, 400))
+        self.child.logfile_read = self.buf
+        self.buf.write("$ %s\n" % self.cmdline)
+        try:
+            self.child.expect_exact(PROMPT, timeout=start_timeout)
+        except pexpect.EOF:
+            self._reap()
+            raise TestpmdStartError("testpmd exited during start-up (%s)"
+                                    % self.exit_text(), self.transcript())
+        except pexpect.TIMEOUT:
+            self.kill()
+            raise TestpmdStartError("no testpmd prompt after %ds"
+                                    % start_timeout, self.transcript())
+        self.exitstatus = None
+        self.signalstatus = None
+
+    # ------------------------------------------------------------------
+    def transcript(self):
+        """Everything testpmd printed so far, control sequences removed."""
+        return _ANSI_RE.sub("", self.buf.getvalue()).replace("\r", "")
+
+    def alive(self):
+        return self.child.isalive()
+
+    def send(self, cmd, timeout=None):
+        """Send one command and return what testpmd answered before the
+        next prompt (without the echoed command)."""
+        self.child.sendline(cmd)
+        try:
+            self.child.expect_exact(PROMPT, timeout=timeout or self.timeout)
+        except pexpect.EOF:
+            self._reap()
+            raise TestpmdCrash("testpmd died while running %r (%s)"
+                               % (cmd, self.exit_text()), self.transcript())
+        except pexpect.TIMEOUT:
+            raise TestpmdCrash("no prompt %ds after %r"
+                               % (timeout or self.timeout, cmd),
+                               self.transcript())
+        out = _ANSI_RE.sub("", self.child.before).replace("\r", "")
+        # The cmdline library echoes the command: drop that first line.
+        first, _, rest = out.partition("\n")
+        if cmd.strip() and cmd.strip()[:20] in first:
+            out = rest
+        return out
+
+    def _reap(self):
+        try:
+            self.child.close(force=False)
+        except Exception:  # pylint: disable=broad-except
+            pass
+        self.exitstatus = self.child.exitstatus
+        self.signalstatus = self.child.signalstatus
+
+    def exit_text(self):
+        if self.child.signalstatus is not None:
+            return "killed by signal %d" % self.child.signalstatus
+        if self.child.exitstatus is not None:
+            return "exit status %d" % self.child.exitstatus
+        return "status unknown"
+
+    def quit(self, timeout=30):
+        """Quit testpmd; returns (exitstatus, signalstatus)."""
+        if self.child.isalive():
+            self.child.sendline("quit")
+            try:
+                self.child.expect(pexpect.EOF, timeout=timeout)
+            except pexpect.TIMEOUT:
+                self.kill()
+                return (None, None)
+        self._reap()
+        return (self.child.exitstatus, self.child.signalstatus)
+
+    def kill(self):
+        """End our own testpmd process (and wait for it)."""
+        if self.child.isalive():
+            self.child.terminate(force=True)
+        self._reap()
+
+    def wait_for_idle(self, seconds):
+        """Let time pass while collecting anything printed meanwhile."""
+        end = time.monotonic() + seconds
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                self.child.expect(pexpect.TIMEOUT, timeout=left)
+            except pexpect.EOF:
+                self._reap()
+                raise TestpmdCrash("testpmd died while idle (%s)"
+                                   % self.exit_text(), self.transcript())

@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5-tm authors
+"""Bad input everywhere: out-of-range ids, unknown profiles and parents,
+huge rates, zero sizes, repeated commits, deletes in the wrong order. Every
+request is refused with a reason (or, where harmless, accepted), and
+testpmd stays alive and usable. Plan: doc/test_plans/tm_bad_input_test_plan.rst."""
+
+from framework.test_case import TestCase
+
+U32_MAX = 2 ** 32 - 1
+
+
+class TestTmBadInput(TestCase):
+    suite_name = "tm_bad_input"
+
+    def set_up(self):
+        self.launch("cx6dx", txq=4)
+        self.add_profile(1, 12500000)
+
+    def tear_down(self):
+        if self.pmd is not None and self.pmd.alive():
+            self.port_cap()
+
+    def test_invalid_port(self):
+        for cmd in ("show port tm cap 5",
+                    "add port tm node shaper profile 5 2 0 0 12500000 0 0 0",
+                    "port tm hierarchy commit 5 yes"):
+            out = self.send(cmd)
+            self.verify("Invalid port 5" in out or "invalid" in out.lower(),
+                        "%r: %r" % (cmd, out.strip()))
+
+    def test_leaf_id_not_a_queue(self):
+        """Node ids from the number of queues up name non-leaf nodes (the
+        rte_tm convention): a "leaf" 4 of a 4-queue port with a shaper is
+        refused, either for its id or for a shaper on a non-leaf node."""
+        self.add_root()
+        for node in (4, U32_MAX - 1):
+            self.refused("add port tm leaf node 0 %d 1000 0 1 1 1 0 "
+                         "0xffffffff 3 0" % node,
+                         ["NODE_ID", "NODE_PARAMS_SHAPER_PROFILE_ID"],
+                         r"queue")
+
+    def test_nonleaf_id_is_a_queue(self):
+        self.refused("add port tm nonleaf node 0 2 -1 0 1 0 -1 1 0 0",
+                     ["NODE_ID", "NODE_PARENT_NODE_ID"], r"queue|leaf")
+
+    def test_reserved_node_id(self):
+        self.refused("add port tm nonleaf node 0 %d -1 0 1 0 -1 1 0 0"
+                     % U32_MAX, "NODE_ID", r"reserved")
+
+    def test_unknown_profile(self):
+        self.add_root()
+        self.refused("add port tm leaf node 0 0 1000 0 1 1 55 0 0xffffffff "
+                     "3 0", "NODE_PARAMS_SHAPER_PROFILE_ID",
+                     r"does not exist")
+
+    def test_unknown_parent(self):
+        self.refused("add port tm leaf node 0 0 4242 0 1 1 1 0 0xffffffff "
+                     "3 0", "NODE_PARENT_NODE_ID", r"does not exist")
+        self.add_root()
+        self.refused("add port tm nonleaf node 0 900 4242 0 1 1 -1 1 0 0",
+                     "NODE_PARENT_NODE_ID", r"does not exist")
+
+    def test_second_root_and_duplicate_node(self):
+        self.add_root()
+        self.refused("add port tm nonleaf node 0 2000 -1 0 1 0 -1 1 0 0",
+                     "NODE_PARENT_NODE_ID", r"root")
+        self.refused("add port tm nonleaf node 0 1000 -1 0 1 0 -1 1 0 0",
+                     ["NODE_ID", "NODE_PARENT_NODE_ID"])
+        self.add_leaf(0, 1000, 1, 1)
+        self.refused("add port tm leaf node 0 0 1000 0 1 1 1 0 0xffffffff "
+                     "3 0", "NODE_ID", r"already exists")
+
+    def test_leaf_under_leaf(self):
+        self.add_root()
+        self.add_leaf(0, 1000, 1, 1)
+        self.refused("add port tm leaf node 0 1 0 0 1 2 1 0 0xffffffff 3 0",
+                     "NODE_PARENT_NODE_ID", r"leaf")
+
+    def test_huge_rate_zero_sizes(self):
+        self.refused("add port tm node shaper profile 0 2 0 0 0 0 0 0",
+                     "SHAPER_PROFILE_PEAK_RATE")
+        self.refused("add port tm node shaper profile 0 3 0 0 %d 0 0 0"
+                     % (2 ** 64 - 1), "SHAPER_PROFILE_PEAK_RATE")
+        self.refused("add port tm node shaper profile 0 4 0 0 %d %d 0 0"
+                     % (2 ** 64 - 1, 2 ** 64 - 1),
+                     ["SHAPER_PROFILE_PEAK_RATE", "SHAPER_PROFILE_PEAK_SIZE"])
+
+    def test_repeated_commit(self):
+        """Committing the same hierarchy again and again is harmless and
+        leaks no pacing entry (a 2-entry table holds the 2 rates every
+        time)."""
+        self.close_all()
+        self.launch("cx6dx", txq=4, devargs={"cap_pp_table_size": 2})
+        self.add_profile(1, 3125000)
+        self.add_profile(2, 6250000)
+        self.two_level([1, 2, 1, 2])
+        for _ in range(5):
+            self.commit()
+        self.ok("port stop 0")
+        self.commit()
+        self.ok("port start 0")
+        self.commit()
+
+    def test_delete_wrong_order(self):
+        self.ok("port stop 0")
+        self.add_root()
+        self.add_nonleaf(900, 1000, 1)
+        self.add_leaf(0, 900, 2, 1)
+        self.refused("del port tm node 0 1000", "NODE_ID", r"child")
+        self.refused("del port tm node 0 900", "NODE_ID", r"child")
+        self.ok("del port tm node 0 0")
+        self.refused("del port tm node 0 1000", "NODE_ID", r"child")
+        self.ok("del port tm node 0 900")
+        self.ok("del port tm node 0 1000")
+        self.refused("del port tm node 0 1000", "NODE_ID", r"does not exist")
+        # The port is clean: a new hierarchy builds and commits.
+        self.two_level([1, 1, 1, 1])
+        self.commit()
+
+    def test_unknown_node_queries(self):
+        self.add_root()
+        self.add_leaf(0, 1000, 1, 1)
+        self.commit()
+        for cmd in ("show port tm node stats 0 77 0",
+                    "show port tm node type 0 77",
+                    "show port tm node cap 0 77",
+                    "suspend port tm node 0 77",
+                    "resume port tm node 0 77",
+                    "set port tm node shaper profile 0 77 1"):
+            self.refused(cmd, "NODE_ID")
+
+    def test_bad_runtime_updates(self):
+        self.add_root()
+        self.add_leaf(0, 1000, 1, 1)
+        self.commit()
+        self.refused("set port tm node shaper profile 0 0 99",
+                     ["NODE_PARAMS_SHAPER_PROFILE_ID", "SHAPER_PROFILE_ID"],
+                     r"does not exist")
+        self.refused("set port tm node shaper profile 0 1000 1",
+                     ["NODE_PARAMS_SHAPER_PROFILE_ID", "SHAPER_PROFILE_ID",
+                      "NODE_ID"], r"shaper")
+        self.refused("set port tm node parent 0 0 1000 0 2", "NODE_WEIGHT")
+        self.refused("set port tm node parent 0 0 1000 1 1", "NODE_PRIORITY")
+        self.refused("resume port tm node 0 0", "NODE_ID", r"not suspended")
+        self.ok("suspend port tm node 0 0")
+        self.refused("suspend port tm node 0 0", "NODE_ID",
+                     r"already suspended")
+        self.ok("resume port tm node 0 0")

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5-tm authors
+"""Hierarchy commit before and after the port starts, hierarchy kept across
+port stop/start, and a failed commit with clean_on_fail leaving a clean
+port. Plan: doc/test_plans/tm_commit_test_plan.rst."""
+
+from framework.test_case import TestCase
+from framework.traffic import TrafficMixin
+
+RATES = {0: 3125000, 1: 6250000}   # bytes/s: 25 and 50 Mbit/s
+
+
+class TestTmCommit(TrafficMixin, TestCase):
+    suite_name = "tm_commit"
+
+    def build(self, rates=RATES):
+        for q, rate in rates.items():
+            self.add_profile(q + 1, rate)
+        self.add_root()
+        for q in rates:
+            self.add_leaf(q, 1000, 1, q + 1)
+
+    def test_commit_before_start(self):
+        self.launch("cx6dx", txq=2)
+        self.ok("port stop 0")
+        self.build()
+        self.commit()
+        self.ok("port start 0")
+        self.start_txonly(nb_queues=2)
+        self.check_rates(RATES)
+        self.stop_fwd()
+
+    def test_commit_after_start(self):
+        self.launch("cx6dx", txq=2)
+        self.build()
+        self.commit()
+        self.start_txonly(nb_queues=2)
+        self.check_rates(RATES)
+        self.stop_fwd()
+
+    def test_commit_while_sending(self):
+        """Queues sending unshaped... then shaped by a commit on the fly
+        (MODIFY_SQ on ready SQs). The unshaped phase is short: the emulated
+        line rate is not something a 2-core machine keeps up with."""
+        self.launch("cx6dx", txq=2)
+        self.build()
+        self.start_txonly(nb_queues=2)
+        self.commit()
+        self.check_rates(RATES)
+        self.stop_fwd()
+
+    def test_stop_start_keeps_hierarchy(self):
+        self.launch("cx6dx", txq=2)
+        self.build()
+        self.commit()
+        self.ok("port stop 0")
+        self.ok("port start 0")
+        self.start_txonly(nb_queues=2)
+        self.check_rates(RATES)
+        self.stop_fwd()
+        # The hierarchy is still there: the profiles are in use.
+        self.refused("del port tm node shaper profile 0 1",
+                     "SHAPER_PROFILE_ID", r"used by")
+
+    def test_failed_commit_clean_on_fail(self):
+        """A commit that cannot be honoured (more distinct rates than
+        pacing entries) fails with a reason; with clean_on_fail the
+        hierarchy is gone, nothing is leaked, and a new one commits."""
+        self.launch("cx6dx", txq=3, devargs={"cap_pp_table_size": 2})
+        rates = {0: 3125000, 1: 6250000, 2: 9375000}
+        self.build(rates)
+        err = self.refused("port tm hierarchy commit 0 yes")
+        self.verify(err.name != "NONE", "commit failed with type NONE")
+        for node in (0, 1, 2, 1000):
+            self.refused("show port tm node type 0 %d" % node, "NODE_ID")
+        # No pacing entry leaked: two distinct rates fit the table again.
+        self.add_root()
+        self.add_leaf(0, 1000, 1, 1)
+        self.add_leaf(1, 1000, 1, 2)
+        self.add_leaf(2, 1000, 1, 1)
+        self.commit()
+        self.start_txonly(nb_queues=3)
+        self.check_rates({0: 3125000, 1: 6250000, 2: 3125000})
+        self.stop_fwd()
+
+    def test_failed_commit_keeps_hierarchy(self):
+        """Without clean_on_fail the hierarchy stays for the user to fix."""
+        self.launch("cx6dx", txq=3, devargs={"cap_pp_table_size": 2})
+        self.build({0: 3125000, 1: 6250000, 2: 9375000})
+        self.refused("port tm hierarchy commit 0 no")
+        for node in (0, 1, 2, 1000):
+            self.ok("show port tm node type 0 %d" % node)
+        self.ok("port stop 0")
+        self.ok("del port tm node 0 2")
+        self.add_leaf(2, 1000, 1, 1)
+        self.commit()
+        self.ok("port start 0")
+        self.start_txonly(nb_queues=3)
+        self.check_rates({0: 3125000, 1: 6250000, 2: 3125000})
+        self.stop_fwd()

@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5-tm authors
+"""Achieved rates: each queue within 1% of its shaper profile, measured
+from rte_tm node statistics, from the port's per-queue wire xstats and
+from the device model's wire capture; a run-time profile change moves one
+queue; suspend/resume of a leaf. Plan: doc/test_plans/tm_rates_test_plan.rst."""
+
+from framework import measure
+from framework.test_case import TestCase
+from framework.traffic import PKT_LEN, TOLERANCE, TrafficMixin
+
+# bytes/s per queue: 25, 50, 75, 100 Mbit/s (250 Mbit/s in all).
+RATES = {0: 3125000, 1: 6250000, 2: 9375000, 3: 12500000}
+
+
+class TestTmRates(TrafficMixin, TestCase):
+    suite_name = "tm_rates"
+
+    def shaped(self, rates=RATES, devargs=None, profile="cx6dx"):
+        self.launch(profile, txq=len(rates), devargs=devargs)
+        for q, rate in rates.items():
+            self.add_profile(q + 1, rate)
+        self.two_level([q + 1 for q in sorted(rates)])
+        self.commit()
+
+    def test_rates_tm_stats(self):
+        self.shaped()
+        self.start_txonly(nb_queues=len(RATES))
+        self.check_rates(RATES)
+        self.stop_fwd()
+
+    def test_rates_xstats(self):
+        """Per-queue wire figures of the device model, read through
+        `show port xstats` (departure times from the model's schedule)."""
+        self.shaped()
+        self.start_txonly(nb_queues=len(RATES))
+        self.check_rates(RATES, source="wire")
+        self.stop_fwd()
+
+    def test_rates_wire_pcap(self):
+        """The device model's wire capture (pcap=FILE): departure timestamps
+        (ns) of every frame. The capture does not name the queue, so it
+        checks the port: frames of the configured length, and the sum of
+        the queue rates within 1% of the sum of the profiles."""
+        path = self.ctx.scratch_file("tm_rates.pcap")
+        self.shaped(devargs={"pcap": path})
+        self.start_txonly(nb_queues=len(RATES))
+        self.pmd.wait_for_idle(2.0)
+        self.stop_fwd()
+        records = measure.read_pcap(path)
+        self.verify(len(records) > 1000, "only %d packets captured"
+                    % len(records))
+        lengths = {r.length for r in records}
+        self.verify(lengths == {PKT_LEN}, "frame lengths %s on the wire, "
+                    "expected %d" % (sorted(lengths)[:10], PKT_LEN))
+        stamps = [r.t_ns for r in records]
+        self.verify(stamps == sorted(stamps), "departures out of order")
+        total, _, n = measure.pcap_rate(self.steady(records))
+        want = sum(RATES.values())
+        self.verify(measure.within(total, want, TOLERANCE),
+                    "wire rate %.0f bytes/s over %d packets, profiles sum "
+                    "to %d (%s)" % (total, n, want, measure.pct(total, want)))
+
+    @staticmethod
+    def steady(records):
+        """The records while every queue was sending: txonly stops the
+        queues one after the other, so the tail is cut where departures
+        thin out (the last 10% of the span is left out)."""
+        if len(records) < 10:
+            return records
+        t0, t1 = records[0].t_ns, records[-1].t_ns
+        cut = t1 - (t1 - t0) // 10
+        return [r for r in records if r.t_ns <= cut]
+
+    def test_runtime_profile_change(self):
+        """`set port tm node shaper profile` on a sending queue moves that
+        queue only."""
+        self.shaped()
+        self.add_profile(9, 6250000)
+        self.start_txonly(nb_queues=len(RATES))
+        self.ok("set port tm node shaper profile 0 3 9")
+        want = dict(RATES)
+        want[3] = 6250000
+        self.check_rates(want)
+        self.stop_fwd()
+        # The old profile is free again, the new one in use.
+        self.ok("del port tm node shaper profile 0 4")
+        self.refused("del port tm node shaper profile 0 9",
+                     "SHAPER_PROFILE_ID", r"used by")
+
+    def test_suspend_resume(self):
+        self.shaped()
+        self.start_txonly(nb_queues=len(RATES))
+        self.ok("suspend port tm node 0 2")
+        self.check_idle([2])
+        others = {q: r for q, r in RATES.items() if q != 2}
+        self.check_rates(others, warm_up=0)
+        self.ok("resume port tm node 0 2")
+        self.check_rates(RATES)
+        self.stop_fwd()
+
+    def test_packet_mode_rate(self):
+        """A packet-mode profile (WQE-rate pacing) on cx6dx: packets/s."""
+        self.launch("cx6dx", txq=2)
+        self.ok("add port tm node shaper profile 0 1 0 0 5000 0 0 1")
+        self.add_profile(2, 6250000)
+        self.two_level([1, 2])
+        self.commit()
+        self.start_txonly(nb_queues=2)
+        self.check_rates({0: 5000}, packets=True)
+        self.check_rates({1: 6250000}, warm_up=0)
+        self.stop_fwd()

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/* Device-model tests: glue and mlx5_emu.h only, plain C, no DPDK. */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "emu_test_util.h"
+#include "test_emu.h"
+
+static void
+quiet_log(int level, const char *msg)
+{
+	if (level <= 3 && getenv("EMU_TEST_VERBOSE") != NULL)
+		printf("model: %s\n", msg);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *only = argc > 1 ? argv[1] : NULL;
+
+	mlx5_emu_set_log(quiet_log);
+	if (only == NULL || strcmp(only, "config") == 0)
+		test_emu_config();
+	if (only == NULL || strcmp(only, "fw") == 0)
+		test_emu_fw();
+	if (only == NULL || strcmp(only, "rate_table") == 0)
+		test_emu_rate_table();
+	if (only == NULL || strcmp(only, "datapath") == 0)
+		test_emu_datapath();
+	printf("%u passed, %u failed\n", t_passed, t_failed);
+	return t_failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,676 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * Device-model datapath tests, in virtual time unless said otherwise:
+ * pacing accuracy (data rate and WQE rate), line-rate sharing, live rate
+ * change, CQ ring conventions, error CQEs and recovery, pcap, realtime.
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pcap/pcap.h>
+
+#include "emu_test_util.h"
+#include "test_emu.h"
+
+#define REC_MAX 8192
+
+static struct rec {
+	uint32_t n;
+	uint32_t sqn[REC_MAX];
+	uint64_t t[REC_MAX];
+	uint32_t len[REC_MAX];
+	uint32_t sum[REC_MAX]; /* byte checksum of the frame */
+	bool keep_bytes;
+	uint8_t bytes[64][2048];
+} rec;
+
+static uint32_t
+frame_sum(const uint8_t *b, uint32_t len)
+{
+	uint32_t s = 0, i;
+
+	for (i = 0; i < len; i++)
+		s = s * 131 + b[i];
+	return s;
+}
+
+static void
+rec_hook(void *arg, uint32_t sqn, uint64_t time_ns, const uint8_t *bytes,
+	 uint32_t len)
+{
+	(void)arg;
+	if (rec.n >= REC_MAX)
+		return;
+	rec.sqn[rec.n] = sqn;
+	rec.t[rec.n] = time_ns;
+	rec.len[rec.n] = len;
+	rec.sum[rec.n] = frame_sum(bytes, len);
+	if (rec.keep_bytes && rec.n < 64 && len <= 2048)
+		memcpy(rec.bytes[rec.n], bytes, len);
+	rec.n++;
+}
+
+static void
+rec_reset(void)
+{
+	rec.n = 0;
+	rec.keep_bytes = false;
+}
+
+/* Rate of SQ @p sqn's departures in bits/s over first..last (n-1 gaps). */
+static double
+rec_rate_bps(uint32_t sqn, uint32_t from, uint32_t to, bool per_packet)
+{
+	uint64_t first = 0, last = 0, bytes = 0, pkts = 0, prev_len = 0;
+	bool started = false;
+	uint32_t i;
+
+	for (i = from; i < to; i++) {
+		if (rec.sqn[i] != sqn)
+			continue;
+		if (!started) {
+			first = rec.t[i];
+			started = true;
+		} else {
+			bytes += prev_len;
+			pkts++;
+		}
+		prev_len = rec.len[i];
+		last = rec.t[i];
+	}
+	if (last <= first)
+		return 0;
+	return (per_packet ? (double)pkts : (double)bytes * 8) * 1e9 /
+	       (double)(last - first);
+}
+
+/* Post @p n frames of @p len bytes (CQE every 32 and at the end), ring. */
+static void
+post_n(struct t_sq *s, uint32_t n, uint32_t len, uint32_t inl, size_t off)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		uint8_t *p = t_frame(s->d, off + (size_t)(i % 64) * 2048, len,
+				     i + s->sqn);
+
+		t_post(s, p, len, inl, (i % 32) == 31 || i == n - 1);
+	}
+	t_ring(s);
+}
+
+static void
+drain_cq(struct t_sq *s)
+{
+	struct t_cqe c[64];
+
+	while (t_poll(s, c, 64) > 0)
+		;
+}
+
+static int
+ready_sq(struct t_dev *d, struct t_sq *s, uint32_t log_sq, uint16_t pp)
+{
+	uint8_t st;
+	int ret = t_sq_create(d, s, log_sq, 7, pp, MLX5_SQC_STATE_RST);
+
+	if (ret < 0)
+		return ret;
+	return t_sq_modify(s, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY, false, 0,
+			   &st);
+}
+
+static void
+test_data_rate(void)
+{
+	static const uint32_t kbps[] = {
+		1000, 10000, 100000, 1000000, 10000000, 40000000, 100000000,
+	};
+	static const char *const kv[] = { "clock=virtual", NULL };
+	struct t_dev d;
+	size_t i;
+
+	CHECK(t_open(&d, "cx7", kv) == 0, "open cx7");
+	mlx5_emu_set_wire_hook(d.emu, rec_hook, NULL);
+	for (i = 0; i < sizeof(kbps) / sizeof(kbps[0]); i++) {
+		struct mlx5_tm_pp *pp = t_pp(&d, kbps[i], 0,
+					     MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+		struct t_sq s;
+		double r;
+
+		CHECK(pp != NULL, "pp_alloc %u kbps: errno %d", kbps[i], errno);
+		if (pp == NULL)
+			continue;
+		CHECK(ready_sq(&d, &s, 11, pp->index) == 0, "SQ");
+		rec_reset();
+		post_n(&s, 1200, 1000, 0, 0);
+		CHECK(mlx5_emu_drain(d.emu) == 0, "drain");
+		CHECK(rec.n == 1200, "%u departures", rec.n);
+		r = rec_rate_bps(s.sqn, 0, rec.n, false);
+		CHECK(fabs(r / (kbps[i] * 1000.0) - 1) < 0.005,
+		      "data rate %u kbps: achieved %.0f bit/s", kbps[i], r);
+		drain_cq(&s);
+		t_sq_destroy(&s);
+		d.g->pp_free(pp);
+	}
+	mlx5_emu_set_wire_hook(d.emu, NULL, NULL);
+	t_close(&d);
+}
+
+static void
+test_wqe_rate(void)
+{
+	static const uint32_t wps[] = { 1000, 10000, 100000, 1000000,
+					10000000 };
+	static const char *const kv[] = { "clock=virtual", NULL };
+	struct t_dev d;
+	size_t i;
+
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open cx6dx");
+	mlx5_emu_set_wire_hook(d.emu, rec_hook, NULL);
+	for (i = 0; i < sizeof(wps) / sizeof(wps[0]); i++) {
+		struct mlx5_tm_pp *pp = t_pp(&d, wps[i], 0,
+					     MLX5_PP_RATE_MODE_WQE_RATE, 0, 0);
+		struct t_sq s;
+		double r;
+
+		CHECK(pp != NULL, "pp_alloc %u WQE/s: errno %d", wps[i], errno);
+		if (pp == NULL)
+			continue;
+		CHECK(ready_sq(&d, &s, 11, pp->index) == 0, "SQ");
+		rec_reset();
+		/* Mixed sizes: WQE-rate pacing ignores the size. */
+		post_n(&s, 600, 64, 0, 0);
+		post_n(&s, 600, 1500, 0, 0);
+		CHECK(mlx5_emu_drain(d.emu) == 0, "drain");
+		CHECK(rec.n == 1200, "%u departures", rec.n);
+		r = rec_rate_bps(s.sqn, 0, rec.n, true);
+		CHECK(fabs(r / wps[i] - 1) < 0.005,
+		      "WQE rate %u/s: achieved %.1f/s", wps[i], r);
+		drain_cq(&s);
+		t_sq_destroy(&s);
+		d.g->pp_free(pp);
+	}
+	mlx5_emu_set_wire_hook(d.emu, NULL, NULL);
+	t_close(&d);
+}
+
+static void
+test_line_sharing(void)
+{
+	static const char *const kv[] = { "clock=virtual", "line_rate=10G",
+					  NULL };
+	struct t_dev d;
+	struct t_sq a, b, c;
+	struct mlx5_tm_pp *pp;
+	double line = 10e9 * 1000.0 / (1000 + 24);
+	double ra, rb, rc;
+	uint32_t i, alternations = 0;
+
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	mlx5_emu_set_wire_hook(d.emu, rec_hook, NULL);
+	/* Two unlimited SQs share the line evenly, round robin. */
+	CHECK(ready_sq(&d, &a, 11, 0) == 0, "SQ a");
+	CHECK(ready_sq(&d, &b, 11, 0) == 0, "SQ b");
+	rec_reset();
+	post_n(&a, 1000, 1000, 0, 0);
+	post_n(&b, 1000, 1000, 0, 1 << 20);
+	mlx5_emu_drain(d.emu);
+	CHECK(rec.n == 2000, "%u departures", rec.n);
+	for (i = 1; i < rec.n; i++)
+		alternations += rec.sqn[i] != rec.sqn[i - 1];
+	CHECK(alternations == rec.n - 1, "round robin: %u alternations",
+	      alternations);
+	ra = rec_rate_bps(a.sqn, 0, rec.n, false);
+	rb = rec_rate_bps(b.sqn, 0, rec.n, false);
+	CHECK(fabs(ra / (line / 2) - 1) < 0.005, "SQ a %.0f bit/s", ra);
+	CHECK(fabs(rb / (line / 2) - 1) < 0.005, "SQ b %.0f bit/s", rb);
+	drain_cq(&a);
+	drain_cq(&b);
+	/* A paced SQ keeps its rate; the unlimited ones share the rest. */
+	pp = t_pp(&d, 2000000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(pp != NULL, "pp 2 Gb/s");
+	CHECK(ready_sq(&d, &c, 11, pp != NULL ? pp->index : 0) == 0, "SQ c");
+	rec_reset();
+	post_n(&a, 1000, 1000, 0, 0);
+	post_n(&b, 1000, 1000, 0, 1 << 20);
+	post_n(&c, 500, 1000, 0, 2 << 20);
+	mlx5_emu_drain(d.emu);
+	rc = rec_rate_bps(c.sqn, 0, rec.n, false);
+	CHECK(fabs(rc / 2e9 - 1) < 0.005, "paced SQ %.0f bit/s", rc);
+	/* While c sends, a and b get (line - 2G) / 2 each. */
+	{
+		uint32_t last_c = 0;
+
+		for (i = 0; i < rec.n; i++)
+			if (rec.sqn[i] == c.sqn)
+				last_c = i;
+		ra = rec_rate_bps(a.sqn, 0, last_c, false);
+		CHECK(fabs(ra / ((line - 2e9) / 2) - 1) < 0.01,
+		      "SQ a beside paced: %.0f bit/s", ra);
+	}
+	drain_cq(&a);
+	drain_cq(&b);
+	drain_cq(&c);
+	t_sq_destroy(&a);
+	t_sq_destroy(&b);
+	t_sq_destroy(&c);
+	if (pp != NULL)
+		d.g->pp_free(pp);
+	mlx5_emu_set_wire_hook(d.emu, NULL, NULL);
+	t_close(&d);
+}
+
+static void
+test_live_rate_change(void)
+{
+	static const char *const kv[] = { "clock=virtual", NULL };
+	struct mlx5_tm_pp *slow, *fast;
+	struct mlx5_emu_pp_info pinfo[4];
+	struct mlx5_emu_sq_info info;
+	struct t_dev d;
+	struct t_sq s;
+	uint64_t t_mod;
+	uint32_t i, split = 0;
+	uint8_t st;
+	double r1, r2;
+
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	mlx5_emu_set_wire_hook(d.emu, rec_hook, NULL);
+	slow = t_pp(&d, 100000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	fast = t_pp(&d, 200000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(slow != NULL && fast != NULL, "pp");
+	if (slow == NULL || fast == NULL)
+		goto out;
+	CHECK(ready_sq(&d, &s, 11, slow->index) == 0, "SQ");
+	rec_reset();
+	post_n(&s, 1500, 1000, 0, 0);
+	/* 1000 B at 100 Mb/s: 80 us each; change after ~600 departures. */
+	mlx5_emu_advance(d.emu, 600 * 80000ULL + 40000);
+	t_mod = mlx5_emu_now_ns(d.emu);
+	drain_cq(&s);
+	CHECK(t_sq_modify(&s, MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RDY, true,
+			  fast->index, &st) == 0, "live MODIFY_SQ: status %u",
+	      st);
+	mlx5_emu_drain(d.emu);
+	CHECK(rec.n == 1500, "%u departures", rec.n);
+	for (i = 0; i < rec.n; i++)
+		if (rec.t[i] <= t_mod)
+			split = i + 1;
+	CHECK(split > 550 && split < 650, "split at %u", split);
+	r1 = rec_rate_bps(s.sqn, 0, split, false);
+	r2 = rec_rate_bps(s.sqn, split, rec.n, false);
+	CHECK(fabs(r1 / 100e6 - 1) < 0.005, "before: %.0f bit/s", r1);
+	CHECK(fabs(r2 / 200e6 - 1) < 0.005, "after: %.0f bit/s", r2);
+	/* The first departure after the change waits at most one slow gap. */
+	CHECK(rec.t[split] - rec.t[split - 1] <= 80000,
+	      "gap at change %llu ns",
+	      (unsigned long long)(rec.t[split] - rec.t[split - 1]));
+	CHECK(mlx5_emu_sq_get(d.emu, s.sqn, &info) == 0 &&
+	      info.pp_index == fast->index, "SQ index %u", info.pp_index);
+	CHECK(mlx5_emu_pp_list(d.emu, pinfo, 4) == 2, "two entries");
+	CHECK(pinfo[0].sq_users + pinfo[1].sq_users == 1, "one SQ user");
+	d.g->pp_free(slow);
+	slow = NULL;
+	CHECK(mlx5_emu_pp_list(d.emu, pinfo, 4) == 1 &&
+	      pinfo[0].index == fast->index, "slow entry cleared");
+	drain_cq(&s);
+	t_sq_destroy(&s);
+out:
+	if (slow != NULL)
+		d.g->pp_free(slow);
+	if (fast != NULL)
+		d.g->pp_free(fast);
+	mlx5_emu_set_wire_hook(d.emu, NULL, NULL);
+	t_close(&d);
+}
+
+static uint8_t
+query_cq_status(struct t_sq *s)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_cq_in)];
+	uint32_t out[MLX5_ST_SZ_DW(query_cq_out)];
+
+	memset(in, 0, sizeof(in));
+	MLX5_SET(query_cq_in, in, opcode, MLX5_CMD_OP_QUERY_CQ);
+	MLX5_SET(query_cq_in, in, cqn, s->cqn);
+	if (s->d->g->devx_obj_query(s->cq, in, sizeof(in), out,
+				    sizeof(out)) != 0)
+		return 0xff;
+	return (uint8_t)MLX5_GET(cqc, MLX5_ADDR_OF(query_cq_out, out,
+						   cq_context), status);
+}
+
+static void
+test_cq_ring(void)
+{
+	static const char *const kv[] = { "clock=virtual", NULL };
+	struct mlx5_emu_port_stats ps;
+	struct t_dev d;
+	struct t_sq s;
+	struct t_cqe c[8];
+	uint32_t round, i, n, got = 0;
+	uint16_t expect = 0;
+	bool order_ok = true, ts_ok = true;
+	uint64_t last_ts = 0;
+	uint8_t st;
+
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	/* A 4-entry CQ wraps five times; the owner bit tells new from old. */
+	CHECK(t_sq_create(&d, &s, 6, 2, 0, MLX5_SQC_STATE_RST) == 0, "SQ");
+	CHECK(t_sq_modify(&s, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY, false, 0,
+			  &st) == 0, "RDY");
+	for (round = 0; round < 7; round++) {
+		for (i = 0; i < 3; i++) {
+			uint8_t *p = t_frame(&d, 0, 200, i);
+
+			t_post(&s, p, 200, 0, true);
+		}
+		t_ring(&s);
+		mlx5_emu_drain(d.emu);
+		n = t_poll(&s, c, 8);
+		got += n;
+		for (i = 0; i < n; i++) {
+			order_ok &= c[i].opcode == MLX5_CQE_REQ &&
+				    c[i].wqe_counter == expect &&
+				    c[i].qpn == s.sqn;
+			ts_ok &= c[i].timestamp >= last_ts;
+			last_ts = c[i].timestamp;
+			expect++;
+		}
+	}
+	CHECK(got == 21, "%u CQEs over 5 wraps", got);
+	CHECK(order_ok, "CQE opcode, wqe_counter, qpn in order");
+	CHECK(ts_ok, "timestamps non-decreasing");
+	/* Not updating the consumer index overflows the CQ. */
+	for (i = 0; i < 5; i++)
+		t_post(&s, t_frame(&d, 0, 200, i), 200, 0, true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	mlx5_emu_get_port_stats(d.emu, &ps);
+	CHECK(ps.cq_overruns == 1, "%llu overruns",
+	      (unsigned long long)ps.cq_overruns);
+	CHECK(query_cq_status(&s) == MLX5_CQC_STATUS_CQ_OVERFLOW,
+	      "CQ status overflow");
+	t_sq_destroy(&s);
+	t_close(&d);
+}
+
+static void
+test_error_cqe_recovery(void)
+{
+	static const char *const kv[] = { "clock=virtual", NULL };
+	struct mlx5_emu_sq_info info;
+	struct mlx5_emu_fault_wqe fw;
+	struct t_dev d;
+	struct t_sq s;
+	struct t_cqe c[8];
+	uint8_t *p, st;
+	unsigned int n;
+
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	CHECK(ready_sq(&d, &s, 6, 0) == 0, "SQ");
+	p = t_frame(&d, 0, 300, 1);
+	/* A bad lkey: local protection error, SQ in error. */
+	t_post(&s, p, 300, 0, true);
+	t_post_raw(&s, 0, NULL, 0xdead, (uint64_t)(uintptr_t)p, 300, true);
+	t_post(&s, p, 300, 0, true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	n = t_poll(&s, c, 8);
+	CHECK(n == 2, "%u CQEs", n);
+	CHECK(n >= 2 && c[0].opcode == MLX5_CQE_REQ, "first ok");
+	CHECK(n >= 2 && c[1].opcode == MLX5_CQE_REQ_ERR &&
+	      c[1].syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR &&
+	      c[1].wqe_counter == 1, "error CQE: op %u synd 0x%x idx %u",
+	      c[1].opcode, c[1].syndrome, c[1].wqe_counter);
+	CHECK(mlx5_emu_sq_get(d.emu, s.sqn, &info) == 0 &&
+	      info.state == MLX5_SQC_STATE_ERR && info.errors == 1,
+	      "SQ in ERR");
+	/* ERR -> RDY is refused; ERR -> RST -> RDY recovers. */
+	CHECK(t_sq_modify(&s, MLX5_SQC_STATE_ERR, MLX5_SQC_STATE_RDY, false,
+			  0, &st) == -EREMOTEIO &&
+	      st == MLX5_CMD_STAT_BAD_RES_STATE_ERR, "ERR->RDY refused");
+	CHECK(t_sq_modify(&s, MLX5_SQC_STATE_ERR, MLX5_SQC_STATE_RST, false,
+			  0, &st) == 0, "ERR->RST");
+	CHECK(t_sq_modify(&s, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY, false,
+			  0, &st) == 0, "RST->RDY");
+	t_post(&s, p, 300, 0, true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	n = t_poll(&s, c, 8);
+	CHECK(n == 1 && c[0].opcode == MLX5_CQE_REQ && c[0].wqe_counter == 0,
+	      "send after recovery");
+	/* A data segment beyond its MR: local protection error. */
+	t_post_raw(&s, 0, NULL, d.mr->lkey,
+		   (uint64_t)(uintptr_t)(d.buf + d.buf_sz - 100), 300, true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	n = t_poll(&s, c, 8);
+	CHECK(n == 1 && c[0].opcode == MLX5_CQE_REQ_ERR &&
+	      c[0].syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+	      "out of MR range");
+	t_sq_modify(&s, MLX5_SQC_STATE_ERR, MLX5_SQC_STATE_RST, false, 0, &st);
+	t_sq_modify(&s, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY, false, 0, &st);
+	/* Zero-length data segment: local length error. */
+	t_post_raw(&s, 14, p, d.mr->lkey, (uint64_t)(uintptr_t)p, 0, true);
+	mlx5_prm_write32(s.sq_ring, 1, mlx5_prm_read32(s.sq_ring, 1) + 1);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	n = t_poll(&s, c, 8);
+	CHECK(n == 1 && c[0].opcode == MLX5_CQE_REQ_ERR &&
+	      c[0].syndrome == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
+	      "zero-length segment: syndrome 0x%x", n ? c[0].syndrome : 0);
+	t_sq_modify(&s, MLX5_SQC_STATE_ERR, MLX5_SQC_STATE_RST, false, 0, &st);
+	t_sq_modify(&s, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY, false, 0, &st);
+	/* Injected: the 2nd WQE from now gets an error CQE. */
+	fw.sqn = s.sqn;
+	fw.nth = 2;
+	fw.syndrome = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+	CHECK(mlx5_emu_fault_wqe(d.emu, &fw) == 0, "arm");
+	t_post(&s, p, 300, 0, true);
+	t_post(&s, p, 300, 0, true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	n = t_poll(&s, c, 8);
+	CHECK(n == 2 && c[0].opcode == MLX5_CQE_REQ &&
+	      c[1].opcode == MLX5_CQE_REQ_ERR &&
+	      c[1].syndrome == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
+	      "injected WQE error");
+	t_sq_modify(&s, MLX5_SQC_STATE_ERR, MLX5_SQC_STATE_RST, false, 0, &st);
+	t_sq_destroy(&s);
+	t_close(&d);
+}
+
+static void
+test_inline_mode(void)
+{
+	static const char *const kv[] = { "clock=virtual", NULL };
+	uint32_t in[4], out[68];
+	struct t_dev d;
+	struct t_sq s;
+	struct t_cqe c[4];
+	uint8_t *p, *vp, st;
+	unsigned int n;
+
+	CHECK(t_open(&d, "cx5", kv) == 0, "open cx5");
+	/* The vport context says L2 on this profile. */
+	memset(in, 0, sizeof(in));
+	in[0] = htobe32(0x754u << 16);
+	CHECK(d.g->devx_general_cmd(d.dev, in, sizeof(in), out,
+				    sizeof(out)) == 0, "QUERY_NIC_VPORT_CONTEXT");
+	CHECK((be32toh(out[4]) >> 24 & 7) == MLX5_INLINE_MODE_L2,
+	      "vport min_wqe_inline_mode L2");
+	CHECK(ready_sq(&d, &s, 6, 0) == 0, "SQ");
+	p = t_frame(&d, 0, 300, 3);
+	t_post(&s, p, 300, 18, true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	n = t_poll(&s, c, 4);
+	CHECK(n == 1 && c[0].opcode == MLX5_CQE_REQ, "18 bytes inline ok");
+	/* A VLAN-tagged frame needs 18 bytes, 14 is not enough. */
+	vp = t_frame(&d, 4096, 300, 4);
+	vp[12] = 0x81;
+	vp[13] = 0x00;
+	t_post(&s, vp, 300, 14, true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	n = t_poll(&s, c, 4);
+	CHECK(n == 1 && c[0].opcode == MLX5_CQE_REQ_ERR &&
+	      c[0].syndrome == MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+	      "tagged frame with 14 bytes inline refused");
+	t_sq_modify(&s, MLX5_SQC_STATE_ERR, MLX5_SQC_STATE_RST, false, 0, &st);
+	t_sq_modify(&s, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY, false, 0, &st);
+	t_post(&s, p, 300, 0, true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	n = t_poll(&s, c, 4);
+	CHECK(n == 1 && c[0].opcode == MLX5_CQE_REQ_ERR &&
+	      c[0].syndrome == MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+	      "no inline header refused on cx5");
+	t_sq_modify(&s, MLX5_SQC_STATE_ERR, MLX5_SQC_STATE_RST, false, 0, &st);
+	t_sq_destroy(&s);
+	t_close(&d);
+}
+
+static void
+test_pcap_and_bytes(void)
+{
+	static const char *const kv[] = { "clock=virtual", NULL };
+	char path[] = "/tmp/emu-test-XXXXXX";
+	char errbuf[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	struct mlx5_tm_pp *pp;
+	struct t_dev d;
+	struct t_sq s;
+	pcap_t *pc;
+	uint32_t i, n = 0, ts_ok = 0, bytes_ok = 0, orig_ok = 0;
+	int fd;
+
+	fd = mkstemp(path);
+	CHECK(fd >= 0, "mkstemp");
+	if (fd < 0)
+		return;
+	close(fd);
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	CHECK(mlx5_emu_set_pcap(d.emu, path) == 0, "pcap on");
+	mlx5_emu_set_wire_hook(d.emu, rec_hook, NULL);
+	pp = t_pp(&d, 1000000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(pp != NULL && ready_sq(&d, &s, 8, pp->index) == 0, "SQ");
+	rec_reset();
+	rec.keep_bytes = true;
+	/* Frames of varied sizes, 20 inline bytes + a data segment. */
+	for (i = 0; i < 40; i++) {
+		uint32_t len = 60 + i * 37;
+		uint8_t *p = t_frame(&d, (size_t)i * 4096, len, i * 3);
+
+		t_post(&s, p, len, 20, true);
+	}
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	for (i = 0; i < rec.n && i < 40; i++) {
+		uint32_t len = 60 + i * 37;
+
+		orig_ok += rec.len[i] == len &&
+			   memcmp(rec.bytes[i], d.buf + (size_t)i * 4096,
+				  len) == 0;
+	}
+	CHECK(orig_ok == 40, "hook bytes equal the posted frames (%u)",
+	      orig_ok);
+	mlx5_emu_set_wire_hook(d.emu, NULL, NULL);
+	CHECK(mlx5_emu_set_pcap(d.emu, NULL) == 0, "pcap off");
+	pc = pcap_open_offline_with_tstamp_precision(path,
+		PCAP_TSTAMP_PRECISION_NANO, errbuf);
+	CHECK(pc != NULL, "pcap_open_offline: %s", errbuf);
+	if (pc != NULL) {
+		CHECK(pcap_datalink(pc) == DLT_EN10MB, "Ethernet");
+		while (pcap_next_ex(pc, &h, &data) == 1 && n < rec.n) {
+			uint64_t ns = (uint64_t)h->ts.tv_sec * 1000000000ULL +
+				      (uint64_t)h->ts.tv_usec;
+
+			ts_ok += ns == rec.t[n];
+			bytes_ok += h->caplen == rec.len[n] &&
+				    memcmp(data, rec.bytes[n], h->caplen) == 0;
+			n++;
+		}
+		pcap_close(pc);
+	}
+	CHECK(n == 40, "%u pcap records", n);
+	CHECK(ts_ok == 40, "pcap ns timestamps equal departures (%u)", ts_ok);
+	CHECK(bytes_ok == 40, "pcap bytes equal the wire (%u)", bytes_ok);
+	unlink(path);
+	drain_cq(&s);
+	t_sq_destroy(&s);
+	if (pp != NULL)
+		d.g->pp_free(pp);
+	t_close(&d);
+}
+
+static void
+test_realtime(void)
+{
+	struct mlx5_emu_sq_info info;
+	struct mlx5_emu_lag lag;
+	struct mlx5_tm_pp *pp;
+	struct t_dev d;
+	struct t_sq s;
+	struct t_cqe c[16];
+	uint32_t got = 0, i;
+	uint64_t t0;
+	double r;
+
+	CHECK(t_open(&d, "cx6dx", NULL) == 0, "open realtime");
+	CHECK(mlx5_emu_clock(d.emu) == MLX5_EMU_CLOCK_REALTIME, "realtime");
+	CHECK(mlx5_emu_advance(d.emu, 10) == -ENOTSUP, "no advance");
+	mlx5_emu_set_wire_hook(d.emu, rec_hook, NULL);
+	rec_reset();
+	pp = t_pp(&d, 100000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(pp != NULL && ready_sq(&d, &s, 8, pp->index) == 0, "SQ");
+	/* 200 x 1000 B at 100 Mb/s: 16 ms of departures. */
+	for (i = 0; i < 200; i++)
+		t_post(&s, t_frame(&d, 0, 1000, i), 1000, 0, true);
+	t_ring(&s);
+	t0 = mlx5_emu_now_ns(d.emu);
+	while (got < 200 && mlx5_emu_now_ns(d.emu) - t0 < 5000000000ULL) {
+		struct timespec ts = { 0, 1000000 };
+
+		got += t_poll(&s, c, 16);
+		nanosleep(&ts, NULL);
+	}
+	CHECK(got == 200, "%u CQEs from the device thread", got);
+	r = rec_rate_bps(s.sqn, 0, rec.n, false);
+	CHECK(fabs(r / 100e6 - 1) < 0.005, "realtime rate %.0f bit/s", r);
+	CHECK(mlx5_emu_sq_get(d.emu, s.sqn, &info) == 0 &&
+	      info.packets == 200 && info.bytes == 200000, "SQ counters");
+	mlx5_emu_get_lag(d.emu, &lag);
+	CHECK(lag.passes > 0 && lag.threshold_ns == 1000000, "lag info");
+	CHECK(mlx5_emu_drain(d.emu) == 0, "drain realtime");
+	mlx5_emu_set_wire_hook(d.emu, NULL, NULL);
+	t_sq_destroy(&s);
+	if (pp != NULL)
+		d.g->pp_free(pp);
+	t_close(&d);
+}
+
+void
+test_emu_datapath(void)
+{
+	test_data_rate();
+	test_wqe_rate();
+	test_line_sharing();
+	test_live_rate_change();
+	test_cq_ring();
+	test_error_cqe_recovery();
+	test_inline_mode();
+	test_pcap_and_bytes();
+	test_realtime();
+}

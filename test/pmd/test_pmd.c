@@ -1,0 +1,806 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * PMD suite: net_mlx5_tm on the device model, EAL in process.
+ *
+ * Ports are created and removed with rte_vdev_init()/rte_vdev_uninit() so
+ * that each test gets the devargs it needs; messages are checked by
+ * capturing the log. Every packet carries a header (queue, sequence number,
+ * length, position-weighted sum of its payload) that the wire hook checks
+ * as the device model sends it.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "mlx5_emu.h"
+#include "mlx5_tm_wqe.h"
+#include "rte_pmd_mlx5_tm.h"
+
+static unsigned int n_pass, n_fail;
+static bool test_ok;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		printf("  FAIL %s:%d: %s: ", __func__, __LINE__, #cond); \
+		printf(__VA_ARGS__); \
+		printf("\n"); \
+		test_ok = false; \
+	} \
+} while (0)
+
+#define NB_TXQ 4
+#define RING 512
+#define POOL_SZ 8191
+#define MAX_SEGS 4
+#define SEG_ROOM 512
+#define PAYLOAD_MAGIC 0x6d6c3574u
+#define ETHERTYPE_TEST 0x88b5
+
+static struct rte_mempool *pool;
+
+/* ---- log capture ---- */
+
+static char *log_buf;
+static size_t log_len;
+static FILE *log_stream;
+
+static void
+log_capture_start(void)
+{
+	free(log_buf);
+	log_buf = NULL;
+	log_len = 0;
+	log_stream = open_memstream(&log_buf, &log_len);
+	rte_openlog_stream(log_stream);
+}
+
+static const char *
+log_capture_stop(void)
+{
+	rte_openlog_stream(NULL);
+	fclose(log_stream);
+	log_stream = NULL;
+	return log_buf ? log_buf : "";
+}
+
+/* ---- packets ---- */
+
+/* What follows the Ethernet header of every test packet. */
+struct test_hdr {
+	uint32_t magic;
+	uint16_t queue;
+	uint16_t vlan;   /* 1: the PMD was asked to insert a VLAN tag. */
+	uint32_t seq;
+	uint32_t len;    /* Frame length as built (without the tag). */
+	uint64_t sum;    /* Position-weighted sum of the filler. */
+} __attribute__((packed));
+
+#define HDR_OFF 14
+#define FILL_OFF (HDR_OFF + sizeof(struct test_hdr))
+
+static uint8_t
+fill_byte(uint32_t seq, uint32_t i)
+{
+	return (uint8_t)(seq * 31u + i * 7u + (i >> 8));
+}
+
+static uint64_t
+fill_sum(const uint8_t *p, uint32_t n)
+{
+	uint64_t s = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		s += (uint64_t)p[i] * (i + 1);
+	return s;
+}
+
+/* Build a frame of @p len bytes for queue @p q, sequence @p seq. */
+static void
+build_frame(uint8_t *f, uint32_t len, uint16_t q, uint32_t seq, bool vlan)
+{
+	struct test_hdr h = {
+		.magic = PAYLOAD_MAGIC, .queue = q, .vlan = vlan, .seq = seq,
+		.len = len,
+	};
+	uint32_t i;
+
+	memset(f, 0, HDR_OFF);
+	f[0] = 0x02;
+	f[5] = (uint8_t)q;
+	f[6] = 0x02;
+	f[11] = 0x01;
+	f[12] = ETHERTYPE_TEST >> 8;
+	f[13] = ETHERTYPE_TEST & 0xff;
+	for (i = FILL_OFF; i < len; i++)
+		f[i] = fill_byte(seq, i);
+	h.sum = fill_sum(f + FILL_OFF, len - FILL_OFF);
+	memcpy(f + HDR_OFF, &h, sizeof(h));
+}
+
+/* An mbuf chain of @p nseg segments holding frame @p f. */
+static struct rte_mbuf *
+frame_to_mbuf(const uint8_t *f, uint32_t len, unsigned int nseg)
+{
+	struct rte_mbuf *head = NULL, *last = NULL;
+	uint32_t off = 0;
+	unsigned int k;
+
+	if (nseg > len / 32)
+		nseg = 1;
+	for (k = 0; k < nseg; k++) {
+		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+		uint32_t part = k + 1 == nseg ? len - off : len / nseg;
+		char *d;
+
+		if (m == NULL) {
+			rte_pktmbuf_free(head);
+			return NULL;
+		}
+		d = rte_pktmbuf_append(m, part);
+		memcpy(d, f + off, part);
+		off += part;
+		if (head == NULL) {
+			head = m;
+		} else {
+			last->next = m;
+			head->nb_segs++;
+			head->pkt_len += part;
+		}
+		last = m;
+	}
+	return head;
+}
+
+/* ---- wire hook: checks every departing frame ---- */
+
+struct wire_check {
+	uint32_t sqn[NB_TXQ];
+	uint64_t packets[NB_TXQ];
+	uint64_t bytes[NB_TXQ];
+	uint32_t next_seq[NB_TXQ];
+	uint64_t bad;        /* Wrong magic, length, sum, tag or queue. */
+	uint64_t out_of_seq; /* Lost, duplicated or reordered. */
+	char first_error[160];
+};
+
+static struct wire_check wire;
+
+static void
+wire_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (wire.first_error[0] != '\0')
+		return;
+	va_start(ap, fmt);
+	vsnprintf(wire.first_error, sizeof(wire.first_error), fmt, ap);
+	va_end(ap);
+}
+
+static void
+wire_hook(void *arg __rte_unused, uint32_t sqn, uint64_t t __rte_unused,
+	  const uint8_t *b, uint32_t len)
+{
+	struct test_hdr h;
+	uint32_t off = HDR_OFF, flen = len;
+	uint16_t q;
+
+	for (q = 0; q < NB_TXQ; q++)
+		if (wire.sqn[q] == sqn)
+			break;
+	if (q == NB_TXQ) {
+		wire.bad++;
+		wire_error("frame from unknown SQ 0x%x", sqn);
+		return;
+	}
+	if (len >= 18 && b[12] == 0x81 && b[13] == 0x00) {
+		/* Inserted tag: TCI is the queue number plus 100. */
+		if ((uint32_t)((b[14] << 8) | b[15]) != 100u + q) {
+			wire.bad++;
+			wire_error("bad VLAN TCI on queue %u", q);
+			return;
+		}
+		off += 4;
+		flen -= 4;
+	}
+	if (len < off + sizeof(h)) {
+		wire.bad++;
+		wire_error("runt frame of %u bytes", len);
+		return;
+	}
+	memcpy(&h, b + off, sizeof(h));
+	if (h.magic != PAYLOAD_MAGIC || h.queue != q || h.len != flen ||
+	    h.vlan != (off != HDR_OFF) ||
+	    fill_sum(b + off + sizeof(h), len - off - sizeof(h)) != h.sum) {
+		wire.bad++;
+		wire_error("bad frame on queue %u: seq %u len %u/%u", q, h.seq,
+			   h.len, flen);
+		return;
+	}
+	if (h.seq != wire.next_seq[q]) {
+		wire.out_of_seq++;
+		wire_error("queue %u: seq %u, expected %u", q, h.seq,
+			   wire.next_seq[q]);
+	}
+	wire.next_seq[q] = h.seq + 1;
+	wire.packets[q]++;
+	wire.bytes[q] += len;
+}
+
+/* ---- ports ---- */
+
+static int
+port_create(const char *name, const char *args, uint16_t *port)
+{
+	int ret = rte_vdev_init(name, args);
+
+	if (ret < 0)
+		return ret;
+	return rte_eth_dev_get_port_by_name(name, port);
+}
+
+static void
+port_destroy(const char *name, uint16_t port)
+{
+	rte_eth_dev_stop(port);
+	rte_eth_dev_close(port);
+	rte_vdev_uninit(name);
+}
+
+static int
+port_setup(uint16_t port, uint16_t nb_txq, uint64_t offloads)
+{
+	struct rte_eth_conf conf = { .txmode = { .offloads = offloads } };
+	uint16_t q;
+	int ret;
+
+	ret = rte_eth_dev_configure(port, 0, nb_txq, &conf);
+	if (ret < 0)
+		return ret;
+	for (q = 0; q < nb_txq; q++) {
+		ret = rte_eth_tx_queue_setup(port, q, RING, SOCKET_ID_ANY,
+					     NULL);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static uint64_t
+xstat(uint16_t port, const char *name)
+{
+	uint64_t id, v = UINT64_MAX;
+
+	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 ||
+	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
+		return UINT64_MAX;
+	return v;
+}
+
+/* Send @p n packets of @p len bytes on queue @p q, moving virtual time. */
+static uint32_t
+send_simple(uint16_t port, uint16_t q, struct mlx5_emu *emu, uint32_t n,
+	    uint32_t len, uint32_t *seq)
+{
+	uint8_t f[2048];
+	uint32_t sent = 0, spins = 0;
+
+	while (sent < n && spins < 1000000) {
+		struct rte_mbuf *m;
+
+		build_frame(f, len, q, *seq, false);
+		m = frame_to_mbuf(f, len, 1);
+		if (m == NULL) {
+			rte_eth_tx_done_cleanup(port, q, 0);
+			mlx5_emu_advance(emu, 1000);
+			spins++;
+			continue;
+		}
+		while (rte_eth_tx_burst(port, q, &m, 1) == 0 &&
+		       spins++ < 1000000)
+			mlx5_emu_advance(emu, 1000);
+		(*seq)++;
+		sent++;
+	}
+	return sent;
+}
+
+/* ---- tests ---- */
+
+struct refusal {
+	const char *args;
+	const char *expect[3];
+};
+
+static void
+test_devarg_refusals(void)
+{
+	static const struct refusal cases[] = {
+		{ "emu=cx6dx,foo=1", { "unknown devarg 'foo'",
+				       "accepted keys", "tx_burst_bound" } },
+		{ "emu=cx9", { "bad value 'cx9' for devarg emu",
+			       "cx5, cx6dx, cx7" } },
+		{ "", { "no device given", "dev=", "emu=" } },
+		{ "emu=cx6dx,dev=mlx5_0", { "exactly one of" } },
+		{ "emu=cx6dx,pacing_index=sometimes",
+		  { "pacing_index", "shared, dedicated" } },
+		{ "emu=cx6dx,tx_burst_bound=abc",
+		  { "bad value 'abc' for devarg tx_burst_bound" } },
+		{ "emu=cx6dx,tx_typical_pkt_sz=70000",
+		  { "tx_typical_pkt_sz", "0..65535" } },
+		{ "emu=cx6dx,rate_tolerance_ppm=2000000",
+		  { "rate_tolerance_ppm", "0..1000000" } },
+		{ "dev=mlx5_0,clock=virtual", { "clock", "needs emu=" } },
+		{ "emu=cx6dx,clock=sometimes", { "clock" } },
+		{ "dev=mlx5_tm_no_such_device",
+		  { "no mlx5 device found",
+		    "to run without hardware use emu=cx5|cx6dx|cx7" } },
+	};
+	unsigned int i, k;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		const char *log;
+		uint16_t port;
+		int ret;
+
+		log_capture_start();
+		ret = rte_vdev_init("net_mlx5_tm9", cases[i].args);
+		log = log_capture_stop();
+		CHECK(ret < 0, "devargs '%s' accepted", cases[i].args);
+		if (ret == 0) {
+			if (rte_eth_dev_get_port_by_name("net_mlx5_tm9",
+							 &port) == 0)
+				port_destroy("net_mlx5_tm9", port);
+			continue;
+		}
+		for (k = 0; k < 3 && cases[i].expect[k] != NULL; k++)
+			CHECK(strstr(log, cases[i].expect[k]) != NULL,
+			      "devargs '%s': no '%s' in the message: %s",
+			      cases[i].args, cases[i].expect[k], log);
+	}
+}
+
+static void
+test_infos_and_link(void)
+{
+	struct rte_eth_dev_info info;
+	struct rte_eth_link link;
+	struct mlx5_emu_caps caps;
+	struct mlx5_emu *emu;
+	uint16_t port;
+	uint32_t sqn;
+
+	CHECK(port_create("net_mlx5_tm1", "emu=cx6dx,clock=virtual",
+			  &port) == 0, "probe");
+	if (!test_ok)
+		return;
+	emu = rte_pmd_mlx5_tm_emu(port);
+	CHECK(emu != NULL, "no device model");
+	if (emu == NULL)
+		goto out;
+	mlx5_emu_get_caps(emu, &caps);
+	CHECK(rte_eth_dev_info_get(port, &info) == 0, "info");
+	/* Rx queues exist (testpmd pairs them with Tx queues), never fill. */
+	CHECK(info.max_rx_queues == info.max_tx_queues, "%u Rx queues",
+	      info.max_rx_queues);
+	CHECK(info.max_tx_queues == RTE_MIN(1u << caps.log_max_sq,
+					    (unsigned int)RTE_MAX_QUEUES_PER_PORT),
+	      "max_tx_queues %u", info.max_tx_queues);
+	CHECK(info.tx_desc_lim.nb_max ==
+	      RTE_MIN(1u << caps.log_max_wq_sz, 32768u),
+	      "nb_max %u", info.tx_desc_lim.nb_max);
+	CHECK(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS,
+	      "no MULTI_SEGS");
+	CHECK(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE,
+	      "no FAST_FREE");
+	CHECK(port_setup(port, 2, 0) == 0, "setup");
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 0, &sqn) == -EAGAIN,
+	      "SQN before start");
+	rte_eth_link_get_nowait(port, &link);
+	CHECK(link.link_status == RTE_ETH_LINK_DOWN, "link up before start");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	rte_eth_link_get_nowait(port, &link);
+	CHECK(link.link_status == RTE_ETH_LINK_UP, "link down after start");
+	CHECK(link.link_speed == caps.line_rate_mbps, "speed %u",
+	      link.link_speed);
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 1, &sqn) == 0, "no SQN");
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 2, &sqn) == -EINVAL,
+	      "SQN of a queue that does not exist");
+	CHECK(rte_pmd_mlx5_tm_emu(RTE_MAX_ETHPORTS - 1) == NULL,
+	      "a model for a port that is not ours");
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	/* With Rx queues: accepted, and they never receive. */
+	{
+		struct rte_eth_conf conf = { 0 };
+		struct rte_mbuf *rx[4];
+
+		CHECK(rte_eth_dev_configure(port, 2, 2, &conf) == 0,
+		      "Rx queues refused");
+		CHECK(rte_eth_rx_queue_setup(port, 1, 64, SOCKET_ID_ANY, NULL,
+					     pool) == 0, "rx setup");
+		CHECK(rte_eth_rx_queue_setup(port, 0, 64, SOCKET_ID_ANY, NULL,
+					     pool) == 0, "rx setup");
+		CHECK(rte_eth_dev_start(port) == 0, "start with Rx queues");
+		CHECK(rte_eth_rx_burst(port, 1, rx, 4) == 0, "received");
+	}
+out:
+	port_destroy("net_mlx5_tm1", port);
+}
+
+/* The big one: mixed packets over 4 queues from 2 lcores. */
+
+#define BIG_PACKETS 1000000u
+#define BURST 32
+
+struct sender {
+	uint16_t port;
+	uint16_t q[2];
+	uint32_t n;               /* Packets to send per queue. */
+	struct mlx5_emu *emu;
+	uint64_t sent[2];
+	uint64_t bytes[2];
+	uint64_t vlan[2];
+	uint64_t alloc_fail;
+};
+
+static struct sender senders[2];
+
+static int
+sender_main(void *arg)
+{
+	struct sender *s = arg;
+	struct rte_mbuf *pend[2][BURST];
+	unsigned int npend[2] = { 0, 0 };
+	uint32_t seq[2] = { 0, 0 };
+	uint32_t rnd = 0x12345u + s->q[0];
+	uint8_t f[2048];
+	unsigned int j;
+
+	while (seq[0] < s->n || seq[1] < s->n || npend[0] || npend[1]) {
+		for (j = 0; j < 2; j++) {
+			uint16_t done;
+
+			while (npend[j] < BURST && seq[j] < s->n) {
+				uint32_t len, nseg;
+				bool vlan;
+				struct rte_mbuf *m;
+
+				rnd = rnd * 1103515245u + 12345u;
+				len = 60 + (rnd >> 8) % 1455;
+				nseg = 1 + (rnd >> 4) % MAX_SEGS;
+				vlan = ((rnd >> 20) & 7) == 0;
+				build_frame(f, len, s->q[j], seq[j], vlan);
+				m = frame_to_mbuf(f, len, nseg);
+				if (m == NULL) {
+					s->alloc_fail++;
+					break;
+				}
+				if (vlan) {
+					m->ol_flags |= RTE_MBUF_F_TX_VLAN;
+					m->vlan_tci = 100 + s->q[j];
+					s->vlan[j]++;
+				}
+				s->bytes[j] += len;
+				pend[j][npend[j]++] = m;
+				seq[j]++;
+			}
+			done = rte_eth_tx_burst(s->port, s->q[j], pend[j],
+						npend[j]);
+			s->sent[j] += done;
+			memmove(pend[j], pend[j] + done,
+				(npend[j] - done) * sizeof(pend[j][0]));
+			npend[j] -= done;
+			if (npend[j] != 0)
+				mlx5_emu_advance(s->emu, 2000);
+		}
+	}
+	return 0;
+}
+
+static void
+test_million_packets(void)
+{
+	struct mlx5_emu *emu;
+	struct rte_eth_stats st;
+	uint64_t tot = 0, bytes = 0, wire_bytes = 0;
+	unsigned int worker, q;
+	uint16_t port;
+	char name[64];
+
+	CHECK(port_create("net_mlx5_tm2", "emu=cx6dx,clock=virtual",
+			  &port) == 0, "probe");
+	if (!test_ok)
+		return;
+	emu = rte_pmd_mlx5_tm_emu(port);
+	CHECK(port_setup(port, NB_TXQ, RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
+			 RTE_ETH_TX_OFFLOAD_VLAN_INSERT) == 0, "setup");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	if (!test_ok)
+		goto out;
+	memset(&wire, 0, sizeof(wire));
+	for (q = 0; q < NB_TXQ; q++)
+		CHECK(rte_pmd_mlx5_tm_txq_sqn(port, q, &wire.sqn[q]) == 0,
+		      "sqn");
+	mlx5_emu_set_wire_hook(emu, wire_hook, NULL);
+	for (q = 0; q < 2; q++) {
+		senders[q] = (struct sender){
+			.port = port, .q = { q, q + 2 }, .emu = emu,
+			.n = BIG_PACKETS / NB_TXQ,
+		};
+	}
+	worker = rte_get_next_lcore(-1, 1, 0);
+	CHECK(worker < RTE_MAX_LCORE, "no worker lcore");
+	if (!test_ok)
+		goto out;
+	rte_eal_remote_launch(sender_main, &senders[1], worker);
+	sender_main(&senders[0]);
+	rte_eal_wait_lcore(worker);
+	mlx5_emu_drain(emu);
+	for (q = 0; q < NB_TXQ; q++)
+		rte_eth_tx_done_cleanup(port, q, 0);
+	mlx5_emu_set_wire_hook(emu, NULL, NULL);
+
+	CHECK(wire.bad == 0 && wire.out_of_seq == 0,
+	      "%" PRIu64 " bad, %" PRIu64 " out of sequence; first: %s",
+	      wire.bad, wire.out_of_seq, wire.first_error);
+	for (q = 0; q < 2; q++) {
+		unsigned int j;
+
+		for (j = 0; j < 2; j++) {
+			uint16_t qq = senders[q].q[j];
+
+			CHECK(senders[q].sent[j] == BIG_PACKETS / NB_TXQ,
+			      "queue %u sent %" PRIu64, qq,
+			      senders[q].sent[j]);
+			CHECK(wire.packets[qq] == senders[q].sent[j],
+			      "queue %u: %" PRIu64 " on the wire, %" PRIu64
+			      " sent", qq, wire.packets[qq],
+			      senders[q].sent[j]);
+			CHECK(wire.bytes[qq] == senders[q].bytes[j] +
+			      4 * senders[q].vlan[j],
+			      "queue %u: %" PRIu64 " bytes on the wire",
+			      qq, wire.bytes[qq]);
+			snprintf(name, sizeof(name), "tx_q%u_wire_packets",
+				 qq);
+			CHECK(xstat(port, name) == wire.packets[qq],
+			      "%s %" PRIu64, name, xstat(port, name));
+			tot += senders[q].sent[j];
+			bytes += senders[q].bytes[j];
+			wire_bytes += wire.bytes[qq];
+		}
+	}
+	CHECK(rte_eth_stats_get(port, &st) == 0, "stats");
+	CHECK(st.opackets == tot, "opackets %" PRIu64 " sent %" PRIu64,
+	      st.opackets, tot);
+	CHECK(st.obytes == bytes, "obytes %" PRIu64 " built %" PRIu64,
+	      st.obytes, bytes);
+	CHECK(st.oerrors == 0, "oerrors %" PRIu64, st.oerrors);
+	CHECK(rte_mempool_in_use_count(pool) == 0, "%u mbufs in use",
+	      rte_mempool_in_use_count(pool));
+	printf("  %" PRIu64 " packets, %" PRIu64 " bytes on the wire\n", tot,
+	       wire_bytes);
+out:
+	port_destroy("net_mlx5_tm2", port);
+}
+
+static void
+test_rate_limit(void)
+{
+	struct mlx5_emu_pp_info pp[8];
+	struct mlx5_emu *emu;
+	uint32_t seq = 0, sqn;
+	uint64_t rate;
+	unsigned int n;
+	uint16_t port;
+	int ret;
+
+	CHECK(port_create("net_mlx5_tm3", "emu=cx6dx,clock=virtual",
+			  &port) == 0, "probe");
+	if (!test_ok)
+		return;
+	emu = rte_pmd_mlx5_tm_emu(port);
+	CHECK(port_setup(port, 2, 0) == 0, "setup");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 1, &sqn) == 0, "sqn");
+	if (!test_ok)
+		goto out;
+	ret = rte_eth_set_queue_rate_limit(port, 1, 1000);
+	CHECK(ret == 0, "rate limit 1000 Mbps: %d", ret);
+	if (ret != 0)
+		goto out;
+	rte_eth_xstats_reset(port);
+	CHECK(send_simple(port, 1, emu, 2000, 1000, &seq) == 2000, "send");
+	mlx5_emu_drain(emu);
+	rate = xstat(port, "tx_q1_wire_rate_bps");
+	CHECK(rate > 950000000ull && rate < 1050000000ull,
+	      "rate %" PRIu64 " b/s at 1000 Mbps", rate);
+	ret = rte_eth_set_queue_rate_limit(port, 1, 2000);
+	CHECK(ret == 0, "rate limit 2000 Mbps: %d", ret);
+	n = mlx5_emu_pp_list(emu, pp, RTE_DIM(pp));
+	CHECK(n == 1 && pp[0].rate_limit == 2000000,
+	      "%u entries in use (first %u kbps): the old one stays", n,
+	      n ? pp[0].rate_limit : 0);
+	rte_eth_xstats_reset(port);
+	CHECK(send_simple(port, 1, emu, 2000, 1000, &seq) == 2000, "send");
+	mlx5_emu_drain(emu);
+	rate = xstat(port, "tx_q1_wire_rate_bps");
+	CHECK(rate > 1900000000ull && rate < 2100000000ull,
+	      "rate %" PRIu64 " b/s at 2000 Mbps", rate);
+	rte_eth_tx_done_cleanup(port, 1, 0);
+	CHECK(rte_mempool_in_use_count(pool) == 0, "%u mbufs in use",
+	      rte_mempool_in_use_count(pool));
+out:
+	port_destroy("net_mlx5_tm3", port);
+}
+
+static void
+test_error_recovery(void)
+{
+	struct mlx5_emu *emu;
+	uint64_t wire_pkts, err_mbufs, rec = 0;
+	uint32_t seq = 0, sqn, i;
+	uint16_t port;
+
+	CHECK(port_create("net_mlx5_tm4", "emu=cx6dx,clock=virtual",
+			  &port) == 0, "probe");
+	if (!test_ok)
+		return;
+	emu = rte_pmd_mlx5_tm_emu(port);
+	CHECK(port_setup(port, 1, 0) == 0, "setup");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 0, &sqn) == 0, "sqn");
+	if (!test_ok)
+		goto out;
+	CHECK(mlx5_emu_fault_wqe(emu, &(struct mlx5_emu_fault_wqe){
+		.sqn = sqn, .nth = 20,
+		.syndrome = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR }) == 0, "arm");
+	/* Queue 0 is stuck while in error: post without waiting. */
+	for (i = 0; i < 200; i++) {
+		uint8_t f[256];
+		struct rte_mbuf *m;
+
+		build_frame(f, 200, 0, seq, false);
+		m = frame_to_mbuf(f, 200, 2);
+		if (m == NULL)
+			break;
+		if (rte_eth_tx_burst(port, 0, &m, 1) == 1)
+			seq++;
+		else
+			rte_pktmbuf_free(m);
+		mlx5_emu_advance(emu, 500);
+	}
+	for (i = 0; i < 100000 && rec == 0; i++) {
+		struct rte_eth_stats st;
+
+		rte_eth_tx_burst(port, 0, NULL, 0);
+		rte_eth_stats_get(port, &st);
+		mlx5_emu_advance(emu, 1000);
+		rec = xstat(port, "tx_q0_recoveries");
+	}
+	CHECK(rec == 1, "%" PRIu64 " recoveries", rec);
+	CHECK(xstat(port, "tx_q0_error_cqes") == 1, "%" PRIu64 " error CQEs",
+	      xstat(port, "tx_q0_error_cqes"));
+	/* Sends again after the recovery. */
+	CHECK(send_simple(port, 0, emu, 100, 300, &seq) == 100, "send");
+	mlx5_emu_drain(emu);
+	rte_eth_tx_done_cleanup(port, 0, 0);
+	wire_pkts = xstat(port, "tx_q0_wire_packets");
+	err_mbufs = xstat(port, "tx_q0_error_mbufs");
+	CHECK(err_mbufs >= 1, "no mbuf counted unsent");
+	CHECK(wire_pkts + err_mbufs == seq,
+	      "%" PRIu64 " sent + %" PRIu64 " unsent != %u posted", wire_pkts,
+	      err_mbufs, seq);
+	CHECK(rte_mempool_in_use_count(pool) == 0, "%u mbufs in use",
+	      rte_mempool_in_use_count(pool));
+out:
+	port_destroy("net_mlx5_tm4", port);
+}
+
+static void
+test_start_stop_cycles(void)
+{
+	struct mlx5_emu *emu;
+	uint32_t seq = 0, sqns[8];
+	uint16_t port;
+	int cycle;
+
+	CHECK(port_create("net_mlx5_tm5", "emu=cx5,clock=virtual",
+			  &port) == 0, "probe");
+	if (!test_ok)
+		return;
+	emu = rte_pmd_mlx5_tm_emu(port);
+	CHECK(port_setup(port, 3, RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
+			 RTE_ETH_TX_OFFLOAD_MULTI_SEGS) == 0, "setup");
+	for (cycle = 0; cycle < 3 && test_ok; cycle++) {
+		CHECK(rte_eth_dev_start(port) == 0, "start %d", cycle);
+		CHECK(mlx5_emu_sq_list(emu, sqns, RTE_DIM(sqns)) == 3,
+		      "SQs after start");
+		/* Leave packets posted and unsent: stop must free them. */
+		send_simple(port, cycle % 3, emu, 300, 700, &seq);
+		CHECK(rte_eth_dev_stop(port) == 0, "stop %d", cycle);
+		CHECK(mlx5_emu_sq_list(emu, sqns, RTE_DIM(sqns)) == 0,
+		      "SQs left after stop");
+		CHECK(rte_mempool_in_use_count(pool) == 0,
+		      "%u mbufs in use after stop %d",
+		      rte_mempool_in_use_count(pool), cycle);
+	}
+	/* Fewer queues, then more: the port follows. */
+	CHECK(port_setup(port, 1, 0) == 0, "reconfigure");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(mlx5_emu_sq_list(emu, sqns, RTE_DIM(sqns)) == 1, "one SQ");
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_eth_dev_close(port) == 0, "close");
+	CHECK(rte_pmd_mlx5_tm_emu(port) == NULL, "model after close");
+	rte_vdev_uninit("net_mlx5_tm5");
+}
+
+static void
+run(const char *name, void (*fn)(void))
+{
+	test_ok = true;
+	printf("%s\n", name);
+	fflush(stdout);
+	fn();
+	if (test_ok)
+		n_pass++;
+	else
+		n_fail++;
+	printf("  %s\n", test_ok ? "ok" : "FAILED");
+	fflush(stdout);
+}
+
+int
+main(int argc, char **argv)
+{
+	char *eal_argv[] = {
+		argv[0], "--no-huge", "--no-pci", "-m", "512", "-l", "0-1",
+		"--no-shconf", "--log-level", "lib.eal:error",
+		"--log-level", "pmd.net.mlx5_tm:notice", NULL,
+	};
+	int eal_argc = RTE_DIM(eal_argv) - 1;
+
+	(void)argc;
+	if (rte_eal_init(eal_argc, eal_argv) < 0) {
+		printf("EAL init failed: %s\n", rte_strerror(rte_errno));
+		printf("0 passed, 1 failed\n");
+		return 1;
+	}
+	pool = rte_pktmbuf_pool_create("test_pmd", POOL_SZ, 256, 0,
+				       RTE_PKTMBUF_HEADROOM + SEG_ROOM * 4,
+				       SOCKET_ID_ANY);
+	if (pool == NULL) {
+		printf("no mempool: %s\n", rte_strerror(rte_errno));
+		printf("0 passed, 1 failed\n");
+		return 1;
+	}
+	run("devarg refusals", test_devarg_refusals);
+	run("device infos and link", test_infos_and_link);
+	run("1M mixed packets, 4 queues, 2 lcores", test_million_packets);
+	run("queue rate limit on a started queue", test_rate_limit);
+	run("error CQE recovery", test_error_recovery);
+	run("start/stop/close cycles", test_start_stop_cycles);
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	free(log_buf);
+	printf("%u passed, %u failed\n", n_pass, n_fail);
+	return n_fail == 0 ? 0 : 1;
+}

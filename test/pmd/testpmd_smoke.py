@@ -1,0 +1,153 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5-tm authors
+"""Smoke test: Debian's dpdk-testpmd loads the PMD with -d and sends.
+
+Usage: testpmd_smoke.py BUILD_DIR
+
+Runs testpmd on the device model (realtime clock), txonly on 4 queues,
+checks the port counts packets, that a queue rate limit is accepted, and
+that the wire's per-queue figures are in the xstats. Prints
+"N passed, N failed".
+"""
+
+import os
+import re
+import shutil
+import stat
+import sys
+import tempfile
+import time
+
+import pexpect
+
+TESTPMD = "/usr/bin/dpdk-testpmd"
+PROMPT = "testpmd> "
+
+
+def world_writable_ancestor(path):
+    """The first directory above (or at) path writable by anyone."""
+    path = os.path.abspath(path)
+    while True:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = 0
+        if mode & stat.S_IWOTH:
+            return path
+        parent = os.path.dirname(path)
+        if parent == path:
+            return None
+        path = parent
+
+
+def private_dir(build):
+    """A new mode-700 directory with no world-writable ancestor."""
+    candidates = [os.environ.get("XDG_RUNTIME_DIR", ""),
+                  os.path.expanduser("~/.cache"), build]
+    for base in candidates:
+        if not base:
+            continue
+        try:
+            os.makedirs(base, mode=0o700, exist_ok=True)
+        except OSError:
+            continue
+        if world_writable_ancestor(base) is not None:
+            continue
+        path = tempfile.mkdtemp(prefix="mlx5-tm-smoke-", dir=base)
+        os.chmod(path, 0o700)
+        return path
+    raise RuntimeError("no directory free of world-writable ancestors in "
+                       + ", ".join(c for c in candidates if c))
+
+
+class Checks:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            print("ok   %s" % name)
+        else:
+            self.failed += 1
+            print("FAIL %s %s" % (name, detail))
+        sys.stdout.flush()
+
+
+def cmd(child, line, timeout=30):
+    child.sendline(line)
+    child.expect_exact(PROMPT, timeout=timeout)
+    return child.before
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__)
+        print("0 passed, 1 failed")
+        return 1
+    build = os.path.abspath(sys.argv[1])
+    so = os.path.join(build, "drivers", "librte_net_mlx5_tm.so")
+    checks = Checks()
+    if not os.path.exists(TESTPMD) or not os.path.exists(so):
+        checks.check("testpmd and the PMD exist",
+                     False, "%s / %s missing" % (TESTPMD, so))
+        print("%d passed, %d failed" % (checks.passed, checks.failed))
+        return 1
+    work = private_dir(build)
+    child = None
+    try:
+        pmd = os.path.join(work, os.path.basename(so))
+        shutil.copy(so, pmd)
+        os.chmod(pmd, 0o700)
+        args = ["-d", pmd, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1",
+                "--no-shconf", "--file-prefix", "smoke%d" % os.getpid(),
+                "--log-level", "lib.eal:error",
+                "--vdev", "net_mlx5_tm0,emu=cx6dx",
+                "--", "-i", "--rxq=4", "--txq=4", "--total-num-mbufs=8192"]
+        child = pexpect.spawn(TESTPMD, args, encoding="utf-8",
+                              timeout=60)
+        child.logfile_read = sys.stdout
+        idx = child.expect_exact([PROMPT, pexpect.EOF, pexpect.TIMEOUT])
+        checks.check("testpmd starts with the PMD", idx == 0)
+        if idx != 0:
+            return 1
+        out = cmd(child, "show port info 0")
+        checks.check("port 0 is net_mlx5_tm", "net_mlx5_tm" in out)
+        cmd(child, "set fwd txonly")
+        cmd(child, "start")
+        time.sleep(1.0)
+        out = cmd(child, "show port stats 0")
+        m = re.search(r"TX-packets:\s+(\d+)", out)
+        sent = int(m.group(1)) if m else 0
+        checks.check("packets sent", sent > 0, "TX-packets %d" % sent)
+        out = cmd(child, "set port 0 queue 1 rate 100")
+        checks.check("queue rate limit accepted",
+                     "fail" not in out.lower() and
+                     "error" not in out.lower(), out.strip())
+        time.sleep(0.5)
+        out = cmd(child, "show port xstats 0")
+        m = re.search(r"tx_q1_wire_packets:\s+(\d+)", out)
+        checks.check("wire figures per queue",
+                     m is not None and int(m.group(1)) > 0 and
+                     "tx_q1_wire_rate_bps" in out)
+        cmd(child, "stop")
+        child.sendline("quit")
+        idx = child.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=60)
+        child.close()
+        checks.check("testpmd quits cleanly",
+                     idx == 0 and child.exitstatus == 0,
+                     "exit %s" % child.exitstatus)
+    except (pexpect.ExceptionPexpect, OSError, RuntimeError) as e:
+        checks.check("testpmd session", False, str(e))
+    finally:
+        if child is not None and child.isalive():
+            child.terminate(force=True)
+        shutil.rmtree(work, ignore_errors=True)
+        print("%d passed, %d failed" % (checks.passed, checks.failed))
+    return 0 if checks.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

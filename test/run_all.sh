@@ -1,0 +1,78 @@
+#!/bin/bash
+# Runs every suite listed in test/*/suites.txt and prints one closing line,
+# "N passed, N failed", summed over all suites.
+#
+# A suites.txt line is:   <name> <variant> <command ...>
+#   variant: "plain" (normal build), "san" (ASan/UBSan build) or "both";
+#   {build} in the command is replaced by the build directory, {src} by
+#   the source root. Each suite prints its own "N passed, N failed" line.
+set -u
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PLAIN=$(cd "${1:-build}" && pwd)
+SAN=$(cd "${2:-build-san}" && pwd)
+LOGDIR="$PLAIN/test-logs"
+mkdir -p "$LOGDIR"
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:detect_odr_violation=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$ROOT/test/lsan.supp:print_suppressions=0}"
+
+total_pass=0
+total_fail=0
+broken=0
+
+run_suite() {
+	local name=$1 dir=$2 tag=$3
+	shift 3
+	local cmd="$*"
+	cmd=${cmd//\{build\}/$dir}
+	cmd=${cmd//\{src\}/$ROOT}
+	local log="$LOGDIR/$name.$tag.log"
+	local start=$SECONDS
+	(cd "$ROOT" && eval "$cmd") > "$log" 2>&1
+	local rc=$?
+	local line
+	line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	local p f
+	p=$(echo "$line" | sed -nE 's/^([A-Za-z]+: )?([0-9]+) passed.*/\2/p')
+	f=$(echo "$line" | sed -nE 's/.* ([0-9]+) failed.*/\1/p')
+	if [ -z "$p" ]; then
+		p=0
+		f=1
+		echo "  [$tag] $name: no closing line (exit $rc); log $log"
+		broken=$((broken + 1))
+	elif [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		f=1
+		echo "  [$tag] $name: exit $rc despite '$line'; log $log"
+		broken=$((broken + 1))
+	fi
+	printf '%-28s %-5s %5s passed %4s failed  (%ds)\n' "$name" "$tag" \
+		"$p" "$f" $((SECONDS - start))
+	if [ "$f" != 0 ]; then
+		echo "----- $log (last 60 lines) -----"
+		tail -n 60 "$log"
+		echo "-----"
+	fi
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+}
+
+for list in "$ROOT"/test/*/suites.txt; do
+	[ -f "$list" ] || continue
+	while read -r name variant cmd; do
+		case "$name" in ''|'#'*) continue ;; esac
+		case "$variant" in
+		plain) run_suite "$name" "$PLAIN" plain $cmd ;;
+		san) run_suite "$name" "$SAN" san $cmd ;;
+		both)
+			run_suite "$name" "$PLAIN" plain $cmd
+			run_suite "$name" "$SAN" san $cmd
+			;;
+		*) echo "bad variant '$variant' in $list"; broken=$((broken + 1)) ;;
+		esac
+	done < "$list"
+done
+
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" = 0 ] && [ "$broken" = 0 ]

@@ -1,0 +1,1680 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * rte_tm on net_mlx5_tm, EAL in-process on the device model in virtual
+ * time: every op and refusal, the capability claims, commit before and
+ * after start, rollback under injected device failures, the ice-style
+ * script, queue rate limits, suspend, statistics, telemetry, achieved
+ * rates, and a seeded random walk with invariants after every step.
+ *
+ * Usage: test_tm [EAL args] [-- [--seed N] [--steps N] [-v]]
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_random.h>
+#include <rte_tm.h>
+
+#include "mlx5_emu.h"
+#include "mlx5_tm_ethdev.h"
+#include "mlx5_tm_prm.h"
+#include "mlx5_tm_sched.h"
+#include "mlx5_tm_sched_priv.h"
+#include "mlx5_tm_txq.h"
+#include "rte_pmd_mlx5_tm.h"
+#include "tm_check.h"
+
+unsigned int tm_check_passed;
+unsigned int tm_check_failed;
+
+#define NB_TXQ 8
+#define RING 1024
+#define FRAME 1000
+#define ROOT 1000
+#define MID 900
+#define MID2 901
+#define NONE RTE_TM_SHAPER_PROFILE_ID_NONE
+#define ANY RTE_TM_NODE_LEVEL_ID_ANY
+#define NULL_ID RTE_TM_NODE_ID_NULL
+
+static bool verbose;
+static uint64_t seed = 1;
+static unsigned int steps = 2000;
+static struct rte_mempool *pool;
+static unsigned int port_seq = 1;
+static struct rte_tm_error terr;
+
+/* A net_mlx5_tm port on its own device model. */
+struct tport {
+	uint16_t id;
+	char name[32];
+	struct mlx5_emu *emu;
+	uint16_t nb_txq;
+};
+
+/* ---- ports ---- */
+
+static int
+tport_setup(struct tport *p, uint16_t nb_txq, bool start)
+{
+	struct rte_eth_conf conf;
+	uint16_t q;
+
+	memset(&conf, 0, sizeof(conf));
+	if (rte_eth_dev_get_port_by_name(p->name, &p->id) != 0)
+		return -1;
+	if (rte_eth_dev_configure(p->id, 0, nb_txq, &conf) != 0)
+		return -1;
+	for (q = 0; q < nb_txq; q++)
+		if (rte_eth_tx_queue_setup(p->id, q, RING, rte_socket_id(),
+					   NULL) != 0)
+			return -1;
+	p->nb_txq = nb_txq;
+	p->emu = rte_pmd_mlx5_tm_emu(p->id);
+	if (p->emu == NULL)
+		return -1;
+	if (start && rte_eth_dev_start(p->id) != 0)
+		return -1;
+	return 0;
+}
+
+/* Probe a new port with device-model devargs @p extra. */
+static int
+tport_open(struct tport *p, const char *extra, uint16_t nb_txq, bool start)
+{
+	char args[256];
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "net_mlx5_tm%u", port_seq++);
+	snprintf(args, sizeof(args), "emu=cx6dx,clock=virtual%s%s",
+		 extra != NULL ? "," : "", extra != NULL ? extra : "");
+	if (rte_vdev_init(p->name, args) != 0) {
+		printf("cannot probe %s,%s\n", p->name, args);
+		return -1;
+	}
+	ret = tport_setup(p, nb_txq, start);
+	if (ret != 0)
+		printf("cannot set up %s\n", p->name);
+	return ret;
+}
+
+static void
+tport_close(struct tport *p)
+{
+	rte_eth_dev_stop(p->id);
+	rte_eth_dev_close(p->id);
+	rte_vdev_uninit(p->name);
+}
+
+static struct mlx5_tm_sched *
+sched_of(const struct tport *p)
+{
+	return mlx5_tm_sched_get(&rte_eth_devices[p->id]);
+}
+
+/* ---- rte_tm helpers ---- */
+
+#define TM(call) (memset(&terr, 0, sizeof(terr)), (call))
+
+static const char *
+tmsg(void)
+{
+	return terr.message != NULL ? terr.message : "(no message)";
+}
+
+/* A refusal: errno, error type, and a message worth reading. */
+static void
+expect_err(int ret, int code, enum rte_tm_error_type type, const char *what)
+{
+	CHECK(ret == -code && terr.type == type && terr.message != NULL &&
+	      strlen(terr.message) >= 16,
+	      "%s: ret %d type %d \"%s\"; expected %d type %d", what, ret,
+	      terr.type, tmsg(), -code, type);
+	if (verbose)
+		printf("  %s -> %s\n", what, tmsg());
+}
+
+#define EXPECT_OK(call, ...) do { \
+	int r_ = TM(call); \
+	if (r_ != 0) \
+		printf("  refused (%d): %s\n", r_, tmsg()); \
+	CHECK(r_ == 0, __VA_ARGS__); \
+} while (0)
+
+static int
+profile_add(uint16_t port, uint32_t id, uint64_t rate, bool pkt)
+{
+	struct rte_tm_shaper_params sp;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.peak.rate = rate;
+	sp.packet_mode = pkt;
+	return TM(rte_tm_shaper_profile_add(port, id, &sp, &terr));
+}
+
+static int
+profile_add_params(uint16_t port, uint32_t id, struct rte_tm_shaper_params sp)
+{
+	return TM(rte_tm_shaper_profile_add(port, id, &sp, &terr));
+}
+
+static struct rte_tm_node_params
+nonleaf_params(void)
+{
+	struct rte_tm_node_params np;
+
+	memset(&np, 0, sizeof(np));
+	np.shaper_profile_id = NONE;
+	np.nonleaf.n_sp_priorities = 1;
+	return np;
+}
+
+static struct rte_tm_node_params
+leaf_params(uint32_t profile)
+{
+	struct rte_tm_node_params np;
+
+	memset(&np, 0, sizeof(np));
+	np.shaper_profile_id = profile;
+	np.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
+	np.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
+	np.stats_mask = RTE_TM_STATS_N_PKTS | RTE_TM_STATS_N_BYTES;
+	return np;
+}
+
+static int
+nonleaf_add(uint16_t port, uint32_t id, uint32_t parent, uint32_t level)
+{
+	struct rte_tm_node_params np = nonleaf_params();
+
+	return TM(rte_tm_node_add(port, id, parent, 0, 1, level, &np, &terr));
+}
+
+static int
+leaf_add(uint16_t port, uint32_t q, uint32_t parent, uint32_t level,
+	 uint32_t profile)
+{
+	struct rte_tm_node_params np = leaf_params(profile);
+
+	return TM(rte_tm_node_add(port, q, parent, 0, 1, level, &np, &terr));
+}
+
+/* ---- invariants ---- */
+
+/* Index the driver gives queue @p q (0: unlimited). */
+static uint16_t
+expected_index(const struct mlx5_tm_sched *s, uint16_t q)
+{
+	return s->txq[q].entry_id != 0 ?
+		mlx5_tm_pacing_index(s->pacing, s->txq[q].entry_id) : 0;
+}
+
+/*
+ * Driver and device agree: every pacing entry is owned by exactly the
+ * queues that use it, the device has exactly the driver's entries (same
+ * context, one allocation each), every queue's index is its entry's (in
+ * the queue layer and in the device's SQ), the hierarchy is valid and a
+ * committed hierarchy is what the queues run.
+ */
+static bool
+views_agree(const struct tport *p, char *why, size_t len)
+{
+	struct rte_eth_dev *dev = &rte_eth_devices[p->id];
+	struct mlx5_tm_sched *s = sched_of(p);
+	struct pacing_table *t = mlx5_tm_pacing_table(s->pacing);
+	static struct mlx5_emu_pp_info emu_e[4096];
+	struct pacing_entry_info info;
+	struct rte_tm_error err;
+	unsigned int n_emu, n_drv = 0, k;
+	uint64_t cursor = 0;
+	uint16_t q;
+
+	n_emu = mlx5_emu_pp_list(p->emu, emu_e, RTE_DIM(emu_e));
+	while (pacing_table_entry_next(t, &cursor, &info) == 1) {
+		const struct mlx5_tm_pp *pp = info.hw;
+		uint32_t users = 0, live_users = 0;
+		bool found = false;
+
+		n_drv++;
+		if (pp == NULL || pp->index == 0) {
+			snprintf(why, len, "entry %" PRIu64 " has no device "
+				 "index", info.id);
+			return false;
+		}
+		for (q = 0; q < s->nb_txq; q++) {
+			uint32_t sqn;
+
+			if (s->txq[q].entry_id != info.id)
+				continue;
+			users++;
+			if (rte_pmd_mlx5_tm_txq_sqn(p->id, q, &sqn) == 0)
+				live_users++;
+		}
+		if (users != info.refcnt) {
+			snprintf(why, len, "entry %" PRIu64 " (index %u) has "
+				 "%u references, %u queues use it", info.id,
+				 pp->index, info.refcnt, users);
+			return false;
+		}
+		for (k = 0; k < RTE_MIN(n_emu, RTE_DIM(emu_e)); k++) {
+			const struct mlx5_emu_pp_info *e = &emu_e[k];
+
+			if (e->index != pp->index)
+				continue;
+			found = e->rate_limit == info.ctx.rate_limit &&
+				e->burst_upper_bound ==
+					info.ctx.burst_upper_bound &&
+				e->typical_packet_size ==
+					info.ctx.typical_packet_size &&
+				e->rate_mode == info.ctx.rate_mode &&
+				e->dedicated == info.dedicated &&
+				e->refcount == 1 && e->sq_users == live_users;
+			if (!found) {
+				snprintf(why, len, "index %u: device rate %u "
+					 "mode %u ded %d refs %u sq_users %u, "
+					 "driver rate %u mode %u ded %d live "
+					 "users %u", e->index, e->rate_limit,
+					 e->rate_mode, e->dedicated,
+					 e->refcount, e->sq_users,
+					 info.ctx.rate_limit,
+					 info.ctx.rate_mode, info.dedicated,
+					 live_users);
+				return false;
+			}
+		}
+		if (!found) {
+			snprintf(why, len, "index %u missing on the device",
+				 pp->index);
+			return false;
+		}
+	}
+	if (n_drv != n_emu || mlx5_tm_pacing_hw_allocated(s->pacing) != n_drv ||
+	    pacing_table_in_use(t) != n_drv) {
+		snprintf(why, len, "driver %u entries, device %u, allocated %u",
+			 n_drv, n_emu, mlx5_tm_pacing_hw_allocated(s->pacing));
+		return false;
+	}
+	for (q = 0; q < s->nb_txq; q++) {
+		uint16_t idx = expected_index(s, q);
+		struct mlx5_emu_sq_info sq;
+		uint32_t sqn;
+
+		if (s->txq[q].entry_id != 0 &&
+		    pacing_table_entry_get(t, s->txq[q].entry_id, &info) != 0) {
+			snprintf(why, len, "queue %u holds a missing entry", q);
+			return false;
+		}
+		if (mlx5_tm_txq_get_pp_index(dev, q) != idx) {
+			snprintf(why, len, "queue %u: queue layer index %u, "
+				 "driver %u", q, mlx5_tm_txq_get_pp_index(dev, q),
+				 idx);
+			return false;
+		}
+		if (rte_pmd_mlx5_tm_txq_sqn(p->id, q, &sqn) == 0 &&
+		    (mlx5_emu_sq_get(p->emu, sqn, &sq) != 0 ||
+		     sq.pp_index != idx || sq.pp_stale)) {
+			snprintf(why, len, "queue %u: SQ %u index %u%s, driver "
+				 "%u", q, sqn, sq.pp_index,
+				 sq.pp_stale ? " (stale)" : "", idx);
+			return false;
+		}
+		if (s->committed) {
+			struct mlx5_tm_sched_target tg;
+
+			mlx5_tm_sched_target_of_leaf(s, q, &tg);
+			if (tg.shaped != (s->txq[q].entry_id != 0) ||
+			    (tg.shaped && !pacing_ctx_equal(&tg.ctx,
+							    &s->txq[q].ctx))) {
+				snprintf(why, len, "queue %u does not run what "
+					 "the committed hierarchy says", q);
+				return false;
+			}
+		}
+		if (s->txq[q].suspended != (s->committed &&
+		    mlx5_tm_hier_leaf(&s->hier, q) != NULL &&
+		    mlx5_tm_hier_node_suspended(mlx5_tm_hier_leaf(&s->hier,
+								  q)))) {
+			snprintf(why, len, "queue %u suspend state", q);
+			return false;
+		}
+	}
+	if (mlx5_tm_hier_validate(&s->hier, &err) != 0) {
+		snprintf(why, len, "hierarchy: %s", err.message);
+		return false;
+	}
+	if (s->committed && s->hier.n_nodes == 0) {
+		snprintf(why, len, "committed without nodes");
+		return false;
+	}
+	return true;
+}
+
+static void
+check_views(const struct tport *p, const char *when)
+{
+	char why[256] = "";
+
+	CHECK(views_agree(p, why, sizeof(why)), "%s: %s", when, why);
+}
+
+/* What a refused call must leave untouched. */
+struct snapshot {
+	uint64_t entry[NB_TXQ];
+	uint16_t index[NB_TXQ];
+	uint32_t in_use;
+	uint32_t n_nodes;
+	uint32_t n_profiles;
+	bool committed;
+	unsigned int n_emu;
+};
+
+static void
+snap(const struct tport *p, struct snapshot *sn)
+{
+	struct mlx5_tm_sched *s = sched_of(p);
+	uint16_t q;
+
+	memset(sn, 0, sizeof(*sn));
+	for (q = 0; q < RTE_MIN(s->nb_txq, NB_TXQ); q++) {
+		sn->entry[q] = s->txq[q].entry_id;
+		sn->index[q] = mlx5_tm_txq_get_pp_index(
+			&rte_eth_devices[p->id], q);
+	}
+	sn->in_use = pacing_table_in_use(mlx5_tm_pacing_table(s->pacing));
+	sn->n_nodes = s->hier.n_nodes;
+	sn->n_profiles = s->hier.n_profiles;
+	sn->committed = s->committed;
+	sn->n_emu = mlx5_emu_pp_list(p->emu, NULL, 0);
+}
+
+static bool
+snap_equal(const struct snapshot *a, const struct snapshot *b)
+{
+	return memcmp(a, b, sizeof(*a)) == 0;
+}
+
+/* ---- traffic ---- */
+
+/* Send up to @p n frames of FRAME bytes on queue @p q; how many left. */
+static uint16_t
+send_frames(uint16_t port, uint16_t q, uint16_t n)
+{
+	struct rte_mbuf *m[64];
+	uint16_t i, sent;
+
+	n = RTE_MIN(n, RTE_DIM(m));
+	if (rte_pktmbuf_alloc_bulk(pool, m, n) != 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		char *d = rte_pktmbuf_append(m[i], FRAME);
+
+		memset(d, 0, 14);
+		d[0] = 0x02; /* locally administered unicast */
+		d[12] = 0x08; /* IPv4 ethertype, payload zero */
+	}
+	sent = rte_eth_tx_burst(port, q, m, n);
+	for (i = sent; i < n; i++)
+		rte_pktmbuf_free(m[i]);
+	return sent;
+}
+
+/* ---- tests ---- */
+
+/* What capabilities say is accepted is, the first value beyond is not. */
+static void
+test_capabilities(void)
+{
+	struct rte_tm_capabilities cap;
+	struct rte_tm_level_capabilities lc;
+	struct rte_tm_node_capabilities nc;
+	struct rte_tm_shaper_params sp;
+	struct mlx5_emu_caps ec;
+	struct tport p;
+	uint32_t level, n;
+	int is_leaf;
+
+	printf("capabilities\n");
+	if (tport_open(&p, NULL, NB_TXQ, false) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	mlx5_emu_get_caps(p.emu, &ec);
+	EXPECT_OK(rte_tm_capabilities_get(p.id, &cap, &terr), "caps");
+	CHECK(cap.n_levels_max == 4 && cap.n_nodes_max == NB_TXQ + 513,
+	      "levels %u nodes %u", cap.n_levels_max, cap.n_nodes_max);
+	CHECK(cap.shaper_private_n_max == NB_TXQ && cap.shaper_n_max == NB_TXQ,
+	      "private shapers %u", cap.shaper_private_n_max);
+	CHECK(cap.shaper_private_rate_min ==
+	      (uint64_t)ec.pp_min_rate_kbps * 125 &&
+	      cap.shaper_private_rate_max ==
+	      (uint64_t)ec.pp_max_rate_kbps * 125 + 124,
+	      "rate range %" PRIu64 "..%" PRIu64 " for %u..%u kbps",
+	      cap.shaper_private_rate_min, cap.shaper_private_rate_max,
+	      ec.pp_min_rate_kbps, ec.pp_max_rate_kbps);
+	CHECK(cap.shaper_private_dual_rate_n_max == 0 &&
+	      cap.shaper_shared_n_max == 0 && cap.cman_wred_context_n_max == 0 &&
+	      cap.sched_sp_n_priorities_max == 1 &&
+	      cap.sched_wfq_weight_max == 1 &&
+	      cap.shaper_pkt_length_adjust_max == 0 &&
+	      cap.shaper_private_packet_mode_supported == ec.wqe_rate_pp &&
+	      cap.shaper_private_byte_mode_supported == 1 &&
+	      cap.stats_mask == (RTE_TM_STATS_N_PKTS | RTE_TM_STATS_N_BYTES) &&
+	      (cap.dynamic_update_mask & RTE_TM_UPDATE_NODE_ADD_DELETE) &&
+	      !cap.mark_vlan_dei_supported[0], "limits");
+
+	/* Rates: the bounds are accepted, one beyond is not. */
+	EXPECT_OK(profile_add(p.id, 1, cap.shaper_private_rate_min, false),
+		  "rate min");
+	EXPECT_OK(profile_add(p.id, 2, cap.shaper_private_rate_max, false),
+		  "rate max");
+	expect_err(profile_add(p.id, 3, cap.shaper_private_rate_min - 1,
+			       false), EINVAL,
+		   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_PEAK_RATE, "rate min - 1");
+	expect_err(profile_add(p.id, 3, cap.shaper_private_rate_max + 1,
+			       false), EINVAL,
+		   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_PEAK_RATE, "rate max + 1");
+	expect_err(profile_add(p.id, 3, 0, false), EINVAL,
+		   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_PEAK_RATE, "rate 0");
+	/* Packet mode: packets/s, the device's bounds. */
+	EXPECT_OK(profile_add(p.id, 4, ec.pp_min_rate_kbps, true), "pps min");
+	EXPECT_OK(profile_add(p.id, 5, ec.pp_max_rate_kbps, true), "pps max");
+	expect_err(profile_add(p.id, 6, ec.pp_max_rate_kbps + 1ULL, true),
+		   EINVAL, RTE_TM_ERROR_TYPE_SHAPER_PROFILE_PEAK_RATE,
+		   "pps max + 1");
+	expect_err(profile_add(p.id, 6, ec.pp_min_rate_kbps - 1ULL, true),
+		   EINVAL, RTE_TM_ERROR_TYPE_SHAPER_PROFILE_PEAK_RATE,
+		   "pps min - 1");
+	/* Single rate, no length adjust. */
+	memset(&sp, 0, sizeof(sp));
+	sp.peak.rate = 125000000;
+	sp.committed.rate = 1;
+	expect_err(profile_add_params(p.id, 7, sp), ENOTSUP,
+		   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_RATE,
+		   "committed rate");
+	sp.committed.rate = 0;
+	sp.committed.size = 1;
+	expect_err(profile_add_params(p.id, 7, sp), ENOTSUP,
+		   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_SIZE,
+		   "committed size");
+	sp.committed.size = 0;
+	sp.pkt_length_adjust = RTE_TM_ETH_FRAMING_OVERHEAD_FCS;
+	expect_err(profile_add_params(p.id, 7, sp), ENOTSUP,
+		   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_PKT_ADJUST_LEN,
+		   "length adjust");
+	sp.pkt_length_adjust = 0;
+	sp.peak.size = 4096;
+	EXPECT_OK(profile_add_params(p.id, 7, sp), "bucket 4096");
+	expect_err(profile_add(p.id, NONE, 125000000, false), EINVAL,
+		   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, "profile id NONE");
+	expect_err(profile_add(p.id, 1, 125000000, false), EEXIST,
+		   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, "profile id in use");
+	expect_err(TM(rte_tm_shaper_profile_add(p.id, 8, NULL, &terr)),
+		   EINVAL, RTE_TM_ERROR_TYPE_SHAPER_PROFILE, "no params");
+
+	/* Levels: what each says it holds fits, one more does not. */
+	for (level = 0; level < 4; level++) {
+		EXPECT_OK(rte_tm_level_capabilities_get(p.id, level, &lc,
+							&terr), "level %u",
+			  level);
+		CHECK(lc.n_nodes_nonleaf_max == (level == 0 ? 1 :
+						 level < 3 ? 256 : 0) &&
+		      lc.n_nodes_leaf_max == (level == 0 ? 0 : NB_TXQ) &&
+		      lc.n_nodes_max == lc.n_nodes_nonleaf_max +
+					lc.n_nodes_leaf_max,
+		      "level %u: %u non-leaf %u leaf", level,
+		      lc.n_nodes_nonleaf_max, lc.n_nodes_leaf_max);
+		if (level > 0)
+			CHECK(lc.leaf.shaper_private_supported == 1 &&
+			      lc.leaf.shaper_private_rate_max ==
+			      cap.shaper_private_rate_max &&
+			      lc.leaf.shaper_private_dual_rate_supported == 0 &&
+			      lc.leaf.cman_wred_context_private_supported == 0,
+			      "level %u leaf shaper", level);
+		else
+			CHECK(lc.nonleaf.shaper_private_supported == 0 &&
+			      lc.nonleaf.sched_sp_n_priorities_max == 1 &&
+			      lc.nonleaf.sched_wfq_weight_max == 1 &&
+			      lc.nonleaf.sched_n_children_max == NB_TXQ + 256,
+			      "root level");
+	}
+	expect_err(TM(rte_tm_level_capabilities_get(p.id, 4, &lc, &terr)),
+		   EINVAL, RTE_TM_ERROR_TYPE_LEVEL_ID, "level 4");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	expect_err(nonleaf_add(p.id, 2000, NULL_ID, 0), EEXIST,
+		   RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, "second root");
+	for (n = 0; n < 256; n++)
+		if (nonleaf_add(p.id, 2000 + n, ROOT, 1) != 0)
+			break;
+	CHECK(n == 256, "256 non-leaf nodes on level 1: %u (%s)", n, tmsg());
+	expect_err(nonleaf_add(p.id, 2256, ROOT, 1), ENOSPC,
+		   RTE_TM_ERROR_TYPE_LEVEL_ID, "257th on level 1");
+	for (n = 0; n < 256; n++)
+		if (nonleaf_add(p.id, 3000 + n, 2000, 2) != 0)
+			break;
+	CHECK(n == 256, "256 non-leaf nodes on level 2: %u (%s)", n, tmsg());
+	expect_err(nonleaf_add(p.id, 3256, 2001, 2), ENOSPC,
+		   RTE_TM_ERROR_TYPE_LEVEL_ID, "257th on level 2");
+	expect_err(nonleaf_add(p.id, 4000, 3000, 3), EINVAL,
+		   RTE_TM_ERROR_TYPE_LEVEL_ID, "non-leaf on level 3");
+	for (n = 0; n < NB_TXQ; n++)
+		if (leaf_add(p.id, n, 3000 + n, 3, n % 2 ? 1 : 2) != 0)
+			break;
+	CHECK(n == NB_TXQ, "leaves on level 3: %u (%s)", n, tmsg());
+	EXPECT_OK(rte_tm_capabilities_get(p.id, &cap, &terr), "caps");
+	CHECK(sched_of(&p)->hier.n_nodes == cap.n_nodes_max,
+	      "n_nodes_max reached: %u of %u", sched_of(&p)->hier.n_nodes,
+	      cap.n_nodes_max);
+	EXPECT_OK(rte_tm_node_capabilities_get(p.id, 0, &nc, &terr), "leaf");
+	CHECK(nc.shaper_private_supported && !nc.shaper_private_dual_rate_supported &&
+	      nc.shaper_private_rate_min == cap.shaper_private_rate_min &&
+	      nc.shaper_shared_n_max == 0 &&
+	      nc.leaf.cman_wred_context_private_supported == 0 &&
+	      nc.stats_mask == cap.stats_mask, "leaf node caps");
+	EXPECT_OK(rte_tm_node_capabilities_get(p.id, ROOT, &nc, &terr), "root");
+	CHECK(!nc.shaper_private_supported &&
+	      nc.nonleaf.sched_n_children_max == NB_TXQ + 256 &&
+	      nc.nonleaf.sched_sp_n_priorities_max == 1, "root node caps");
+	EXPECT_OK(rte_tm_node_capabilities_get(p.id, 3000, &nc, &terr), "l2");
+	CHECK(nc.nonleaf.sched_n_children_max == NB_TXQ, "level-2 children");
+	expect_err(TM(rte_tm_node_capabilities_get(p.id, 77, &nc, &terr)),
+		   EINVAL, RTE_TM_ERROR_TYPE_NODE_ID, "caps of absent node");
+	EXPECT_OK(rte_tm_node_type_get(p.id, 0, &is_leaf, &terr), "type 0");
+	CHECK(is_leaf == 1, "node 0 is a leaf");
+	EXPECT_OK(rte_tm_node_type_get(p.id, ROOT, &is_leaf, &terr), "type");
+	CHECK(is_leaf == 0, "root is not a leaf");
+	expect_err(TM(rte_tm_node_type_get(p.id, 4242, &is_leaf, &terr)),
+		   EINVAL, RTE_TM_ERROR_TYPE_NODE_ID, "type of absent node");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit 4 levels");
+	check_views(&p, "4 levels committed");
+	/* Profile ids: every 32-bit value but NONE. */
+	EXPECT_OK(profile_add(p.id, NONE - 1, 125000000, false), "id max");
+	tport_close(&p);
+
+	/* Devices without WQE-rate pacing, burst bound, or pacing at all. */
+	if (tport_open(&p, "cap_wqe_rate_pp=0,cap_pp_burst_bound=0", 2,
+		       false) == 0) {
+		EXPECT_OK(rte_tm_capabilities_get(p.id, &cap, &terr), "caps");
+		CHECK(cap.shaper_private_packet_mode_supported == 0 &&
+		      cap.shaper_private_byte_mode_supported == 1,
+		      "no packet mode");
+		expect_err(profile_add(p.id, 1, 1000, true), ENOTSUP,
+			   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_PACKET_MODE,
+			   "packet mode without wqe_rate_pp");
+		memset(&sp, 0, sizeof(sp));
+		sp.peak.rate = 125000000;
+		sp.peak.size = 4096;
+		expect_err(profile_add_params(p.id, 1, sp), ENOTSUP,
+			   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_PEAK_SIZE,
+			   "bucket without burst bound");
+		tport_close(&p);
+	} else {
+		CHECK(false, "port without wqe_rate_pp");
+	}
+	if (tport_open(&p, "cap_packet_pacing=0", 2, false) == 0) {
+		EXPECT_OK(rte_tm_capabilities_get(p.id, &cap, &terr), "caps");
+		CHECK(cap.shaper_private_n_max == 0 &&
+		      cap.shaper_private_rate_max == 0 &&
+		      cap.shaper_private_byte_mode_supported == 0,
+		      "no pacing: no shaper");
+		CHECK(profile_add(p.id, 1, 125000000, false) == -ENOTSUP,
+		      "no pacing: profile refused (%s)", tmsg());
+		EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+		EXPECT_OK(leaf_add(p.id, 0, ROOT, 1, NONE), "unshaped leaf");
+		EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+		check_views(&p, "no pacing");
+		tport_close(&p);
+	} else {
+		CHECK(false, "port without packet pacing");
+	}
+}
+
+/* Every operation the device cannot honour, with its error type. */
+static void
+test_refusals(void)
+{
+	struct rte_tm_node_params np;
+	struct rte_tm_wred_params wp;
+	struct rte_tm_node_stats st;
+	struct snapshot a, b;
+	uint32_t shared = 1;
+	uint64_t mask;
+	struct tport p;
+	int mode = 1;
+
+	printf("refusals\n");
+	if (tport_open(&p, NULL, NB_TXQ, true) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	EXPECT_OK(profile_add(p.id, 1, 12500000, false), "profile");
+	snap(&p, &a);
+	memset(&wp, 0, sizeof(wp));
+	expect_err(TM(rte_tm_wred_profile_add(p.id, 1, &wp, &terr)), ENOTSUP,
+		   RTE_TM_ERROR_TYPE_WRED_PROFILE, "wred profile add");
+	expect_err(TM(rte_tm_wred_profile_delete(p.id, 1, &terr)), ENOTSUP,
+		   RTE_TM_ERROR_TYPE_WRED_PROFILE_ID, "wred profile delete");
+	expect_err(TM(rte_tm_shared_wred_context_add_update(p.id, 1, 1,
+							    &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
+		   "shared wred context");
+	expect_err(TM(rte_tm_shared_wred_context_delete(p.id, 1, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
+		   "shared wred context delete");
+	expect_err(TM(rte_tm_shared_shaper_add_update(p.id, 1, 1, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
+		   "shared shaper");
+	expect_err(TM(rte_tm_shared_shaper_delete(p.id, 1, &terr)), ENOTSUP,
+		   RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID, "shared shaper delete");
+	expect_err(TM(rte_tm_mark_vlan_dei(p.id, 1, 0, 0, &terr)), ENOTSUP,
+		   RTE_TM_ERROR_TYPE_CAPABILITIES, "mark vlan dei");
+	expect_err(TM(rte_tm_mark_ip_ecn(p.id, 0, 1, 0, &terr)), ENOTSUP,
+		   RTE_TM_ERROR_TYPE_CAPABILITIES, "mark ecn");
+	expect_err(TM(rte_tm_mark_ip_dscp(p.id, 0, 0, 1, &terr)), ENOTSUP,
+		   RTE_TM_ERROR_TYPE_CAPABILITIES, "mark dscp");
+	EXPECT_OK(rte_tm_mark_ip_dscp(p.id, 0, 0, 0, &terr), "mark nothing");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	EXPECT_OK(leaf_add(p.id, 0, ROOT, 1, 1), "leaf 0");
+	expect_err(TM(rte_tm_node_shared_shaper_update(p.id, 0, 1, 1, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_SHAPER_ID,
+		   "node shared shaper");
+	expect_err(TM(rte_tm_node_wfq_weight_mode_update(p.id, ROOT, &mode, 1,
+							 &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_WFQ_WEIGHT_MODE,
+		   "wfq weight mode");
+	expect_err(TM(rte_tm_node_cman_update(p.id, 0, RTE_TM_CMAN_WRED,
+					      &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN, "cman update");
+	expect_err(TM(rte_tm_node_wred_context_update(p.id, 0, 1, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_WRED_PROFILE_ID,
+		   "wred context update");
+	expect_err(TM(rte_tm_node_shared_wred_context_update(p.id, 0, 1, 1,
+							     &terr)),
+		   ENOTSUP,
+		   RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_WRED_CONTEXT_ID,
+		   "shared wred context update");
+	/* Node parameters, through rte_tm. */
+	np = leaf_params(1);
+	expect_err(TM(rte_tm_node_add(p.id, 1, ROOT, 1, 1, 1, &np, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PRIORITY, "priority 1");
+	expect_err(TM(rte_tm_node_add(p.id, 1, ROOT, 0, 3, 1, &np, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_WEIGHT, "weight 3");
+	np.n_shared_shapers = 1;
+	np.shared_shaper_id = &shared;
+	expect_err(TM(rte_tm_node_add(p.id, 1, ROOT, 0, 1, 1, &np, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SHARED_SHAPERS,
+		   "shared shaper in params");
+	np = leaf_params(1);
+	np.leaf.wred.wred_profile_id = 1;
+	expect_err(TM(rte_tm_node_add(p.id, 1, ROOT, 0, 1, 1, &np, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_WRED_PROFILE_ID,
+		   "wred in params");
+	np = nonleaf_params();
+	np.shaper_profile_id = 1;
+	expect_err(TM(rte_tm_node_add(p.id, MID, ROOT, 0, 1, 1, &np, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
+		   "non-leaf shaper");
+	np = nonleaf_params();
+	np.nonleaf.n_sp_priorities = 8;
+	expect_err(TM(rte_tm_node_add(p.id, MID, ROOT, 0, 1, 1, &np, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SP_PRIORITIES,
+		   "8 priorities");
+	expect_err(TM(rte_tm_node_add(p.id, MID, ROOT, 0, 1, 1, NULL, &terr)),
+		   EINVAL, RTE_TM_ERROR_TYPE_NODE_PARAMS, "no params");
+	expect_err(TM(rte_tm_node_shaper_update(p.id, ROOT, 1, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID,
+		   "non-leaf shaper update");
+	EXPECT_OK(rte_tm_node_shaper_update(p.id, ROOT, NONE, &terr),
+		  "non-leaf shaper NONE");
+	expect_err(TM(rte_tm_node_shaper_update(p.id, 0, 99, &terr)), EINVAL,
+		   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, "unknown profile");
+	expect_err(TM(rte_tm_node_shaper_update(p.id, 5, 1, &terr)), EINVAL,
+		   RTE_TM_ERROR_TYPE_NODE_ID, "shaper update absent node");
+	expect_err(TM(rte_tm_node_stats_update(p.id, 0,
+					       RTE_TM_STATS_N_PKTS_QUEUED,
+					       &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_STATS,
+		   "stats queued");
+	expect_err(TM(rte_tm_node_stats_read(p.id, 6, &st, &mask, 0, &terr)),
+		   EINVAL, RTE_TM_ERROR_TYPE_NODE_ID, "stats of absent node");
+	expect_err(TM(rte_tm_shaper_profile_delete(p.id, 1, &terr)), EBUSY,
+		   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, "profile in use");
+	expect_err(TM(rte_tm_shaper_profile_delete(p.id, 2, &terr)), EINVAL,
+		   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, "absent profile");
+	expect_err(TM(rte_tm_node_delete(p.id, ROOT, &terr)), EBUSY,
+		   RTE_TM_ERROR_TYPE_NODE_ID, "node with children");
+	expect_err(TM(rte_tm_node_delete(p.id, 3, &terr)), EINVAL,
+		   RTE_TM_ERROR_TYPE_NODE_ID, "absent node");
+	expect_err(TM(rte_tm_node_resume(p.id, 0, &terr)), EINVAL,
+		   RTE_TM_ERROR_TYPE_NODE_ID, "resume not suspended");
+	expect_err(TM(rte_tm_node_suspend(p.id, 9, &terr)), EINVAL,
+		   RTE_TM_ERROR_TYPE_NODE_ID, "suspend absent node");
+	EXPECT_OK(nonleaf_add(p.id, MID, ROOT, 1), "900 beside the leaf");
+	expect_err(TM(rte_tm_node_parent_update(p.id, 0, MID, 0, 1, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID,
+		   "parent on another level");
+	expect_err(TM(rte_tm_node_parent_update(p.id, ROOT, MID, 0, 1,
+						&terr)),
+		   EINVAL, RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, "move root");
+	snap(&p, &b);
+	CHECK(b.n_nodes == a.n_nodes + 3 && b.in_use == a.in_use,
+	      "only the accepted nodes were added");
+	check_views(&p, "refusals");
+	tport_close(&p);
+}
+
+/* The DTS packet-pacing script (ice), committed before the port starts. */
+static void
+test_ice_script(struct tport *p)
+{
+	struct mlx5_tm_sched *s = sched_of(p);
+	struct rte_eth_dev *dev = &rte_eth_devices[p->id];
+	struct rte_tm_node_params np;
+	uint16_t q, idx0;
+	uint32_t sqn;
+
+	printf("ice-style 3-level script, commit before start\n");
+	rte_eth_dev_stop(p->id);
+	/* add port tm node shaper profile 0 1 0 0 612980769 0 0 0 */
+	EXPECT_OK(profile_add(p->id, 1, 612980769, false), "profile 1");
+	/* add port tm nonleaf node 0 1000 -1 0 1 0 -1 1 0 0 */
+	np = nonleaf_params();
+	np.stats_mask = 0;
+	EXPECT_OK(rte_tm_node_add(p->id, ROOT, NULL_ID, 0, 1, 0, &np, &terr),
+		  "1000");
+	/* add port tm nonleaf node 0 900 1000 0 1 1 -1 1 0 0 */
+	EXPECT_OK(rte_tm_node_add(p->id, MID, ROOT, 0, 1, 1, &np, &terr),
+		  "900");
+	/* add port tm leaf node 0 q 900 0 1 2 1 0 0xffffffff 0 0 */
+	for (q = 0; q < p->nb_txq; q++) {
+		np = leaf_params(1);
+		np.stats_mask = 0;
+		EXPECT_OK(rte_tm_node_add(p->id, q, MID, 0, 1, 2, &np, &terr),
+			  "leaf %u", q);
+	}
+	CHECK(mlx5_tm_txq_get_pp_index(dev, 0) == 0, "nothing before commit");
+	/* port tm hierarchy commit 0 no */
+	EXPECT_OK(rte_tm_hierarchy_commit(p->id, 0, &terr), "commit");
+	idx0 = expected_index(s, 0);
+	CHECK(idx0 != 0 && pacing_table_in_use(mlx5_tm_pacing_table(s->pacing))
+	      == 1, "one shared entry, index %u", idx0);
+	for (q = 0; q < p->nb_txq; q++)
+		CHECK(mlx5_tm_txq_get_pp_index(dev, q) == idx0,
+		      "queue %u stored index", q);
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(p->id, 0, &sqn) != 0, "no SQ yet");
+	check_views(p, "ice committed, stopped");
+	CHECK(rte_eth_dev_start(p->id) == 0, "start");
+	check_views(p, "ice started (CREATE_SQ)");
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(p->id, 7, &sqn) == 0, "SQ 7 exists");
+	/* The hierarchy survives stop/start. */
+	CHECK(rte_eth_dev_stop(p->id) == 0 && rte_eth_dev_start(p->id) == 0,
+	      "restart");
+	check_views(p, "ice restarted");
+	CHECK(s->committed, "still committed");
+	/* Run-time change of one leaf, hitless. */
+	EXPECT_OK(profile_add(p->id, 2, 1250000000, false), "profile 2");
+	EXPECT_OK(rte_tm_node_shaper_update(p->id, 3, 2, &terr), "update 3");
+	CHECK(expected_index(s, 3) != idx0 && expected_index(s, 2) == idx0,
+	      "queue 3 moved alone");
+	check_views(p, "ice update");
+	/* Tear down leaf by leaf: the last delete ends the hierarchy. */
+	for (q = 0; q < p->nb_txq; q++)
+		EXPECT_OK(rte_tm_node_delete(p->id, q, &terr), "delete %u", q);
+	CHECK(s->committed && pacing_table_in_use(
+	      mlx5_tm_pacing_table(s->pacing)) == 0, "no entry left");
+	EXPECT_OK(rte_tm_node_delete(p->id, MID, &terr), "delete 900");
+	EXPECT_OK(rte_tm_node_delete(p->id, ROOT, &terr), "delete 1000");
+	CHECK(!s->committed, "no hierarchy");
+	EXPECT_OK(rte_tm_shaper_profile_delete(p->id, 1, &terr), "del 1");
+	EXPECT_OK(rte_tm_shaper_profile_delete(p->id, 2, &terr), "del 2");
+	check_views(p, "ice torn down");
+}
+
+/* Commit on a started port: MODIFY_SQ; queue rate limits replaced. */
+static void
+test_commit_after_start(void)
+{
+	struct mlx5_tm_sched *s;
+	struct tport p;
+	uint16_t q;
+
+	printf("commit after start, queue rate limits\n");
+	if (tport_open(&p, NULL, NB_TXQ, true) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	s = sched_of(&p);
+	for (q = 0; q < NB_TXQ; q++)
+		CHECK(rte_eth_set_queue_rate_limit(p.id, q, 100 * (q + 1)) == 0,
+		      "rate limit %u", q);
+	check_views(&p, "rate limits");
+	CHECK(s->txq[2].source == MLX5_TM_RATE_QUEUE &&
+	      s->txq[2].ctx.rate_limit == 300000, "queue 2 at 300 Mbps");
+	CHECK(rte_eth_set_queue_rate_limit(p.id, 2, 0) == 0 &&
+	      s->txq[2].entry_id == 0, "rate limit 0 = unlimited");
+	CHECK(rte_eth_set_queue_rate_limit(p.id, 2, 300) == 0, "again");
+	CHECK(mlx5_tm_sched_set_queue_rate_limit(&rte_eth_devices[p.id], 1,
+						 1000000) == -EINVAL,
+	      "1 Tbps refused");
+	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "1 Gbps");
+	EXPECT_OK(profile_add(p.id, 2, 50000, true), "50 kpps");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	for (q = 0; q < NB_TXQ / 2; q++)
+		EXPECT_OK(leaf_add(p.id, q, ROOT, 1, q % 2 ? 2 : 1), "l%u", q);
+	check_views(&p, "pending hierarchy");
+	CHECK(s->txq[0].source == MLX5_TM_RATE_QUEUE, "pending changes none");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit live");
+	check_views(&p, "committed live");
+	CHECK(s->txq[7].entry_id == 0 && s->txq[7].source == MLX5_TM_RATE_TM,
+	      "queue without leaf unlimited");
+	CHECK(s->txq[1].ctx.rate_mode == PACING_RATE_MODE_WQE &&
+	      s->txq[1].ctx.rate_limit == 50000, "queue 1 WQE rate");
+	CHECK(rte_eth_set_queue_rate_limit(p.id, 7, 100) == -EBUSY,
+	      "rate limit refused while committed");
+	/* Live add and delete. */
+	EXPECT_OK(leaf_add(p.id, 7, ROOT, 1, 1), "live add 7");
+	CHECK(s->txq[7].entry_id == s->txq[0].entry_id, "7 shares with 0");
+	check_views(&p, "live add");
+	EXPECT_OK(rte_tm_node_delete(p.id, 0, &terr), "live delete 0");
+	CHECK(s->txq[0].entry_id == 0, "0 unlimited");
+	check_views(&p, "live delete");
+	/* Parent update between pass-through parents. */
+	EXPECT_OK(nonleaf_add(p.id, MID, ROOT, 1), "900");
+	EXPECT_OK(nonleaf_add(p.id, MID2, ROOT, 1), "901");
+	check_views(&p, "non-leaf beside leaves");
+	EXPECT_OK(rte_tm_node_delete(p.id, MID, &terr), "del 900");
+	EXPECT_OK(rte_tm_node_delete(p.id, MID2, &terr), "del 901");
+	tport_close(&p);
+	CHECK(mlx5_tm_pacing_hw_outstanding() == 0,
+	      "closed with a committed hierarchy: %" PRIu64 " entries left",
+	      mlx5_tm_pacing_hw_outstanding());
+}
+
+/* Parents move; suspension follows; stats sum up. */
+static void
+test_parent_suspend_stats(void)
+{
+	struct rte_tm_node_stats st;
+	struct mlx5_tm_sched *s;
+	uint64_t mask, pk0, pk1;
+	struct tport p;
+	uint16_t n, q;
+
+	printf("parent update, suspend/resume, statistics\n");
+	if (tport_open(&p, NULL, 4, true) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	s = sched_of(&p);
+	EXPECT_OK(profile_add(p.id, 1, 1250000000, false), "10 Gbps");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	EXPECT_OK(nonleaf_add(p.id, MID, ROOT, 1), "900");
+	EXPECT_OK(nonleaf_add(p.id, MID2, ROOT, 1), "901");
+	for (q = 0; q < 4; q++)
+		EXPECT_OK(leaf_add(p.id, q, q < 2 ? MID : MID2, 2, 1), "l%u",
+			  q);
+	EXPECT_OK(rte_tm_node_suspend(p.id, 0, &terr), "suspend 0 early");
+	CHECK(!s->txq[0].suspended, "not applied before commit");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	CHECK(s->txq[0].suspended, "applied at commit");
+	CHECK(send_frames(p.id, 0, 8) == 0, "suspended queue takes nothing");
+	CHECK(send_frames(p.id, 1, 8) == 8, "queue 1 sends");
+	expect_err(TM(rte_tm_node_suspend(p.id, 0, &terr)), EINVAL,
+		   RTE_TM_ERROR_TYPE_NODE_ID, "suspend twice");
+	EXPECT_OK(rte_tm_node_resume(p.id, 0, &terr), "resume 0");
+	CHECK(send_frames(p.id, 0, 8) == 8, "resumed queue sends");
+	/* A non-leaf suspends its subtree; a moved leaf follows its parent. */
+	EXPECT_OK(rte_tm_node_suspend(p.id, MID2, &terr), "suspend 901");
+	CHECK(s->txq[2].suspended && s->txq[3].suspended &&
+	      !s->txq[1].suspended, "901's queues suspended");
+	CHECK(send_frames(p.id, 3, 8) == 0, "queue 3 takes nothing");
+	EXPECT_OK(rte_tm_node_parent_update(p.id, 3, MID, 0, 1, &terr),
+		  "move 3 under 900");
+	CHECK(!s->txq[3].suspended && s->txq[2].suspended, "3 follows 900");
+	check_views(&p, "after move");
+	EXPECT_OK(rte_tm_node_resume(p.id, MID2, &terr), "resume 901");
+	/* Suspension survives stop/start. */
+	EXPECT_OK(rte_tm_node_suspend(p.id, 1, &terr), "suspend 1");
+	CHECK(rte_eth_dev_stop(p.id) == 0 && rte_eth_dev_start(p.id) == 0,
+	      "restart");
+	CHECK(send_frames(p.id, 1, 8) == 0, "1 still suspended");
+	EXPECT_OK(rte_tm_node_resume(p.id, 1, &terr), "resume 1");
+	check_views(&p, "suspend/resume");
+	/* Statistics: leaves count their queue, parents sum, clear. */
+	mlx5_emu_drain(p.emu);
+	EXPECT_OK(rte_tm_node_stats_read(p.id, 0, &st, &mask, 1, &terr),
+		  "clear 0");
+	EXPECT_OK(rte_tm_node_stats_read(p.id, MID, &st, &mask, 1, &terr),
+		  "clear 900");
+	EXPECT_OK(rte_tm_node_stats_read(p.id, ROOT, &st, &mask, 1, &terr),
+		  "clear root");
+	n = send_frames(p.id, 0, 10);
+	n += send_frames(p.id, 3, 5);
+	mlx5_emu_drain(p.emu);
+	send_frames(p.id, 2, 0);
+	EXPECT_OK(rte_tm_node_stats_read(p.id, 0, &st, &mask, 0, &terr),
+		  "read 0");
+	pk0 = st.n_pkts;
+	CHECK(pk0 == 10 && st.n_bytes == 10 * FRAME && mask ==
+	      (RTE_TM_STATS_N_PKTS | RTE_TM_STATS_N_BYTES),
+	      "leaf 0: %" PRIu64 " packets %" PRIu64 " bytes", st.n_pkts,
+	      st.n_bytes);
+	EXPECT_OK(rte_tm_node_stats_read(p.id, MID, &st, &mask, 1, &terr),
+		  "read 900");
+	pk1 = st.n_pkts;
+	CHECK(n == 15 && pk1 == 15, "900 sums 0 and 3: %" PRIu64, pk1);
+	EXPECT_OK(rte_tm_node_stats_read(p.id, MID, &st, &mask, 0, &terr),
+		  "read 900 again");
+	CHECK(st.n_pkts == 0, "900 cleared");
+	EXPECT_OK(rte_tm_node_stats_update(p.id, 0, RTE_TM_STATS_N_BYTES,
+					   &terr), "mask bytes");
+	EXPECT_OK(rte_tm_node_stats_read(p.id, 0, &st, &mask, 0, &terr),
+		  "read 0 bytes only");
+	CHECK(mask == RTE_TM_STATS_N_BYTES && st.n_pkts == 0 &&
+	      st.n_bytes == 10 * FRAME, "only bytes");
+	EXPECT_OK(rte_tm_node_stats_read(p.id, ROOT, &st, &mask, 0, &terr),
+		  "root");
+	CHECK(st.n_pkts == 15, "root sums all: %" PRIu64, st.n_pkts);
+	tport_close(&p);
+}
+
+/* Failures during commit and updates roll everything back. */
+static void
+test_rollback(void)
+{
+	struct mlx5_emu_fault_cmd fc;
+	struct mlx5_emu_fault_pp fp;
+	struct snapshot a, b;
+	struct mlx5_tm_sched *s;
+	struct tport p;
+	int is_leaf, ret;
+	uint16_t q;
+
+	printf("rollback under device failures\n");
+	if (tport_open(&p, NULL, NB_TXQ, true) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	s = sched_of(&p);
+	for (q = 0; q < NB_TXQ; q++)
+		CHECK(rte_eth_set_queue_rate_limit(p.id, q, 10 * (q + 1)) == 0,
+		      "rate limit %u", q);
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	for (q = 0; q < NB_TXQ; q++) {
+		EXPECT_OK(profile_add(p.id, q, 1250000 * (q + 11), false),
+			  "profile %u", q);
+		EXPECT_OK(leaf_add(p.id, q, ROOT, 1, q), "leaf %u", q);
+	}
+	check_views(&p, "before faults");
+	/* pp_alloc: the 3rd new entry fails (ENOSPC, then EIO). */
+	memset(&fp, 0, sizeof(fp));
+	fp.nth = 3;
+	fp.err = ENOSPC;
+	snap(&p, &a);
+	CHECK(mlx5_emu_fault_pp_alloc(p.emu, &fp) == 0, "arm pp_alloc");
+	ret = TM(rte_tm_hierarchy_commit(p.id, 0, &terr));
+	snap(&p, &b);
+	CHECK(ret == -ENOSPC && terr.type == RTE_TM_ERROR_TYPE_NODE_ID &&
+	      strstr(tmsg(), "node 2") != NULL && snap_equal(&a, &b),
+	      "pp_alloc ENOSPC: %d \"%s\"", ret, tmsg());
+	check_views(&p, "after pp_alloc ENOSPC");
+	fp.err = EIO;
+	CHECK(mlx5_emu_fault_pp_alloc(p.emu, &fp) == 0, "arm pp_alloc");
+	ret = TM(rte_tm_hierarchy_commit(p.id, 0, &terr));
+	snap(&p, &b);
+	CHECK(ret == -EIO && snap_equal(&a, &b),
+	      "pp_alloc EIO: %d \"%s\"", ret, tmsg());
+	check_views(&p, "after pp_alloc EIO");
+	/* MODIFY_SQ: the 4th queue of the batch fails. */
+	memset(&fc, 0, sizeof(fc));
+	fc.opcode = MLX5_CMD_OP_MODIFY_SQ;
+	fc.nth = 4;
+	fc.status = MLX5_CMD_STAT_BAD_RES_STATE_ERR;
+	fc.syndrome = MLX5_EMU_SYND_INJECTED;
+	CHECK(mlx5_emu_fault_cmd(p.emu, &fc) == 0, "arm MODIFY_SQ");
+	ret = TM(rte_tm_hierarchy_commit(p.id, 0, &terr));
+	snap(&p, &b);
+	CHECK(ret != 0 && terr.type == RTE_TM_ERROR_TYPE_NODE_ID &&
+	      strstr(tmsg(), "node 3") != NULL && snap_equal(&a, &b),
+	      "MODIFY_SQ mid-batch: %d \"%s\"", ret, tmsg());
+	check_views(&p, "after MODIFY_SQ failure");
+	for (q = 0; q < NB_TXQ; q++)
+		CHECK(s->txq[q].source == MLX5_TM_RATE_QUEUE &&
+		      s->txq[q].ctx.rate_limit == 10000u * (q + 1),
+		      "queue %u kept its rate limit", q);
+	/* Without faults it goes through. */
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	check_views(&p, "committed");
+	/* Run-time update failing at MODIFY_SQ: old rate kept, no leak. */
+	EXPECT_OK(profile_add(p.id, 50, 125000000, false), "profile 50");
+	fc.nth = 1;
+	CHECK(mlx5_emu_fault_cmd(p.emu, &fc) == 0, "arm MODIFY_SQ");
+	snap(&p, &a);
+	ret = TM(rte_tm_node_shaper_update(p.id, 5, 50, &terr));
+	snap(&p, &b);
+	CHECK(ret != 0 && terr.type == RTE_TM_ERROR_TYPE_NODE_ID &&
+	      snap_equal(&a, &b) &&
+	      mlx5_tm_hier_leaf(&s->hier, 5)->profile->id == 5,
+	      "update refused, rate kept: %d \"%s\"", ret, tmsg());
+	check_views(&p, "after failed update");
+	EXPECT_OK(rte_tm_node_delete(p.id, 0, &terr), "live delete 0");
+	fp.nth = 1;
+	fp.err = EIO;
+	CHECK(mlx5_emu_fault_pp_alloc(p.emu, &fp) == 0, "arm pp_alloc");
+	ret = leaf_add(p.id, 0, ROOT, 1, 50);
+	CHECK(ret == -EIO && rte_tm_node_type_get(p.id, 0, &is_leaf, &terr)
+	      != 0, "live leaf add refused and not kept: %d", ret);
+	check_views(&p, "after failed live add");
+	/* clear_on_fail on a fresh port: table too small. */
+	tport_close(&p);
+	if (tport_open(&p, "cap_pp_table_size=4", NB_TXQ, true) != 0) {
+		CHECK(false, "small table port");
+		return;
+	}
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	for (q = 0; q < NB_TXQ; q++) {
+		EXPECT_OK(profile_add(p.id, q, 1250000 * (q + 2), false),
+			  "profile %u", q);
+		EXPECT_OK(leaf_add(p.id, q, ROOT, 1, q), "leaf %u", q);
+	}
+	ret = TM(rte_tm_hierarchy_commit(p.id, 0, &terr));
+	CHECK(ret == -ENOSPC && terr.type == RTE_TM_ERROR_TYPE_CAPABILITIES &&
+	      strstr(tmsg(), "8") != NULL && strstr(tmsg(), "4") != NULL,
+	      "table full: %d \"%s\"", ret, tmsg());
+	CHECK(sched_of(&p)->hier.n_nodes == NB_TXQ + 1, "kept (no clear)");
+	check_views(&p, "table full");
+	/* Equal rates share: 4 distinct rates fit. */
+	for (q = 4; q < NB_TXQ; q++)
+		EXPECT_OK(rte_tm_node_shaper_update(p.id, q, q - 4, &terr),
+			  "share %u", q);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "4 rates fit");
+	check_views(&p, "4 shared entries");
+	CHECK(pacing_table_in_use(mlx5_tm_pacing_table(sched_of(&p)->pacing))
+	      == 4, "4 entries");
+	tport_close(&p);
+	/* Tolerance: close rates share within the ppm given. */
+	if (tport_open(&p, "cap_pp_table_size=2,rate_tolerance_ppm=1000",
+		       4, false) == 0) {
+		EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+		EXPECT_OK(profile_add(p.id, 0, 125000000, false), "1 Gbps");
+		EXPECT_OK(profile_add(p.id, 1, 125100000, false), "+800 ppm");
+		EXPECT_OK(profile_add(p.id, 2, 250000000, false), "2 Gbps");
+		EXPECT_OK(profile_add(p.id, 3, 125200000, false), "+1600 ppm");
+		for (q = 0; q < 3; q++)
+			EXPECT_OK(leaf_add(p.id, q, ROOT, 1, q), "leaf %u", q);
+		EXPECT_OK(rte_tm_hierarchy_commit(p.id, 1, &terr),
+			  "3 rates in 2 entries");
+		check_views(&p, "tolerance");
+		expect_err(leaf_add(p.id, 3, ROOT, 1, 3), ENOSPC,
+			   RTE_TM_ERROR_TYPE_CAPABILITIES,
+			   "beyond tolerance, table full");
+		check_views(&p, "tolerance refusal");
+		tport_close(&p);
+	} else {
+		CHECK(false, "tolerance port");
+	}
+	/* clear_on_fail: nodes deleted after a failed commit. */
+	if (tport_open(&p, "cap_pp_table_size=1", 2, false) == 0) {
+		EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+		EXPECT_OK(profile_add(p.id, 0, 125000000, false), "p0");
+		EXPECT_OK(profile_add(p.id, 1, 250000000, false), "p1");
+		EXPECT_OK(leaf_add(p.id, 0, ROOT, 1, 0), "leaf 0");
+		EXPECT_OK(leaf_add(p.id, 1, ROOT, 1, 1), "leaf 1");
+		ret = TM(rte_tm_hierarchy_commit(p.id, 1, &terr));
+		CHECK(ret == -ENOSPC && sched_of(&p)->hier.n_nodes == 0 &&
+		      sched_of(&p)->hier.n_profiles == 2,
+		      "clear_on_fail: %d, %u nodes", ret,
+		      sched_of(&p)->hier.n_nodes);
+		check_views(&p, "cleared");
+		tport_close(&p);
+	} else {
+		CHECK(false, "clear_on_fail port");
+	}
+	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "nothing leaked");
+}
+
+/* Dedicated indices: one entry per queue, never shared. */
+static void
+test_dedicated(void)
+{
+	struct mlx5_tm_sched *s;
+	struct tport p;
+	uint16_t q;
+
+	printf("dedicated pacing indices\n");
+	if (tport_open(&p, "pacing_index=dedicated", 4, true) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	s = sched_of(&p);
+	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "1 Gbps");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	for (q = 0; q < 4; q++)
+		EXPECT_OK(leaf_add(p.id, q, ROOT, 1, 1), "leaf %u", q);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	CHECK(pacing_table_in_use(mlx5_tm_pacing_table(s->pacing)) == 4 &&
+	      expected_index(s, 0) != expected_index(s, 1),
+	      "4 dedicated entries");
+	check_views(&p, "dedicated");
+	tport_close(&p);
+}
+
+/* Reconfiguring the number of queues drops the queues that go. */
+static void
+test_reconfigure(void)
+{
+	struct rte_eth_conf conf;
+	struct mlx5_tm_sched *s;
+	struct tport p;
+	uint16_t q;
+
+	printf("reconfigure the number of Tx queues\n");
+	if (tport_open(&p, NULL, NB_TXQ, false) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	s = sched_of(&p);
+	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "p1");
+	EXPECT_OK(profile_add(p.id, 2, 250000000, false), "p2");
+	EXPECT_OK(nonleaf_add(p.id, 20, NULL_ID, 0), "root 20");
+	for (q = 0; q < NB_TXQ; q++)
+		EXPECT_OK(leaf_add(p.id, q, 20, 1, q < 4 ? 1 : 2), "l%u", q);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	memset(&conf, 0, sizeof(conf));
+	CHECK(rte_eth_dev_configure(p.id, 0, 4, &conf) == 0, "4 queues");
+	CHECK(s->nb_txq == 4 && s->hier.n_leaves == 4 && s->committed &&
+	      pacing_table_in_use(mlx5_tm_pacing_table(s->pacing)) == 1,
+	      "leaves 4..7 and their entry gone");
+	for (q = 4; q < NB_TXQ; q++)
+		CHECK(mlx5_tm_txq_get_pp_index(&rte_eth_devices[p.id], q) == 0,
+		      "queue %u index reset", q);
+	check_views(&p, "shrunk");
+	CHECK(rte_eth_dev_configure(p.id, 0, 32, &conf) == 0, "32 queues");
+	CHECK(s->hier.n_nodes == 0 && !s->committed &&
+	      pacing_table_in_use(mlx5_tm_pacing_table(s->pacing)) == 0,
+	      "root id 20 names a queue now: hierarchy deleted");
+	check_views(&p, "grown");
+	tport_close(&p);
+}
+
+/* ---- telemetry ---- */
+
+static int
+telemetry_query(const char *cmd, char *buf, size_t len)
+{
+	struct sockaddr_un addr;
+	ssize_t n;
+	int fd;
+
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (fd < 0)
+		return -1;
+	memset(&addr, 0, sizeof(addr));
+	addr.sun_family = AF_UNIX;
+	snprintf(addr.sun_path, sizeof(addr.sun_path),
+		 "%s/dpdk_telemetry.v2", rte_eal_get_runtime_dir());
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0) {
+		close(fd);
+		return -1;
+	}
+	n = read(fd, buf, len - 1); /* greeting */
+	if (n <= 0 || write(fd, cmd, strlen(cmd)) < 0) {
+		close(fd);
+		return -1;
+	}
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+static void
+test_telemetry(void)
+{
+	static char buf[16384];
+	char cmd[64];
+	struct tport p;
+	uint16_t q;
+
+	printf("telemetry\n");
+	if (tport_open(&p, NULL, 4, true) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "1 Gbps");
+	EXPECT_OK(profile_add(p.id, 2, 10000, true), "10 kpps");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	for (q = 0; q < 3; q++)
+		EXPECT_OK(leaf_add(p.id, q, ROOT, 1, q == 2 ? 2 : 1), "l%u", q);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u", p.id);
+	if (telemetry_query(cmd, buf, sizeof(buf)) != 0) {
+		CHECK(false, "telemetry socket %s unavailable",
+		      rte_eal_get_runtime_dir());
+	} else {
+		if (verbose)
+			printf("  %s\n", buf);
+		CHECK(strstr(buf, "\"rate_kbps\":[1000000,0]") != NULL &&
+		      strstr(buf, "\"rate_bytes_per_s\":[125000000,0]") != NULL &&
+		      strstr(buf, "\"rate_pkts_per_s\":[0,10000]") != NULL &&
+		      strstr(buf, "\"users\":[\"0,1\",\"2\"]") != NULL &&
+		      strstr(buf, "\"hierarchy\":\"committed\"") != NULL &&
+		      strstr(buf, "\"in_use\":2") != NULL,
+		      "telemetry content: %s", buf);
+	}
+	CHECK(telemetry_query("/ethdev/mlx5_tm/pacing,999", buf,
+			      sizeof(buf)) == 0 &&
+	      strstr(buf, "null") != NULL, "unknown port: %s", buf);
+	tport_close(&p);
+}
+
+/* ---- achieved rates ---- */
+
+struct rate_rec {
+	uint32_t sqn;
+	uint64_t n;           /* departures */
+	uint64_t t_first;     /* departure K (start of measurement) */
+	uint64_t bytes;       /* after departure K */
+	uint64_t t_last;
+	uint64_t mark_n;      /* departures when the mark was set */
+	uint64_t t_mark;      /* first departure after the mark + K */
+	uint64_t mark_bytes;
+	bool marked;
+};
+
+#define RATE_K 4
+static struct rate_rec recs[NB_TXQ];
+
+static void
+wire_hook(void *arg, uint32_t sqn, uint64_t time_ns, const uint8_t *bytes,
+	  uint32_t len)
+{
+	uint16_t q;
+
+	(void)arg;
+	(void)bytes;
+	for (q = 0; q < NB_TXQ; q++) {
+		struct rate_rec *r = &recs[q];
+
+		if (r->sqn != sqn)
+			continue;
+		if (r->n == RATE_K)
+			r->t_first = time_ns;
+		else if (r->n > RATE_K)
+			r->bytes += len;
+		if (r->marked) {
+			if (r->n == r->mark_n + RATE_K)
+				r->t_mark = time_ns;
+			else if (r->n > r->mark_n + RATE_K)
+				r->mark_bytes += len;
+		}
+		r->t_last = time_ns;
+		r->n++;
+		return;
+	}
+}
+
+/* Rate from departure K to the last (or from the mark), per second. */
+static double
+rec_rate(const struct rate_rec *r, bool pkt, bool from_mark)
+{
+	uint64_t n0 = from_mark ? r->mark_n + RATE_K : RATE_K;
+	uint64_t t0 = from_mark ? r->t_mark : r->t_first;
+	uint64_t b = from_mark ? r->mark_bytes : r->bytes;
+
+	if (r->n <= n0 + 1 || r->t_last <= t0)
+		return 0;
+	if (pkt)
+		return (double)(r->n - 1 - n0) * 1e9 / (double)(r->t_last - t0);
+	return (double)b * 1e9 / (double)(r->t_last - t0);
+}
+
+static void
+test_rates(void)
+{
+	/* 1 Mbps .. 40 Gbps in bytes/s, and two packet-mode queues. */
+	static const uint64_t rate[NB_TXQ] = {
+		125000, 1250000, 12500000, 125000000, 1250000000,
+		5000000000ULL, 100000, 1000000,
+	};
+	static const bool pkt[NB_TXQ] = {
+		false, false, false, false, false, false, true, true,
+	};
+	/* Packets per queue: ~16 ms of traffic at 1 Mbps would be 2. */
+	static const uint32_t quota[NB_TXQ] = {
+		300, 600, 1200, 2400, 4800, 9600, 1200, 3000,
+	};
+	uint64_t sent[NB_TXQ] = { 0 }, new_rate = 250000000, step;
+	bool updated = false;
+	struct tport p;
+	uint16_t q;
+	int active;
+
+	printf("achieved rates, 8 queues, virtual time\n");
+	if (tport_open(&p, NULL, NB_TXQ, true) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	for (q = 0; q < NB_TXQ; q++) {
+		EXPECT_OK(profile_add(p.id, q, rate[q], pkt[q]), "p%u", q);
+		EXPECT_OK(leaf_add(p.id, q, ROOT, 1, q), "l%u", q);
+	}
+	EXPECT_OK(profile_add(p.id, 100, new_rate, false), "2 Gbps");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	memset(recs, 0, sizeof(recs));
+	for (q = 0; q < NB_TXQ; q++)
+		CHECK(rte_pmd_mlx5_tm_txq_sqn(p.id, q, &recs[q].sqn) == 0,
+		      "sqn %u", q);
+	mlx5_emu_set_wire_hook(p.emu, wire_hook, NULL);
+	do {
+		double fastest = 0;
+
+		active = 0;
+		for (q = 0; q < NB_TXQ; q++) {
+			double pps = pkt[q] ? (double)rate[q] :
+				     (double)rate[q] / FRAME;
+			uint16_t n;
+
+			if (q == 3 && updated)
+				pps = (double)new_rate / FRAME;
+			while (sent[q] < quota[q]) {
+				n = send_frames(p.id, q, (uint16_t)RTE_MIN(
+						quota[q] - sent[q], 64u));
+				sent[q] += n;
+				if (n == 0)
+					break;
+			}
+			if (recs[q].n < quota[q]) {
+				active++;
+				if (pps > fastest)
+					fastest = pps;
+			}
+		}
+		/* Half a ring of the fastest queue still sending. */
+		step = active ? (uint64_t)(RING / 2 * 1e9 / fastest) : 0;
+		if (active)
+			mlx5_emu_advance(p.emu, step + 1);
+		/* Queue 3 moves to 2 Gbps half-way, mid-stream. */
+		if (!updated && recs[3].n >= quota[3] / 2) {
+			EXPECT_OK(rte_tm_node_shaper_update(p.id, 3, 100,
+							    &terr),
+				  "update mid-stream");
+			recs[3].mark_n = recs[3].n;
+			recs[3].marked = true;
+			updated = true;
+		}
+	} while (active);
+	mlx5_emu_set_wire_hook(p.emu, NULL, NULL);
+	for (q = 0; q < NB_TXQ; q++) {
+		double want = (double)rate[q];
+		double got = rec_rate(&recs[q], pkt[q], false);
+
+		if (q == 3) {
+			want = (double)new_rate;
+			got = rec_rate(&recs[q], false, true);
+		}
+		CHECK(recs[q].n == quota[q] && got > 0 &&
+		      got / want > 0.995 && got / want < 1.005,
+		      "queue %u: %.1f %s, asked %.1f (%" PRIu64 " departures)",
+		      q, got, pkt[q] ? "packets/s" : "bytes/s", want,
+		      recs[q].n);
+		if (verbose)
+			printf("  queue %u: %.1f of %.1f %s (%+.4f%%)\n", q,
+			       got, want, pkt[q] ? "packets/s" : "bytes/s",
+			       (got / want - 1) * 100);
+	}
+	check_views(&p, "after traffic");
+	tport_close(&p);
+}
+
+/* ---- random walk ---- */
+
+static uint64_t
+rnd(uint64_t n)
+{
+	return n ? rte_rand() % n : 0;
+}
+
+static const uint64_t walk_rates[] = {
+	0, 1, 125000, 1250000, 12500000, 125000000, 1250000000, 12500000000ULL,
+	125000001, 99999999999999ULL,
+};
+
+static uint32_t
+walk_node_id(uint16_t nb_txq)
+{
+	switch (rnd(4)) {
+	case 0:
+		return NULL_ID;
+	case 1:
+	case 2:
+		return (uint32_t)rnd(nb_txq + 1);
+	default:
+		return 100 + (uint32_t)rnd(5);
+	}
+}
+
+/* One random call; returns its result (0 accepted). */
+static int
+walk_step(struct tport *p, unsigned int what)
+{
+	struct rte_tm_shaper_params sp;
+	struct rte_tm_node_params np;
+	struct rte_tm_node_stats st;
+	uint32_t id = walk_node_id(p->nb_txq);
+	uint32_t parent = rnd(3) ? 100 + (uint32_t)rnd(5) :
+			  walk_node_id(p->nb_txq);
+	uint32_t prof = rnd(8) ? (uint32_t)rnd(6) : NONE;
+	uint64_t mask;
+
+	switch (what) {
+	case 0:
+	case 1:
+		memset(&sp, 0, sizeof(sp));
+		sp.peak.rate = walk_rates[rnd(RTE_DIM(walk_rates))];
+		sp.packet_mode = rnd(4) == 0;
+		if (rnd(10) == 0)
+			sp.committed.rate = 1;
+		return profile_add_params(p->id, (uint32_t)rnd(6), sp);
+	case 2:
+		return TM(rte_tm_shaper_profile_delete(p->id,
+						       (uint32_t)rnd(7),
+						       &terr));
+	case 3:
+	case 4:
+	case 5:
+		np = id < p->nb_txq ? leaf_params(prof) : nonleaf_params();
+		if (rnd(10) == 0)
+			np.n_shared_shapers = 1;
+		return TM(rte_tm_node_add(p->id, id, parent, rnd(8) == 0,
+					  rnd(8) ? 1 : 2,
+					  rnd(2) ? ANY : (uint32_t)rnd(4),
+					  &np, &terr));
+	case 6:
+		return TM(rte_tm_node_delete(p->id, id, &terr));
+	case 7:
+		return TM(rte_tm_node_shaper_update(p->id, id, prof, &terr));
+	case 8:
+		return TM(rte_tm_node_parent_update(p->id, id, parent, 0, 1,
+						    &terr));
+	case 9:
+		return TM(rnd(2) ? rte_tm_node_suspend(p->id, id, &terr) :
+			  rte_tm_node_resume(p->id, id, &terr));
+	case 10:
+		return TM(rte_tm_hierarchy_commit(p->id, rnd(4) == 0, &terr));
+	case 11:
+		return rte_eth_set_queue_rate_limit(p->id,
+			(uint16_t)rnd(p->nb_txq), (uint32_t)rnd(3) * 100);
+	case 12:
+		return TM(rte_tm_node_stats_read(p->id, id, &st, &mask,
+						 (int)rnd(2), &terr));
+	default:
+		if (rnd(2)) {
+			rte_eth_dev_stop(p->id);
+			return 0;
+		}
+		return rte_eth_dev_start(p->id);
+	}
+}
+
+static void
+test_random(const char *devargs, unsigned int n_steps)
+{
+	struct mlx5_emu_fault_cmd fc;
+	struct mlx5_emu_fault_pp fp;
+	struct snapshot a, b;
+	unsigned int i, what, ok = 0, refused = 0, faults = 0, bad = 0;
+	char why[256];
+	struct tport p;
+	int ret;
+
+	printf("random walk (%s), seed %" PRIu64 ", %u steps\n",
+	       devargs, seed, n_steps);
+	if (tport_open(&p, devargs, 6, true) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	for (i = 0; i < n_steps; i++) {
+		/* Faults only around rte_tm calls, not port start/stop. */
+		bool fault;
+
+		what = (unsigned int)rnd(14);
+		fault = what != 13 && rnd(12) == 0;
+
+		if (fault) {
+			memset(&fc, 0, sizeof(fc));
+			memset(&fp, 0, sizeof(fp));
+			if (rnd(2)) {
+				fc.opcode = MLX5_CMD_OP_MODIFY_SQ;
+				fc.nth = 1 + (uint32_t)rnd(3);
+				fc.status = MLX5_CMD_STAT_INT_ERR;
+				fc.syndrome = MLX5_EMU_SYND_INJECTED;
+				mlx5_emu_fault_cmd(p.emu, &fc);
+			} else {
+				fp.nth = 1 + (uint32_t)rnd(3);
+				fp.err = rnd(2) ? EIO : ENOSPC;
+				mlx5_emu_fault_pp_alloc(p.emu, &fp);
+			}
+		}
+		snap(&p, &a);
+		ret = walk_step(&p, what);
+		snap(&p, &b);
+		if (fault) {
+			/* Disarm whatever did not fire. */
+			memset(&fc, 0, sizeof(fc));
+			memset(&fp, 0, sizeof(fp));
+			fc.opcode = MLX5_CMD_OP_MODIFY_SQ;
+			mlx5_emu_fault_cmd(p.emu, &fc);
+			mlx5_emu_fault_pp_alloc(p.emu, &fp);
+			faults++;
+		}
+		if (ret == 0) {
+			ok++;
+		} else {
+			refused++;
+			/* A refusal changes nothing (clear_on_fail aside). */
+			if (what != 10 && what != 13 && !snap_equal(&a, &b)) {
+				bad++;
+				CHECK(false, "step %u (op %u) refused with %d "
+				      "but changed state: %s", i, what, ret,
+				      tmsg());
+			}
+		}
+		if (!views_agree(&p, why, sizeof(why))) {
+			bad++;
+			CHECK(false, "step %u (op %u, ret %d): %s", i, what,
+			      ret, why);
+			break;
+		}
+	}
+	CHECK(bad == 0, "random walk: %u accepted, %u refused, %u with "
+	      "faults", ok, refused, faults);
+	printf("  %u accepted, %u refused, %u with faults armed\n", ok,
+	       refused, faults);
+	CHECK(ok > n_steps / 10 && refused > n_steps / 10,
+	      "walk explores both outcomes");
+	tport_close(&p);
+	CHECK(mlx5_tm_pacing_hw_outstanding() == 0,
+	      "closed mid-walk: %" PRIu64 " entries left",
+	      mlx5_tm_pacing_hw_outstanding());
+}
+
+static void
+parse_args(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "-v") == 0)
+			verbose = true;
+		else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+			seed = strtoull(argv[++i], NULL, 0);
+		else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc)
+			steps = (unsigned int)strtoul(argv[++i], NULL, 0);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct tport p0;
+	int ret;
+
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		printf("EAL init failed\n");
+		return tm_check_report() | 1;
+	}
+	parse_args(argc - ret, argv + ret);
+	rte_srand(seed);
+	pool = rte_pktmbuf_pool_create("tm_test", 16383, 256, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE,
+				       rte_socket_id());
+	CHECK(pool != NULL, "mbuf pool");
+	if (pool == NULL)
+		goto out;
+	/* The port of the command line: net_mlx5_tm0. */
+	memset(&p0, 0, sizeof(p0));
+	snprintf(p0.name, sizeof(p0.name), "net_mlx5_tm0");
+	if (tport_setup(&p0, NB_TXQ, false) == 0) {
+		test_ice_script(&p0);
+		tport_close(&p0);
+	} else {
+		CHECK(false, "net_mlx5_tm0 from the command line");
+	}
+	test_capabilities();
+	test_refusals();
+	test_commit_after_start();
+	test_parent_suspend_stats();
+	test_rollback();
+	test_dedicated();
+	test_reconfigure();
+	test_telemetry();
+	test_rates();
+	test_random("cap_pp_table_size=5", steps);
+	test_random("cap_pp_table_size=6,pacing_index=dedicated", steps / 2);
+	test_random("cap_pp_table_size=3,rate_tolerance_ppm=200000",
+		    steps / 2);
+	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "nothing leaked at close");
+	rte_mempool_free(pool);
+out:
+	rte_eal_cleanup();
+	return tm_check_report();
+}
