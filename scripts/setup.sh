@@ -10,7 +10,7 @@ SDK_DIR="$ROOT/deps/dpdk-sdk"
 SDK_HEADERS="lib/ethdev/ethdev_driver.h lib/ethdev/ethdev_vdev.h
 drivers/bus/vdev/bus_vdev_driver.h lib/eal/include/bus_driver.h
 lib/eal/include/dev_driver.h"
-PACKAGES="build-essential pkg-config meson ninja-build libdpdk-dev dpdk
+PACKAGES="build-essential pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev
 libibverbs-dev ibverbs-providers libpcap-dev python3 python3-pexpect
 dpkg-dev xz-utils gnuplot-nox valgrind"
 

@@ -31,6 +31,8 @@
 
 static volatile sig_atomic_t interrupted;
 static int stop_senders;
+/* Nap of a sender whose rings are all full, ns (0: never nap). */
+static uint64_t idle_nap_ns;
 
 /** Queues one lcore pushes. */
 struct sender {
@@ -63,13 +65,22 @@ now_ns(const struct pace_run *run)
 	       monotonic_ns();
 }
 
+/*
+ * One burst per queue. When no ring took anything, nap a little: the
+ * rings stay full for much longer than the nap, and the CPU goes to the
+ * device (the emulated device's thread may share it) and to others.
+ */
 static void
 push_all(const struct sender *s)
 {
-	unsigned int i;
+	unsigned int i, sent = 0;
+	uint64_t nap;
 
 	for (i = 0; i < s->n; i++)
-		pace_txq_push(&s->run->txq[s->idx[i]]);
+		sent += pace_txq_push(&s->run->txq[s->idx[i]]);
+	nap = __atomic_load_n(&idle_nap_ns, __ATOMIC_RELAXED);
+	if (sent == 0 && nap > 0)
+		rte_delay_us_sleep((unsigned int)(nap / 1000));
 }
 
 /*
@@ -79,15 +90,10 @@ push_all(const struct sender *s)
 static void
 fill_all(const struct sender *s, unsigned int max_bursts)
 {
-	unsigned int i, k;
+	unsigned int i;
 
-	for (i = 0; i < s->n; i++) {
-		struct pace_txq *t = &s->run->txq[s->idx[i]];
-
-		for (k = 0; k < max_bursts; k++)
-			if (pace_txq_push(t) < t->burst)
-				break;
-	}
+	for (i = 0; i < s->n; i++)
+		pace_txq_fill(&s->run->txq[s->idx[i]], max_bursts);
 }
 
 static int
@@ -148,7 +154,7 @@ configure_port(struct pace_run *run)
 {
 	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
-	uint16_t nb_txd = run->opt.nb_txd, nb_rxd = 0, q;
+	uint16_t nb_txd = run->opt.nb_txd, nb_rxd = 0, q, max_frame = 0;
 	unsigned int i;
 	int ret;
 
@@ -170,6 +176,21 @@ configure_port(struct pace_run *run)
 		return -EINVAL;
 	}
 	memset(&conf, 0, sizeof(conf));
+	/* Jumbo frames need an MTU to match (frame = MTU + Ethernet header). */
+	for (i = 0; i < run->opt.nb_queues; i++)
+		max_frame = RTE_MAX(max_frame, run->opt.queues[i].size_max);
+	if (max_frame > RTE_ETHER_MAX_LEN - RTE_ETHER_CRC_LEN) {
+		uint32_t mtu = max_frame - RTE_ETHER_HDR_LEN;
+
+		if (mtu > info.max_mtu) {
+			fprintf(stderr, "tm-pace: %u-byte frames need an MTU of "
+				"%u; port %u (%s) allows at most %u\n",
+				max_frame, mtu, run->port_id, run->driver,
+				info.max_mtu);
+			return -EINVAL;
+		}
+		conf.rxmode.mtu = mtu;
+	}
 	ret = rte_eth_dev_configure(run->port_id, 0, run->nb_txq, &conf);
 	if (ret != 0) {
 		fprintf(stderr, "tm-pace: configuring port %u with %u Tx "
@@ -245,6 +266,7 @@ apply_change(struct pace_run *run, const struct pace_change *ch,
 		if (run->opt.queues[i].queue == ch->queue)
 			break;
 	ac->t_ns = t_ns;
+	ac->at_ns = ch->at_ns;
 	ac->plan_idx = i;
 	ac->from = run->current[i];
 	ac->to = ch->shaper;
@@ -258,13 +280,14 @@ apply_change(struct pace_run *run, const struct pace_change *ch,
 		run->current[i] = ch->shaper;
 }
 
-/* Device-time step of the virtual clock: a quarter of the time the
- * fastest queue needs to drain a full ring, so no ring runs dry.
+/* A quarter of the time the fastest queue needs to drain a full ring
+ * (at most @p max): the clock step in virtual time, the idle nap in
+ * real time, so that no ring runs dry.
  */
 static uint64_t
-virtual_step_ns(const struct pace_run *run)
+ring_quarter_ns(const struct pace_run *run, uint64_t max)
 {
-	uint64_t step = run->opt.interval_ns / 10;
+	uint64_t step = max;
 	unsigned int i;
 
 	for (i = 0; i < run->opt.nb_queues; i++) {
@@ -281,6 +304,22 @@ virtual_step_ns(const struct pace_run *run)
 			step = (uint64_t)(ring_ns / 4);
 	}
 	return RTE_MAX(step, (uint64_t)1000);
+}
+
+static uint64_t
+virtual_step_ns(const struct pace_run *run)
+{
+	return ring_quarter_ns(run, run->opt.interval_ns / 10);
+}
+
+/* Naps shorter than a timer's slack are not worth it. */
+static void
+set_idle_nap(const struct pace_run *run)
+{
+	uint64_t nap = ring_quarter_ns(run, 200000);
+
+	__atomic_store_n(&idle_nap_ns, nap >= 20000 ? nap / 2 : 0,
+			 __ATOMIC_RELAXED);
 }
 
 /*
@@ -322,6 +361,8 @@ run_traffic(struct pace_run *run)
 			printf("virtual device time: one lcore sends and "
 			       "drives the clock; the other lcores stay idle\n");
 	}
+	if (!run->emu.virtual_clock && run->shaped)
+		set_idle_nap(run);
 	t0 = now_ns(run);
 	pace_meter_sample(run, 0);
 	__atomic_store_n(&stop_senders, 0, __ATOMIC_RELEASE);
@@ -331,34 +372,45 @@ run_traffic(struct pace_run *run)
 					      lcore);
 	}
 	next_sample = run->opt.interval_ns;
+	t = 0;
 	for (;;) {
 		if (run->emu.virtual_clock) {
+			uint64_t ev = RTE_MIN(next_sample, run->opt.duration_ns);
+
+			/* Land on samples and changes exactly. */
+			if (next_change < run->opt.nb_changes)
+				ev = RTE_MIN(ev,
+					run->opt.changes[next_change].at_ns);
 			fill_all(main_sender,
 				 run->opt.nb_txd / run->opt.tx_burst + 2);
-			pace_emu_advance(&run->emu, step);
+			pace_emu_advance(&run->emu, ev > t && ev - t < step ?
+					 ev - t : step);
 		} else if (main_sender->n > 0) {
 			push_all(main_sender);
 		}
 		if (!run->emu.virtual_clock && main_sender->n == 0)
 			rte_delay_us_sleep(500);
 		t = now_ns(run) - t0;
-		while (next_change < run->opt.nb_changes &&
-		       t >= run->opt.changes[next_change].at_ns) {
-			apply_change(run, &run->opt.changes[next_change++], t);
-			if (run->emu.virtual_clock)
-				step = virtual_step_ns(run);
-		}
 		if (interrupted || t >= run->opt.duration_ns) {
 			pace_meter_sample(run, t);
 			run->run_ns = t;
 			run->interrupted = interrupted;
 			break;
 		}
+		/* A sample due now still belongs to the phase before a change. */
 		if (t >= next_sample) {
 			pace_meter_sample(run, t);
 			pace_report_live(run);
 			while (next_sample <= t)
 				next_sample += run->opt.interval_ns;
+		}
+		while (next_change < run->opt.nb_changes &&
+		       t >= run->opt.changes[next_change].at_ns) {
+			apply_change(run, &run->opt.changes[next_change++], t);
+			if (run->emu.virtual_clock)
+				step = virtual_step_ns(run);
+			else if (run->shaped)
+				set_idle_nap(run);
 		}
 	}
 	__atomic_store_n(&stop_senders, 1, __ATOMIC_RELEASE);

@@ -79,5 +79,6 @@ pace_emu_wire(const struct pace_emu *e, uint16_t queue,
 	w->pkts = info.packets;
 	w->bytes = info.bytes;
 	w->last_departure_ns = info.last_departure_ns;
+	w->pp_index = info.pp_index;
 	return true;
 }

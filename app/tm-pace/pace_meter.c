@@ -79,6 +79,7 @@ pace_meter_sample(struct pace_run *run, uint64_t t_ns)
 			qs->q_bytes = st.q_obytes[q];
 		}
 		qs->shaper = run->current[i];
+		qs->pp_index = -1;
 		qs->profile_id = pace_tm_queue_profile(&run->tm, q);
 		if (run->wire_from_model) {
 			struct pace_emu_wire w = { 0 };
@@ -87,6 +88,7 @@ pace_meter_sample(struct pace_run *run, uint64_t t_ns)
 			qs->wire_pkts = w.pkts;
 			qs->wire_bytes = w.bytes;
 			qs->wire_last_ns = w.last_departure_ns;
+			qs->pp_index = w.pp_index;
 		} else if (run->have_wire[i]) {
 			ids[n++] = run->xid_wire_pkts[i];
 			ids[n++] = run->xid_wire_bytes[i];
@@ -208,7 +210,11 @@ measure_phase(const struct pace_run *run, unsigned int idx,
 	      struct pace_phase *ph)
 {
 	const struct pace_sample *a = NULL, *b = NULL;
-	uint64_t from = ph->start_ns + run->opt.settle_ns;
+	/*
+	 * Settle from the planned start: a change lands a little after its
+	 * time, and samples are due on the same grid as --at times.
+	 */
+	uint64_t from = ph->planned_ns + run->opt.settle_ns;
 	uint64_t pa, ba, pb, bb;
 	double cfg = (double)ph->shaper.rate;
 	double tol = run->opt.tolerance_pct / 100;
@@ -238,16 +244,16 @@ measure_phase(const struct pace_run *run, unsigned int idx,
 		     ph->error_pct <= 100 * tol;
 	ph->ring_full_pct = pace_meter_ring_full_pct(idx, a, b);
 	/* Short of the rate although the ring had room: the sender was. */
-	if (run->emu.virtual_clock)
-		/* Rings are filled before every clock step: only an empty
-		 * mempool could have left one with room.
-		 */
-		room = b->q[idx].tx.alloc_fail > a->q[idx].tx.alloc_fail;
-	else
-		room = ph->ring_full_pct < 50;
+	/* In virtual time a send attempt fills the ring: same measure. */
+	room = ph->ring_full_pct < 50;
 	ph->sender_limited = run->shaped && ph->achieved < cfg * (1 - tol) &&
 			     room;
-	ph->device_lag = run->have_lag && b->lag > a->lag;
+	/*
+	 * A late device thread can only lower rates (departure times are
+	 * computed, completions come late): it explains a shortfall only.
+	 */
+	ph->device_lag = run->have_lag && b->lag > a->lag &&
+			 ph->achieved < cfg * (1 - tol);
 }
 
 unsigned int
@@ -271,22 +277,25 @@ pace_meter_phases(const struct pace_run *run, unsigned int idx,
 			continue;
 		ph[n - 1].end_ns = c->t_ns;
 		ph[n].start_ns = c->t_ns;
+		ph[n].planned_ns = c->at_ns;
 		ph[n].shaper = c->to;
 		ph[n].profile_id = pace_tm_queue_profile(&run->tm,
 			run->opt.queues[idx].queue);
 		n++;
 	}
 	ph[n - 1].end_ns = run->run_ns;
-	/* Profile ids of earlier phases from the samples taken in them. */
+	/* Profile and pacing entry of each phase from its last sample. */
 	for (i = 0; i < n; i++) {
 		unsigned int k;
 
+		ph[i].pp_index = -1;
 		for (k = 0; k < run->nb_samples; k++) {
 			const struct pace_sample *s = &run->samples[k];
 
-			if (s->t_ns >= ph[i].start_ns && s->t_ns < ph[i].end_ns) {
+			/* A sample at a change still shows the old state. */
+			if (s->t_ns > ph[i].start_ns && s->t_ns <= ph[i].end_ns) {
 				ph[i].profile_id = s->q[idx].profile_id;
-				break;
+				ph[i].pp_index = s->q[idx].pp_index;
 			}
 		}
 		measure_phase(run, idx, &ph[i]);

@@ -42,7 +42,7 @@ pace_usage(FILE *out, const char *prog)
 "                     Q:SPEC' lines for changes, '#' starts a comment\n"
 "  --at T:queue Q:SPEC  at time T of the run, give queue Q a new shaper\n"
 "                     (new profile + rte_tm_node_shaper_update); SPEC takes\n"
-"                     peak=, pps=, burst=\n"
+"                     peak=, pps=, burst=; quote it, or write T:Q:SPEC\n"
 "  --share            queues with identical shapers use ONE shaper profile\n"
 "                     (on mlx5-tm: one hardware pacing entry); without it\n"
 "                     every queue gets a profile of its own\n"
@@ -51,7 +51,8 @@ pace_usage(FILE *out, const char *prog)
 "\n"
 "Traffic:\n"
 "  --pkt-size N|A..B  frame size, bytes without FCS, %d..%d (default\n"
-"                     1500); a range A..B spreads sizes evenly over it\n"
+"                     1500); a range A..B spreads sizes evenly over it;\n"
+"                     above 1514 the port's MTU is raised to fit\n"
 "  --txd N            Tx descriptors per queue (default 1024)\n"
 "  --tx-burst N       packets per rte_eth_tx_burst call (default 32)\n"
 "  --port N           port to use (default: the first port)\n"
@@ -277,7 +278,7 @@ parse_queue_spec(const char *arg, bool allow_size, uint16_t *queue,
 		} else if (strcmp(item, "size") == 0 && allow_size) {
 			if (parse_size_range(val, size_min, size_max) < 0) {
 				bad("size", arg, "expected N or A..B within "
-				    "60..2048");
+				    "60..9000");
 				return -EINVAL;
 			}
 		} else {
@@ -344,16 +345,21 @@ add_change(struct pace_options *opt, const char *arg)
 		bad("change time", arg, "expected a time such as 5s");
 		return -EINVAL;
 	}
+	/* "T:queue Q:SPEC", or "T:Q:SPEC" which needs no quotes. */
 	rest = colon + 1;
 	while (isspace((unsigned char)*rest))
 		rest++;
-	if (strncmp(rest, "queue", 5) != 0) {
-		bad("change", arg, "expected T:queue Q:SPEC");
+	if (strncmp(rest, "queue", 5) == 0) {
+		rest += 5;
+		while (isspace((unsigned char)*rest))
+			rest++;
+	}
+	if (*rest == '\0') {
+		bad("change", arg, "expected T:queue Q:SPEC in one argument "
+		    "(quote it: --at '5s:queue 2:peak=200M', or write "
+		    "--at 5s:2:peak=200M)");
 		return -EINVAL;
 	}
-	rest += 5;
-	while (isspace((unsigned char)*rest))
-		rest++;
 	if (parse_queue_spec(rest, false, &ch->queue, &ch->shaper,
 			     &dummy_min, &dummy_max) < 0)
 		return -EINVAL;
@@ -592,7 +598,7 @@ pace_options_parse(struct pace_options *opt, int argc, char **argv)
 			if (parse_size_range(optarg, &opt->size_min,
 					     &opt->size_max) < 0) {
 				bad("--pkt-size", optarg,
-				    "expected N or A..B within 60..2048");
+				    "expected N or A..B within 60..9000");
 				return -EINVAL;
 			}
 			break;

@@ -18,7 +18,7 @@
 #define PACE_MAX_QUEUES 64
 #define PACE_MAX_CHANGES 64
 #define PACE_MIN_PKT_SIZE 60
-#define PACE_MAX_PKT_SIZE 2048
+#define PACE_MAX_PKT_SIZE 9000
 
 /** One shaper as the user wrote it. */
 struct pace_shaper {

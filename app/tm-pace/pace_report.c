@@ -4,12 +4,15 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <rte_common.h>
 
 #include "pace_meter.h"
 #include "pace_report.h"
@@ -33,6 +36,13 @@ static const char *
 unit(const struct pace_shaper *sh)
 {
 	return sh->packet_mode ? "pkt/s" : "bit/s";
+}
+
+/* An error in % as printed: no "-0.00". */
+static double
+shown_pct(double v)
+{
+	return fabs(v) < 0.005 ? 0.0 : v;
 }
 
 static void
@@ -89,21 +99,31 @@ pace_report_live(const struct pace_run *run)
 		uint64_t pkts = run->have_wire[i] ? qs->wire_pkts :
 				qs->tx.pkts;
 
+		double full = pace_meter_ring_full_pct(i, a, b);
+		const char *note = "";
+
 		pace_fmt_shaper(shaper, sizeof(shaper), &qs->shaper);
 		fmt_rate(ach, sizeof(ach), r, &qs->shaper);
 		fmt_profile(prof, sizeof(prof), qs->profile_id);
+		if (!run->shaped)
+			note = "  UNSHAPED";
+		else if (run->have_lag && b->lag > a->lag &&
+			 err < -run->opt.tolerance_pct)
+			note = "  DEVICE-LAG";
+		else if (r >= 0 && full < 50 && err < -run->opt.tolerance_pct)
+			note = "  SENDER-LIMITED";
 		if (tty) {
 			printf("\033[2K %5u  %-24s %7s  %-18s %+7.2f%% %12"
-			       PRIu64 " %4.0f%%\n", run->opt.queues[i].queue,
-			       shaper, prof, ach, r < 0 ? 0 : err,
-			       pkts, pace_meter_ring_full_pct(i, a, b));
+			       PRIu64 " %4.0f%%%s\n", run->opt.queues[i].queue,
+			       shaper, prof, ach, r < 0 ? 0 : shown_pct(err),
+			       pkts, full, note);
 			drawn++;
 		} else {
 			printf("t=%.1fs queue %u %s achieved %s error %+.2f%% "
-			       "packets %" PRIu64 " ring-full %.0f%%\n",
+			       "packets %" PRIu64 " ring-full %.0f%%%s\n",
 			       (double)b->t_ns / 1e9, run->opt.queues[i].queue,
-			       shaper, ach, r < 0 ? 0 : err, pkts,
-			       pace_meter_ring_full_pct(i, a, b));
+			       shaper, ach, r < 0 ? 0 : shown_pct(err), pkts,
+			       full, note);
 		}
 	}
 	fflush(stdout);
@@ -148,7 +168,7 @@ bool
 pace_report_summary(const struct pace_run *run)
 {
 	struct pace_phase ph[PACE_MAX_PHASES];
-	char shaper[48], ach[48], with[64], burst[32], prof[16];
+	char shaper[48], ach[48], with[64], burst[32], prof[16], pp[16];
 	bool all_ok = true, lag = false, sender = false;
 	unsigned int i, k, n;
 
@@ -158,9 +178,9 @@ pace_report_summary(const struct pace_run *run)
 	       run->emu.virtual_clock ? "device" : "real",
 	       run->opt.tolerance_pct, run->interrupted ?
 	       ", INTERRUPTED" : "");
-	printf("%5s %8s  %-24s %8s %7s  %-18s %8s %11s %5s  %s\n", "queue",
-	       "from", "configured", "burst", "profile", "achieved", "error",
-	       "packets", "full", "status");
+	printf("%5s %8s  %-24s %8s %7s %4s  %-18s %8s %11s %5s  %s\n",
+	       "queue", "from", "configured", "burst", "profile", "pp",
+	       "achieved", "error", "packets", "full", "status");
 	for (i = 0; i < run->opt.nb_queues; i++) {
 		n = pace_meter_phases(run, i, ph, PACE_MAX_PHASES);
 		for (k = 0; k < n; k++) {
@@ -179,12 +199,16 @@ pace_report_summary(const struct pace_run *run)
 					 ph[k].shaper.burst);
 			fmt_profile(prof, sizeof(prof), ph[k].profile_id);
 			sharers(run, i, ph[k].profile_id, with, sizeof(with));
-			printf("%5u %7.1fs  %-24s %8s %7s  %-18s %+7.2f%% %11"
+			if (ph[k].pp_index < 0)
+				snprintf(pp, sizeof(pp), "-");
+			else
+				snprintf(pp, sizeof(pp), "%d", ph[k].pp_index);
+			printf("%5u %7.1fs  %-24s %8s %7s %4s  %-18s %+7.2f%% %11"
 			       PRIu64 " %4.0f%%  %s%s%s\n",
 			       run->opt.queues[i].queue,
 			       (double)ph[k].start_ns / 1e9, shaper, burst,
-			       prof, ach,
-			       ph[k].measured ? ph[k].error_pct : 0.0,
+			       prof, pp, ach,
+			       ph[k].measured ? shown_pct(ph[k].error_pct) : 0.0,
 			       ph[k].pkts, ph[k].ring_full_pct, st,
 			       k == n - 1 && with[0] ? "  shares profile with "
 			       "queue " : "", k == n - 1 ? with : "");
@@ -218,24 +242,43 @@ pace_report_summary(const struct pace_run *run)
 		       "fell short: this machine could not send fast enough; "
 		       "those figures do not measure pacing (use more lcores, "
 		       "bigger frames or lower rates)\n");
-	if (lag) {
+	if (run->have_lag && run->nb_samples > 0 &&
+	    run->samples[run->nb_samples - 1].lag > 0) {
 		const struct pace_sample *last =
 			&run->samples[run->nb_samples - 1];
 
-		printf("DEVICE-LAG: the emulated device fell behind real time "
-		       "(%" PRIu64 " %s, worst %.0f us late): departures came "
-		       "late, those rates do not measure pacing (fewer or "
-		       "slower queues, or clock=virtual)\n", last->lag,
-		       run->lag_name, (double)last->max_lag_ns / 1e3);
+		if (lag)
+			printf("DEVICE-LAG: the emulated device fell behind "
+			       "real time (%" PRIu64 " %s, worst %.0f us late): "
+			       "completions came late, the rates marked "
+			       "DEVICE-LAG do not measure pacing (fewer or "
+			       "slower queues, a less busy machine, or "
+			       "clock=virtual)\n", last->lag, run->lag_name,
+			       (double)last->max_lag_ns / 1e3);
+		else
+			printf("note: the emulated device was late %" PRIu64
+			       " times (%s, worst %.0f us); lateness can only "
+			       "lower rates and no queue fell outside its "
+			       "tolerance, so the figures stand\n", last->lag,
+			       run->lag_name,
+			       (double)last->max_lag_ns / 1e3);
 	}
 	if (!run->shaped)
 		printf("UNSHAPED: the port refused the rte_tm hierarchy; the "
-		       "rates are the sender's capacity, not pacing\n");
-	printf("%s\n", all_ok && run->shaped ?
-	       "RESULT: every queue within tolerance" :
-	       "RESULT: NOT every queue within tolerance");
+		       "rates are what the port took unshaped, not pacing\n");
+	if (!run->shaped)
+		printf("RESULT: no pacing measured (the plan was refused)\n");
+	else if (lag || sender)
+		printf("RESULT: %s, but NOT a measure of pacing (%s)\n",
+		       all_ok ? "every queue within tolerance" :
+		       "NOT every queue within tolerance",
+		       lag ? "DEVICE-LAG" : "SENDER-LIMITED");
+	else
+		printf("RESULT: %s\n", all_ok ?
+		       "every queue within tolerance" :
+		       "NOT every queue within tolerance");
 	fflush(stdout);
-	return all_ok && run->shaped;
+	return all_ok && run->shaped && !lag && !sender;
 }
 
 static void
@@ -267,7 +310,7 @@ json_shaper(FILE *f, const struct pace_shaper *sh)
 
 static void
 json_phases(FILE *f, const struct pace_run *run, unsigned int idx,
-	    bool *all_ok)
+	    bool *all_ok, bool *reliable)
 {
 	struct pace_phase ph[PACE_MAX_PHASES];
 	unsigned int k, n = pace_meter_phases(run, idx, ph, PACE_MAX_PHASES);
@@ -277,10 +320,12 @@ json_phases(FILE *f, const struct pace_run *run, unsigned int idx,
 		fprintf(f, "        {\"start_s\": %.6f, \"end_s\": %.6f, "
 			"\"configured\": %" PRIu64 ", \"unit\": \"%s\", "
 			"\"burst\": %" PRIu64 ", \"profile_id\": %u, "
-			"\"measured\": %s, ", (double)ph[k].start_ns / 1e9,
+			"\"pp_index\": %d, \"measured\": %s, ",
+			(double)ph[k].start_ns / 1e9,
 			(double)ph[k].end_ns / 1e9, ph[k].shaper.rate,
 			unit(&ph[k].shaper), ph[k].shaper.burst,
-			ph[k].profile_id, ph[k].measured ? "true" : "false");
+			ph[k].profile_id, ph[k].pp_index,
+			ph[k].measured ? "true" : "false");
 		if (ph[k].measured)
 			fprintf(f, "\"achieved\": %.1f, \"error_pct\": %.4f, ",
 				ph[k].achieved, ph[k].error_pct);
@@ -296,6 +341,8 @@ json_phases(FILE *f, const struct pace_run *run, unsigned int idx,
 			phase_status(run, &ph[k]), k + 1 < n ? "," : "");
 		if (!ph[k].measured || !ph[k].within)
 			*all_ok = false;
+		if (ph[k].device_lag || ph[k].sender_limited)
+			*reliable = false;
 	}
 	fprintf(f, "      ],\n");
 }
@@ -333,7 +380,7 @@ int
 pace_report_json(const struct pace_run *run, const char *path)
 {
 	FILE *f = fopen(path, "w");
-	bool all_ok = true;
+	bool all_ok = true, reliable = true;
 	unsigned int i;
 
 	if (f == NULL) {
@@ -401,14 +448,14 @@ pace_report_json(const struct pace_run *run, const char *path)
 			"      \"source\": \"%s\",\n      \"shares_profile_with\""
 			": [%s],\n", qp->size_min, qp->size_max,
 			pace_source_name(pace_meter_source(run, i)), with);
-		json_phases(f, run, i, &all_ok);
+		json_phases(f, run, i, &all_ok, &reliable);
 		json_samples(f, run, i);
 		fprintf(f, "    }%s\n", i + 1 < run->opt.nb_queues ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"summary\": {\"all_within_tolerance\": %s, "
-		"\"shaped\": %s, \"device_lag\": ",
+		"\"shaped\": %s, \"reliable\": %s, \"device_lag\": ",
 		all_ok && run->shaped ? "true" : "false",
-		run->shaped ? "true" : "false");
+		run->shaped ? "true" : "false", reliable ? "true" : "false");
 	if (run->have_lag && run->nb_samples > 0)
 		fprintf(f, "{\"late_passes\": %" PRIu64 ", \"max_lag_ns\": %"
 			PRIu64 "}", run->samples[run->nb_samples - 1].lag,
@@ -457,6 +504,38 @@ write_plot_data(const struct pace_run *run, const char *path)
 	return fclose(f) == 0 ? 0 : -EIO;
 }
 
+static const char *const plot_colors[] = {
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+	"#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aec7e8",
+	"#ffbb78", "#98df8a", "#ff9896", "#c5b0d5",
+};
+
+/* Log-scale range of one axis: @p margin times around the rates. */
+static void
+plot_range(FILE *f, const char *axis, const struct pace_run *run, bool pps,
+	   double margin)
+{
+	double lo = 0, hi = 0;
+	unsigned int i, k;
+
+	for (i = 0; i < run->opt.nb_queues; i++) {
+		for (k = 0; k < run->nb_samples; k++) {
+			const struct pace_shaper *sh = &run->samples[k].q[i].shaper;
+			double r = (double)sh->rate;
+
+			if (sh->packet_mode != pps)
+				continue;
+			if (lo == 0 || r < lo)
+				lo = r;
+			if (r > hi)
+				hi = r;
+		}
+	}
+	if (hi > 0)
+		fprintf(f, "set %srange [%g:%g]\n", axis, lo / margin,
+			hi * margin);
+}
+
 static int
 write_plot_script(const struct pace_run *run, const char *script,
 		  const char *data, const char *out)
@@ -470,30 +549,37 @@ write_plot_script(const struct pace_run *run, const char *script,
 		return -errno;
 	for (i = 0; i < run->opt.nb_queues; i++)
 		any_pps |= run->opt.queues[i].shaper.packet_mode;
-	fprintf(f, "set terminal %s size 1200,700\n", svg ?
+	fprintf(f, "set terminal %s size 1200,700 noenhanced\n", svg ?
 		"svg dynamic" : "pngcairo");
 	fprintf(f, "set output '%s'\n", out);
 	fprintf(f, "set title 'dpdk-tm-pace: port %u (%s), configured "
-		"(dashed) and achieved (solid) per Tx queue'\n",
+		"(dashed) and achieved (solid) rate per Tx queue'\n",
 		run->port_id, run->driver);
 	fprintf(f, "set xlabel 'time (s, %s)'\nset ylabel 'bit/s'\n"
-		"set logscale y\nset format y '%%.0s%%c'\nset grid\n"
-		"set key outside right\n",
-		run->emu.virtual_clock ? "device time" : "real time");
-	if (any_pps)
+		"set xrange [0:%g]\nset logscale y\nset format y '%%.0s%%c'\n"
+		"set grid\nset key outside right\n",
+		run->emu.virtual_clock ? "device time" : "real time",
+		(double)run->run_ns / 1e9);
+	plot_range(f, "y", run, false, 2);
+	if (any_pps) {
 		fprintf(f, "set logscale y2\nset y2label 'packets/s'\n"
 			"set y2tics\nset format y2 '%%.0s%%c'\n");
+		/* Wide enough for a decade tic on each side. */
+		plot_range(f, "y2", run, true, 10);
+	}
 	fprintf(f, "plot ");
 	for (i = 0; i < run->opt.nb_queues; i++) {
 		const struct pace_queue_plan *qp = &run->opt.queues[i];
 		const char *axes = qp->shaper.packet_mode ? "x1y2" : "x1y1";
+		const char *color = plot_colors[i % RTE_DIM(plot_colors)];
 
-		fprintf(f, "%s'%s' using 1:%u axes %s with steps dt 2 lc %u "
-			"notitle, '%s' using 1:%u axes %s with linespoints "
-			"lc %u title 'queue %u%s'", i ? ", \\\n     " : "",
-			data, 2 + 2 * i, axes, i + 1, data, 3 + 2 * i, axes,
-			i + 1, qp->queue, qp->shaper.packet_mode ?
-			" (pkt/s)" : "");
+		/* A value at t holds for the interval that ends at t. */
+		fprintf(f, "%s'%s' using 1:%u axes %s with fsteps dt 2 lc rgb "
+			"'%s' notitle, '%s' using 1:%u axes %s with fsteps lw 2 "
+			"lc rgb '%s' title 'queue %u%s'", i ? ", \\\n     " : "",
+			data, 2 + 2 * i, axes, color, data, 3 + 2 * i, axes,
+			color, qp->queue, qp->shaper.packet_mode ?
+			" (pkt/s, right)" : "");
 	}
 	fprintf(f, "\n");
 	return fclose(f) == 0 ? 0 : -EIO;

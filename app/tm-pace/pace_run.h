@@ -31,6 +31,7 @@ struct pace_qsample {
 	uint64_t wire_pkts;
 	uint64_t wire_bytes;
 	uint64_t wire_last_ns;      /**< Last departure, device time; 0 unknown. */
+	int32_t pp_index;           /**< Device pacing entry, -1 unknown. */
 	uint64_t q_pkts;
 	uint64_t q_bytes;
 	struct pace_tx_counters tx;
@@ -49,6 +50,7 @@ struct pace_sample {
 /** A rate change as it was applied. */
 struct pace_applied_change {
 	uint64_t t_ns;              /**< When it was applied. */
+	uint64_t at_ns;             /**< When it was planned (--at). */
 	unsigned int plan_idx;
 	struct pace_shaper from;
 	struct pace_shaper to;
@@ -57,10 +59,12 @@ struct pace_applied_change {
 
 /** Figures of one queue over one constant-shaper phase. */
 struct pace_phase {
+	uint64_t planned_ns;        /**< Planned start: settle counts from it. */
 	uint64_t start_ns;
 	uint64_t end_ns;
 	struct pace_shaper shaper;
 	uint32_t profile_id;
+	int32_t pp_index;           /**< Device pacing entry, -1 unknown. */
 	bool measured;              /**< Long enough to average. */
 	double achieved;            /**< bit/s, or pkt/s for packet mode. */
 	double error_pct;

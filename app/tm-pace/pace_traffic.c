@@ -125,13 +125,15 @@ count(uint64_t *c, uint64_t n)
 	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);
 }
 
-uint16_t
-pace_txq_push(struct pace_txq *t)
+/* One tx_burst; the caller counts the attempt. */
+static uint16_t
+push_one(struct pace_txq *t, bool *full)
 {
 	struct rte_mbuf **pkts;
 	uint64_t bytes = 0;
 	uint16_t n, sent, i;
 
+	*full = false;
 	if (t->nb_pending == 0) {
 		t->pending_off = 0;
 		if (rte_pktmbuf_alloc_bulk(t->pool, t->pending, t->burst)) {
@@ -149,13 +151,42 @@ pace_txq_push(struct pace_txq *t)
 		bytes += pkts[i]->pkt_len;
 	t->pending_off += sent;
 	t->nb_pending -= sent;
-	count(&t->cnt.bursts, 1);
-	if (sent < n)
-		count(&t->cnt.bursts_short, 1);
+	*full = sent < n;
 	if (sent > 0) {
 		count(&t->cnt.pkts, sent);
 		count(&t->cnt.bytes, bytes);
 	}
+	return sent;
+}
+
+uint16_t
+pace_txq_push(struct pace_txq *t)
+{
+	bool full;
+	uint16_t sent = push_one(t, &full);
+
+	count(&t->cnt.bursts, 1);
+	if (full)
+		count(&t->cnt.bursts_short, 1);
+	return sent;
+}
+
+unsigned int
+pace_txq_fill(struct pace_txq *t, unsigned int max_bursts)
+{
+	unsigned int k, sent = 0;
+	bool full = false;
+
+	for (k = 0; k < max_bursts && !full; k++) {
+		uint16_t n = push_one(t, &full);
+
+		sent += n;
+		if (n == 0 && !full)
+			break;  /* mempool empty */
+	}
+	count(&t->cnt.bursts, 1);
+	if (full)
+		count(&t->cnt.bursts_short, 1);
 	return sent;
 }
 

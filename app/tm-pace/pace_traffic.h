@@ -12,6 +12,7 @@
  * ring full. One queue is pushed by one lcore only.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_common.h>
@@ -35,8 +36,8 @@ struct pace_payload {
 struct pace_tx_counters {
 	uint64_t pkts;         /**< Accepted by rte_eth_tx_burst. */
 	uint64_t bytes;        /**< Their frame bytes (no FCS). */
-	uint64_t bursts;       /**< tx_burst calls with packets offered. */
-	uint64_t bursts_short; /**< Of which returned short: ring full. */
+	uint64_t bursts;       /**< Send attempts (tx_burst calls, fills). */
+	uint64_t bursts_short; /**< Of which met a full ring. */
 	uint64_t alloc_fail;   /**< Mempool empty (mbufs still in flight). */
 };
 
@@ -70,6 +71,14 @@ int pace_txq_init(struct pace_txq *t, uint16_t port_id, uint16_t queue,
  * @return packets accepted.
  */
 uint16_t pace_txq_push(struct pace_txq *t);
+
+/**
+ * Burst until the Tx ring is full (at most @p max_bursts calls), counted
+ * as one attempt: for a sender whose device time stands still meanwhile.
+ *
+ * @return packets accepted.
+ */
+unsigned int pace_txq_fill(struct pace_txq *t, unsigned int max_bursts);
 
 /** Free what @p t holds (the port must be stopped). */
 void pace_txq_free(struct pace_txq *t);

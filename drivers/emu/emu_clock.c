@@ -9,6 +9,8 @@
  * EMU_RT_MIN_SLEEP_NS, so that dense traffic is handled in batches) or,
  * when idle, for a poll interval that backs off to EMU_RT_MAX_IDLE_NS.
  * Virtual: no thread; time moves only in advance/run/drain.
+ * The poll interval returns to EMU_RT_MIN_SLEEP_NS whenever a pass saw a
+ * doorbell or processed a departure, and doubles after a quiet pass.
  */
 
 #include <errno.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "emu_internal.h"
 
@@ -73,7 +76,8 @@ emu_rt_thread(void *arg)
 	prctl(PR_SET_TIMERSLACK, 5000UL, 0, 0, 0);
 	emu_lock(emu);
 	while (!emu->stop) {
-		uint64_t doorbells = emu->port.doorbells;
+		uint64_t before = emu->port.doorbells + emu->port.packets +
+				  emu->port.cqes + emu->port.error_cqes;
 		uint64_t now, next, wake_ns, sleep_ns;
 		struct timespec ts;
 
@@ -85,7 +89,9 @@ emu_rt_thread(void *arg)
 			emu_lock(emu);
 			continue;
 		}
-		if (emu_engine_pending(emu) || emu->port.doorbells != doorbells)
+		/* Poll often while something happens, back off when quiet. */
+		if (emu->port.doorbells + emu->port.packets + emu->port.cqes +
+		    emu->port.error_cqes != before)
 			idle_ns = EMU_RT_MIN_SLEEP_NS;
 		else if (idle_ns < EMU_RT_MAX_IDLE_NS)
 			idle_ns *= 2;
@@ -106,6 +112,33 @@ emu_rt_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * Let the device thread run on the CPUs of cpus=, or on every online CPU:
+ * the opener's CPU set may be a single EAL lcore with a busy sender.
+ */
+static void
+emu_thread_place(struct mlx5_emu *emu)
+{
+	cpu_set_t set;
+	long n, c;
+	int ret;
+
+	if (emu->cfg.cpus[0] != '\0') {
+		if (emu_parse_cpus(emu->cfg.cpus, &set) < 0)
+			return;
+	} else {
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+		CPU_ZERO(&set);
+		for (c = 0; c < n && c < CPU_SETSIZE; c++)
+			CPU_SET(c, &set);
+	}
+	ret = pthread_setaffinity_np(emu->thread, sizeof(set), &set);
+	if (ret != 0)
+		emu_log(EMU_LOG_WARNING, "device thread CPU set %s: error %d",
+			emu->cfg.cpus[0] != '\0' ? emu->cfg.cpus : "(all)",
+			ret);
+}
+
 int
 emu_clock_start(struct mlx5_emu *emu)
 {
@@ -124,13 +157,13 @@ emu_clock_start(struct mlx5_emu *emu)
 	emu->origin_ns = emu_mono_ns();
 	if (emu->cfg.clock == MLX5_EMU_CLOCK_VIRTUAL)
 		return 0;
-	emu->origin_ns = emu_mono_ns();
 	ret = pthread_create(&emu->thread, NULL, emu_rt_thread, emu);
 	if (ret != 0) {
 		pthread_cond_destroy(&emu->wake);
 		return -ret;
 	}
 	pthread_setname_np(emu->thread, "mlx5-emu");
+	emu_thread_place(emu);
 	emu->thread_started = true;
 	return 0;
 }
@@ -172,23 +205,34 @@ mlx5_emu_clock_origin_ns(struct mlx5_emu *emu)
 	return emu->cfg.clock == MLX5_EMU_CLOCK_VIRTUAL ? 0 : emu->origin_ns;
 }
 
+/* Virtual clock: doorbells at the current time, then run to @p until_ps. */
+static void
+emu_virtual_run(struct mlx5_emu *emu, uint64_t until_ps)
+{
+	emu_engine_poll_doorbells(emu, emu->vnow_ps);
+	if (until_ps < emu->vnow_ps)
+		until_ps = emu->vnow_ps;
+	emu_engine_run(emu, until_ps, UINT32_MAX, NULL);
+	emu->vnow_ps = until_ps;
+}
+
+/* @p ns in picoseconds, saturating below EMU_TIME_NEVER. */
+static uint64_t
+emu_ns_to_ps(uint64_t ns)
+{
+	return ns >= (EMU_TIME_NEVER - 1) / EMU_PS_PER_NS ?
+	       EMU_TIME_NEVER - 1 : ns * EMU_PS_PER_NS;
+}
+
 int
 mlx5_emu_run(struct mlx5_emu *emu, uint64_t until_ns)
 {
-	uint64_t until;
-
 	if (emu == NULL)
 		return -EINVAL;
 	if (emu->cfg.clock != MLX5_EMU_CLOCK_VIRTUAL)
 		return -ENOTSUP;
-	until = until_ns > UINT64_MAX / EMU_PS_PER_NS - 1 ?
-		UINT64_MAX - 1 : until_ns * EMU_PS_PER_NS;
 	emu_lock(emu);
-	emu_engine_poll_doorbells(emu, emu->vnow_ps);
-	if (until < emu->vnow_ps)
-		until = emu->vnow_ps;
-	emu_engine_run(emu, until, UINT32_MAX, NULL);
-	emu->vnow_ps = until;
+	emu_virtual_run(emu, emu_ns_to_ps(until_ns));
 	emu_unlock(emu);
 	return 0;
 }
@@ -196,16 +240,19 @@ mlx5_emu_run(struct mlx5_emu *emu, uint64_t until_ns)
 int
 mlx5_emu_advance(struct mlx5_emu *emu, uint64_t ns)
 {
-	uint64_t now;
+	uint64_t until;
 
 	if (emu == NULL)
 		return -EINVAL;
 	if (emu->cfg.clock != MLX5_EMU_CLOCK_VIRTUAL)
 		return -ENOTSUP;
 	emu_lock(emu);
-	now = emu->vnow_ps / EMU_PS_PER_NS;
+	until = emu->vnow_ps + emu_ns_to_ps(ns);
+	if (until < emu->vnow_ps || until == EMU_TIME_NEVER)
+		until = EMU_TIME_NEVER - 1;
+	emu_virtual_run(emu, until);
 	emu_unlock(emu);
-	return mlx5_emu_run(emu, now + ns);
+	return 0;
 }
 
 int

@@ -33,6 +33,7 @@ const char *const mlx5_emu_config_keys[] = {
 	"fault_cmd",
 	"fault_pp_alloc",
 	"fault_wqe",
+	"cpus",
 	NULL,
 };
 
@@ -259,6 +260,37 @@ bad:
 		"SYNDROME 1..255, default 4 local protection)", value);
 }
 
+int
+emu_parse_cpus(const char *s, cpu_set_t *set)
+{
+	char buf[64];
+	char *tok, *save = NULL;
+	int n = 0;
+
+	if (s == NULL || *s == '\0' || strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	CPU_ZERO(set);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok, '-');
+		uint64_t lo, hi, c;
+
+		if (dash != NULL)
+			*dash = '\0';
+		if (!emu_parse_u64(tok, 0, CPU_SETSIZE - 1, &lo))
+			return -EINVAL;
+		hi = lo;
+		if (dash != NULL &&
+		    (!emu_parse_u64(dash + 1, lo, CPU_SETSIZE - 1, &hi)))
+			return -EINVAL;
+		for (c = lo; c <= hi; c++)
+			CPU_SET(c, set);
+		n++;
+	}
+	return n > 0 ? 0 : -EINVAL;
+}
+
 /* Keys taking an integer in [min, max] into an int64_t field. */
 struct emu_int_key {
 	const char *key;
@@ -332,6 +364,17 @@ mlx5_emu_config_set(struct mlx5_emu_config *cfg, const char *key,
 				"number with suffix M or G (25G, 400G), above "
 				"0", value);
 		cfg->line_rate_mbps = (int64_t)v;
+		return 0;
+	}
+	if (strcmp(key, "cpus") == 0) {
+		cpu_set_t set;
+
+		if (strlen(value) >= sizeof(cfg->cpus) ||
+		    emu_parse_cpus(value, &set) < 0)
+			return emu_cfg_error(err, errlen,
+				"cpus='%s': expected a CPU list such as 1 or "
+				"0-3,6 (CPUs 0..%d)", value, CPU_SETSIZE - 1);
+		snprintf(cfg->cpus, sizeof(cfg->cpus), "%s", value);
 		return 0;
 	}
 	if (strcmp(key, "fault_cmd") == 0)

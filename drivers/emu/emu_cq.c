@@ -105,3 +105,23 @@ emu_cq_error(struct mlx5_emu *emu, struct emu_sq *sq,
 	emu_cq_publish(sq->cq, cqe, MLX5_CQE_REQ_ERR);
 	sq->st.cqes++;
 }
+
+/* Flush error CQE for WQE @p index of an SQ that went to error. */
+void
+emu_cq_flush(struct mlx5_emu *emu, struct emu_sq *sq, uint16_t index,
+	     uint8_t opcode)
+{
+	uint8_t *cqe = emu_cq_slot(emu, sq->cq);
+
+	emu->port.error_cqes++;
+	if (cqe == NULL)
+		return;
+	memset(cqe, 0, 63);
+	MLX5_SET(err_cqe64, cqe, srqn, sq->user_index);
+	MLX5_SET(err_cqe64, cqe, syndrome, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+	MLX5_SET(err_cqe64, cqe, s_wqe_opcode, opcode);
+	MLX5_SET(err_cqe64, cqe, qpn, sq->sqn);
+	MLX5_SET(err_cqe64, cqe, wqe_counter, index);
+	emu_cq_publish(sq->cq, cqe, MLX5_CQE_REQ_ERR);
+	sq->st.cqes++;
+}

@@ -591,6 +591,12 @@ emu_cmd_create_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 		free(sq);
 		EMU_NO_RES();
 	}
+	if (emu_engine_reserve(emu, emu->sqs.count) < 0 ||
+	    emu_uar_attach_sq(uar, sq) < 0) {
+		emu_idtab_del(&emu->sqs, id);
+		free(sq);
+		EMU_NO_RES();
+	}
 	sq->sqn = id;
 	sq->seq = ++emu->sq_seq;
 	sq->state = (uint8_t)state;
@@ -610,6 +616,7 @@ emu_cmd_create_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	sq->wq_umem_offset = off;
 	sq->dbr_addr = dbr_addr;
 	sq->allow_swp = MLX5_GET(sqc, sqc, allow_swp);
+	sq->flush_in_error = MLX5_GET(sqc, sqc, flush_in_error_en);
 	cq->users++;
 	tis->users++;
 	pd->users++;
@@ -617,7 +624,6 @@ emu_cmd_create_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	um->users++;
 	dum->users++;
 	emu_pp_sq_ref(emu, sq->pp_index, 1);
-	emu_uar_attach_sq(uar, sq);
 	emu_engine_sq_reset(emu, sq);
 	MLX5_SET(create_sq_out, out, sqn, id);
 	return MLX5_CMD_STAT_OK;
@@ -674,8 +680,8 @@ emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 		sq->state = MLX5_SQC_STATE_RST;
 		emu_engine_sq_reset(emu, sq);
 	} else if (next == MLX5_SQC_STATE_ERR) {
-		sq->state = MLX5_SQC_STATE_ERR;
-		emu_engine_sq_stop(emu, sq);
+		if (cur == MLX5_SQC_STATE_RDY)
+			emu_engine_sq_error(emu, sq, sq->ci);
 	} else {
 		sq->state = MLX5_SQC_STATE_RDY;
 	}
@@ -723,6 +729,7 @@ emu_cmd_query_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	MLX5_SET(sqc, sqc, min_wqe_inline_mode, sq->min_inline_mode);
 	MLX5_SET(sqc, sqc, state, sq->state);
 	MLX5_SET(sqc, sqc, allow_swp, sq->allow_swp);
+	MLX5_SET(sqc, sqc, flush_in_error_en, sq->flush_in_error);
 	MLX5_SET(sqc, sqc, ts_format, sq->ts_format);
 	MLX5_SET(sqc, sqc, user_index, sq->user_index);
 	MLX5_SET(sqc, sqc, cqn, sq->cq->cqn);

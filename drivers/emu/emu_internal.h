@@ -28,6 +28,7 @@
  */
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -251,6 +252,7 @@ struct emu_sq {
 	uint64_t wq_umem_offset;
 	uint64_t dbr_addr;
 	bool allow_swp;
+	bool flush_in_error;    /* sqc.flush_in_error_en */
 	/* engine */
 	uint16_t ci;            /* next WQEBB to process */
 	uint16_t rung_pi;       /* WQEBBs posted and rung */
@@ -342,13 +344,16 @@ emu_unlock(struct mlx5_emu *emu)
 	pthread_mutex_unlock(&emu->lock);
 }
 
+/* emu_config.c */
+int emu_parse_cpus(const char *s, cpu_set_t *set);
+
 /* emu_profile.c */
 int emu_caps_resolve(const struct mlx5_emu_config *cfg,
 		     struct mlx5_emu_caps *caps);
 bool emu_profile_known(const char *name);
 
 /* emu_objects.c */
-void emu_uar_attach_sq(struct emu_uar *uar, struct emu_sq *sq);
+int emu_uar_attach_sq(struct emu_uar *uar, struct emu_sq *sq);
 void emu_uar_detach_sq(struct emu_uar *uar, struct emu_sq *sq);
 void emu_uar_put(struct emu_uar *uar);
 
@@ -385,6 +390,8 @@ void emu_cq_complete(struct mlx5_emu *emu, struct emu_sq *sq,
 		     const struct emu_wqe *w, uint64_t time_ps);
 void emu_cq_error(struct mlx5_emu *emu, struct emu_sq *sq,
 		  const struct emu_wqe *w, uint64_t time_ps);
+void emu_cq_flush(struct mlx5_emu *emu, struct emu_sq *sq, uint16_t index,
+		  uint8_t opcode);
 
 /* emu_sq_engine.c */
 void emu_engine_poll_doorbells(struct mlx5_emu *emu, uint64_t now_ps);
@@ -392,10 +399,13 @@ uint64_t emu_engine_run(struct mlx5_emu *emu, uint64_t horizon_ps,
 			uint32_t budget, uint64_t *first_due_ps);
 bool emu_engine_pending(const struct mlx5_emu *emu);
 void emu_engine_sq_stop(struct mlx5_emu *emu, struct emu_sq *sq);
+void emu_engine_sq_error(struct mlx5_emu *emu, struct emu_sq *sq,
+			 uint16_t from);
 void emu_engine_sq_reset(struct mlx5_emu *emu, struct emu_sq *sq);
 void emu_engine_sq_set_pp(struct mlx5_emu *emu, struct emu_sq *sq,
 			  uint16_t index);
 void emu_engine_sync(struct mlx5_emu *emu);
+int emu_engine_reserve(struct mlx5_emu *emu, uint32_t nb_sqs);
 void emu_engine_fini(struct mlx5_emu *emu);
 
 /* emu_clock.c */

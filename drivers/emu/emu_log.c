@@ -2,7 +2,10 @@
  * Copyright 2026 The mlx5-tm authors
  */
 
-/* Messages of the device model: stderr, or the embedder's logger. */
+/*
+ * Messages of the device model: the embedder's logger, or stderr for
+ * errors and warnings.
+ */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,6 +33,6 @@ emu_log(int level, const char *fmt, ...)
 	va_end(ap);
 	if (fn != NULL)
 		fn(level, msg);
-	else
+	else if (level <= EMU_LOG_WARNING)
 		fprintf(stderr, "mlx5_emu: %s\n", msg);
 }

@@ -190,7 +190,7 @@ emu_glue_uar_free(struct mlx5_tm_uar *u)
 	emu_unlock(emu);
 }
 
-void
+int
 emu_uar_attach_sq(struct emu_uar *uar, struct emu_sq *sq)
 {
 	if (uar->nb_sqs == uar->cap_sqs) {
@@ -198,11 +198,12 @@ emu_uar_attach_sq(struct emu_uar *uar, struct emu_sq *sq)
 		struct emu_sq **n = realloc(uar->sqs, ncap * sizeof(*n));
 
 		if (n == NULL)
-			abort(); /* a few bytes; nothing sensible to do */
+			return -ENOMEM;
 		uar->sqs = n;
 		uar->cap_sqs = ncap;
 	}
 	uar->sqs[uar->nb_sqs++] = sq;
+	return 0;
 }
 
 void

@@ -17,12 +17,14 @@
  * (WQE-rate mode); depth b = burst_upper_bound (bytes, or WQEs in WQE-rate
  * mode; 0 = one packet). A packet of cost c may leave once the bucket
  * holds min(c, b) tokens; it then takes c. TAT (theoretical arrival time)
- * is kept in picoseconds with an exact remainder.
+ * is kept in picoseconds with an exact remainder. A packet delayed by line
+ * contention keeps its schedule for up to one packet (see emu_sq_charge).
  *
  * Line: each packet occupies the line for (max(len, 60) + 24) bytes at
  * the line rate (FCS, preamble and inter-frame gap included).
  */
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,20 +47,31 @@ emu_pp_cost(const struct emu_pp_entry *e, const struct emu_wqe *w)
 	return e->mode == MLX5_PP_RATE_MODE_WQE_RATE ? 1 : w->len;
 }
 
+/* Room in the active list for @p nb_sqs SQs (done at CREATE_SQ). */
+int
+emu_engine_reserve(struct mlx5_emu *emu, uint32_t nb_sqs)
+{
+	uint32_t ncap = emu->cap_active ? emu->cap_active : 16;
+	struct emu_sq **n;
+
+	while (ncap < nb_sqs)
+		ncap *= 2;
+	if (ncap == emu->cap_active)
+		return 0;
+	n = realloc(emu->active, ncap * sizeof(*n));
+	if (n == NULL)
+		return -ENOMEM;
+	emu->active = n;
+	emu->cap_active = ncap;
+	return 0;
+}
+
 static void
 emu_active_add(struct mlx5_emu *emu, struct emu_sq *sq)
 {
 	if (sq->active)
 		return;
-	if (emu->nb_active == emu->cap_active) {
-		uint32_t ncap = emu->cap_active ? emu->cap_active * 2 : 16;
-		struct emu_sq **n = realloc(emu->active, ncap * sizeof(*n));
-
-		if (n == NULL)
-			abort(); /* a few pointers; nothing sensible to do */
-		emu->active = n;
-		emu->cap_active = ncap;
-	}
+	/* Room reserved at CREATE_SQ: every SQ fits. */
 	emu->active[emu->nb_active++] = sq;
 	sq->active = true;
 }
@@ -93,7 +106,8 @@ emu_sq_eligible(struct mlx5_emu *emu, struct emu_sq *sq)
 	if (e != NULL) {
 		cost = emu_pp_cost(e, &sq->head);
 		depth = e->burst > cost ? e->burst : cost;
-		tol = (uint64_t)((unsigned __int128)(depth - cost) *
+		tol = depth == cost ? 0 :
+		      (uint64_t)((unsigned __int128)(depth - cost) *
 				 emu_pp_unit(e) / e->rate);
 		if (sq->tat_ps > tol && sq->tat_ps - tol > elig)
 			elig = sq->tat_ps - tol;
@@ -103,23 +117,33 @@ emu_sq_eligible(struct mlx5_emu *emu, struct emu_sq *sq)
 	return elig;
 }
 
-/* Charge the bucket of @p sq for the head leaving at @p t. */
+/*
+ * Charge the bucket of @p sq for the head leaving at @p t. A head that
+ * waited for the line (not for its own doorbell) keeps its place in the
+ * schedule for up to one packet, so that line contention does not cost a
+ * paced SQ its rate; an SQ that was idle restarts its schedule.
+ */
 static void
 emu_sq_charge(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 {
 	const struct emu_pp_entry *e = emu_pp_get(emu, sq->pp_index);
-	unsigned __int128 num;
+	uint64_t num, interval, floor;
 
 	if (e == NULL)
 		return;
-	if (sq->tat_ps < t) {
-		sq->tat_ps = t;
+	/* At most 9978 bytes * 8e9 or 1e12: 64 bits are enough. */
+	num = emu_pp_cost(e, &sq->head) * emu_pp_unit(e);
+	interval = num / e->rate;
+	floor = t > interval ? t - interval : 0;
+	if (floor < sq->ready_ps)
+		floor = sq->ready_ps;
+	if (sq->tat_ps < floor) {
+		sq->tat_ps = floor;
 		sq->tat_rem = 0;
 	}
-	num = (unsigned __int128)emu_pp_cost(e, &sq->head) * emu_pp_unit(e) +
-	      sq->tat_rem;
-	sq->tat_ps += (uint64_t)(num / e->rate);
-	sq->tat_rem = (uint64_t)(num % e->rate);
+	num += sq->tat_rem;
+	sq->tat_ps += num / e->rate;
+	sq->tat_rem = num % e->rate;
 }
 
 /* Occupy the line for a frame of @p len bytes from @p t. */
@@ -128,11 +152,11 @@ emu_port_occupy(struct mlx5_emu *emu, uint64_t t, uint32_t len)
 {
 	uint64_t bytes = (len < EMU_MIN_FRAME ? EMU_MIN_FRAME : len) +
 			 EMU_WIRE_OVERHEAD;
-	unsigned __int128 num = (unsigned __int128)bytes * 8 * 1000000ULL +
-				emu->port_rem;
-	uint64_t busy = (uint64_t)(num / emu->caps.line_rate_mbps);
+	/* At most ~1e4 bytes * 8e6 plus a remainder below 2^32. */
+	uint64_t num = bytes * 8 * 1000000ULL + emu->port_rem;
+	uint64_t busy = num / emu->caps.line_rate_mbps;
 
-	emu->port_rem = (uint64_t)(num % emu->caps.line_rate_mbps);
+	emu->port_rem = num % emu->caps.line_rate_mbps;
 	emu->port_free_ps = t + busy;
 	emu->port.wire_busy_ns += busy / EMU_PS_PER_NS;
 }
@@ -156,12 +180,11 @@ emu_sq_local(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 	struct emu_wqe *w = &sq->head;
 
 	if (w->kind == EMU_WQE_BAD) {
-		/* As hardware: one error CQE, then the SQ is in error. */
+		/* As hardware: an error CQE, then the SQ is in error. */
 		emu_cq_error(emu, sq, w, t);
-		sq->state = MLX5_SQC_STATE_ERR;
-		emu_engine_sq_stop(emu, sq);
 		emu_log(EMU_LOG_INFO, "SQ 0x%x: error CQE for WQE %u, syndrome "
 			"0x%x; SQ in error", sq->sqn, w->index, w->syndrome);
+		emu_engine_sq_error(emu, sq, (uint16_t)(w->index + w->nbb));
 		return;
 	}
 	if (w->cq_update)
@@ -183,6 +206,15 @@ emu_sq_depart(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 	emu_sq_next(emu, sq, t);
 }
 
+/* Does @p a come before @p b in round-robin order after @p last? */
+static inline bool
+emu_rr_before(uint32_t a, uint32_t b, uint32_t last)
+{
+	bool a_after = a > last, b_after = b > last;
+
+	return a_after != b_after ? a_after : a < b;
+}
+
 uint64_t
 emu_engine_run(struct mlx5_emu *emu, uint64_t horizon_ps, uint32_t budget,
 	       uint64_t *first_due_ps)
@@ -191,13 +223,21 @@ emu_engine_run(struct mlx5_emu *emu, uint64_t horizon_ps, uint32_t budget,
 	uint64_t next = EMU_TIME_NEVER;
 
 	while (emu->nb_active > 0) {
-		struct emu_sq *local = NULL, *pick = NULL, *lowest = NULL;
+		/*
+		 * One scan finds the earliest local completion, the earliest
+		 * eligible SEND and, for round robin by SQ number, the first
+		 * SQ after the last served among those eligible when the line
+		 * frees (pick_free) and among the earliest eligible (pick_min).
+		 */
+		struct emu_sq *local = NULL, *pick_free = NULL, *pick_min = NULL;
 		uint64_t t_local = EMU_TIME_NEVER, min_elig = EMU_TIME_NEVER;
-		uint64_t t_send, t;
+		uint64_t port_free = emu->port_free_ps, t_send, t;
+		uint32_t last = emu->rr_last_sqn;
 		uint32_t i;
 
 		for (i = 0; i < emu->nb_active; i++) {
 			struct emu_sq *sq = emu->active[i];
+			uint64_t e;
 
 			if (!sq->head.valid) {
 				emu_wqe_decode(emu, sq);
@@ -208,13 +248,22 @@ emu_engine_run(struct mlx5_emu *emu, uint64_t horizon_ps, uint32_t budget,
 					t_local = sq->ready_ps;
 					local = sq;
 				}
-			} else if (emu_sq_eligible(emu, sq) < min_elig) {
-				min_elig = sq->elig_ps;
+				continue;
+			}
+			e = emu_sq_eligible(emu, sq);
+			if (e <= port_free &&
+			    (pick_free == NULL ||
+			     emu_rr_before(sq->sqn, pick_free->sqn, last)))
+				pick_free = sq;
+			if (e < min_elig ||
+			    (e == min_elig &&
+			     emu_rr_before(sq->sqn, pick_min->sqn, last))) {
+				min_elig = e;
+				pick_min = sq;
 			}
 		}
 		t_send = min_elig == EMU_TIME_NEVER ? EMU_TIME_NEVER :
-			 (emu->port_free_ps > min_elig ? emu->port_free_ps
-						       : min_elig);
+			 (port_free > min_elig ? port_free : min_elig);
 		t = t_local <= t_send ? t_local : t_send;
 		if (t > horizon_ps) {
 			next = t;
@@ -229,23 +278,11 @@ emu_engine_run(struct mlx5_emu *emu, uint64_t horizon_ps, uint32_t budget,
 			first_due = t;
 		if (t > emu->sim_ps)
 			emu->sim_ps = t;
-		if (t_local <= t_send) {
+		if (t_local <= t_send)
 			emu_sq_local(emu, local, t_local);
-			continue;
-		}
-		/* Round robin by SQ number among the eligible SQs. */
-		for (i = 0; i < emu->nb_active; i++) {
-			struct emu_sq *sq = emu->active[i];
-
-			if (sq->head.kind != EMU_WQE_SEND || sq->elig_ps > t)
-				continue;
-			if (lowest == NULL || sq->sqn < lowest->sqn)
-				lowest = sq;
-			if (sq->sqn > emu->rr_last_sqn &&
-			    (pick == NULL || sq->sqn < pick->sqn))
-				pick = sq;
-		}
-		emu_sq_depart(emu, pick != NULL ? pick : lowest, t);
+		else
+			emu_sq_depart(emu, pick_free != NULL ? pick_free
+							     : pick_min, t);
 	}
 	if (horizon_ps != EMU_TIME_NEVER && horizon_ps > emu->sim_ps &&
 	    (next == EMU_TIME_NEVER || next > horizon_ps))
@@ -335,6 +372,38 @@ emu_engine_sq_stop(struct mlx5_emu *emu, struct emu_sq *sq)
 	emu_active_del(emu, sq);
 	sq->head.valid = false;
 	sq->elig_valid = false;
+}
+
+/*
+ * @p sq goes to error: with flush_in_error_en, every posted WQE from
+ * @p from on that asked for a completion gets a flush error CQE.
+ */
+void
+emu_engine_sq_error(struct mlx5_emu *emu, struct emu_sq *sq, uint16_t from)
+{
+	uint32_t size = 1u << sq->log_wq_sz;
+	uint16_t idx = from;
+
+	sq->state = MLX5_SQC_STATE_ERR;
+	emu_engine_sq_stop(emu, sq);
+	if (!sq->flush_in_error)
+		return;
+	while ((uint16_t)(sq->rung_pi - idx) != 0 &&
+	       (uint16_t)(sq->rung_pi - idx) <= size) {
+		const uint8_t *ctrl = sq->ring +
+			(size_t)(idx & (size - 1)) * MLX5_SEND_WQE_BB;
+		uint32_t ds = MLX5_GET(wqe_ctrl_seg, ctrl, ds) &
+			      MLX5_WQE_CTRL_DS_MASK;
+
+		if (ds == 0)
+			break; /* not a WQE: nothing more to flush */
+		if (MLX5_GET(wqe_ctrl_seg, ctrl, ce) >= 2)
+			emu_cq_flush(emu, sq, idx,
+				     (uint8_t)MLX5_GET(wqe_ctrl_seg, ctrl,
+						       opcode));
+		idx = (uint16_t)(idx + (ds + MLX5_WQE_DS_PER_WQEBB - 1) /
+				 MLX5_WQE_DS_PER_WQEBB);
+	}
 }
 
 void

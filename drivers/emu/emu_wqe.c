@@ -119,6 +119,14 @@ emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq)
 	w->opcode = (uint8_t)MLX5_GET(wqe_ctrl_seg, ctrl, opcode);
 	ds = MLX5_GET(wqe_ctrl_seg, ctrl, ds) & MLX5_WQE_CTRL_DS_MASK;
 	w->cq_update = MLX5_GET(wqe_ctrl_seg, ctrl, ce) >= 2;
+	if (ds > 0)
+		w->nbb = (uint8_t)((ds + MLX5_WQE_DS_PER_WQEBB - 1) /
+				   MLX5_WQE_DS_PER_WQEBB);
+	if (w->nbb > posted) {
+		w->nbb = 1;
+		emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+		return;
+	}
 	sq->wqe_seen++;
 	if (emu_fault_wqe_hit(emu, sq, &inject)) {
 		emu_wqe_bad(w, inject);
@@ -126,13 +134,6 @@ emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq)
 	}
 	if (ds == 0 || MLX5_GET(wqe_ctrl_seg, ctrl, wqe_index) != sq->ci ||
 	    MLX5_GET(wqe_ctrl_seg, ctrl, qpn_or_sqn) != sq->sqn) {
-		emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
-		return;
-	}
-	w->nbb = (uint8_t)((ds + MLX5_WQE_DS_PER_WQEBB - 1) /
-			   MLX5_WQE_DS_PER_WQEBB);
-	if (w->nbb > posted) {
-		w->nbb = 1;
 		emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
 		return;
 	}

@@ -86,6 +86,12 @@ struct mlx5_emu_config {
 	struct mlx5_emu_fault_cmd fault_cmd; /**< fault_cmd=OP:NTH:STATUS[:SYND]. */
 	struct mlx5_emu_fault_pp fault_pp;   /**< fault_pp_alloc=NTH:ENOSPC|EIO. */
 	struct mlx5_emu_fault_wqe fault_wqe; /**< fault_wqe=NTH[:SYNDROME]. */
+	/**
+	 * cpus=LIST (e.g. "1" or "0-3,6"): CPUs the realtime device thread
+	 * may run on; "" = every online CPU (not the CPU set of the thread
+	 * that opens the device, which EAL may have pinned to an lcore).
+	 */
+	char cpus[64];
 };
 
 /** Fill @p cfg with the defaults of profile @p profile (no overrides). */
@@ -113,7 +119,8 @@ struct mlx5_emu *mlx5_emu_from_glue(struct mlx5_tm_glue_dev *dev);
 
 /**
  * Where the model writes its messages (configuration refused, device
- * errors). @p fn NULL restores the default (stderr). Process-wide.
+ * errors). @p fn NULL restores the default: errors and warnings to
+ * stderr. Process-wide.
  *
  * @param fn
  *   Called with a level (3 error, 4 warning, 6 info, 7 debug; the syslog

@@ -33,7 +33,7 @@ def find_tool():
 
 TOOL = find_tool()
 PMD = os.path.join(BUILD, "drivers", "librte_net_mlx5_tm.so")
-WORK = tempfile.mkdtemp(prefix="tm-pace-test.", dir=os.path.expanduser("~"))
+WORK = tempfile.mkdtemp(prefix="tm-pace-test.", dir=BUILD)
 os.chmod(WORK, 0o700)
 
 
@@ -104,6 +104,8 @@ def test_bad_arguments():
         (["--queue", "0:peak=1G", "--at", "5s:queue 3:peak=1G"],
          "not in the plan"),
         (["--queue", "0:peak=1G", "--plot", "x.jpg"], ".png or .svg"),
+        (["--queue", "0:peak=1G", "--at", "5s:queue", "0:peak=2G"],
+         "quote it"),
         (["--queue", "0:peak=1G", "--pkt-size", "20"], "--pkt-size"),
     ]
     for args, text in cases:
@@ -126,6 +128,22 @@ def test_port_without_rte_tm():
     check("net_null: JSON records the refusal",
           not rep["tm"]["committed"] and rep["tm"]["errors"] and
           rep["tm"]["errors"][0]["message"] != "", rep["tm"])
+
+
+def test_keep_going_unshaped():
+    report = os.path.join(WORK, "unshaped.json")
+    rc, out, err = run(eal("net_null0") + [
+        "--", "--queue", "0:peak=1G", "--queue", "2:pps=1K", "--keep-going",
+        "--duration", "300ms", "--interval", "100ms", "--json", report])
+    rep = json.load(open(report)) if os.path.exists(report) else None
+    check("--keep-going on a port without rte_tm: traffic sent, marked "
+          "UNSHAPED, exit 1",
+          rc == 1 and "UNSHAPED" in out and rep is not None and
+          not rep["summary"]["shaped"] and
+          all(ph["status"] == "UNSHAPED" for q in rep["queues"]
+              for ph in q["phases"]) and
+          rep["queues"][0]["samples"][-1]["sent_packets"] > 0,
+          "rc=%d %s" % (rc, out[-800:]))
 
 
 def emu_args(clock="virtual", extra_devargs=""):
@@ -195,6 +213,15 @@ def test_virtual_run():
     check("virtual run: --share gives queues 3 and 4 one profile",
           p3 and p4 and p3[0]["profile_id"] == p4[0]["profile_id"] and
           phases(rep, 0)[0]["profile_id"] != p3[0]["profile_id"], (p3, p4))
+    check("virtual run: queues 3 and 4 share one device pacing entry",
+          p3 and p4 and p3[0]["pp_index"] > 0 and
+          p3[0]["pp_index"] == p4[0]["pp_index"] and
+          phases(rep, 0)[0]["pp_index"] not in (-1, 0, p3[0]["pp_index"]),
+          (p3, p4))
+    check("virtual run: the change moved queue 2 to a new pacing entry",
+          len(ph2) == 2 and ph2[0]["pp_index"] > 0 and
+          ph2[1]["pp_index"] > 0 and
+          ph2[0]["pp_index"] != ph2[1]["pp_index"], ph2)
     q1 = [q for q in rep["queues"] if q["queue"] == 1][0]
     check("virtual run: peak bits/s handed to rte_tm as bytes/s",
           q1["shaper"]["rate"] == 1000000000 and
@@ -212,6 +239,25 @@ def test_virtual_run():
           out[-2000:])
     svg = open(chart).read() if os.path.exists(chart) else ""
     check("virtual run: gnuplot chart written", "<svg" in svg)
+    live = re.findall(r"^t=[0-9.]+s queue \d+ .* achieved .* error "
+                      r"[-+][0-9.]+% packets \d+ ring-full", out, re.M)
+    check("virtual run: plain live lines when not on a terminal",
+          len(live) >= 6 * 10 and "\033[" not in out, len(live))
+
+
+def test_three_levels():
+    report = os.path.join(WORK, "levels.json")
+    rc, out, err = run(emu_args() + [
+        "--", "--levels", "3", "--queue", "0:peak=2G", "--queue",
+        "2:pps=50K,size=128", "--at", "150ms:2:pps=25K", "--duration",
+        "300ms", "--interval", "50ms", "--settle", "50ms", "--json", report])
+    rep = json.load(open(report)) if os.path.exists(report) else {}
+    check("three levels (root, pass-through node, leaves) on mlx5-tm",
+          rc == 0 and rep.get("levels") == 3 and rep["tm"]["committed"] and
+          rep["port"]["tx_queues"] == 3 and len(rep["changes"]) == 1 and
+          rep["changes"][0]["applied"] and len(phases(rep, 2)) == 2 and
+          all(ph["within_tolerance"] for q in rep["queues"]
+              for ph in q["phases"]), "rc=%d %s" % (rc, err[-1500:]))
 
 
 def test_rate_above_device_max():
@@ -244,8 +290,10 @@ def main():
         case(test_help_lists_every_option)
         case(test_bad_arguments)
         case(test_port_without_rte_tm)
+        case(test_keep_going_unshaped)
         if os.path.exists(PMD):
             case(test_virtual_run)
+            case(test_three_levels)
             case(test_rate_above_device_max)
         else:
             check("the PMD is built", False, PMD)

@@ -30,6 +30,7 @@ struct bench_opts {
 	uint32_t max_leaves;     /**< Largest leaf count of the commit cases. */
 	bool callgrind;          /**< Toggle callgrind collection per burst. */
 	bool smoke;              /**< Tiny counts: check that it runs. */
+	bool fast_free;          /**< Ask for RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE. */
 	bool run_datapath;       /**< Run the datapath part. */
 	bool run_control;        /**< Run the control-path part. */
 	bool run_memory;         /**< Run the memory part. */
@@ -50,6 +51,9 @@ const char *bench_pmd_name(enum bench_pmd pmd);
 
 /** Nanoseconds from the monotonic clock. */
 uint64_t bench_now_ns(void);
+
+/** Nanoseconds of CPU time used by the calling thread. */
+uint64_t bench_thread_cpu_ns(void);
 
 /** Whether the mlx5-tm PMD is linked into this program. */
 bool bench_have_mlx5_tm(void);
@@ -91,6 +95,16 @@ void bench_mlx5_tm_destroy(uint16_t port_id);
  * written (virtual clock). Not timed by the callers.
  */
 void bench_mlx5_tm_drain(uint16_t port_id);
+
+/**
+ * Packets that left on the wire of a port's device model and error CQEs
+ * written, since the device was opened.
+ *
+ * @return
+ *   0 or a negative errno.
+ */
+int bench_mlx5_tm_wire(uint16_t port_id, uint64_t *packets,
+		       uint64_t *error_cqes);
 
 /**
  * Device command statistics of a port's device model.

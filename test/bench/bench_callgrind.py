@@ -20,13 +20,15 @@ import sys
 
 
 def read_dump(path):
-    """Trigger name, total Ir, and self Ir per (file, line) of one dump."""
+    """Trigger name, total Ir, self Ir per (file, line) and per function."""
     trigger = None
     total = 0
     lines = {}
+    funcs = {}
     names = {}
     cur_file = None
     cur_sub = None
+    cur_fn = None
     last_line = 0
     skip_next = False
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -41,16 +43,15 @@ def read_dump(path):
             m = re.match(r"^(fl|fi|fe|fn|cfi|cfl|cfn|ob|cob)=(.*)$", line)
             if m:
                 key, val = m.groups()
+                # Name compression: "(id) name" defines, "(id)" refers.
+                space = "fn" if key in ("fn", "cfn") else \
+                    "ob" if key in ("ob", "cob") else "file"
                 n = re.match(r"^\((\d+)\)(?: (.*))?$", val)
                 if n:
                     cid, name = n.groups()
                     if name is not None:
-                        names[(key[-2:] if key != "fn" else "fn", cid)] = name
-                    # files share one id space in fl/fi/fe/cfi/cfl
-                    if name is not None and key in ("fl", "fi", "fe", "cfi", "cfl"):
-                        names[("file", cid)] = name
-                    val = names.get(("file", cid), val) if key in (
-                        "fl", "fi", "fe", "cfi", "cfl") else name
+                        names[(space, cid)] = name
+                    val = names.get((space, cid), val)
                 if key == "fl":
                     cur_file = val
                     cur_sub = None
@@ -58,6 +59,7 @@ def read_dump(path):
                     cur_sub = val
                 elif key == "fn":
                     cur_sub = None
+                    cur_fn = val
                 continue
             if line.startswith("calls="):
                 skip_next = True
@@ -78,7 +80,8 @@ def read_dump(path):
                 continue
             key = (cur_sub or cur_file, ln)
             lines[key] = lines.get(key, 0) + int(cost)
-    return trigger, total, lines
+            funcs[cur_fn] = funcs.get(cur_fn, 0) + int(cost)
+    return trigger, total, lines, funcs
 
 
 def source_line(path, ln, dirs):
@@ -133,7 +136,7 @@ def main():
         return int(tail) if tail.isdigit() else -1
 
     for path in sorted(glob.glob(args.dumps + "*"), key=part):
-        trigger, total, lines = read_dump(path)
+        trigger, total, lines, funcs = read_dump(path)
         if not trigger or not trigger.startswith("dp:"):
             continue
         _, pmd, shape, burst, packets, bursts = trigger.split(":")
@@ -143,7 +146,7 @@ def main():
         cases.append({"pmd": pmd, "shape": shape, "burst": int(burst),
                       "packets": int(packets), "bursts": int(bursts),
                       "ir_total": total, "dump": os.path.basename(path),
-                      "_lines": lines})
+                      "_lines": lines, "_funcs": funcs})
         if "%s:%s:%s" % (pmd, shape, burst) == args.hot_case:
             hot_dump = cases[-1]
     cg = {"tool": "valgrind --tool=callgrind --collect-atstart=no",
@@ -156,7 +159,8 @@ def main():
         ir = c["ir_total"] - (calib or 0) * c["bursts"]
         c["ir_per_pkt"] = ir / c["packets"] if c["packets"] else None
         by_key[(c["pmd"], c["shape"], c["burst"])] = c["ir_per_pkt"]
-        cg["cases"].append({k: v for k, v in c.items() if k != "_lines"})
+        cg["cases"].append({k: v for k, v in c.items()
+                            if not k.startswith("_")})
     shapes = []
     bursts = []
     for c in cases:
@@ -205,6 +209,15 @@ def main():
         cg["hot_dump"] = hot_dump["dump"]
         cg["hot_pmd_ir"] = total
         cg["hot_lines"] = hot
+        pk = hot_dump["packets"]
+        byfn = sorted(((ir, fn) for fn, ir in hot_dump["_funcs"].items()),
+                      reverse=True)
+        cg["hot_functions"] = [{"function": fn, "ir_per_pkt": ir / pk}
+                               for ir, fn in byfn[:8]]
+        print("\nInstructions per packet by function, self cost (%s):"
+              % args.hot_case)
+        for ir, fn in byfn[:8]:
+            print("%9.1f  %s" % (ir / pk, fn))
         print("\nHottest lines of the PMD (%s, %s; %% of the PMD's own"
               " instructions in that case):" % (args.hot_case,
                                                 hot_dump["dump"]))

@@ -43,9 +43,16 @@ static const char *const ctl_when_names[CTL_NB_WHEN] = {
 	"before_start", "after_start",
 };
 
-/** Time of one control operation, split. */
+/**
+ * Time of one control operation, split. The total is the CPU time of the
+ * calling thread: the device model runs its commands in the caller (the
+ * firmware of a virtual-clock device has no thread of its own), and
+ * descheduled time, common on a shared machine, is left out. Wall time
+ * is kept beside it.
+ */
 struct ctl_time {
 	double total_us;
+	double wall_us;
 	double device_us;
 	uint64_t device_cmds;
 };
@@ -88,15 +95,18 @@ percentile(double *v, unsigned int n, double p)
 	return v[RTE_MIN(i, n - 1)];
 }
 
-/* Measure one call: wall time and device command time around it. */
+/* Measure one call: CPU, wall and device command time around it. */
 #define CTL_TIMED(port, out, call) do { \
-	uint64_t c0_, c1_, d0_, d1_, t0_, t1_; \
+	uint64_t c0_, c1_, d0_, d1_, t0_, t1_, w0_, w1_; \
 	ctl_have_cmd_stats = bench_mlx5_tm_cmd_stats((port), &c0_, &d0_); \
-	t0_ = bench_now_ns(); \
+	w0_ = bench_now_ns(); \
+	t0_ = bench_thread_cpu_ns(); \
 	(call); \
-	t1_ = bench_now_ns(); \
+	t1_ = bench_thread_cpu_ns(); \
+	w1_ = bench_now_ns(); \
 	bench_mlx5_tm_cmd_stats((port), &c1_, &d1_); \
 	(out)->total_us = (double)(t1_ - t0_) / 1e3; \
+	(out)->wall_us = (double)(w1_ - w0_) / 1e3; \
 	(out)->device_us = (double)(d1_ - d0_) / 1e3; \
 	(out)->device_cmds = c1_ - c0_; \
 } while (0)
@@ -218,7 +228,7 @@ commit_case(const struct bench_opts *o, uint32_t leaves, uint32_t rates,
 	    enum ctl_when when, struct ctl_commit *c)
 {
 	double ct[CTL_MAX_REPS], cd[CTL_MAX_REPS], st[CTL_MAX_REPS],
-	       sd[CTL_MAX_REPS];
+	       sd[CTL_MAX_REPS], cw[CTL_MAX_REPS], sw[CTL_MAX_REPS];
 	uint32_t reps = RTE_MIN(o->reps, (uint32_t)CTL_MAX_REPS), i;
 	struct ctl_time commit, start;
 
@@ -231,6 +241,8 @@ commit_case(const struct bench_opts *o, uint32_t leaves, uint32_t rates,
 		if (commit_once(leaves, rates, when, &commit, &start) != 0)
 			return;
 		ct[i] = commit.total_us;
+		cw[i] = commit.wall_us;
+		sw[i] = start.wall_us;
 		cd[i] = commit.device_us;
 		st[i] = start.total_us;
 		sd[i] = start.device_us;
@@ -238,20 +250,49 @@ commit_case(const struct bench_opts *o, uint32_t leaves, uint32_t rates,
 		c->start.device_cmds = start.device_cmds;
 	}
 	c->commit.total_us = median(ct, reps);
+	c->commit.wall_us = median(cw, reps);
+	c->start.wall_us = median(sw, reps);
 	c->commit.device_us = median(cd, reps);
 	c->start.total_us = median(st, reps);
 	c->start.device_us = median(sd, reps);
 	c->valid = true;
 }
 
-/* Least squares y = a + b x; r2; and the log-log slope of the top two. */
+/* Least squares y = a + b x over @p n points; returns r2. */
+static double
+least_squares(const double *x, const double *y, unsigned int n, double *a,
+	      double *b)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0, den;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		sx += x[i];
+		sy += y[i];
+		sxx += x[i] * x[i];
+		sxy += x[i] * y[i];
+		syy += y[i] * y[i];
+	}
+	den = n * sxx - sx * sx;
+	*b = den != 0 ? (n * sxy - sx * sy) / den : NAN;
+	*a = (sy - *b * sx) / n;
+	return pow(n * sxy - sx * sy, 2) / (den * (n * syy - sy * sy));
+}
+
+/*
+ * Growth of commit time with the number of leaves: a straight-line fit
+ * over every N, and the exponent e of time ~ N^e from a log-log fit over
+ * N >= 64 (where fixed costs no longer dominate). Linear: 0.8 < e < 1.2.
+ */
 static void
 fit(const struct ctl_commit *c, unsigned int n, bool software,
     struct bench_json *js, const char *key, char *verdict, size_t vlen)
 {
-	double sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0, a, b, r2, e = NAN;
 	double x[RTE_DIM(ctl_leaves)], y[RTE_DIM(ctl_leaves)];
-	unsigned int i, m = 0;
+	double lx[RTE_DIM(ctl_leaves)], ly[RTE_DIM(ctl_leaves)];
+	double a, b, r2, la, e = NAN;
+	unsigned int i, m = 0, lm = 0;
+	const char *shape;
 
 	for (i = 0; i < n; i++) {
 		if (!c[i].valid)
@@ -259,35 +300,30 @@ fit(const struct ctl_commit *c, unsigned int n, bool software,
 		x[m] = c[i].leaves;
 		y[m] = c[i].commit.total_us -
 		       (software ? c[i].commit.device_us : 0);
+		if (x[m] >= 64 && y[m] > 0) {
+			lx[lm] = log(x[m]);
+			ly[lm] = log(y[m]);
+			lm++;
+		}
 		m++;
 	}
 	if (m < 3) {
-		snprintf(verdict, vlen, "too few points");
+		snprintf(verdict, vlen, "%s: too few points", key);
 		return;
 	}
-	for (i = 0; i < m; i++) {
-		sx += x[i];
-		sy += y[i];
-		sxx += x[i] * x[i];
-		sxy += x[i] * y[i];
-		syy += y[i] * y[i];
-	}
-	b = (m * sxy - sx * sy) / (m * sxx - sx * sx);
-	a = (sy - b * sx) / m;
-	r2 = pow(m * sxy - sx * sy, 2) /
-	     ((m * sxx - sx * sx) * (m * syy - sy * sy));
-	if (y[m - 2] > 0 && y[m - 1] > 0)
-		e = log(y[m - 1] / y[m - 2]) / log(x[m - 1] / x[m - 2]);
-	snprintf(verdict, vlen, "%s: %.3f us/leaf + %.1f us, r2 %.4f,"
-		 " growth exponent %.2f -> %s", key, b, a, r2, e,
-		 (r2 >= 0.98 && e > 0.8 && e < 1.2) ? "linear" :
-		 (e >= 1.2 ? "super-linear" : "not linear (sub-linear)"));
+	r2 = least_squares(x, y, m, &a, &b);
+	if (lm >= 2)
+		least_squares(lx, ly, lm, &la, &e);
+	shape = !isfinite(e) ? "unknown" : e <= 0.8 ? "sub-linear" :
+		e >= 1.2 ? "super-linear" : "linear";
+	snprintf(verdict, vlen, "%-8s %7.3f us/leaf %+8.1f us (r2 %.3f);"
+		 " time ~ N^%.2f for N >= 64: %s", key, b, a, r2, e, shape);
 	bench_json_obj_begin(js, key);
 	bench_json_num(js, "slope_us_per_leaf", b);
 	bench_json_num(js, "intercept_us", a);
 	bench_json_num(js, "r2", r2);
-	bench_json_num(js, "growth_exponent_top", e);
-	bench_json_bool(js, "linear", r2 >= 0.98 && e > 0.8 && e < 1.2);
+	bench_json_num(js, "exponent", e);
+	bench_json_str(js, "growth", shape);
 	bench_json_obj_end(js);
 }
 
@@ -296,6 +332,7 @@ json_time(struct bench_json *js, const char *key, const struct ctl_time *t)
 {
 	bench_json_obj_begin(js, key);
 	bench_json_num(js, "total_us", t->total_us);
+	bench_json_num(js, "wall_us", t->wall_us);
 	bench_json_num(js, "device_us",
 		       ctl_have_cmd_stats ? t->device_us : NAN);
 	bench_json_num(js, "software_us", ctl_have_cmd_stats ?
@@ -326,8 +363,9 @@ run_commits(const struct bench_opts *o, struct bench_json *js,
 				valid += res[w][k][l].valid;
 			}
 	printf("\nControl path: rte_tm_hierarchy_commit, root + N leaves,"
-	       " median of %u, microseconds\n(device = device-model command"
-	       " time%s; start = rte_eth_dev_start of the same port)\n",
+	       " median of %u, microseconds of\nthread CPU time (device ="
+	       " device-model command time%s;\nstart = rte_eth_dev_start of"
+	       " the same port)\n",
 	       o->reps, ctl_have_cmd_stats ? "" : ": NOT REPORTED by the model");
 	printf("%-12s %-5s %6s %5s | %9s %8s %9s %9s %5s | %9s %9s\n",
 	       "when", "kind", "leaves", "rates", "commit", "us/leaf",
@@ -367,8 +405,8 @@ run_commits(const struct bench_opts *o, struct bench_json *js,
 				bench_json_obj_end(js);
 			}
 	bench_json_arr_end(js);
-	printf("\nGrowth with the number of leaves (least squares over"
-	       " N = 1..%u; exponent from the two largest N):\n",
+	printf("\nGrowth of commit time with the number of leaves N"
+	       " (least squares over N = 1..%u):\n",
 	       ctl_leaves[nl ? nl - 1 : 0]);
 	bench_json_arr_begin(js, "commit_fit");
 	for (w = 0; w < CTL_NB_WHEN; w++)
@@ -400,18 +438,19 @@ run_updates(const struct bench_opts *o, struct bench_json *js,
 {
 	uint32_t moved = RTE_MIN(leaves, (uint32_t)CTL_UPDATE_LEAVES);
 	uint32_t nprof = moved + 1, i, n = o->updates;
-	double *tot, *dev, *sw;
+	double *tot, *dev, *sw, *wall;
 	struct rte_tm_capabilities cap;
 	struct rte_tm_error err;
 	struct ctl_time t;
 	uint16_t port;
 	int ret, r = 0;
 
-	tot = calloc(3 * (size_t)n, sizeof(double));
+	tot = calloc(4 * (size_t)n, sizeof(double));
 	if (tot == NULL)
 		return -ENOMEM;
 	dev = tot + n;
 	sw = dev + n;
+	wall = sw + n;
 	ret = bench_mlx5_tm_port("upd", leaves, CTL_NB_DESC, &port);
 	if (ret != 0) {
 		free(tot);
@@ -435,6 +474,7 @@ run_updates(const struct bench_opts *o, struct bench_json *js,
 				i % moved, 1 + i % nprof, &err));
 		ret = r;
 		tot[i] = t.total_us;
+		wall[i] = t.wall_us;
 		dev[i] = t.device_us;
 		sw[i] = t.total_us - t.device_us;
 	}
@@ -443,18 +483,23 @@ run_updates(const struct bench_opts *o, struct bench_json *js,
 			err.message ? err.message : strerror(-ret));
 	bench_mlx5_tm_destroy(port);
 	if (ret == 0) {
-		double p50 = percentile(tot, n, 0.5),
+		double w50 = percentile(wall, n, 0.5),
+		       w99 = percentile(wall, n, 0.99),
+		       p50 = percentile(tot, n, 0.5),
 		       p99 = percentile(tot, n, 0.99),
 		       d50 = percentile(dev, n, 0.5),
 		       d99 = percentile(dev, n, 0.99),
 		       s50 = percentile(sw, n, 0.5),
 		       s99 = percentile(sw, n, 0.99);
 
-		printf("%6u %7u | %8.2f %8.2f | %8.2f %8.2f | %8.2f %8.2f\n",
-		       leaves, n, p50, p99, d50, d99, s50, s99);
+		printf("%6u %7u | %8.2f %8.2f | %8.2f %8.2f | %8.2f %8.2f |"
+		       " %8.2f %8.2f\n", leaves, n, w50, w99, p50, p99, d50,
+		       d99, s50, s99);
 		bench_json_obj_begin(js, NULL);
 		bench_json_int(js, "leaves", leaves);
 		bench_json_int(js, "updates", n);
+		bench_json_num(js, "wall_p50_us", w50);
+		bench_json_num(js, "wall_p99_us", w99);
 		bench_json_num(js, "p50_us", p50);
 		bench_json_num(js, "p99_us", p99);
 		bench_json_num(js, "device_p50_us",
@@ -500,9 +545,11 @@ bench_control_run(const struct bench_opts *o, struct bench_json *js)
 	if (run_commits(o, js, table) != 0)
 		failed++;
 	printf("\nControl path: rte_tm_node_shaper_update on a started port,"
-	       " microseconds\n%6s %7s | %8s %8s | %8s %8s | %8s %8s\n",
-	       "leaves", "updates", "p50", "p99", "dev.p50", "dev.p99",
-	       "sw.p50", "sw.p99");
+	       " microseconds\n(wall = latency seen by the caller; cpu ="
+	       " thread CPU time = device + software)\n"
+	       "%6s %7s | %8s %8s | %8s %8s | %8s %8s | %8s %8s\n",
+	       "leaves", "updates", "wall.p50", "wall.p99", "cpu.p50",
+	       "cpu.p99", "dev.p50", "dev.p99", "sw.p50", "sw.p99");
 	bench_json_arr_begin(js, "shaper_update");
 	for (i = 0; i < RTE_DIM(upd_leaves); i++) {
 		if (i > 0 && upd_leaves[i] <= upd_leaves[0])

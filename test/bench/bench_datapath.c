@@ -42,6 +42,8 @@
 #define DP_RING_DESC 1024
 #define DP_STALL_LIMIT 100000
 #define DP_MAX_ROUNDS 64
+/* A burst longer than this was preempted (no burst of <= 64 takes it). */
+#define DP_PREEMPT_US 100
 
 static const uint16_t dp_bursts[] = { 1, 8, 32, 64 };
 
@@ -66,7 +68,8 @@ struct dp_port {
 	enum bench_pmd pmd;
 	uint16_t port_id;
 	bool ready;
-	bool created;     /**< Made by hotplug, to be destroyed. */
+	bool created;     /**< Made by bench_mlx5_tm_create, to destroy. */
+	uint64_t sent;    /**< Packets tx_burst took, warm-up included. */
 };
 
 /** Result of one case. */
@@ -77,11 +80,13 @@ struct dp_result {
 	uint64_t packets;          /**< Packets sent over all rounds. */
 	uint64_t bursts;           /**< Calls of rte_eth_tx_burst. */
 	uint64_t short_bursts;     /**< Bursts that took fewer than asked. */
+	uint64_t preempted;        /**< Bursts left out of the timing. */
 };
 
 static struct rte_mempool *dp_pool;
 static uint8_t dp_header[64];
 static double dp_timer_overhead;
+static uint64_t dp_preempt_cycles;
 static bool dp_callgrind;
 
 static int
@@ -92,12 +97,18 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Cycles of an empty rte_rdtsc_precise() pair, subtracted per burst. */
+/*
+ * Cycles of an empty rte_rdtsc_precise() pair, subtracted per burst. The
+ * mean (the slowest 1% left out), since the results are sums over many
+ * bursts; the TSC of a virtual machine may tick coarsely, and the mean
+ * keeps the subtraction unbiased then.
+ */
 static double
 timer_overhead(void)
 {
-	static double samples[4096];
-	unsigned int i;
+	static double samples[8192];
+	unsigned int i, n = RTE_DIM(samples) * 99 / 100;
+	double sum = 0;
 
 	for (i = 0; i < RTE_DIM(samples); i++) {
 		uint64_t t0 = rte_rdtsc_precise();
@@ -106,7 +117,9 @@ timer_overhead(void)
 		samples[i] = (double)(t1 - t0);
 	}
 	qsort(samples, RTE_DIM(samples), sizeof(samples[0]), cmp_double);
-	return samples[RTE_DIM(samples) / 2];
+	for (i = 0; i < n; i++)
+		sum += samples[i];
+	return sum / n;
 }
 
 /* Ethernet + IPv4 + UDP header written at the start of every packet. */
@@ -211,22 +224,34 @@ drain(const struct dp_port *p)
 	}
 }
 
+/** What one round measured. */
+struct dp_round {
+	uint64_t sent;        /**< Packets tx_burst took. */
+	uint64_t bursts;      /**< tx_burst calls. */
+	uint64_t short_bursts;/**< Calls that took fewer than asked. */
+	uint64_t timed_pkts;  /**< Packets of the bursts kept for timing. */
+	uint64_t timed_bursts;/**< Bursts kept for timing. */
+	uint64_t preempted;   /**< Bursts left out: the lcore was taken away. */
+	double cycles;        /**< Cycles of the kept bursts, overhead removed. */
+};
+
 /*
- * Send @p packets packets in bursts of @p burst; @p cycles_out gets the
- * cycles spent inside rte_eth_tx_burst, timer overhead removed (so it can
- * come out slightly negative where a burst costs less than the noise).
+ * Send @p packets packets in bursts of @p burst. A burst that took longer
+ * than dp_preempt_cycles was interrupted by the scheduler (another process
+ * ran on this CPU): its time says nothing about the PMD, so it is left out
+ * of the timing and counted. The cycles can come out slightly negative
+ * where a burst costs less than the timer's noise.
  */
 static int
-run_round(const struct dp_port *p, const struct dp_shape *s, uint16_t burst,
-	  uint64_t packets, bool measure, uint64_t *bursts,
-	  uint64_t *short_bursts, uint64_t *sent_out, double *cycles_out)
+run_round(struct dp_port *p, const struct dp_shape *s, uint16_t burst,
+	  uint64_t packets, bool measure, struct dp_round *rd)
 {
 	struct rte_mbuf *pkts[DP_MAX_BURST];
-	uint64_t sent = 0, cycles = 0;
-	uint64_t bursts0 = *bursts;
+	uint64_t cycles = 0;
 	uint32_t stalls = 0;
 
-	while (sent < packets) {
+	memset(rd, 0, sizeof(*rd));
+	while (rd->sent < packets) {
 		uint64_t t0, t1;
 		uint16_t n;
 
@@ -246,11 +271,17 @@ run_round(const struct dp_port *p, const struct dp_shape *s, uint16_t burst,
 			CALLGRIND_TOGGLE_COLLECT;
 #endif
 		t1 = rte_rdtsc_precise();
-		cycles += t1 - t0;
-		(*bursts)++;
+		rd->bursts++;
+		if (t1 - t0 > dp_preempt_cycles) {
+			rd->preempted++;
+		} else {
+			cycles += t1 - t0;
+			rd->timed_bursts++;
+			rd->timed_pkts += n;
+		}
 		if (n < burst) {
 			rte_pktmbuf_free_bulk(pkts + n, burst - n);
-			(*short_bursts)++;
+			rd->short_bursts++;
 			if (n == 0 && ++stalls > DP_STALL_LIMIT) {
 				fprintf(stderr, "%s: tx_burst takes nothing\n",
 					bench_pmd_name(p->pmd));
@@ -259,40 +290,41 @@ run_round(const struct dp_port *p, const struct dp_shape *s, uint16_t burst,
 		}
 		if (n > 0)
 			stalls = 0;
-		sent += n;
+		rd->sent += n;
+		p->sent += n;
 		drain(p);
 	}
-	*sent_out = sent;
-	*cycles_out = (double)cycles -
-		      dp_timer_overhead * (double)(*bursts - bursts0);
+	rd->cycles = (double)cycles -
+		     dp_timer_overhead * (double)rd->timed_bursts;
 	return 0;
 }
 
 static void
-run_case(const struct bench_opts *o, const struct dp_port *p,
+run_case(const struct bench_opts *o, struct dp_port *p,
 	 const struct dp_shape *s, uint16_t burst, struct dp_result *r)
 {
 	double per_round[DP_MAX_ROUNDS];
 	uint32_t rounds = RTE_MIN(o->rounds, (uint32_t)DP_MAX_ROUNDS);
 	uint64_t warm = RTE_MIN((uint64_t)o->packets, (uint64_t)20000);
-	uint64_t ignored = 0, ignored_bursts = 0, sent;
-	double c;
+	struct dp_round rd;
 	uint32_t i;
 
 	memset(r, 0, sizeof(*r));
-	if (run_round(p, s, burst, warm, false, &ignored_bursts,
-		      &ignored, &sent, &c) != 0)
+	if (run_round(p, s, burst, warm, false, &rd) != 0)
 		return;
 #ifdef BENCH_HAVE_CALLGRIND
 	if (dp_callgrind)
 		CALLGRIND_ZERO_STATS;
 #endif
 	for (i = 0; i < rounds; i++) {
-		if (run_round(p, s, burst, o->packets, true, &r->bursts,
-			      &r->short_bursts, &sent, &c) != 0)
+		if (run_round(p, s, burst, o->packets, true, &rd) != 0)
 			return;
-		per_round[i] = c / (double)sent;
-		r->packets += sent;
+		per_round[i] = rd.timed_pkts ?
+			rd.cycles / (double)rd.timed_pkts : NAN;
+		r->packets += rd.sent;
+		r->bursts += rd.bursts;
+		r->short_bursts += rd.short_bursts;
+		r->preempted += rd.preempted;
 	}
 #ifdef BENCH_HAVE_CALLGRIND
 	if (dp_callgrind) {
@@ -311,7 +343,7 @@ run_case(const struct bench_opts *o, const struct dp_port *p,
 }
 
 static int
-setup_port(struct dp_port *p)
+setup_port(struct dp_port *p, bool fast_free)
 {
 	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
@@ -335,9 +367,14 @@ setup_port(struct dp_port *p)
 	if (ret != 0)
 		return ret;
 	memset(&conf, 0, sizeof(conf));
-	if (rte_eth_dev_info_get(p->port_id, &info) == 0 &&
-	    (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS))
+	if (rte_eth_dev_info_get(p->port_id, &info) != 0)
+		memset(&info, 0, sizeof(info));
+	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	/* Every mbuf of a burst comes from one pool with refcnt 1. */
+	if (fast_free &&
+	    (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE))
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	ret = rte_eth_dev_configure(p->port_id, nb_rxq, 1, &conf);
 	if (ret != 0)
 		return ret;
@@ -398,8 +435,9 @@ print_and_record(const struct bench_opts *o, struct bench_json *js,
 
 	printf("\nDatapath: TSC cycles per packet inside rte_eth_tx_burst on"
 	       " the sending lcore\n(median of %u rounds of %u packets;"
-	       " %.1f cycles of timer overhead removed per burst)\n",
-	       o->rounds, o->packets, dp_timer_overhead);
+	       " %.1f cycles of timer overhead removed per burst;\n"
+	       " bursts longer than %u us, preempted, left out)\n",
+	       o->rounds, o->packets, dp_timer_overhead, DP_PREEMPT_US);
 	printf("%-6s %5s | %9s %9s %9s | %9s %9s\n", "shape", "burst",
 	       "mlx5_tm", "null", "ring", "ours/null", "ours/ring");
 	bench_json_arr_begin(js, "cases");
@@ -427,6 +465,8 @@ print_and_record(const struct bench_opts *o, struct bench_json *js,
 				bench_json_num(js, "ns_per_pkt",
 					       r->cycles_per_pkt * ns);
 				bench_json_int(js, "bursts", r->bursts);
+				bench_json_int(js, "preempted_bursts",
+					       r->preempted);
 				bench_json_int(js, "short_bursts",
 					       r->short_bursts);
 				bench_json_obj_end(js);
@@ -478,6 +518,7 @@ bench_datapath_run(const struct bench_opts *o, struct bench_json *js)
 	}
 	build_header();
 	dp_timer_overhead = timer_overhead();
+	dp_preempt_cycles = rte_get_tsc_hz() / 1000000 * DP_PREEMPT_US;
 #ifdef BENCH_HAVE_CALLGRIND
 	if (dp_callgrind)
 		callgrind_calibrate();
@@ -486,6 +527,7 @@ bench_datapath_run(const struct bench_opts *o, struct bench_json *js)
 	bench_json_int(js, "packets_per_round", o->packets);
 	bench_json_int(js, "rounds", o->rounds);
 	bench_json_num(js, "timer_overhead_cycles", dp_timer_overhead);
+	bench_json_int(js, "preempted_burst_us", DP_PREEMPT_US);
 	bench_json_str(js, "mlx5_tm_wire",
 		       "device model, clock=virtual, drained between bursts"
 		       " outside the measured region");
@@ -494,7 +536,7 @@ bench_datapath_run(const struct bench_opts *o, struct bench_json *js)
 		int ret;
 
 		ports[pmd] = (struct dp_port){ .pmd = pmd };
-		ret = setup_port(&ports[pmd]);
+		ret = setup_port(&ports[pmd], o->fast_free);
 		if (ret != 0) {
 			fprintf(stderr, "datapath: %s port unavailable: %s\n",
 				bench_pmd_name(pmd), strerror(-ret));
@@ -502,6 +544,7 @@ bench_datapath_run(const struct bench_opts *o, struct bench_json *js)
 			teardown_port(&ports[pmd]);
 		}
 	}
+	bench_json_arr_end(js);
 	/* The PMDs take turns case by case, so that drifts hit all alike. */
 	for (s = 0; s < DP_NB_SHAPES; s++)
 		for (b = 0; b < DP_NB_BURSTS; b++)
@@ -512,9 +555,31 @@ bench_datapath_run(const struct bench_opts *o, struct bench_json *js)
 					 dp_bursts[b], &res[pmd][s][b]);
 				valid += res[pmd][s][b].valid;
 			}
+	if (ports[BENCH_PMD_MLX5_TM].ready) {
+		uint64_t wire = 0, errors = 0;
+
+		/* The wire must have carried every packet tx_burst took. */
+		drain(&ports[BENCH_PMD_MLX5_TM]);
+		if (bench_mlx5_tm_wire(ports[BENCH_PMD_MLX5_TM].port_id, &wire,
+				       &errors) == 0) {
+			bench_json_obj_begin(js, "mlx5_tm_check");
+			bench_json_int(js, "taken_by_tx_burst",
+				       ports[BENCH_PMD_MLX5_TM].sent);
+			bench_json_int(js, "departed_on_wire", wire);
+			bench_json_int(js, "error_cqes", errors);
+			bench_json_obj_end(js);
+			if (wire != ports[BENCH_PMD_MLX5_TM].sent || errors) {
+				fprintf(stderr, "datapath: mlx5_tm took %" PRIu64
+					" packets, %" PRIu64 " left, %" PRIu64
+					" error CQEs\n",
+					ports[BENCH_PMD_MLX5_TM].sent, wire,
+					errors);
+				valid = 0;
+			}
+		}
+	}
 	for (pmd = 0; pmd < BENCH_PMD_COUNT; pmd++)
 		teardown_port(&ports[pmd]);
-	bench_json_arr_end(js);
 	print_and_record(o, js, res);
 	bench_json_obj_end(js);
 	return valid > 0 ? 0 : -EIO;

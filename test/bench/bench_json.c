@@ -31,6 +31,14 @@ put_string(FILE *f, const char *s)
 static void
 begin_value(struct bench_json *js, const char *key)
 {
+	bool in_object = js->closer[js->depth] == '}';
+
+	if ((key != NULL) != in_object) {
+		js->misused = true;
+		fprintf(stderr, "bench_json: %s %s in an %s\n",
+			key != NULL ? "key" : "value without key",
+			key != NULL ? key : "", in_object ? "object" : "array");
+	}
 	if (js->has_items[js->depth])
 		fputc(',', js->f);
 	js->has_items[js->depth] = true;
@@ -147,7 +155,9 @@ bench_json_finish(struct bench_json *js, const char *path)
 	fputc('\n', js->f);
 	fclose(js->f);
 	js->f = NULL;
-	if (path != NULL) {
+	if (js->misused) {
+		ret = -EINVAL;
+	} else if (path != NULL) {
 		out = fopen(path, "w");
 		if (out == NULL) {
 			ret = -errno;

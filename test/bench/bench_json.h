@@ -26,6 +26,7 @@ struct bench_json {
 	int depth;                              /**< Open containers. */
 	bool has_items[BENCH_JSON_MAX_DEPTH];   /**< Comma needed per level. */
 	char closer[BENCH_JSON_MAX_DEPTH];      /**< '}' or ']' per level. */
+	bool misused;                           /**< Key/no-key mismatch seen. */
 };
 
 /** Start a document (its top level is one object). 0 or -ENOMEM. */
@@ -48,7 +49,8 @@ void bench_json_int(struct bench_json *js, const char *key, int64_t v);
 void bench_json_bool(struct bench_json *js, const char *key, bool v);
 /**
  * Close the document and write it to @p path (NULL: only free it).
- * @return 0 or a negative errno.
+ * @return 0 or a negative errno; -EINVAL (nothing written) when a value
+ *   was given without a key in an object, or with one in an array.
  */
 int bench_json_finish(struct bench_json *js, const char *path);
 

@@ -50,6 +50,15 @@ bench_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t
+bench_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void
 usage(const char *prog)
 {
@@ -58,9 +67,9 @@ usage(const char *prog)
 	       "  --packets N       packets per datapath case and round"
 	       " (default 100000)\n"
 	       "  --rounds N        rounds per datapath case, median kept"
-	       " (default 5)\n"
+	       " (default 9)\n"
 	       "  --reps N          repetitions of each commit case"
-	       " (default 3)\n"
+	       " (default 5)\n"
 	       "  --updates N       node_shaper_update calls measured"
 	       " (default 2000)\n"
 	       "  --max-leaves N    largest leaf count of the commit cases"
@@ -73,6 +82,8 @@ usage(const char *prog)
 	       "                    collection is on inside"
 	       " rte_eth_tx_burst only and\n"
 	       "                    each datapath case is one dump\n"
+	       "  --fast-free       datapath ports with MBUF_FAST_FREE where"
+	       " offered\n"
 	       "  --smoke           tiny counts, to check that it runs\n"
 	       "  --help            this text\n", prog);
 }
@@ -130,13 +141,14 @@ parse_args(int argc, char **argv, struct bench_opts *o, int *eal_first)
 		{ "only", required_argument, NULL, 'o' },
 		{ "callgrind", no_argument, NULL, 'c' },
 		{ "smoke", no_argument, NULL, 's' },
+		{ "fast-free", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, ret = 0;
 
 	*o = (struct bench_opts){
-		.packets = 100000, .rounds = 5, .reps = 3, .updates = 2000,
+		.packets = 100000, .rounds = 9, .reps = 5, .updates = 2000,
 		.max_leaves = 1024, .profile = "cx6dx",
 		.run_datapath = true, .run_control = true, .run_memory = true,
 	};
@@ -153,6 +165,7 @@ parse_args(int argc, char **argv, struct bench_opts *o, int *eal_first)
 		case 'o': ret = parse_only(o, optarg); break;
 		case 'c': o->callgrind = true; break;
 		case 's': o->smoke = true; break;
+		case 'f': o->fast_free = true; break;
 		case 'h': usage(argv[0]); exit(0);
 		default: ret = -EINVAL; break;
 		}
@@ -210,6 +223,7 @@ json_machine(struct bench_json *js, const struct bench_opts *o,
 	bench_json_str(js, "command", cmd);
 	bench_json_str(js, "mode", o->callgrind ? "callgrind" : "timing");
 	bench_json_bool(js, "smoke", o->smoke);
+	bench_json_bool(js, "fast_free", o->fast_free);
 	bench_json_obj_begin(js, "machine");
 	bench_json_int(js, "nproc", sysconf(_SC_NPROCESSORS_ONLN));
 	bench_json_str(js, "cpu", cpu);

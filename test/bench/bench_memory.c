@@ -3,15 +3,19 @@
  */
 
 /*
- * Control state of the PMD: bytes per Tx queue, per rte_tm leaf node and
- * per pacing entry, from heap deltas. The PMD allocates with rte_malloc
- * (counted by the rte_malloc socket statistics); the device model, which
- * stands in for the NIC and its firmware, uses the C library heap
- * (mallinfo2), reported separately: on hardware that memory is the NIC's.
+ * Control state of the PMD: bytes per Tx queue, per rte_tm node and per
+ * pacing entry, from heap deltas: rte_malloc (socket statistics) and the C
+ * library heap (mallinfo2). The PMD uses both (queues and rings from
+ * rte_malloc, the scheduling layer from the C heap); the device model,
+ * which stands in for the NIC and its firmware, uses the C heap. Its share
+ * of a pacing entry is measured alone, with pp_alloc on a device opened
+ * through the glue, and subtracted: on hardware that memory is the NIC's.
  */
 
 #include <errno.h>
 #include <malloc.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_ethdev.h>
@@ -19,6 +23,12 @@
 #include <rte_tm.h>
 
 #include "bench.h"
+
+#ifdef BENCH_HAVE_MLX5_TM
+#include <mlx5_emu.h>
+#include <mlx5_tm_glue.h>
+#include <mlx5_tm_prm.h>
+#endif
 
 #define MEM_ROOT_ID (1u << 20)
 
@@ -49,11 +59,15 @@ delta(const struct mem_snap *a, const struct mem_snap *b)
 	return (struct mem_snap){ b->rte - a->rte, b->libc - a->libc };
 }
 
-/* Heap growth of creating + configuring a port with @p nb_txq queues. */
+/*
+ * Heap growth of creating + configuring a port with @p nb_txq queues, and
+ * more when it is started (SQ, CQ and their device objects).
+ */
 static int
-port_cost(uint16_t nb_txq, uint16_t nb_desc, struct mem_snap *d)
+port_cost(uint16_t nb_txq, uint16_t nb_desc, struct mem_snap *d,
+	  struct mem_snap *started)
 {
-	struct mem_snap a, b;
+	struct mem_snap a, b, c;
 	uint16_t port;
 	int ret;
 
@@ -62,9 +76,69 @@ port_cost(uint16_t nb_txq, uint16_t nb_desc, struct mem_snap *d)
 	if (ret != 0)
 		return ret;
 	snap(&b);
+	ret = rte_eth_dev_start(port);
+	snap(&c);
 	*d = delta(&a, &b);
+	*started = delta(&b, &c);
 	bench_mlx5_tm_destroy(port);
-	return 0;
+	return ret;
+}
+
+/*
+ * The device model's own C-heap growth per pacing entry: @p k distinct
+ * entries allocated on a model opened through the glue, no PMD involved.
+ */
+static int
+model_pp_cost(const char *profile, uint32_t k, double *bytes)
+{
+#ifdef BENCH_HAVE_MLX5_TM
+	const struct mlx5_tm_glue *g = &mlx5_tm_glue_emu;
+	uint8_t ctx[MLX5_ST_SZ_BYTES(set_pp_rate_limit_context)];
+	struct mlx5_emu_config cfg;
+	struct mlx5_tm_glue_dev *dev;
+	struct mlx5_tm_pp **pp;
+	struct mem_snap a, b;
+	uint32_t i, n = 0;
+	int ret = 0;
+
+	pp = calloc(k, sizeof(*pp));
+	if (pp == NULL)
+		return -ENOMEM;
+	if (mlx5_emu_config_init(&cfg, profile) != 0) {
+		free(pp);
+		return -EINVAL;
+	}
+	cfg.clock = MLX5_EMU_CLOCK_VIRTUAL;
+	dev = g->open_device(profile, &cfg);
+	if (dev == NULL) {
+		free(pp);
+		return -errno;
+	}
+	snap(&a);
+	for (i = 0; i < k; i++) {
+		memset(ctx, 0, sizeof(ctx));
+		MLX5_SET(set_pp_rate_limit_context, ctx, rate_limit,
+			 10000 + 1000 * i);
+		pp[n] = g->pp_alloc(dev, sizeof(ctx), ctx, 0);
+		if (pp[n] == NULL) {
+			ret = -errno;
+			break;
+		}
+		n++;
+	}
+	snap(&b);
+	*bytes = n ? (double)(b.libc - a.libc) / n : NAN;
+	for (i = 0; i < n; i++)
+		g->pp_free(pp[i]);
+	g->close_device(dev);
+	free(pp);
+	return ret;
+#else
+	RTE_SET_USED(profile);
+	RTE_SET_USED(k);
+	*bytes = NAN;
+	return -ENOTSUP;
+#endif
 }
 
 /*
@@ -124,7 +198,7 @@ static void
 record(struct bench_json *js, const char *key, double rte, double libc,
        const char *how)
 {
-	printf("  %-22s %10.1f %12.1f   %s\n", key, rte, libc, how);
+	printf("  %-26s %10.1f %10.1f   %s\n", key, rte, libc, how);
 	bench_json_obj_begin(js, key);
 	bench_json_num(js, "pmd_rte_malloc_bytes", rte);
 	bench_json_num(js, "device_model_libc_bytes", libc);
@@ -137,7 +211,8 @@ bench_memory_run(const struct bench_opts *o, struct bench_json *js)
 {
 	uint16_t big = (uint16_t)RTE_MIN(o->max_leaves, 1024u);
 	uint32_t table = bench_mlx5_tm_table_size();
-	struct mem_snap p1, pn64, pn1k, n1, c1, nk, ck;
+	struct mem_snap p1, s1, pn64, sn64, pn1k, sn1k, n1, c1, nk, ck;
+	double model_pp = NAN, entry_rte = NAN, entry_libc = NAN;
 	uint32_t k;
 	int ret;
 
@@ -151,46 +226,62 @@ bench_memory_run(const struct bench_opts *o, struct bench_json *js)
 	if (big < 2)
 		big = 2;
 	k = RTE_MIN(table ? table : 512u, (uint32_t)big);
-	ret = port_cost(1, 64, &p1);
+	ret = port_cost(1, 64, &p1, &s1);
 	if (ret == 0)
-		ret = port_cost(big, 64, &pn64);
+		ret = port_cost(big, 64, &pn64, &sn64);
 	if (ret == 0)
-		ret = port_cost(big, 1024, &pn1k);
+		ret = port_cost(big, 1024, &pn1k, &sn1k);
 	if (ret == 0)
 		ret = tm_cost(big, 1, &n1, &c1);
 	if (ret == 0)
 		ret = tm_cost(big, k, &nk, &ck);
+	if (ret == 0 && k > 1)
+		ret = model_pp_cost(o->profile, k, &model_pp);
 	if (ret != 0) {
 		bench_json_str(js, "failed", strerror(-ret));
 		bench_json_obj_end(js);
 		return ret;
 	}
-	printf("\nMemory: heap bytes (PMD = rte_malloc; device model ="
-	       " C library heap)\n  %-22s %10s %12s\n", "", "PMD",
-	       "device model");
+	printf("\nMemory: heap bytes (rte_malloc, C library heap), %u queues,"
+	       " %u distinct rates\n  %-26s %10s %10s\n", big, k, "",
+	       "rte_malloc", "C heap");
 	bench_json_int(js, "queues", big);
 	bench_json_int(js, "distinct_rates", k);
+	bench_json_str(js, "columns", "rte_malloc: PMD queues and rings;"
+		       " C heap: PMD scheduling layer and the device model");
 	record(js, "port_with_1_queue", p1.rte, p1.libc,
-	       "port create + configure + 1 Tx queue of 64 descriptors");
-	record(js, "per_queue_64_desc",
+	       "create + configure + 1 Tx queue (64 desc), not started");
+	record(js, "per_queue_setup",
 	       (double)(pn64.rte - p1.rte) / (big - 1),
 	       (double)(pn64.libc - p1.libc) / (big - 1),
-	       "(port with N queues - port with 1) / (N - 1)");
+	       "(N-queue port - 1-queue port) / (N - 1), 64 desc");
+	record(js, "per_queue_start",
+	       (double)(sn64.rte - s1.rte) / (big - 1),
+	       (double)(sn64.libc - s1.libc) / (big - 1),
+	       "same for rte_eth_dev_start (SQ, CQ, device objects)");
 	record(js, "per_queue_per_desc",
-	       (double)(pn1k.rte - pn64.rte) / big / (1024 - 64),
-	       (double)(pn1k.libc - pn64.libc) / big / (1024 - 64),
-	       "ring share: (1024-desc port - 64-desc port) / N / 960");
-	record(js, "per_leaf_node", (double)n1.rte / (big + 1),
+	       (double)(pn1k.rte + sn1k.rte - pn64.rte - sn64.rte) /
+	       big / (1024 - 64),
+	       (double)(pn1k.libc + sn1k.libc - pn64.libc - sn64.libc) /
+	       big / (1024 - 64),
+	       "ring share: (1024-desc - 64-desc) / N / 960");
+	record(js, "per_tm_node", (double)n1.rte / (big + 1),
 	       (double)n1.libc / (big + 1),
 	       "rte_tm node_add of root + N leaves / (N + 1)");
 	record(js, "commit_1_rate_per_leaf", (double)c1.rte / big,
 	       (double)c1.libc / big,
-	       "hierarchy commit, every leaf on one shared entry, / N");
-	if (k > 1)
-		record(js, "per_pacing_entry",
-		       (double)(ck.rte - c1.rte) / (k - 1),
-		       (double)(ck.libc - c1.libc) / (k - 1),
-		       "(commit with K rates - commit with 1) / (K - 1)");
+	       "commit, every leaf on one shared entry, / N");
+	if (k > 1) {
+		entry_rte = (double)(ck.rte - c1.rte) / (k - 1);
+		entry_libc = (double)(ck.libc - c1.libc) / (k - 1);
+		record(js, "per_pacing_entry", entry_rte, entry_libc,
+		       "(commit with K rates - with 1) / (K - 1)");
+		record(js, "per_pacing_entry_model", 0, model_pp,
+		       "device model alone: K pp_alloc through the glue / K");
+		record(js, "per_pacing_entry_pmd", entry_rte,
+		       entry_libc - model_pp,
+		       "per_pacing_entry - per_pacing_entry_model");
+	}
 	bench_json_obj_end(js);
 	return 0;
 }

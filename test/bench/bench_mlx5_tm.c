@@ -133,6 +133,20 @@ bench_mlx5_tm_drain(uint16_t port_id)
 		mlx5_emu_drain(emu);
 }
 
+int
+bench_mlx5_tm_wire(uint16_t port_id, uint64_t *packets, uint64_t *error_cqes)
+{
+	struct mlx5_emu *emu = rte_pmd_mlx5_tm_emu(port_id);
+	struct mlx5_emu_port_stats st;
+
+	if (emu == NULL)
+		return -ENODEV;
+	mlx5_emu_get_port_stats(emu, &st);
+	*packets = st.packets;
+	*error_cqes = st.error_cqes;
+	return 0;
+}
+
 bool
 bench_mlx5_tm_cmd_stats(uint16_t port_id, uint64_t *count, uint64_t *ns)
 {
@@ -204,6 +218,15 @@ bench_mlx5_tm_cmd_stats(uint16_t port_id, uint64_t *count, uint64_t *ns)
 	*count = 0;
 	*ns = 0;
 	return false;
+}
+
+int
+bench_mlx5_tm_wire(uint16_t port_id, uint64_t *packets, uint64_t *error_cqes)
+{
+	RTE_SET_USED(port_id);
+	*packets = 0;
+	*error_cqes = 0;
+	return -ENOTSUP;
 }
 
 #endif /* BENCH_HAVE_MLX5_TM */

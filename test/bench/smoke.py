@@ -56,8 +56,21 @@ def check_datapath(doc, pmds):
     check(len(ratios) == len(SHAPES) * len(BURSTS),
           "datapath: one ratio row per shape and burst")
     if "mlx5_tm" in pmds:
-        check(all(is_num(r.get("ours_over_null")) and
-                  is_num(r.get("ours_over_ring")) for r in ratios),
+        cyc = {(c["pmd"], c["shape"], c["burst"]): c["cycles_per_pkt"]
+               for c in cases}
+
+        def ratio_ok(r, ref, key):
+            # A number exactly when the reference cost came out positive.
+            want = cyc.get((ref, r["shape"], r["burst"]), 0) > 0
+            return is_num(r.get(key)) == want
+
+        chk = dp.get("mlx5_tm_check", {})
+        check(chk.get("taken_by_tx_burst", 0) > 0 and
+              chk.get("departed_on_wire") == chk["taken_by_tx_burst"] and
+              chk.get("error_cqes") == 0,
+              "datapath: every packet mlx5_tm took left on the wire")
+        check(all(ratio_ok(r, "null", "ours_over_null") and
+                  ratio_ok(r, "ring", "ours_over_ring") for r in ratios),
               "datapath: ratios ours/null and ours/ring are numbers")
 
 
@@ -82,7 +95,8 @@ def check_control(doc):
 
 def check_memory(doc):
     mem = doc.get("memory", {})
-    for key in ("per_queue_64_desc", "per_leaf_node", "per_pacing_entry"):
+    for key in ("per_queue_setup", "per_queue_start", "per_tm_node",
+                "per_pacing_entry", "per_pacing_entry_model"):
         v = mem.get(key, {})
         check(is_num(v.get("pmd_rte_malloc_bytes")) and
               is_num(v.get("device_model_libc_bytes")),
@@ -124,6 +138,19 @@ def main():
                 check_control(doc)
                 check_memory(doc)
             check(doc.get("parts_failed") == 0, "no part failed")
+        cg = os.path.join(tmp, "cg.json")
+        proc = subprocess.run([binary, "--smoke", "--callgrind", "--only",
+                               "datapath", "--json", cg],
+                              capture_output=True, text=True, timeout=300)
+        try:
+            with open(cg, encoding="utf-8") as f:
+                cgdoc = json.load(f)
+        except (OSError, ValueError):
+            cgdoc = {}
+        check(proc.returncode == 0 and cgdoc.get("mode") == "callgrind" and
+              "control" not in cgdoc and len(cgdoc.get("datapath", {})
+                                              .get("cases", [])) >= 24,
+              "--callgrind --only datapath runs outside valgrind too")
         bad = subprocess.run([binary, "--packets", "0"],
                              capture_output=True, text=True, timeout=60)
         check(bad.returncode == 2, "a bad option is refused (exit 2)")

@@ -26,7 +26,7 @@ sys.path.insert(0, HERE)
 
 # pylint: disable=wrong-import-position
 from framework.exception import TestpmdCrash, VerifyFailure  # noqa: E402
-from framework.testpmd import PmdCopy  # noqa: E402
+from framework.testpmd import TESTPMD, PmdCopy  # noqa: E402
 
 # Suites in the order they run (test/dts/tests/TestSuite_<name>.py); each
 # has its test plan in doc/test_plans/<name>_test_plan.rst.
@@ -152,18 +152,26 @@ class Runner:
             suite.close_all()
 
     def transcripts(self, suite, exc):
+        """The sessions to show for a failure: the crashed one, those still
+        open, else the last one the case closed."""
         out = []
         seen = set()
         if isinstance(exc, TestpmdCrash) and exc.transcript:
             out.append(("at the failure", exc.transcript))
             seen.add(exc.transcript)
-        for i, pmd in enumerate(suite.pmds):
+        shown = list(suite.pmds) or suite.history[-1:]
+        for pmd in shown:
             text = pmd.transcript()
             if text not in seen:
-                out.append(("session %d: %s" % (i + 1, pmd.cmdline), text))
+                out.append(("session %d of the case: %s"
+                            % (suite.history.index(pmd) + 1
+                               if pmd in suite.history else 0, pmd.cmdline),
+                            text))
         return out
 
     def run_case(self, suite, name, case):
+        suite.history = []
+        suite.notes = []
         t0 = time.monotonic()
         reason = None
         trans = []
@@ -190,6 +198,8 @@ class Runner:
             trans = [("session: " + p.cmdline, p.transcript()) for p in pmds]
         self.report(name, case, reason is None, time.monotonic() - t0,
                     reason, trans)
+        for text in suite.notes:
+            print("  note: %s" % text)
 
     def run(self):
         names = self.args.suite or SUITES
@@ -198,6 +208,16 @@ class Runner:
             print("unknown suite(s): %s (known: %s)"
                   % (", ".join(unknown), ", ".join(SUITES)))
             return 2
+        if not os.access(TESTPMD, os.X_OK):
+            # Every case needs it: say so once per case, not with a trace.
+            for name in names:
+                for case in cases_of(suite_class(name)):
+                    if not self.args.case or re.search(self.args.case, case):
+                        self.report(name, case, False, 0.0,
+                                    "%s not found: install Debian's dpdk-dev "
+                                    "(scripts/setup.sh)" % TESTPMD)
+            print("%d passed, %d failed" % (self.passed, self.failed))
+            return 1
         try:
             for name in names:
                 self.run_suite(name)

@@ -98,6 +98,13 @@ t_close(struct t_dev *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* aligned_alloc wants a multiple of the alignment. */
+static size_t
+t_round(size_t n)
+{
+	return (n + 4095) & ~(size_t)4095;
+}
+
 int
 t_sq_create(struct t_dev *d, struct t_sq *s, uint32_t log_sq, uint32_t log_cq,
 	    uint16_t pp_index, uint8_t state)
@@ -113,8 +120,8 @@ t_sq_create(struct t_dev *d, struct t_sq *s, uint32_t log_sq, uint32_t log_cq,
 	s->d = d;
 	s->log_cq = log_cq;
 	s->log_sq = log_sq;
-	s->cq_ring = aligned_alloc(4096, (size_t)64 << log_cq);
-	s->sq_ring = aligned_alloc(4096, (size_t)64 << log_sq);
+	s->cq_ring = aligned_alloc(4096, t_round((size_t)64 << log_cq));
+	s->sq_ring = aligned_alloc(4096, t_round((size_t)64 << log_sq));
 	s->dbr = aligned_alloc(64, 64);
 	if (s->cq_ring == NULL || s->sq_ring == NULL || s->dbr == NULL)
 		return -ENOMEM;
@@ -152,6 +159,7 @@ t_sq_create(struct t_dev *d, struct t_sq *s, uint32_t log_sq, uint32_t log_cq,
 	MLX5_SET(create_sq_in, sin, opcode, MLX5_CMD_OP_CREATE_SQ);
 	sqc = MLX5_ADDR_OF(create_sq_in, sin, ctx);
 	MLX5_SET(sqc, sqc, state, state);
+	MLX5_SET(sqc, sqc, flush_in_error_en, d->flush_in_error);
 	MLX5_SET(sqc, sqc, cqn, s->cqn);
 	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
 	MLX5_SET(sqc, sqc, tis_num_0, d->tisn);
@@ -264,7 +272,8 @@ t_post_raw(struct t_sq *s, uint32_t inl, const uint8_t *hdr, uint32_t lkey,
 	if (cq_update)
 		MLX5_SET(wqe_ctrl_seg, ctrl, ce, 2);
 	MLX5_SET(wqe_eth_seg, eseg, inline_hdr_sz, inl);
-	memcpy(wqe + 16 + 14, hdr, inl);
+	if (inl > 0)
+		memcpy(wqe + 16 + 14, hdr, inl);
 	off = 16 + eth_units * 16;
 	if (bc > 0) {
 		dseg = wqe + off;

@@ -46,6 +46,7 @@ struct t_dev {
 	uint8_t *buf;
 	size_t buf_sz;
 	struct mlx5_tm_mr *mr;
+	bool flush_in_error;    /* t_sq_create sets flush_in_error_en */
 };
 
 struct t_sq {

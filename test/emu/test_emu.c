@@ -5,6 +5,7 @@
 /* Device-model tests: glue and mlx5_emu.h only, plain C, no DPDK. */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emu_test_util.h"

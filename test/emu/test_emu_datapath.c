@@ -189,7 +189,7 @@ test_wqe_rate(void)
 		rec_reset();
 		/* Mixed sizes: WQE-rate pacing ignores the size. */
 		post_n(&s, 600, 64, 0, 0);
-		post_n(&s, 600, 1500, 0, 0);
+		post_n(&s, 600, 1000, 0, 0);
 		CHECK(mlx5_emu_drain(d.emu) == 0, "drain");
 		CHECK(rec.n == 1200, "%u departures", rec.n);
 		r = rec_rate_bps(s.sqn, 0, rec.n, true);
@@ -212,8 +212,10 @@ test_line_sharing(void)
 	struct t_sq a, b, c;
 	struct mlx5_tm_pp *pp;
 	double line = 10e9 * 1000.0 / (1000 + 24);
+	struct mlx5_emu_port_stats ps;
 	double ra, rb, rc;
 	uint32_t i, alternations = 0;
+	uint64_t db;
 
 	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
 	mlx5_emu_set_wire_hook(d.emu, rec_hook, NULL);
@@ -221,9 +223,14 @@ test_line_sharing(void)
 	CHECK(ready_sq(&d, &a, 11, 0) == 0, "SQ a");
 	CHECK(ready_sq(&d, &b, 11, 0) == 0, "SQ b");
 	rec_reset();
+	/* Both ring the same UAR register before the model looks. */
+	mlx5_emu_get_port_stats(d.emu, &ps);
+	db = ps.doorbells;
 	post_n(&a, 1000, 1000, 0, 0);
 	post_n(&b, 1000, 1000, 0, 1 << 20);
 	mlx5_emu_drain(d.emu);
+	mlx5_emu_get_port_stats(d.emu, &ps);
+	CHECK(ps.doorbells == db + 1, "one register change seen");
 	CHECK(rec.n == 2000, "%u departures", rec.n);
 	for (i = 1; i < rec.n; i++)
 		alternations += rec.sqn[i] != rec.sqn[i - 1];
@@ -330,6 +337,88 @@ out:
 	if (fast != NULL)
 		d.g->pp_free(fast);
 	mlx5_emu_set_wire_hook(d.emu, NULL, NULL);
+	t_close(&d);
+}
+
+static void
+test_burst_bound(void)
+{
+	static const char *const kv[] = { "clock=virtual", "line_rate=10G",
+					  NULL };
+	struct mlx5_tm_pp *pp;
+	struct t_dev d;
+	struct t_sq s;
+	uint32_t i, back_to_back = 0;
+	double r;
+
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	mlx5_emu_set_wire_hook(d.emu, rec_hook, NULL);
+	/* 1 Gb/s with a 10000-byte bucket on a 10 Gb/s line. */
+	pp = t_pp(&d, 1000000, 10000, MLX5_PP_RATE_MODE_DATA_RATE, 1000, 0);
+	CHECK(pp != NULL, "pp with burst bound and typical size");
+	if (pp == NULL)
+		goto out;
+	CHECK(ready_sq(&d, &s, 11, pp->index) == 0, "SQ");
+	rec_reset();
+	post_n(&s, 1200, 1000, 0, 0);
+	mlx5_emu_drain(d.emu);
+	CHECK(rec.n == 1200, "%u departures", rec.n);
+	/* The full bucket leaves at line rate (819.2 ns per frame)... */
+	for (i = 1; i < 20; i++)
+		back_to_back += rec.t[i] - rec.t[i - 1] < 1000;
+	CHECK(back_to_back >= 9 && back_to_back <= 11,
+	      "%u frames back to back", back_to_back);
+	/* ...then the entry's rate holds. */
+	r = rec_rate_bps(s.sqn, 100, rec.n, false);
+	CHECK(fabs(r / 1e9 - 1) < 0.005, "rate after the burst %.0f", r);
+	drain_cq(&s);
+	t_sq_destroy(&s);
+	d.g->pp_free(pp);
+out:
+	mlx5_emu_set_wire_hook(d.emu, NULL, NULL);
+	t_close(&d);
+}
+
+static void
+test_doorbell_protocol(void)
+{
+	static const char *const kv[] = { "clock=virtual", NULL };
+	struct mlx5_emu_sq_info info;
+	struct t_dev d;
+	struct t_sq s;
+	struct t_cqe c[8];
+	uint64_t v;
+	uint8_t *p;
+
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	CHECK(ready_sq(&d, &s, 6, 0) == 0, "SQ");
+	p = t_frame(&d, 0, 100, 1);
+	t_post(&s, p, 100, 0, true);
+	/* The doorbell record alone does not ring. */
+	mlx5_prm_write32(s.dbr + 8, MLX5_SND_DBR, s.pi);
+	mlx5_emu_advance(d.emu, 100000);
+	CHECK(t_poll(&s, c, 8) == 0, "no CQE without the UAR write");
+	CHECK(mlx5_emu_sq_get(d.emu, s.sqn, &info) == 0 && info.rung_pi == 0,
+	      "nothing taken");
+	/* The UAR write rings it. */
+	memcpy(&v, s.last_ctrl, 8);
+	__atomic_store_n((uint64_t *)d.uar->reg_addr, v, __ATOMIC_RELEASE);
+	mlx5_emu_advance(d.emu, 100000);
+	CHECK(t_poll(&s, c, 8) == 1 && c[0].opcode == MLX5_CQE_REQ,
+	      "CQE after the UAR write");
+	/* A UAR write without a doorbell record update takes nothing. */
+	t_post(&s, p, 100, 0, true);
+	memcpy(&v, s.last_ctrl, 8);
+	__atomic_store_n((uint64_t *)d.uar->reg_addr, v, __ATOMIC_RELEASE);
+	mlx5_emu_advance(d.emu, 100000);
+	CHECK(t_poll(&s, c, 8) == 0, "no CQE without the record");
+	/* The alternate BlueFlame buffer at +0x900 rings too. */
+	mlx5_prm_write32(s.dbr + 8, MLX5_SND_DBR, s.pi);
+	__atomic_store_n((uint64_t *)((uint8_t *)d.uar->base_addr + 0x900), v,
+			 __ATOMIC_RELEASE);
+	mlx5_emu_advance(d.emu, 100000);
+	CHECK(t_poll(&s, c, 8) == 1, "ring through +0x900");
+	t_sq_destroy(&s);
 	t_close(&d);
 }
 
@@ -487,6 +576,49 @@ test_error_cqe_recovery(void)
 	      "injected WQE error");
 	t_sq_modify(&s, MLX5_SQC_STATE_ERR, MLX5_SQC_STATE_RST, false, 0, &st);
 	t_sq_destroy(&s);
+	/* flush_in_error_en: WQEs posted after the bad one are flushed. */
+	d.flush_in_error = true;
+	CHECK(ready_sq(&d, &s, 6, 0) == 0, "SQ with flush_in_error_en");
+	t_post(&s, p, 300, 0, true);
+	t_post_raw(&s, 0, NULL, 0xdead, (uint64_t)(uintptr_t)p, 300, true);
+	t_post(&s, p, 300, 0, true);
+	t_post(&s, p, 300, 0, false);
+	t_post(&s, p, 300, 0, true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	n = t_poll(&s, c, 8);
+	CHECK(n == 4 && c[0].opcode == MLX5_CQE_REQ &&
+	      c[1].syndrome == MLX5_CQE_SYNDROME_LOCAL_PROT_ERR &&
+	      c[2].opcode == MLX5_CQE_REQ_ERR &&
+	      c[2].syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR &&
+	      c[2].wqe_counter == 2 &&
+	      c[3].syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR &&
+	      c[3].wqe_counter == 4, "error then flush CQEs (%u)", n);
+	/* MODIFY RDY->ERR flushes what is posted too. */
+	t_sq_modify(&s, MLX5_SQC_STATE_ERR, MLX5_SQC_STATE_RST, false, 0, &st);
+	t_sq_modify(&s, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY, false, 0, &st);
+	{
+		struct mlx5_tm_pp *slow = t_pp(&d, 1000, 0, 0, 0, 0);
+
+		CHECK(slow != NULL && t_sq_modify(&s, MLX5_SQC_STATE_RDY,
+			MLX5_SQC_STATE_RDY, true, slow->index, &st) == 0,
+		      "slow rate");
+		t_post(&s, p, 300, 0, true);
+		t_post(&s, p, 300, 0, true);
+		t_ring(&s);
+		mlx5_emu_advance(d.emu, 1000);
+		CHECK(t_sq_modify(&s, MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_ERR,
+				  false, 0, &st) == 0, "RDY->ERR");
+		n = t_poll(&s, c, 8);
+		CHECK(n == 2 && c[0].opcode == MLX5_CQE_REQ &&
+		      c[1].syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR &&
+		      c[1].wqe_counter == 1, "RDY->ERR flush (%u)", n);
+		t_sq_modify(&s, MLX5_SQC_STATE_ERR, MLX5_SQC_STATE_RST, false,
+			    0, &st);
+		t_sq_destroy(&s);
+		if (slow != NULL)
+			d.g->pp_free(slow);
+	}
 	t_close(&d);
 }
 
@@ -618,35 +750,40 @@ test_pcap_and_bytes(void)
 static void
 test_realtime(void)
 {
+	static const char *const kv[] = { "cpus=0", NULL };
 	struct mlx5_emu_sq_info info;
 	struct mlx5_emu_lag lag;
 	struct mlx5_tm_pp *pp;
 	struct t_dev d;
 	struct t_sq s;
 	struct t_cqe c[16];
-	uint32_t got = 0, i;
+	uint32_t got = 0, i, last = 0;
 	uint64_t t0;
 	double r;
 
-	CHECK(t_open(&d, "cx6dx", NULL) == 0, "open realtime");
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open realtime on cpu 0");
 	CHECK(mlx5_emu_clock(d.emu) == MLX5_EMU_CLOCK_REALTIME, "realtime");
 	CHECK(mlx5_emu_advance(d.emu, 10) == -ENOTSUP, "no advance");
 	mlx5_emu_set_wire_hook(d.emu, rec_hook, NULL);
 	rec_reset();
 	pp = t_pp(&d, 100000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
 	CHECK(pp != NULL && ready_sq(&d, &s, 8, pp->index) == 0, "SQ");
-	/* 200 x 1000 B at 100 Mb/s: 16 ms of departures. */
+	/* 200 x 1000 B at 100 Mb/s: 16 ms of departures; a CQE every 10. */
 	for (i = 0; i < 200; i++)
-		t_post(&s, t_frame(&d, 0, 1000, i), 1000, 0, true);
+		t_post(&s, t_frame(&d, 0, 1000, i), 1000, 0, i % 10 == 9);
 	t_ring(&s);
 	t0 = mlx5_emu_now_ns(d.emu);
-	while (got < 200 && mlx5_emu_now_ns(d.emu) - t0 < 5000000000ULL) {
+	while (last != 199 && mlx5_emu_now_ns(d.emu) - t0 < 5000000000ULL) {
 		struct timespec ts = { 0, 1000000 };
+		unsigned int n = t_poll(&s, c, 16);
 
-		got += t_poll(&s, c, 16);
+		got += n;
+		if (n > 0)
+			last = c[n - 1].wqe_counter;
 		nanosleep(&ts, NULL);
 	}
-	CHECK(got == 200, "%u CQEs from the device thread", got);
+	CHECK(got == 20 && last == 199, "%u CQEs from the device thread, "
+	      "last WQE %u", got, last);
 	r = rec_rate_bps(s.sqn, 0, rec.n, false);
 	CHECK(fabs(r / 100e6 - 1) < 0.005, "realtime rate %.0f bit/s", r);
 	CHECK(mlx5_emu_sq_get(d.emu, s.sqn, &info) == 0 &&
@@ -667,6 +804,8 @@ test_emu_datapath(void)
 	test_data_rate();
 	test_wqe_rate();
 	test_line_sharing();
+	test_burst_bound();
+	test_doorbell_protocol();
 	test_live_rate_change();
 	test_cq_ring();
 	test_error_cqe_recovery();

@@ -258,12 +258,20 @@ port_create(const char *name, const char *args, uint16_t *port)
 	return rte_eth_dev_get_port_by_name(name, port);
 }
 
+/* Stop, close and remove a port: the device must be left empty. */
 static void
 port_destroy(const char *name, uint16_t port)
 {
+	const char *log;
+
+	log_capture_start();
 	rte_eth_dev_stop(port);
 	rte_eth_dev_close(port);
 	rte_vdev_uninit(name);
+	log = log_capture_stop();
+	CHECK(strstr(log, "objects left") == NULL &&
+	      strstr(log, "closing device") == NULL,
+	      "%s not released: %s", name, log);
 }
 
 static int
@@ -517,7 +525,7 @@ sender_main(void *arg)
 }
 
 static void
-test_million_packets(void)
+big_run(const char *args, uint32_t packets, uint64_t offloads)
 {
 	struct mlx5_emu *emu;
 	struct rte_eth_stats st;
@@ -526,13 +534,11 @@ test_million_packets(void)
 	uint16_t port;
 	char name[64];
 
-	CHECK(port_create("net_mlx5_tm2", "emu=cx6dx,clock=virtual",
-			  &port) == 0, "probe");
+	CHECK(port_create("net_mlx5_tm2", args, &port) == 0, "probe");
 	if (!test_ok)
 		return;
 	emu = rte_pmd_mlx5_tm_emu(port);
-	CHECK(port_setup(port, NB_TXQ, RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
-			 RTE_ETH_TX_OFFLOAD_VLAN_INSERT) == 0, "setup");
+	CHECK(port_setup(port, NB_TXQ, offloads) == 0, "setup");
 	CHECK(rte_eth_dev_start(port) == 0, "start");
 	if (!test_ok)
 		goto out;
@@ -544,7 +550,7 @@ test_million_packets(void)
 	for (q = 0; q < 2; q++) {
 		senders[q] = (struct sender){
 			.port = port, .q = { q, q + 2 }, .emu = emu,
-			.n = BIG_PACKETS / NB_TXQ,
+			.n = packets / NB_TXQ,
 		};
 	}
 	worker = rte_get_next_lcore(-1, 1, 0);
@@ -568,7 +574,7 @@ test_million_packets(void)
 		for (j = 0; j < 2; j++) {
 			uint16_t qq = senders[q].q[j];
 
-			CHECK(senders[q].sent[j] == BIG_PACKETS / NB_TXQ,
+			CHECK(senders[q].sent[j] == packets / NB_TXQ,
 			      "queue %u sent %" PRIu64, qq,
 			      senders[q].sent[j]);
 			CHECK(wire.packets[qq] == senders[q].sent[j],
@@ -600,6 +606,23 @@ test_million_packets(void)
 	       wire_bytes);
 out:
 	port_destroy("net_mlx5_tm2", port);
+}
+
+/* cx6dx: the L2 header goes inline (VLAN tag built into it). */
+static void
+test_million_packets(void)
+{
+	big_run("emu=cx6dx,clock=virtual", BIG_PACKETS,
+		RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_VLAN_INSERT);
+}
+
+/* cx7: no inline header (VLAN insertion field), mbuf fast free. */
+static void
+test_no_inline_fast_free(void)
+{
+	big_run("emu=cx7,clock=virtual", BIG_PACKETS / 10,
+		RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_VLAN_INSERT |
+		RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
 }
 
 static void
@@ -716,6 +739,138 @@ out:
 }
 
 static void
+ext_free(void *addr __rte_unused, void *opaque)
+{
+	(*(int *)opaque)++;
+}
+
+/* Memory the device does not know: dropped and counted, mbuf freed. */
+static void
+test_unregistered_memory(void)
+{
+	struct rte_mbuf_ext_shared_info *shinfo;
+	struct rte_mbuf *m;
+	struct mlx5_emu *emu;
+	uint8_t *buf = malloc(2048);
+	uint16_t len = 2048, port;
+	uint32_t seq = 0, i;
+	int freed = 0;
+
+	CHECK(buf != NULL, "malloc");
+	CHECK(port_create("net_mlx5_tm7", "emu=cx6dx,clock=virtual",
+			  &port) == 0, "probe");
+	if (!test_ok) {
+		free(buf);
+		return;
+	}
+	emu = rte_pmd_mlx5_tm_emu(port);
+	CHECK(port_setup(port, 1, 0) == 0, "setup");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	shinfo = rte_pktmbuf_ext_shinfo_init_helper(buf, &len, ext_free,
+						    &freed);
+	m = rte_pktmbuf_alloc(pool);
+	CHECK(shinfo != NULL && m != NULL, "extbuf");
+	if (!test_ok)
+		goto out;
+	rte_pktmbuf_attach_extbuf(m, buf, 0, len, shinfo);
+	m->data_off = 0;
+	build_frame(buf, 100, 0, 0, false);
+	m->data_len = 100;
+	m->pkt_len = 100;
+	CHECK(rte_eth_tx_burst(port, 0, &m, 1) == 1, "not consumed");
+	CHECK(freed == 1, "external buffer not freed");
+	CHECK(xstat(port, "tx_q0_dropped") == 1, "dropped %" PRIu64,
+	      xstat(port, "tx_q0_dropped"));
+	/* Descriptor status: posted slots are in use until completed. */
+	CHECK(rte_eth_tx_descriptor_status(port, 0, 0) ==
+	      RTE_ETH_TX_DESC_DONE, "slot 0 busy on an empty ring");
+	for (i = 0; i < 10; i++) {
+		uint8_t f[128];
+
+		build_frame(f, 100, 0, seq, false);
+		m = frame_to_mbuf(f, 100, 1);
+		CHECK(m != NULL && rte_eth_tx_burst(port, 0, &m, 1) == 1,
+		      "send");
+		seq++;
+	}
+	CHECK(rte_eth_tx_descriptor_status(port, 0, RING - 1) ==
+	      RTE_ETH_TX_DESC_FULL, "posted slot reported free");
+	CHECK(rte_eth_tx_descriptor_status(port, 0, RING - 11) ==
+	      RTE_ETH_TX_DESC_DONE, "free slot reported posted");
+	CHECK(rte_eth_tx_descriptor_status(port, 0, RING) < 0,
+	      "offset beyond the ring");
+	mlx5_emu_drain(emu);
+	CHECK(rte_eth_tx_done_cleanup(port, 0, 0) == 10, "cleanup");
+	CHECK(rte_eth_tx_descriptor_status(port, 0, RING - 1) ==
+	      RTE_ETH_TX_DESC_DONE, "completed slot reported posted");
+	CHECK(xstat(port, "tx_q0_wire_packets") == 10, "wire %" PRIu64,
+	      xstat(port, "tx_q0_wire_packets"));
+	CHECK(rte_mempool_in_use_count(pool) == 0, "%u mbufs in use",
+	      rte_mempool_in_use_count(pool));
+out:
+	port_destroy("net_mlx5_tm7", port);
+	free(buf);
+}
+
+/* Failures half-way through probe and start release what was taken. */
+static void
+test_halfway_failures(void)
+{
+	static const char *const probe_faults[] = {
+		"emu=cx6dx,clock=virtual,fault_cmd=ALLOC_TRANSPORT_DOMAIN:1:3",
+		"emu=cx6dx,clock=virtual,fault_cmd=CREATE_TIS:1:3",
+		"emu=cx6dx,clock=virtual,fault_cmd=QUERY_HCA_CAP:2:3",
+	};
+	static const char *const start_faults[] = {
+		"emu=cx6dx,clock=virtual,fault_cmd=CREATE_CQ:3:3",
+		"emu=cx6dx,clock=virtual,fault_cmd=CREATE_SQ:2:3",
+		"emu=cx6dx,clock=virtual,fault_cmd=MODIFY_SQ:3:3",
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(probe_faults); i++) {
+		const char *log;
+		int ret;
+
+		log_capture_start();
+		ret = rte_vdev_init("net_mlx5_tm6", probe_faults[i]);
+		log = log_capture_stop();
+		CHECK(ret < 0, "probe with %s succeeded", probe_faults[i]);
+		CHECK(strstr(log, "objects left") == NULL &&
+		      strstr(log, "failed") != NULL,
+		      "%s: %s", probe_faults[i], log);
+		if (ret == 0)
+			rte_vdev_uninit("net_mlx5_tm6");
+	}
+	for (i = 0; i < RTE_DIM(start_faults); i++) {
+		struct mlx5_emu *emu;
+		uint32_t sqns[4], seq = 0;
+		uint16_t port;
+
+		if (port_create("net_mlx5_tm6", start_faults[i], &port) != 0) {
+			CHECK(false, "probe with %s", start_faults[i]);
+			continue;
+		}
+		emu = rte_pmd_mlx5_tm_emu(port);
+		CHECK(port_setup(port, 3, 0) == 0, "setup");
+		log_capture_start();
+		CHECK(rte_eth_dev_start(port) < 0, "start with %s",
+		      start_faults[i]);
+		log_capture_stop();
+		CHECK(mlx5_emu_sq_list(emu, sqns, RTE_DIM(sqns)) == 0,
+		      "%s: SQs left after a failed start", start_faults[i]);
+		/* The fault was one-shot: the port starts and sends now. */
+		CHECK(rte_eth_dev_start(port) == 0, "second start");
+		CHECK(send_simple(port, 2, emu, 10, 100, &seq) == 10, "send");
+		mlx5_emu_drain(emu);
+		CHECK(xstat(port, "tx_q2_wire_packets") == 10, "not sent");
+		port_destroy("net_mlx5_tm6", port);
+		CHECK(rte_mempool_in_use_count(pool) == 0, "%u mbufs in use",
+		      rte_mempool_in_use_count(pool));
+	}
+}
+
+static void
 test_start_stop_cycles(void)
 {
 	struct mlx5_emu *emu;
@@ -743,11 +898,22 @@ test_start_stop_cycles(void)
 		      "%u mbufs in use after stop %d",
 		      rte_mempool_in_use_count(pool), cycle);
 	}
-	/* Fewer queues, then more: the port follows. */
+	/* Fewer queues: the port follows. */
 	CHECK(port_setup(port, 1, 0) == 0, "reconfigure");
 	CHECK(rte_eth_dev_start(port) == 0, "start");
 	CHECK(mlx5_emu_sq_list(emu, sqns, RTE_DIM(sqns)) == 1, "one SQ");
+	/* Reset (ethdev stops the port first), then it works again. */
+	CHECK(rte_eth_dev_reset(port) == 0, "reset");
+	CHECK(mlx5_emu_sq_list(emu, sqns, RTE_DIM(sqns)) == 0,
+	      "SQs left after reset");
+	CHECK(port_setup(port, 2, 0) == 0, "reconfigure after reset");
+	CHECK(rte_eth_dev_start(port) == 0, "start after reset");
+	CHECK(send_simple(port, 1, emu, 50, 100, &seq) == 50, "send");
+	mlx5_emu_drain(emu);
+	CHECK(xstat(port, "tx_q1_wire_packets") == 50, "not sent after reset");
 	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_mempool_in_use_count(pool) == 0, "%u mbufs in use",
+	      rte_mempool_in_use_count(pool));
 	CHECK(rte_eth_dev_close(port) == 0, "close");
 	CHECK(rte_pmd_mlx5_tm_emu(port) == NULL, "model after close");
 	rte_vdev_uninit("net_mlx5_tm5");
@@ -795,8 +961,13 @@ main(int argc, char **argv)
 	run("devarg refusals", test_devarg_refusals);
 	run("device infos and link", test_infos_and_link);
 	run("1M mixed packets, 4 queues, 2 lcores", test_million_packets);
+	run("100k mixed packets on cx7: no inline header, fast free",
+	    test_no_inline_fast_free);
 	run("queue rate limit on a started queue", test_rate_limit);
 	run("error CQE recovery", test_error_recovery);
+	run("unregistered memory, descriptor status",
+	    test_unregistered_memory);
+	run("failures half-way release everything", test_halfway_failures);
 	run("start/stop/close cycles", test_start_stop_cycles);
 	rte_mempool_free(pool);
 	rte_eal_cleanup();

@@ -82,6 +82,59 @@ def cmd(child, line, timeout=30):
     return child.before
 
 
+def session(checks, pmd, rxq, txq, rates):
+    """One testpmd run: txonly for a second, counters, quit."""
+    tag = "--rxq=%d --txq=%d" % (rxq, txq)
+    args = ["-d", pmd, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1",
+            "--no-shconf", "--file-prefix", "smoke%d" % os.getpid(),
+            "--log-level", "lib.eal:error",
+            "--vdev", "net_mlx5_tm0,emu=cx6dx",
+            "--", "-i", "--rxq=%d" % rxq, "--txq=%d" % txq,
+            "--total-num-mbufs=8192"]
+    child = pexpect.spawn(TESTPMD, args, encoding="utf-8", timeout=60)
+    child.logfile_read = sys.stdout
+    try:
+        idx = child.expect_exact([PROMPT, pexpect.EOF, pexpect.TIMEOUT])
+        checks.check("%s: testpmd starts with the PMD" % tag, idx == 0)
+        if idx != 0:
+            return
+        out = cmd(child, "show port info 0")
+        checks.check("%s: port 0 is net_mlx5_tm" % tag, "net_mlx5_tm" in out)
+        cmd(child, "set fwd txonly")
+        cmd(child, "start")
+        time.sleep(1.0)
+        out = cmd(child, "show port stats 0")
+        m = re.search(r"TX-packets:\s+(\d+)", out)
+        sent = int(m.group(1)) if m else 0
+        checks.check("%s: packets sent" % tag, sent > 0,
+                     "TX-packets %d" % sent)
+        if rates:
+            out = cmd(child, "set port 0 queue 1 rate 100")
+            checks.check("%s: queue rate limit accepted" % tag,
+                         "fail" not in out.lower() and
+                         "error" not in out.lower(), out.strip())
+            time.sleep(0.5)
+            out = cmd(child, "show port xstats 0")
+            busy = [q for q in range(txq)
+                    if re.search(r"tx_q%d_wire_packets:\s+[1-9]" % q, out)]
+            checks.check("%s: every Tx queue on the wire" % tag,
+                         len(busy) == txq and
+                         "tx_q1_wire_rate_bps" in out,
+                         "queues with wire packets: %s" % busy)
+        cmd(child, "stop")
+        child.sendline("quit")
+        idx = child.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=60)
+        child.close()
+        checks.check("%s: testpmd quits cleanly" % tag,
+                     idx == 0 and child.exitstatus == 0,
+                     "exit %s" % child.exitstatus)
+    except pexpect.ExceptionPexpect as e:
+        checks.check("%s: testpmd session" % tag, False, str(e))
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
@@ -96,54 +149,17 @@ def main():
         print("%d passed, %d failed" % (checks.passed, checks.failed))
         return 1
     work = private_dir(build)
-    child = None
     try:
         pmd = os.path.join(work, os.path.basename(so))
         shutil.copy(so, pmd)
         os.chmod(pmd, 0o700)
-        args = ["-d", pmd, "--no-huge", "--no-pci", "-m", "512", "-l", "0-1",
-                "--no-shconf", "--file-prefix", "smoke%d" % os.getpid(),
-                "--log-level", "lib.eal:error",
-                "--vdev", "net_mlx5_tm0,emu=cx6dx",
-                "--", "-i", "--rxq=4", "--txq=4", "--total-num-mbufs=8192"]
-        child = pexpect.spawn(TESTPMD, args, encoding="utf-8",
-                              timeout=60)
-        child.logfile_read = sys.stdout
-        idx = child.expect_exact([PROMPT, pexpect.EOF, pexpect.TIMEOUT])
-        checks.check("testpmd starts with the PMD", idx == 0)
-        if idx != 0:
-            return 1
-        out = cmd(child, "show port info 0")
-        checks.check("port 0 is net_mlx5_tm", "net_mlx5_tm" in out)
-        cmd(child, "set fwd txonly")
-        cmd(child, "start")
-        time.sleep(1.0)
-        out = cmd(child, "show port stats 0")
-        m = re.search(r"TX-packets:\s+(\d+)", out)
-        sent = int(m.group(1)) if m else 0
-        checks.check("packets sent", sent > 0, "TX-packets %d" % sent)
-        out = cmd(child, "set port 0 queue 1 rate 100")
-        checks.check("queue rate limit accepted",
-                     "fail" not in out.lower() and
-                     "error" not in out.lower(), out.strip())
-        time.sleep(0.5)
-        out = cmd(child, "show port xstats 0")
-        m = re.search(r"tx_q1_wire_packets:\s+(\d+)", out)
-        checks.check("wire figures per queue",
-                     m is not None and int(m.group(1)) > 0 and
-                     "tx_q1_wire_rate_bps" in out)
-        cmd(child, "stop")
-        child.sendline("quit")
-        idx = child.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=60)
-        child.close()
-        checks.check("testpmd quits cleanly",
-                     idx == 0 and child.exitstatus == 0,
-                     "exit %s" % child.exitstatus)
-    except (pexpect.ExceptionPexpect, OSError, RuntimeError) as e:
-        checks.check("testpmd session", False, str(e))
+        # As the guide shows it: no Rx queue, one forwarding stream.
+        session(checks, pmd, 0, 4, rates=False)
+        # Rx queues too: testpmd then sends on all 4 Tx queues.
+        session(checks, pmd, 4, 4, rates=True)
+    except (OSError, RuntimeError) as e:
+        checks.check("set-up", False, str(e))
     finally:
-        if child is not None and child.isalive():
-            child.terminate(force=True)
         shutil.rmtree(work, ignore_errors=True)
         print("%d passed, %d failed" % (checks.passed, checks.failed))
     return 0 if checks.failed == 0 else 1

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,7 @@ unsigned int tm_check_failed;
 
 static bool verbose;
 static uint64_t seed = 1;
-static unsigned int steps = 2000;
+static unsigned int steps = 10000;
 static struct rte_mempool *pool;
 static unsigned int port_seq = 1;
 static struct rte_tm_error terr;
@@ -462,7 +463,7 @@ test_capabilities(void)
 	CHECK(cap.shaper_private_rate_min ==
 	      (uint64_t)ec.pp_min_rate_kbps * 125 &&
 	      cap.shaper_private_rate_max ==
-	      (uint64_t)ec.pp_max_rate_kbps * 125 + 124,
+	      (uint64_t)ec.pp_max_rate_kbps * 125,
 	      "rate range %" PRIu64 "..%" PRIu64 " for %u..%u kbps",
 	      cap.shaper_private_rate_min, cap.shaper_private_rate_max,
 	      ec.pp_min_rate_kbps, ec.pp_max_rate_kbps);
@@ -688,7 +689,8 @@ test_refusals(void)
 		   RTE_TM_ERROR_TYPE_CAPABILITIES, "mark dscp");
 	EXPECT_OK(rte_tm_mark_ip_dscp(p.id, 0, 0, 0, &terr), "mark nothing");
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
-	EXPECT_OK(leaf_add(p.id, 0, ROOT, 1, 1), "leaf 0");
+	EXPECT_OK(nonleaf_add(p.id, MID, ROOT, 1), "900");
+	EXPECT_OK(leaf_add(p.id, 0, MID, 2, 1), "leaf 0");
 	expect_err(TM(rte_tm_node_shared_shaper_update(p.id, 0, 1, 1, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_SHAPER_ID,
 		   "node shared shaper");
@@ -709,31 +711,55 @@ test_refusals(void)
 		   "shared wred context update");
 	/* Node parameters, through rte_tm. */
 	np = leaf_params(1);
-	expect_err(TM(rte_tm_node_add(p.id, 1, ROOT, 1, 1, 1, &np, &terr)),
+	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 1, 1, 2, &np, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PRIORITY, "priority 1");
-	expect_err(TM(rte_tm_node_add(p.id, 1, ROOT, 0, 3, 1, &np, &terr)),
+	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 0, 3, 2, &np, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_WEIGHT, "weight 3");
 	np.n_shared_shapers = 1;
 	np.shared_shaper_id = &shared;
-	expect_err(TM(rte_tm_node_add(p.id, 1, ROOT, 0, 1, 1, &np, &terr)),
+	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 0, 1, 2, &np, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SHARED_SHAPERS,
 		   "shared shaper in params");
 	np = leaf_params(1);
 	np.leaf.wred.wred_profile_id = 1;
-	expect_err(TM(rte_tm_node_add(p.id, 1, ROOT, 0, 1, 1, &np, &terr)),
+	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 0, 1, 2, &np, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_WRED_PROFILE_ID,
 		   "wred in params");
+	np = leaf_params(1);
+	np.leaf.cman = RTE_TM_CMAN_WRED;
+	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 0, 1, 2, &np, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN, "cman WRED");
+	np = leaf_params(1);
+	np.stats_mask = RTE_TM_STATS_N_PKTS_GREEN_DROPPED;
+	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 0, 1, 2, &np, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_STATS,
+		   "drop counters");
+	np = leaf_params(1);
+	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 0, 1, 1, &np, &terr)),
+		   EINVAL, RTE_TM_ERROR_TYPE_LEVEL_ID, "wrong level id");
+	expect_err(TM(rte_tm_node_add(p.id, 1, ROOT, 0, 1, ANY, &np, &terr)),
+		   EINVAL, RTE_TM_ERROR_TYPE_LEVEL_ID, "leaves on two levels");
+	expect_err(TM(rte_tm_node_add(p.id, 1, 4242, 0, 1, ANY, &np, &terr)),
+		   EINVAL, RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID,
+		   "absent parent");
+	expect_err(TM(rte_tm_node_add(p.id, 0, MID, 0, 1, ANY, &np, &terr)),
+		   EEXIST, RTE_TM_ERROR_TYPE_NODE_ID, "leaf 0 twice");
 	np = nonleaf_params();
 	np.shaper_profile_id = 1;
-	expect_err(TM(rte_tm_node_add(p.id, MID, ROOT, 0, 1, 1, &np, &terr)),
+	expect_err(TM(rte_tm_node_add(p.id, MID2, ROOT, 0, 1, 1, &np, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
 		   "non-leaf shaper");
 	np = nonleaf_params();
 	np.nonleaf.n_sp_priorities = 8;
-	expect_err(TM(rte_tm_node_add(p.id, MID, ROOT, 0, 1, 1, &np, &terr)),
+	expect_err(TM(rte_tm_node_add(p.id, MID2, ROOT, 0, 1, 1, &np, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SP_PRIORITIES,
 		   "8 priorities");
-	expect_err(TM(rte_tm_node_add(p.id, MID, ROOT, 0, 1, 1, NULL, &terr)),
+	np = nonleaf_params();
+	expect_err(TM(rte_tm_node_add(p.id, MID2, MID, 0, 1, 2, &np, &terr)),
+		   EINVAL, RTE_TM_ERROR_TYPE_LEVEL_ID,
+		   "non-leaf on the leaf level");
+	expect_err(TM(rte_tm_node_add(p.id, MID2, ROOT, 0, 1, 1, NULL,
+				      &terr)),
 		   EINVAL, RTE_TM_ERROR_TYPE_NODE_PARAMS, "no params");
 	expect_err(TM(rte_tm_node_shaper_update(p.id, ROOT, 1, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID,
@@ -763,10 +789,12 @@ test_refusals(void)
 		   RTE_TM_ERROR_TYPE_NODE_ID, "resume not suspended");
 	expect_err(TM(rte_tm_node_suspend(p.id, 9, &terr)), EINVAL,
 		   RTE_TM_ERROR_TYPE_NODE_ID, "suspend absent node");
-	EXPECT_OK(nonleaf_add(p.id, MID, ROOT, 1), "900 beside the leaf");
-	expect_err(TM(rte_tm_node_parent_update(p.id, 0, MID, 0, 1, &terr)),
+	expect_err(TM(rte_tm_node_parent_update(p.id, 0, ROOT, 0, 1, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID,
 		   "parent on another level");
+	expect_err(TM(rte_tm_node_parent_update(p.id, 0, MID, 1, 1, &terr)),
+		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PRIORITY,
+		   "parent update priority");
 	expect_err(TM(rte_tm_node_parent_update(p.id, ROOT, MID, 0, 1,
 						&terr)),
 		   EINVAL, RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, "move root");
@@ -892,12 +920,20 @@ test_commit_after_start(void)
 	EXPECT_OK(rte_tm_node_delete(p.id, 0, &terr), "live delete 0");
 	CHECK(s->txq[0].entry_id == 0, "0 unlimited");
 	check_views(&p, "live delete");
-	/* Parent update between pass-through parents. */
-	EXPECT_OK(nonleaf_add(p.id, MID, ROOT, 1), "900");
-	EXPECT_OK(nonleaf_add(p.id, MID2, ROOT, 1), "901");
-	check_views(&p, "non-leaf beside leaves");
-	EXPECT_OK(rte_tm_node_delete(p.id, MID, &terr), "del 900");
-	EXPECT_OK(rte_tm_node_delete(p.id, MID2, &terr), "del 901");
+	/* Leaves are on level 1 here: no non-leaf node beside them. */
+	expect_err(nonleaf_add(p.id, MID, ROOT, 1), EINVAL,
+		   RTE_TM_ERROR_TYPE_LEVEL_ID, "non-leaf beside leaves");
+	check_views(&p, "live hierarchy");
+	/* The last node gone, the port is back to queue rate limits. */
+	for (q = 1; q < NB_TXQ; q++)
+		if (mlx5_tm_hier_leaf(&s->hier, q) != NULL)
+			EXPECT_OK(rte_tm_node_delete(p.id, q, &terr), "del %u", q);
+	EXPECT_OK(rte_tm_node_delete(p.id, ROOT, &terr), "delete root");
+	CHECK(!s->committed && pacing_table_in_use(
+	      mlx5_tm_pacing_table(s->pacing)) == 0, "no hierarchy, unshaped");
+	CHECK(rte_eth_set_queue_rate_limit(p.id, 7, 100) == 0 &&
+	      s->txq[7].source == MLX5_TM_RATE_QUEUE, "rate limit again");
+	check_views(&p, "after the hierarchy");
 	tport_close(&p);
 	CHECK(mlx5_tm_pacing_hw_outstanding() == 0,
 	      "closed with a committed hierarchy: %" PRIu64 " entries left",
@@ -955,6 +991,11 @@ test_parent_suspend_stats(void)
 	EXPECT_OK(rte_tm_node_resume(p.id, 1, &terr), "resume 1");
 	check_views(&p, "suspend/resume");
 	/* Statistics: leaves count their queue, parents sum, clear. */
+	EXPECT_OK(rte_tm_node_stats_update(p.id, MID, RTE_TM_STATS_N_PKTS |
+					   RTE_TM_STATS_N_BYTES, &terr),
+		  "900 counts");
+	EXPECT_OK(rte_tm_node_stats_update(p.id, ROOT, RTE_TM_STATS_N_PKTS,
+					   &terr), "root counts packets");
 	mlx5_emu_drain(p.emu);
 	EXPECT_OK(rte_tm_node_stats_read(p.id, 0, &st, &mask, 1, &terr),
 		  "clear 0");
@@ -989,6 +1030,18 @@ test_parent_suspend_stats(void)
 	EXPECT_OK(rte_tm_node_stats_read(p.id, ROOT, &st, &mask, 0, &terr),
 		  "root");
 	CHECK(st.n_pkts == 15, "root sums all: %" PRIu64, st.n_pkts);
+	/* A leaf counts from the moment it is added. */
+	EXPECT_OK(rte_tm_node_delete(p.id, 2, &terr), "delete leaf 2");
+	CHECK(send_frames(p.id, 2, 6) == 6, "queue 2 sends without a leaf");
+	mlx5_emu_drain(p.emu);
+	EXPECT_OK(leaf_add(p.id, 2, MID2, 2, 1), "leaf 2 again");
+	CHECK(send_frames(p.id, 2, 3) == 3, "queue 2 sends");
+	mlx5_emu_drain(p.emu);
+	send_frames(p.id, 2, 0);
+	EXPECT_OK(rte_tm_node_stats_read(p.id, 2, &st, &mask, 0, &terr),
+		  "read 2");
+	CHECK(st.n_pkts == 3 && st.n_bytes == 3 * FRAME,
+	      "leaf 2 counts since added: %" PRIu64, st.n_pkts);
 	tport_close(&p);
 }
 
@@ -1147,16 +1200,19 @@ test_rollback(void)
 	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "nothing leaked");
 }
 
-/* Dedicated indices: one entry per queue, never shared. */
+/* Dedicated indices, and the port's burst and typical-size defaults. */
 static void
 test_dedicated(void)
 {
+	struct mlx5_emu_pp_info e[8];
 	struct mlx5_tm_sched *s;
 	struct tport p;
+	unsigned int n, k;
 	uint16_t q;
 
-	printf("dedicated pacing indices\n");
-	if (tport_open(&p, "pacing_index=dedicated", 4, true) != 0) {
+	printf("dedicated pacing indices, port defaults\n");
+	if (tport_open(&p, "pacing_index=dedicated,tx_burst_bound=3000,"
+		       "tx_typical_pkt_sz=1000", 4, true) != 0) {
 		CHECK(false, "port");
 		return;
 	}
@@ -1169,7 +1225,22 @@ test_dedicated(void)
 	CHECK(pacing_table_in_use(mlx5_tm_pacing_table(s->pacing)) == 4 &&
 	      expected_index(s, 0) != expected_index(s, 1),
 	      "4 dedicated entries");
+	n = mlx5_emu_pp_list(p.emu, e, RTE_DIM(e));
+	for (k = 0; k < RTE_MIN(n, RTE_DIM(e)); k++)
+		CHECK(e[k].dedicated && e[k].rate_limit == 1000000 &&
+		      e[k].burst_upper_bound == 3000 &&
+		      e[k].typical_packet_size == 1000 && e[k].rate_mode == 0,
+		      "device entry %u: ded %d rate %u burst %u typical %u",
+		      e[k].index, e[k].dedicated, e[k].rate_limit,
+		      e[k].burst_upper_bound, e[k].typical_packet_size);
+	CHECK(n == 4, "4 device entries: %u", n);
 	check_views(&p, "dedicated");
+	/* A hitless update in dedicated mode: a fresh entry, old one freed. */
+	EXPECT_OK(profile_add(p.id, 2, 250000000, false), "2 Gbps");
+	EXPECT_OK(rte_tm_node_shaper_update(p.id, 2, 2, &terr), "update 2");
+	CHECK(pacing_table_in_use(mlx5_tm_pacing_table(s->pacing)) == 4,
+	      "still 4 entries");
+	check_views(&p, "dedicated update");
 	tport_close(&p);
 }
 
@@ -1296,9 +1367,11 @@ struct rate_rec {
 	uint64_t t_mark;      /* first departure after the mark + K */
 	uint64_t mark_bytes;
 	bool marked;
+	uint64_t before_bytes; /* bytes after departure K, before the mark */
+	uint64_t before_t;     /* last departure before the mark */
 };
 
-#define RATE_K 4
+#define RATE_K 24 /* past the initial burst of the 16-frame bucket */
 static struct rate_rec recs[NB_TXQ];
 
 static void
@@ -1373,7 +1446,14 @@ test_rates(void)
 	}
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
 	for (q = 0; q < NB_TXQ; q++) {
-		EXPECT_OK(profile_add(p.id, q, rate[q], pkt[q]), "p%u", q);
+		struct rte_tm_shaper_params sp;
+
+		/* A bucket of a few frames absorbs waits for the line. */
+		memset(&sp, 0, sizeof(sp));
+		sp.peak.rate = rate[q];
+		sp.peak.size = pkt[q] ? 0 : 16 * FRAME;
+		sp.packet_mode = pkt[q];
+		EXPECT_OK(profile_add_params(p.id, q, sp), "p%u", q);
 		EXPECT_OK(leaf_add(p.id, q, ROOT, 1, q), "l%u", q);
 	}
 	EXPECT_OK(profile_add(p.id, 100, new_rate, false), "2 Gbps");
@@ -1417,11 +1497,24 @@ test_rates(void)
 							    &terr),
 				  "update mid-stream");
 			recs[3].mark_n = recs[3].n;
+			recs[3].before_bytes = recs[3].bytes;
+			recs[3].before_t = recs[3].t_last;
 			recs[3].marked = true;
 			updated = true;
 		}
 	} while (active);
 	mlx5_emu_set_wire_hook(p.emu, NULL, NULL);
+	{
+		const struct rate_rec *r = &recs[3];
+		double before = r->before_t > r->t_first ?
+			(double)r->before_bytes * 1e9 /
+			(double)(r->before_t - r->t_first) : 0;
+
+		CHECK(updated && before / (double)rate[3] > 0.995 &&
+		      before / (double)rate[3] < 1.005,
+		      "queue 3 before the update: %.1f bytes/s, asked %"
+		      PRIu64, before, rate[3]);
+	}
 	for (q = 0; q < NB_TXQ; q++) {
 		double want = (double)rate[q];
 		double got = rec_rate(&recs[q], pkt[q], false);
@@ -1471,6 +1564,68 @@ walk_node_id(uint16_t nb_txq)
 	}
 }
 
+/* Delete every node, deepest first (a live hierarchy goes leaf by leaf). */
+static int
+walk_teardown(struct tport *p)
+{
+	struct mlx5_tm_sched *s = sched_of(p);
+	const struct mlx5_tm_node *n;
+	uint32_t ids[1024], count = 0, level, i;
+	int ret;
+
+	for (level = MLX5_TM_HIER_LEVELS; level-- > 0;)
+		TAILQ_FOREACH(n, &s->hier.nodes, next)
+			if (n->level == level && count < RTE_DIM(ids))
+				ids[count++] = n->id;
+	for (i = 0; i < count; i++) {
+		ret = TM(rte_tm_node_delete(p->id, ids[i], &terr));
+		if (ret != 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* A random existing non-leaf node (the deepest when @p deepest). */
+static uint32_t
+walk_nonleaf(const struct tport *p, bool deepest)
+{
+	const struct mlx5_tm_sched *s = sched_of(p);
+	const struct mlx5_tm_node *n, *pick = NULL;
+	uint32_t count = 0;
+
+	TAILQ_FOREACH(n, &s->hier.nodes, next) {
+		if (n->leaf)
+			continue;
+		if (deepest ? pick == NULL || n->level > pick->level :
+		    rnd(++count) == 0)
+			pick = n;
+	}
+	return pick != NULL ? pick->id : 100 + (uint32_t)rnd(5);
+}
+
+/* A leaf per queue with random profiles under one parent (many changes). */
+static int
+walk_build(struct tport *p)
+{
+	struct mlx5_tm_sched *s = sched_of(p);
+	uint32_t parent;
+	uint16_t q;
+	int ret = 0;
+
+	if (s->hier.root == NULL) {
+		ret = nonleaf_add(p->id, 100, NULL_ID, 0);
+		if (ret != 0)
+			return ret;
+	}
+	parent = walk_nonleaf(p, true);
+	for (q = 0; q < p->nb_txq; q++)
+		if (mlx5_tm_hier_leaf(&s->hier, q) == NULL &&
+		    leaf_add(p->id, q, parent, ANY, rnd(5) ? (uint32_t)rnd(6) :
+			     NONE) != 0 && ret == 0)
+			ret = -rte_errno;
+	return ret;
+}
+
 /* One random call; returns its result (0 accepted). */
 static int
 walk_step(struct tport *p, unsigned int what)
@@ -1479,7 +1634,7 @@ walk_step(struct tport *p, unsigned int what)
 	struct rte_tm_node_params np;
 	struct rte_tm_node_stats st;
 	uint32_t id = walk_node_id(p->nb_txq);
-	uint32_t parent = rnd(3) ? 100 + (uint32_t)rnd(5) :
+	uint32_t parent = rnd(5) ? walk_nonleaf(p, false) :
 			  walk_node_id(p->nb_txq);
 	uint32_t prof = rnd(8) ? (uint32_t)rnd(6) : NONE;
 	uint64_t mask;
@@ -1503,9 +1658,11 @@ walk_step(struct tport *p, unsigned int what)
 		np = id < p->nb_txq ? leaf_params(prof) : nonleaf_params();
 		if (rnd(10) == 0)
 			np.n_shared_shapers = 1;
-		return TM(rte_tm_node_add(p->id, id, parent, rnd(8) == 0,
-					  rnd(8) ? 1 : 2,
-					  rnd(2) ? ANY : (uint32_t)rnd(4),
+		if (sched_of(p)->hier.root == NULL && rnd(2))
+			parent = NULL_ID;
+		return TM(rte_tm_node_add(p->id, id, parent, rnd(16) == 0,
+					  rnd(16) ? 1 : 2,
+					  rnd(4) ? ANY : (uint32_t)rnd(4),
 					  &np, &terr));
 	case 6:
 		return TM(rte_tm_node_delete(p->id, id, &terr));
@@ -1525,6 +1682,10 @@ walk_step(struct tport *p, unsigned int what)
 	case 12:
 		return TM(rte_tm_node_stats_read(p->id, id, &st, &mask,
 						 (int)rnd(2), &terr));
+	case 14:
+		return walk_teardown(p);
+	case 15:
+		return walk_build(p);
 	default:
 		if (rnd(2)) {
 			rte_eth_dev_stop(p->id);
@@ -1541,6 +1702,7 @@ test_random(const char *devargs, unsigned int n_steps)
 	struct mlx5_emu_fault_pp fp;
 	struct snapshot a, b;
 	unsigned int i, what, ok = 0, refused = 0, faults = 0, bad = 0;
+	unsigned int accepted_by_op[16] = { 0 }, tried_by_op[16] = { 0 };
 	char why[256];
 	struct tport p;
 	int ret;
@@ -1555,8 +1717,8 @@ test_random(const char *devargs, unsigned int n_steps)
 		/* Faults only around rte_tm calls, not port start/stop. */
 		bool fault;
 
-		what = (unsigned int)rnd(14);
-		fault = what != 13 && rnd(12) == 0;
+		what = (unsigned int)rnd(16);
+		fault = what != 13 && rnd(what >= 10 ? 5 : 12) == 0;
 
 		if (fault) {
 			memset(&fc, 0, sizeof(fc));
@@ -1585,12 +1747,14 @@ test_random(const char *devargs, unsigned int n_steps)
 			mlx5_emu_fault_pp_alloc(p.emu, &fp);
 			faults++;
 		}
+		tried_by_op[what]++;
 		if (ret == 0) {
 			ok++;
+			accepted_by_op[what]++;
 		} else {
 			refused++;
 			/* A refusal changes nothing (clear_on_fail aside). */
-			if (what != 10 && what != 13 && !snap_equal(&a, &b)) {
+			if (what != 10 && what < 13 && !snap_equal(&a, &b)) {
 				bad++;
 				CHECK(false, "step %u (op %u) refused with %d "
 				      "but changed state: %s", i, what, ret,
@@ -1608,6 +1772,10 @@ test_random(const char *devargs, unsigned int n_steps)
 	      "faults", ok, refused, faults);
 	printf("  %u accepted, %u refused, %u with faults armed\n", ok,
 	       refused, faults);
+	if (verbose)
+		for (i = 0; i < RTE_DIM(tried_by_op); i++)
+			printf("  op %2u: %u of %u accepted\n", i,
+			       accepted_by_op[i], tried_by_op[i]);
 	CHECK(ok > n_steps / 10 && refused > n_steps / 10,
 	      "walk explores both outcomes");
 	tport_close(&p);
@@ -1634,6 +1802,7 @@ parse_args(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
+	char runtime_dir[PATH_MAX];
 	struct tport p0;
 	int ret;
 
@@ -1643,6 +1812,8 @@ main(int argc, char **argv)
 		return tm_check_report() | 1;
 	}
 	parse_args(argc - ret, argv + ret);
+	snprintf(runtime_dir, sizeof(runtime_dir), "%s",
+		 rte_eal_get_runtime_dir());
 	rte_srand(seed);
 	pool = rte_pktmbuf_pool_create("tm_test", 16383, 256, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE,
@@ -1676,5 +1847,7 @@ main(int argc, char **argv)
 	rte_mempool_free(pool);
 out:
 	rte_eal_cleanup();
+	/* EAL leaves its (now empty) run-time directory behind. */
+	rmdir(runtime_dir);
 	return tm_check_report();
 }

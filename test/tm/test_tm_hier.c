@@ -350,6 +350,48 @@ test_resize(void)
 	mlx5_tm_hier_fini(&h);
 }
 
+/* The validator is what commit and the random walk rely on: it must see
+ * every kind of corruption. */
+static void
+test_validate_detects(void)
+{
+	struct rte_tm_node_params nl = nonleaf_params();
+	struct rte_tm_node_params lf = leaf_params(1);
+	enum rte_tm_error_type type;
+	struct rte_tm_error err;
+	struct mlx5_tm_hier h;
+	struct mlx5_tm_node *leaf, *mid;
+
+	mlx5_tm_hier_init(&h);
+	mlx5_tm_hier_set_nb_txq(&h, 4);
+	add_profile(&h, 1);
+	add(&h, ROOT, RTE_TM_NODE_ID_NULL, 0, 1, 0, &nl, &type);
+	add(&h, MID, ROOT, 0, 1, 1, &nl, &type);
+	add(&h, 0, MID, 0, 1, 2, &lf, &type);
+	check_valid(&h, "before corruption");
+	leaf = mlx5_tm_hier_leaf(&h, 0);
+	mid = mlx5_tm_hier_node_find(&h, MID);
+	mid->n_children++;
+	CHECK(mlx5_tm_hier_validate(&h, &err) == -EINVAL, "child count");
+	mid->n_children--;
+	mlx5_tm_hier_profile_find(&h, 1)->n_users++;
+	CHECK(mlx5_tm_hier_validate(&h, &err) == -EINVAL &&
+	      err.type == RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, "profile users");
+	mlx5_tm_hier_profile_find(&h, 1)->n_users--;
+	leaf->level = 1;
+	CHECK(mlx5_tm_hier_validate(&h, &err) == -EINVAL, "wrong level");
+	leaf->level = 2;
+	mid->profile = mlx5_tm_hier_profile_find(&h, 1);
+	CHECK(mlx5_tm_hier_validate(&h, &err) == -EINVAL,
+	      "non-leaf with a shaper");
+	mid->profile = NULL;
+	h.n_leaves++;
+	CHECK(mlx5_tm_hier_validate(&h, &err) == -EINVAL, "leaf count");
+	h.n_leaves--;
+	check_valid(&h, "after repair");
+	mlx5_tm_hier_fini(&h);
+}
+
 int
 main(void)
 {
@@ -358,5 +400,6 @@ main(void)
 	test_delete_and_refcount();
 	test_parent_update();
 	test_resize();
+	test_validate_detects();
 	return tm_check_report();
 }

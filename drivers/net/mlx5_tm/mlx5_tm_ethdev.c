@@ -316,8 +316,14 @@ port_teardown(struct rte_eth_dev *dev)
 	if (priv->mr != NULL)
 		mlx5_tm_mr_uninit(priv);
 	port_objs_destroy(priv);
-	if (priv->gdev != NULL)
-		priv->glue->close_device(priv->gdev);
+	if (priv->gdev != NULL) {
+		int ret = priv->glue->close_device(priv->gdev);
+
+		if (ret < 0)
+			MLX5_TM_LOG(ERR, "port %u: closing device %s: %s",
+				    dev->data->port_id, priv->dev_name,
+				    strerror(-ret));
+	}
 	priv->gdev = NULL;
 	priv->emu = NULL;
 }

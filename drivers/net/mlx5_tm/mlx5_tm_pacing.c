@@ -2,7 +2,18 @@
  * Copyright 2026 The mlx5-tm authors
  */
 
+/*
+ * The port's pacing entries: the pacing library decides sharing and
+ * capacity; this file turns each new library entry into exactly one device
+ * allocation (set_pp_rate_limit_context, pp_alloc; dedicated flag when
+ * the port asks for dedicated indices) and frees it with the entry. In
+ * shared mode no two library entries have the same context, so the
+ * device's own sharing of identical contexts never merges two of them:
+ * library entries and device entries stay one to one.
+ */
+
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,45 +106,6 @@ static const struct pacing_hw_ops hw_ops = {
 	.free = hw_free,
 };
 
-/* The lowest (@p want_max false) or highest accepted peak rate. */
-static uint64_t
-probe_rate(const struct mlx5_tm_pacing *pm, bool packet_mode, bool want_max)
-{
-	struct pacing_shaper s = { .packet_mode = packet_mode };
-	struct pacing_result res;
-	uint64_t lo = 1, hi = (uint64_t)1 << 48, mid, found = 0;
-
-	/* Find one accepted rate first: the device bounds scaled. */
-	s.peak_rate = (uint64_t)pm->caps.max_rate_kbps *
-		      (packet_mode ? 1 : PACING_BYTES_PER_KBPS);
-	if (pacing_shaper_to_ctx(&s, &pm->caps, &pm->defaults, &res,
-				 NULL) != 0)
-		return 0;
-	found = s.peak_rate;
-	if (want_max)
-		lo = found;
-	else
-		hi = found;
-	/* Accepted rates form one interval: bisect its edge. */
-	while (lo < hi) {
-		mid = want_max ? lo + (hi - lo + 1) / 2 : lo + (hi - lo) / 2;
-		s.peak_rate = mid;
-		if (pacing_shaper_to_ctx(&s, &pm->caps, &pm->defaults, &res,
-					 NULL) == 0) {
-			if (want_max)
-				lo = mid;
-			else
-				hi = mid;
-		} else {
-			if (want_max)
-				hi = mid - 1;
-			else
-				lo = mid + 1;
-		}
-	}
-	return lo;
-}
-
 struct mlx5_tm_pacing *
 mlx5_tm_pacing_create(const struct mlx5_tm_glue *glue,
 		      struct mlx5_tm_glue_dev *gdev,
@@ -169,10 +141,11 @@ mlx5_tm_pacing_create(const struct mlx5_tm_glue *glue,
 		free(pm);
 		return NULL;
 	}
-	pm->range.byte_min = probe_rate(pm, false, false);
-	pm->range.byte_max = pm->range.byte_min ? probe_rate(pm, false, true) : 0;
-	pm->range.pkt_min = probe_rate(pm, true, false);
-	pm->range.pkt_max = pm->range.pkt_min ? probe_rate(pm, true, true) : 0;
+	/* On failure (no pacing, no WQE rate) the range stays 0..0. */
+	pacing_rate_range(&pm->caps, false, &pm->range.byte_min,
+			  &pm->range.byte_max);
+	pacing_rate_range(&pm->caps, true, &pm->range.pkt_min,
+			  &pm->range.pkt_max);
 	return pm;
 }
 
@@ -208,8 +181,26 @@ mlx5_tm_pacing_convert(const struct mlx5_tm_pacing *pm,
 		       const struct pacing_shaper *shaper,
 		       struct pacing_result *res, struct pacing_error *err)
 {
-	return pacing_shaper_to_ctx(shaper, &pm->caps, &pm->defaults, res,
-				    err);
+	uint64_t max = shaper->packet_mode ? pm->range.pkt_max :
+		       pm->range.byte_max;
+	int ret;
+
+	ret = pacing_shaper_to_ctx(shaper, &pm->caps, &pm->defaults, res,
+				   err);
+	/*
+	 * A byte rate just above the maximum rounds down to it; refuse it
+	 * anyway, so that the announced maximum is the last rate accepted.
+	 */
+	if (ret == 0 && shaper->peak_rate > max)
+		return pacing_error_set(err, PACING_FIELD_PEAK_RATE, -EINVAL,
+			"peak rate %" PRIu64 " %s is above the device maximum; "
+			"allowed %" PRIu64 "..%" PRIu64 " %s",
+			shaper->peak_rate,
+			shaper->packet_mode ? "packets/s" : "bytes/s",
+			shaper->packet_mode ? pm->range.pkt_min :
+			pm->range.byte_min, max,
+			shaper->packet_mode ? "packets/s" : "bytes/s");
+	return ret;
 }
 
 struct pacing_table *

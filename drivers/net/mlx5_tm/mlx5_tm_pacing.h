@@ -34,7 +34,7 @@ struct mlx5_tm_pacing_conf {
 /** The manager (opaque). */
 struct mlx5_tm_pacing;
 
-/** Highest and lowest peak rates a shaper may ask, both modes. */
+/** Lowest and highest peak rates a shaper may ask, both modes. */
 struct mlx5_tm_pacing_range {
 	uint64_t byte_min; /**< bytes/s, 0 when pacing is impossible. */
 	uint64_t byte_max; /**< bytes/s. */
@@ -64,7 +64,10 @@ mlx5_tm_pacing_conf(const struct mlx5_tm_pacing *pm);
 /** The device capabilities, in the pacing library's terms. */
 const struct pacing_caps *mlx5_tm_pacing_caps(const struct mlx5_tm_pacing *pm);
 
-/** The exact range of peak rates mlx5_tm_pacing_convert() accepts. */
+/**
+ * The range of peak rates mlx5_tm_pacing_convert() accepts: every rate in
+ * it, none outside (the pacing library's range, enforced exactly).
+ */
 const struct mlx5_tm_pacing_range *
 mlx5_tm_pacing_range(const struct mlx5_tm_pacing *pm);
 

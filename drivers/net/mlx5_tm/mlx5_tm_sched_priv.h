@@ -73,9 +73,6 @@ struct mlx5_tm_sched {
 /** The scheduling state of @p dev (NULL before init). */
 struct mlx5_tm_sched *mlx5_tm_sched_get(const struct rte_eth_dev *dev);
 
-/** Number of entries of mlx5_tm_sched::txq. */
-uint32_t mlx5_tm_sched_txq_max(void);
-
 /**
  * Change the rates of the queues whose @p targets entry has change set
  * (@p targets has s->nb_txq entries). All or nothing: on failure every

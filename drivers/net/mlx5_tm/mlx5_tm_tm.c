@@ -2,6 +2,12 @@
  * Copyright 2026 The mlx5-tm authors
  */
 
+/*
+ * rte_tm operations: capability queries, profiles and nodes through the
+ * hierarchy model, and their effect on the queues through
+ * mlx5_tm_sched_apply() (at commit, then at once on a live hierarchy).
+ */
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -22,6 +28,21 @@ struct leaf_shaper_caps {
 	int packet_mode;
 	int byte_mode;
 };
+
+/*
+ * Scheduling fields of a non-leaf node (same names in the port, level and
+ * node capability structures): one priority, one WFQ group of weight 1
+ * whose mode, byte or packet, is irrelevant.
+ */
+#define FILL_NONLEAF_SCHED(c, children) do { \
+	(c).sched_n_children_max = (children); \
+	(c).sched_sp_n_priorities_max = 1; \
+	(c).sched_wfq_n_children_per_group_max = (children); \
+	(c).sched_wfq_n_groups_max = 1; \
+	(c).sched_wfq_weight_max = 1; \
+	(c).sched_wfq_packet_mode_supported = 1; \
+	(c).sched_wfq_byte_mode_supported = 1; \
+} while (0)
 
 /* Non-leaf levels that may also hold the leaves: the union shows leaves. */
 static bool
@@ -70,19 +91,23 @@ sched_unlock(struct mlx5_tm_sched *s, int ret)
 #define TM_ERR(s, error, type, code, ...) \
 	mlx5_tm_hier_error(&(s)->hier, (error), (type), (code), __VA_ARGS__)
 
-/* Turn a failed mlx5_tm_sched_apply() into an rte_tm error. */
+/*
+ * Turn a failed mlx5_tm_sched_apply() into an rte_tm error naming the node
+ * at fault, or @p qid (UINT32_MAX: none) when the change was about it.
+ */
 static int
 apply_error(struct mlx5_tm_sched *s, struct rte_tm_error *error,
-	    const char *what, int ret)
+	    const char *what, uint32_t qid, int ret)
 {
 	enum rte_tm_error_type type = ret == -ENOSPC &&
 		s->fail_qid == UINT16_MAX ? RTE_TM_ERROR_TYPE_CAPABILITIES :
 		RTE_TM_ERROR_TYPE_NODE_ID;
 
 	if (s->fail_qid != UINT16_MAX)
+		qid = s->fail_qid;
+	if (qid != UINT32_MAX)
 		return TM_ERR(s, error, type, -ret, "%s: node %u (Tx queue "
-			      "%u): %s", what, s->fail_qid, s->fail_qid,
-			      s->msg);
+			      "%u): %s", what, qid, qid, s->msg);
 	return TM_ERR(s, error, type, -ret, "%s: %s", what, s->msg);
 }
 
@@ -163,13 +188,7 @@ tm_capabilities_get(struct rte_eth_dev *dev, struct rte_tm_capabilities *cap,
 	cap->shaper_private_byte_mode_supported = lc.byte_mode;
 	cap->shaper_pkt_length_adjust_min = 0;
 	cap->shaper_pkt_length_adjust_max = 0;
-	cap->sched_n_children_max = mlx5_tm_hier_children_max(&s->hier, 0);
-	cap->sched_sp_n_priorities_max = 1;
-	cap->sched_wfq_n_children_per_group_max = cap->sched_n_children_max;
-	cap->sched_wfq_n_groups_max = 1;
-	cap->sched_wfq_weight_max = 1;
-	cap->sched_wfq_packet_mode_supported = 1;
-	cap->sched_wfq_byte_mode_supported = 1;
+	FILL_NONLEAF_SCHED(*cap, mlx5_tm_hier_children_max(&s->hier, 0));
 	cap->dynamic_update_mask = RTE_TM_UPDATE_NODE_PARENT_KEEP_LEVEL |
 				   RTE_TM_UPDATE_NODE_ADD_DELETE |
 				   RTE_TM_UPDATE_NODE_SUSPEND_RESUME |
@@ -208,15 +227,8 @@ tm_level_capabilities_get(struct rte_eth_dev *dev, uint32_t level_id,
 	if (cap->n_nodes_leaf_max == 0) {
 		if (nonleaf == 0)
 			return sched_unlock(s, 0); /* No queue yet. */
-		cap->nonleaf.sched_n_children_max =
-			mlx5_tm_hier_children_max(&s->hier, level_id);
-		cap->nonleaf.sched_sp_n_priorities_max = 1;
-		cap->nonleaf.sched_wfq_n_children_per_group_max =
-			cap->nonleaf.sched_n_children_max;
-		cap->nonleaf.sched_wfq_n_groups_max = 1;
-		cap->nonleaf.sched_wfq_weight_max = 1;
-		cap->nonleaf.sched_wfq_packet_mode_supported = 1;
-		cap->nonleaf.sched_wfq_byte_mode_supported = 1;
+		FILL_NONLEAF_SCHED(cap->nonleaf,
+			mlx5_tm_hier_children_max(&s->hier, level_id));
 		cap->nonleaf.stats_mask = MLX5_TM_HIER_STATS_MASK;
 		return sched_unlock(s, 0);
 	}
@@ -257,15 +269,8 @@ tm_node_capabilities_get(struct rte_eth_dev *dev, uint32_t node_id,
 	memset(cap, 0, sizeof(*cap));
 	cap->stats_mask = MLX5_TM_HIER_STATS_MASK;
 	if (!node->leaf) {
-		cap->nonleaf.sched_n_children_max =
-			mlx5_tm_hier_children_max(&s->hier, node->level);
-		cap->nonleaf.sched_sp_n_priorities_max = 1;
-		cap->nonleaf.sched_wfq_n_children_per_group_max =
-			cap->nonleaf.sched_n_children_max;
-		cap->nonleaf.sched_wfq_n_groups_max = 1;
-		cap->nonleaf.sched_wfq_weight_max = 1;
-		cap->nonleaf.sched_wfq_packet_mode_supported = 1;
-		cap->nonleaf.sched_wfq_byte_mode_supported = 1;
+		FILL_NONLEAF_SCHED(cap->nonleaf,
+			mlx5_tm_hier_children_max(&s->hier, node->level));
 		return sched_unlock(s, 0);
 	}
 	leaf_shaper_caps(s, &lc);
@@ -371,13 +376,17 @@ tm_node_add(struct rte_eth_dev *dev, uint32_t node_id, uint32_t parent_id,
 				     weight, level_id, params, error);
 	if (node == NULL)
 		return sched_unlock(s, -rte_errno);
+	/* A leaf counts from now on. */
+	if (node->leaf)
+		mlx5_tm_txq_counters(dev, node_id, &node->stats_origin_pkts,
+				     &node->stats_origin_bytes);
 	/* A live hierarchy changes at once: the new leaf's shaper. */
 	if (s->committed && node->leaf && node->profile != NULL) {
 		ret = apply_leaf(s, node_id, node->profile);
 		if (ret != 0) {
 			mlx5_tm_hier_node_delete(&s->hier, node);
 			return sched_unlock(s, apply_error(s, error,
-							   "node add", ret));
+						"node add", node_id, ret));
 		}
 	}
 	mlx5_tm_sched_sync_suspend(s);
@@ -401,7 +410,7 @@ tm_node_delete(struct rte_eth_dev *dev, uint32_t node_id,
 		ret = apply_leaf(s, node_id, NULL);
 		if (ret != 0)
 			return sched_unlock(s, apply_error(s, error,
-							   "node delete", ret));
+						"node delete", node_id, ret));
 	}
 	mlx5_tm_hier_node_delete(&s->hier, node);
 	if (s->hier.n_nodes == 0 && s->committed) {
@@ -506,7 +515,8 @@ tm_hierarchy_commit(struct rte_eth_dev *dev, int clear_on_fail,
 	ret = mlx5_tm_sched_apply(s, t);
 	free(t);
 	if (ret != 0) {
-		ret = apply_error(s, error, "hierarchy commit", ret);
+		ret = apply_error(s, error, "hierarchy commit", UINT32_MAX,
+				  ret);
 		goto fail;
 	}
 	s->committed = true;
@@ -579,16 +589,32 @@ tm_node_shaper_update(struct rte_eth_dev *dev, uint32_t node_id,
 		ret = apply_leaf(s, node_id, profile);
 		if (ret != 0)
 			return sched_unlock(s, apply_error(s, error,
-						"shaper update", ret));
+						"shaper update", node_id, ret));
 	}
 	mlx5_tm_hier_node_set_profile(node, profile);
 	return sched_unlock(s, 0);
 }
 
-/* Packets and bytes below @p node now (leaf: its queue). */
+/* Packets and bytes leaf @p leaf (queue @p q) sent since it was added. */
 static void
-node_counters(struct mlx5_tm_sched *s, const struct mlx5_tm_node *node,
-	      uint64_t *pkts, uint64_t *bytes)
+leaf_counted(struct mlx5_tm_sched *s, struct mlx5_tm_node *leaf, uint16_t q,
+	     uint64_t *pkts, uint64_t *bytes)
+{
+	mlx5_tm_txq_counters(s->dev, q, pkts, bytes);
+	/* Below the origin: the queue's counters restarted (set up again). */
+	if (*pkts < leaf->stats_origin_pkts ||
+	    *bytes < leaf->stats_origin_bytes) {
+		leaf->stats_origin_pkts = 0;
+		leaf->stats_origin_bytes = 0;
+	}
+	*pkts -= leaf->stats_origin_pkts;
+	*bytes -= leaf->stats_origin_bytes;
+}
+
+/* What @p node counted since it was added: its leaf, or its leaves. */
+static void
+node_counted(struct mlx5_tm_sched *s, const struct mlx5_tm_node *node,
+	     uint64_t *pkts, uint64_t *bytes)
 {
 	uint64_t p, b;
 	uint16_t q;
@@ -596,12 +622,11 @@ node_counters(struct mlx5_tm_sched *s, const struct mlx5_tm_node *node,
 	*pkts = 0;
 	*bytes = 0;
 	for (q = 0; q < s->nb_txq; q++) {
-		const struct mlx5_tm_node *leaf =
-			mlx5_tm_hier_leaf(&s->hier, q);
+		struct mlx5_tm_node *leaf = mlx5_tm_hier_leaf(&s->hier, q);
 
 		if (leaf == NULL || !mlx5_tm_hier_node_under(leaf, node))
 			continue;
-		mlx5_tm_txq_counters(s->dev, q, &p, &b);
+		leaf_counted(s, leaf, q, &p, &b);
 		*pkts += p;
 		*bytes += b;
 	}
@@ -623,8 +648,8 @@ tm_node_stats_read(struct rte_eth_dev *dev, uint32_t node_id,
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " does not exist", node_id));
-	node_counters(s, node, &pkts, &bytes);
-	/* A counter below its base restarted (queue set up again). */
+	node_counted(s, node, &pkts, &bytes);
+	/* Below the last clear: leaves left or restarted; count afresh. */
 	if (pkts < node->stats_base_pkts || bytes < node->stats_base_bytes) {
 		node->stats_base_pkts = 0;
 		node->stats_base_bytes = 0;
@@ -680,7 +705,7 @@ refuse(struct rte_eth_dev *dev, struct rte_tm_error *error,
        enum rte_tm_error_type type, const char *message)
 {
 	(void)dev;
-	return rte_tm_error_set(error, ENOTSUP, type, NULL, message);
+	return -rte_tm_error_set(error, ENOTSUP, type, NULL, message);
 }
 
 static int

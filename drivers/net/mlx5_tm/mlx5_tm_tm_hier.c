@@ -293,8 +293,9 @@ check_level(struct mlx5_tm_hier *h, uint32_t node_id, bool leaf,
 				RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
 				"node %" PRIu32 ": a non-leaf node on level "
 				"%" PRIu32 " would not be above the leaves, "
-				"which are on level %" PRIu32,
-				node_id, level, h->leaf_level);
+				"which are on level %" PRIu32 " (node ids "
+				"below %" PRIu32 " are the Tx queues)",
+				node_id, level, h->leaf_level, h->nb_txq);
 		if (h->n_nonleaf[level] >= mlx5_tm_hier_nonleaf_max(level))
 			return mlx5_tm_hier_error(h, error,
 				RTE_TM_ERROR_TYPE_LEVEL_ID, ENOSPC,
@@ -330,13 +331,23 @@ check_params(struct mlx5_tm_hier *h, uint32_t node_id, bool leaf,
 {
 	uint32_t sp = params->shaper_profile_id;
 
-	if (!leaf && sp != RTE_TM_SHAPER_PROFILE_ID_NONE)
+	if (!leaf && sp != RTE_TM_SHAPER_PROFILE_ID_NONE) {
+		char queues[64];
+
+		if (h->nb_txq == 0)
+			snprintf(queues, sizeof(queues), "no Tx queue yet");
+		else
+			snprintf(queues, sizeof(queues), "%" PRIu32 ", node "
+				 "ids 0 to %" PRIu32, h->nb_txq, h->nb_txq - 1);
 		return mlx5_tm_hier_error(h, error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
-			ENOTSUP, "node %" PRIu32 ": non-leaf nodes have no "
-			"shaper (the device paces Tx queues only); give "
-			"shaper profile %" PRIu32 " to the leaves and use "
-			"RTE_TM_SHAPER_PROFILE_ID_NONE here", node_id, sp);
+			ENOTSUP, "node %" PRIu32 " is not a Tx queue (the "
+			"port has %s) so it is a non-leaf node, and non-leaf "
+			"nodes have no shaper (the device paces Tx queues "
+			"only): give shaper profile %" PRIu32 " to leaves, "
+			"use RTE_TM_SHAPER_PROFILE_ID_NONE here", node_id,
+			queues, sp);
+	}
 	if (leaf && sp != RTE_TM_SHAPER_PROFILE_ID_NONE &&
 	    mlx5_tm_hier_profile_find(h, sp) == NULL)
 		return mlx5_tm_hier_error(h, error,
@@ -628,10 +639,10 @@ mlx5_tm_hier_node_under(const struct mlx5_tm_node *node,
 /* The structural checks of one node, used by mlx5_tm_hier_validate(). */
 static int
 validate_node(struct mlx5_tm_hier *h, const struct mlx5_tm_node *node,
-	      uint32_t *children, struct rte_tm_error *error)
+	      struct rte_tm_error *error)
 {
 	const struct mlx5_tm_node *n;
-	uint32_t depth = 0;
+	uint32_t depth = 0, children = 0;
 
 	for (n = node; n->parent != NULL; n = n->parent)
 		if (++depth > MLX5_TM_HIER_LEVELS)
@@ -658,17 +669,22 @@ validate_node(struct mlx5_tm_hier *h, const struct mlx5_tm_node *node,
 	if (!node->leaf && node->profile != NULL)
 		return mlx5_tm_hier_error(h, error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
-			ENOTSUP, "non-leaf node %" PRIu32 " has a shaper",
+			EINVAL, "non-leaf node %" PRIu32 " has a shaper",
 			node->id);
-	if (node->parent != NULL)
-		children[node->level - 1]++;
+	TAILQ_FOREACH(n, &h->nodes, next)
+		children += n->parent == node;
+	if (children != node->n_children ||
+	    children > mlx5_tm_hier_children_max(h, node->level))
+		return mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID,
+			EINVAL, "node %" PRIu32 " counts %" PRIu32 " children, "
+			"%" PRIu32 " found", node->id, node->n_children,
+			children);
 	return 0;
 }
 
 int
 mlx5_tm_hier_validate(struct mlx5_tm_hier *h, struct rte_tm_error *error)
 {
-	uint32_t children[MLX5_TM_HIER_LEVELS] = { 0 };
 	uint32_t nonleaf[MLX5_TM_HIER_LEVELS] = { 0 };
 	uint32_t n = 0, leaves = 0, sum = 0, level;
 	const struct mlx5_tm_node *node;
@@ -680,7 +696,7 @@ mlx5_tm_hier_validate(struct mlx5_tm_hier *h, struct rte_tm_error *error)
 			EINVAL, "the hierarchy has %" PRIu32 " node(s) but no "
 			"root", h->n_nodes);
 	TAILQ_FOREACH(node, &h->nodes, next) {
-		ret = validate_node(h, node, children, error);
+		ret = validate_node(h, node, error);
 		if (ret != 0)
 			return ret;
 		n++;

@@ -60,7 +60,9 @@ struct mlx5_tm_node {
 	struct mlx5_tm_profile *profile; /**< Leaf private shaper, or NULL. */
 	uint64_t stats_mask;             /**< Counters reported. */
 	bool suspended;                  /**< rte_tm_node_suspend() in force. */
-	uint64_t stats_base_pkts;        /**< Counters at the last clear. */
+	uint64_t stats_origin_pkts;      /**< Leaf: its queue's counters */
+	uint64_t stats_origin_bytes;     /**< when the leaf was added. */
+	uint64_t stats_base_pkts;        /**< Counted at the last clear. */
 	uint64_t stats_base_bytes;
 };
 
@@ -184,7 +186,8 @@ struct mlx5_tm_node *mlx5_tm_hier_node_check_delete(struct mlx5_tm_hier *h,
 						    struct rte_tm_error *error);
 
 /** Delete @p node, which has no child. */
-void mlx5_tm_hier_node_delete(struct mlx5_tm_hier *h, struct mlx5_tm_node *node);
+void mlx5_tm_hier_node_delete(struct mlx5_tm_hier *h,
+			      struct mlx5_tm_node *node);
 
 /** Give @p node the private shaper @p profile (NULL for none). */
 void mlx5_tm_hier_node_set_profile(struct mlx5_tm_node *node,

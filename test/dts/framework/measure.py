@@ -57,27 +57,27 @@ def stats_rates(tc, nodes, window, port=0):
 
 def wire_rate(tc, first, last, q):
     """(bytes/s, packets/s, packets) of Tx queue @q between two xstats
-    readings, from the device model's wire figures tx_q<N>_wire_packets,
-    _wire_bytes and _wire_rate_bps (bits over the first..last departure
-    span, n - 1 average packets over n departures): each reading gives its
-    departure span, and the bytes that left between the two last
-    departures are divided by the difference of the spans."""
-    keys = ["tx_q%d_wire_%s" % (q, k) for k in ("packets", "bytes", "rate_bps")]
+    readings, from the device model's wire figures: the bytes that left
+    between the two readings' last departures (tx_q<N>_wire_bytes,
+    tx_q<N>_wire_last_ns), departure times from the model's schedule."""
+    keys = ["tx_q%d_wire_%s" % (q, k)
+            for k in ("packets", "bytes", "last_ns")]
     missing = [k for k in keys if k not in last or k not in first]
     tc.verify(not missing, "xstats lack %s (have %s)"
               % (", ".join(missing), ", ".join(sorted(last))))
-
-    def span_ns(xs):
-        pkts, byts, bps = (xs[k] for k in keys)
-        tc.verify(pkts > 1 and bps > 0, "queue %d: no wire figures yet: %r"
-                  % (q, [xs[k] for k in keys]))
-        return byts * 8.0 * (pkts - 1) / pkts / bps * 1e9
-
-    dt = (span_ns(last) - span_ns(first)) / 1e9
     n = last[keys[0]] - first[keys[0]]
+    dt = (last[keys[2]] - first[keys[2]]) / 1e9
     tc.verify(dt > 0 and n > 0, "queue %d: nothing left between the readings"
-              % q)
+              " (%r, then %r)" % (q, [first[k] for k in keys],
+                                  [last[k] for k in keys]))
     return (last[keys[1]] - first[keys[1]]) / dt, n / dt, n
+
+
+def lag(tc, port=0):
+    """The device model's lag figures (emu_lag_ns, emu_max_lag_ns,
+    emu_lagging) from xstats, {} on a real device."""
+    xs = xstats(tc, port)
+    return {k: v for k, v in xs.items() if k.startswith("emu_")}
 
 
 def wire_rates(tc, queues, window, port=0):

@@ -77,7 +77,9 @@ class TestCase:
 
     def __init__(self, ctx):
         self.ctx = ctx
-        self.pmds = []
+        self.pmds = []          # sessions open
+        self.history = []       # every session of the current case
+        self.notes = []         # remarks printed with the case's result
         self.pmd = None
 
     # Hooks (DTS names) ------------------------------------------------
@@ -94,6 +96,11 @@ class TestCase:
         pass
 
     # Verification -----------------------------------------------------
+    def note(self, text):
+        """A remark shown with the case's result (e.g. a retried
+        measurement)."""
+        self.notes.append(text)
+
     def verify(self, cond, msg):
         if not cond:
             raise VerifyFailure(msg)
@@ -114,6 +121,7 @@ class TestCase:
             pmd_so = self.ctx.pmd_so()
         pmd = Testpmd(vdev, pmd_so=pmd_so, txq=txq, **kw)
         self.pmds.append(pmd)
+        self.history.append(pmd)
         self.pmd = pmd
         return pmd
 
@@ -205,15 +213,16 @@ class TestCase:
                        % (port, node, parent, level, profile))
 
     def add_leaf(self, q, parent, level, profile, port=0, stats=3):
+        """Leaf node @q (Tx queue q) with shaper profile @profile."""
         return self.ok("add port tm leaf node %d %d %d 0 1 %d %d 0 0xffffffff"
                        " %d 0" % (port, q, parent, level, profile, stats))
 
     def two_level(self, profiles, port=0, root=1000):
         """Root (level 0) and one leaf per queue (level 1); @profiles maps
         queue -> shaper profile id (-1 for none)."""
-        self.add_root(root, 0, port)
+        self.add_root(root, 0, port=port)
         for q, pid in enumerate(profiles):
-            self.add_leaf(q, root, 1, pid, port)
+            self.add_leaf(q, root, 1, pid, port=port)
 
     def commit(self, port=0, clean="yes"):
         return self.ok("port tm hierarchy commit %d %s" % (port, clean))

@@ -98,3 +98,70 @@ class TestTmCommit(TrafficMixin, TestCase):
         self.start_txonly(nb_queues=3)
         self.check_rates({0: 3125000, 1: 6250000, 2: 3125000})
         self.stop_fwd()
+
+    def test_dedicated_pacing_index(self):
+        """pacing_index=shared (default): two queues at one rate share one
+        entry, so a 1-entry table holds them; pacing_index=dedicated: each
+        queue needs its own entry, and the same commit fails."""
+        for mode, fits in (("shared", True), ("dedicated", False)):
+            self.launch("cx6dx", txq=2, devargs={"cap_pp_table_size": 1,
+                                                 "pacing_index": mode})
+            self.build({0: 3125000, 1: 6250000})
+            self.ok("set port tm node shaper profile 0 1 1")
+            if fits:
+                self.commit()
+            else:
+                self.refused("port tm hierarchy commit 0 yes")
+            self.close_all()
+
+    def test_rate_tolerance(self):
+        """rate_tolerance_ppm lets a queue reuse an entry within that many
+        ppm of its rate: 25000 and 25001 kbps (40 ppm apart) need two
+        entries exactly, one with a 100 ppm tolerance."""
+        for ppm, fits in ((0, False), (100, True)):
+            self.launch("cx6dx", txq=2, devargs={"cap_pp_table_size": 1,
+                                                 "rate_tolerance_ppm": ppm})
+            self.build({0: 25000 * 125, 1: 25001 * 125})
+            if fits:
+                self.commit()
+                self.start_txonly(nb_queues=2)
+                # Both queues on the first rate (25000 kbps; the second
+                # asked 40 ppm more).
+                self.check_rates({0: 25000 * 125, 1: 25000 * 125},
+                                 source="wire", tolerance=0.001)
+                self.stop_fwd()
+            else:
+                self.refused("port tm hierarchy commit 0 yes")
+            self.close_all()
+
+    def test_queue_count_change(self):
+        """Fewer Tx queues (port reconfigured): the leaves of the queues
+        that went are deleted, the rest of the hierarchy keeps its rates.
+        More queues, so that a non-leaf id now names a queue: the
+        hierarchy no longer fits and is deleted, the profiles stay."""
+        self.launch("cx6dx", txq=4)
+        rates = {0: 3125000, 1: 6250000, 2: 9375000, 3: 12500000}
+        self.build(rates)
+        self.commit()
+        for cmd in ("port stop 0", "port config all txq 2",
+                    "port config all rxq 2", "port start 0"):
+            self.ok(cmd)
+        for node in (2, 3):
+            self.refused("show port tm node type 0 %d" % node, "NODE_ID")
+        self.ok("show port tm node type 0 1000")
+        self.start_txonly(nb_queues=2)
+        self.check_rates({0: 3125000, 1: 6250000}, source="wire")
+        self.stop_fwd()
+        self.close_all()
+
+        self.launch("cx6dx", txq=4)
+        self.add_profile(1, 3125000)
+        self.add_root(node=4)
+        self.add_leaf(0, 4, 1, 1)
+        self.commit()
+        for cmd in ("port stop 0", "port config all txq 8",
+                    "port config all rxq 8", "port start 0"):
+            self.ok(cmd)
+        for node in (0, 4):
+            self.refused("show port tm node type 0 %d" % node, "NODE_ID")
+        self.ok("del port tm node shaper profile 0 1")

@@ -8,7 +8,7 @@ from framework.test_case import TestCase
 
 # DTS test_plans/ice_iavf_packet_pacing_test_plan.rst, test case 6 ("Multi
 # queues with different rate limit"), step 2, as written there.
-ICE_SCRIPT = """\
+DTS_ICE_SCRIPT = """\
 port stop all
 add port tm node shaper profile 0 1 1000000 0 10000000 0 0 0
 add port tm node shaper profile 0 2 1000000 0 20000000 0 0 0
@@ -30,6 +30,10 @@ add port tm leaf node 0 6 900 0 1 2 7 0 0xffffffff 0 0
 add port tm leaf node 0 7 900 0 1 2 8 0 0xffffffff 0 0
 port tm hierarchy commit 0 no
 port start all"""
+
+# The same with committed rate 0, as doc/guides/rte_tm.rst gives it: the
+# device is single-rate and refuses a committed rate.
+ICE_SCRIPT = DTS_ICE_SCRIPT.replace(" 1000000 0 ", " 0 0 ")
 
 
 class TestTmHierarchy(TestCase):
@@ -66,7 +70,8 @@ class TestTmHierarchy(TestCase):
         self.commit()
 
     def test_ice_three_level_script(self):
-        """DTS's ice packet-pacing script, unchanged, on 8 queues."""
+        """DTS's ice packet-pacing script on 8 queues, unchanged apart from
+        the committed rate of its profiles (0, see the next case)."""
         self.launch("cx6dx", txq=8)
         for line in ICE_SCRIPT.split("\n"):
             self.ok(line)
@@ -74,6 +79,24 @@ class TestTmHierarchy(TestCase):
             self.verify(self.node_type(q) == "leaf", "queue %d type" % q)
         self.verify(self.node_type(900) == "nonleaf", "node 900 type")
         self.verify(self.node_type(1000) == "nonleaf", "node 1000 type")
+        # Committed: the profiles are in use by the queues.
+        self.refused("del port tm node shaper profile 0 8",
+                     "SHAPER_PROFILE_ID", r"used by 1 node")
+
+    def test_ice_script_committed_rate_refused(self):
+        """The script's profiles as DTS writes them (committed rate
+        1000000 bytes/s) are refused with COMMITTED_RATE and a reason, and
+        leave nothing behind."""
+        self.launch("cx6dx", txq=8)
+        profiles = [line for line in DTS_ICE_SCRIPT.split("\n")
+                    if "shaper profile" in line]
+        self.verify(len(profiles) == 8, "script has %d profiles"
+                    % len(profiles))
+        for line in profiles:
+            self.refused(line, "SHAPER_PROFILE_COMMITTED_RATE",
+                         r"single-rate.*peak rate")
+        for line in profiles:
+            self.ok(line.replace(" 1000000 0 ", " 0 0 "))
 
     def test_nonleaf_shaper_refused(self):
         self.launch("cx6dx", txq=4)
@@ -154,3 +177,24 @@ class TestTmHierarchy(TestCase):
                      "LEVEL_ID")
         self.add_leaf(1, 900, 2, 1)
         self.commit()
+
+    def test_two_ports_independent(self):
+        """Two net_mlx5_tm ports (cx6dx and cx5) keep separate profiles,
+        hierarchies and capabilities."""
+        self.launch("cx6dx", txq=2,
+                    eal_args=("--vdev", "net_mlx5_tm1,emu=cx5"))
+        self.ok("add port tm node shaper profile 0 1 0 0 10000 0 0 1")
+        self.refused("add port tm node shaper profile 1 1 0 0 10000 0 0 1",
+                     "SHAPER_PROFILE_PACKET_MODE")
+        self.ok("add port tm node shaper profile 1 1 0 0 6250000 0 0 0")
+        self.ok("add port tm node shaper profile 1 2 0 0 3125000 0 0 0")
+        self.refused("del port tm node shaper profile 0 2",
+                     "SHAPER_PROFILE_ID", r"does not exist")
+        self.two_level([1, 1], port=0)
+        self.two_level([1, 2], port=1, root=2000)
+        self.commit(port=0)
+        self.commit(port=1)
+        self.refused("show port tm node type 0 2000", "NODE_ID")
+        self.refused("show port tm node type 1 1000", "NODE_ID")
+        self.refused("del port tm node shaper profile 1 2",
+                     "SHAPER_PROFILE_ID", r"used by")

@@ -23,11 +23,15 @@ class TestTmQueueRateLimit(TrafficMixin, TestCase):
         self.check_rates({0: 25 * MBPS, 1: 75 * MBPS}, source="wire")
         self.stop_fwd()
 
-    def test_rate_limit_before_start(self):
+    def test_rate_limit_kept_across_restart(self):
+        """Rates set on the started port survive port stop/start (the new
+        send queues are created with the pacing index). testpmd itself
+        refuses the command on a stopped port: it compares the rate with
+        the link speed, 0 while the link is down."""
         self.launch("cx6dx", txq=2)
-        self.ok("port stop 0")
         self.ok("set port 0 queue 0 rate 40")
         self.ok("set port 0 queue 1 rate 40")
+        self.ok("port stop 0")
         self.ok("port start 0")
         self.start_txonly(nb_queues=2)
         self.check_rates({0: 40 * MBPS, 1: 40 * MBPS}, source="wire")

@@ -40,26 +40,44 @@ class TestTmRates(TrafficMixin, TestCase):
     def test_rates_wire_pcap(self):
         """The device model's wire capture (pcap=FILE): departure timestamps
         (ns) of every frame. The capture does not name the queue, so it
-        checks the port: frames of the configured length, and the sum of
-        the queue rates within 1% of the sum of the profiles."""
-        path = self.ctx.scratch_file("tm_rates.pcap")
-        self.shaped(devargs={"pcap": path})
-        self.start_txonly(nb_queues=len(RATES))
-        self.pmd.wait_for_idle(2.0)
-        self.stop_fwd()
-        records = measure.read_pcap(path)
-        self.verify(len(records) > 1000, "only %d packets captured"
-                    % len(records))
-        lengths = {r.length for r in records}
-        self.verify(lengths == {PKT_LEN}, "frame lengths %s on the wire, "
-                    "expected %d" % (sorted(lengths)[:10], PKT_LEN))
-        stamps = [r.t_ns for r in records]
-        self.verify(stamps == sorted(stamps), "departures out of order")
-        total, _, n = measure.pcap_rate(self.steady(records))
+        checks the port: frames of the configured length, in departure
+        order, and the sum of the queue rates within 1% of the sum of the
+        profiles. A capture taken while the model lagged (the machine
+        starved it) is taken again in a new session, up to 3 times."""
         want = sum(RATES.values())
-        self.verify(measure.within(total, want, TOLERANCE),
-                    "wire rate %.0f bytes/s over %d packets, profiles sum "
-                    "to %d (%s)" % (total, n, want, measure.pct(total, want)))
+        tries = []
+        for attempt in range(3):
+            path = self.ctx.scratch_file("tm_rates.pcap")
+            self.shaped(devargs={"pcap": path})
+            lag0 = measure.lag(self).get("emu_max_lag_ns", 0)
+            self.start_txonly(nb_queues=len(RATES))
+            self.pmd.wait_for_idle(2.0)
+            self.stop_fwd()
+            lag1 = measure.lag(self).get("emu_max_lag_ns", 0)
+            self.close_all()
+            records = measure.read_pcap(path)
+            self.verify(len(records) > 1000, "only %d packets captured"
+                        % len(records))
+            lengths = {r.length for r in records}
+            self.verify(lengths == {PKT_LEN}, "frame lengths %s on the "
+                        "wire, expected %d" % (sorted(lengths)[:10], PKT_LEN))
+            stamps = [r.t_ns for r in records]
+            self.verify(stamps == sorted(stamps), "departures out of order")
+            total, _, n = measure.pcap_rate(self.steady(records))
+            if measure.within(total, want, TOLERANCE):
+                if tries:
+                    self.note("capture in tolerance after: %s"
+                              % " | ".join(tries))
+                return
+            late = lag1 > lag0 and lag1 > 5000000
+            tries.append("%.0f bytes/s over %d packets (%s)%s"
+                         % (total, n, measure.pct(total, want),
+                            " while the model lagged %.1f ms" % (lag1 / 1e6)
+                            if late else ""))
+            if not late:
+                break
+        self.verify(False, "wire rate off, profiles sum to %d bytes/s: %s"
+                    % (want, " | ".join(tries)))
 
     @staticmethod
     def steady(records):
@@ -110,3 +128,42 @@ class TestTmRates(TrafficMixin, TestCase):
         self.check_rates({0: 5000}, packets=True)
         self.check_rates({1: 6250000}, warm_up=0)
         self.stop_fwd()
+
+    def test_burst_bound(self):
+        """The bucket, seen on the wire of one queue that starts idle:
+        its first frames leave back to back (line rate), as many as the
+        bucket holds, then one every 1000 bytes / rate. The bucket is the
+        profile's peak size, else the tx_burst_bound devarg, else the
+        device default (one frame here)."""
+        rate = 12500000                       # 100 Mbit/s: 80 us a frame
+        interval = PKT_LEN * 1e9 / rate
+        cases = ((None, 0, 1), (16000, 0, 16), (16000, 8000, 8))
+        for bound, size, frames in cases:
+            path = self.ctx.scratch_file("burst.pcap")
+            devargs = {"pcap": path}
+            if bound is not None:
+                devargs["tx_burst_bound"] = bound
+            self.launch("cx6dx", txq=1, devargs=devargs)
+            self.add_profile(1, rate, size=size)
+            self.two_level([1])
+            self.commit()
+            self.start_txonly()
+            self.pmd.wait_for_idle(0.3)
+            self.stop_fwd()
+            self.close_all()
+            recs = measure.read_pcap(path)
+            self.verify(len(recs) > frames + 20, "only %d frames captured"
+                        % len(recs))
+            gaps = [b.t_ns - a.t_ns for a, b in zip(recs, recs[1:])]
+            burst = 1
+            while gaps[burst - 1] < interval / 10:
+                burst += 1
+            what = "tx_burst_bound=%s, peak size %d" % (bound, size)
+            self.verify(burst == frames, "%s: %d frames back to back, "
+                        "expected %d (first gaps %s ns)"
+                        % (what, burst, frames, gaps[:frames + 2]))
+            steady = sorted(gaps[frames:frames + 200])
+            median = steady[len(steady) // 2]
+            self.verify(measure.within(median, interval, TOLERANCE),
+                        "%s: frames %d ns apart after the burst, expected "
+                        "%.0f" % (what, median, interval))

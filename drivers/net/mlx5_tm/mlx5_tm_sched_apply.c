@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * Moving Tx queues to new rates, all or nothing: one pacing-library
+ * transaction takes every entry needed (new ones allocated on the device
+ * at prepare), then each changed queue gets its index (stored for
+ * CREATE_SQ, or MODIFY_SQ on a live queue), then the entries left without
+ * users are released. A failure anywhere puts every queue back.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mlx5_tm_ethdev.h"
+#include "mlx5_tm_txq.h"
+#include "mlx5_tm_sched_priv.h"
+
+/* One queue's move in mlx5_tm_sched_apply(). */
+struct apply_change {
+	uint16_t qid;
+	uint64_t new_entry;  /* 0: unlimited */
+	uint16_t old_index;  /* to restore on failure */
+};
+
+/* The first changing queue that asked for @p ctx. */
+static uint16_t
+queue_of_ctx(const struct mlx5_tm_sched *s,
+	     const struct mlx5_tm_sched_target *t,
+	     const struct pacing_ctx *ctx)
+{
+	uint16_t q;
+
+	for (q = 0; q < s->nb_txq; q++)
+		if (t[q].change && t[q].shaped &&
+		    pacing_ctx_equal(&t[q].ctx, ctx))
+			return q;
+	return UINT16_MAX;
+}
+
+/* Stage the acquisitions and releases; fills @p ch, returns the count. */
+static int
+apply_stage(struct mlx5_tm_sched *s, struct pacing_txn *txn,
+	    const struct mlx5_tm_sched_target *t, struct apply_change *ch,
+	    uint32_t *n)
+{
+	struct pacing_error perr;
+	struct pacing_grant grant;
+	uint16_t q;
+	int ret;
+
+	*n = 0;
+	for (q = 0; q < s->nb_txq; q++) {
+		const struct mlx5_tm_sched_txq *cur = &s->txq[q];
+		uint64_t new_entry = 0;
+
+		if (!t[q].change)
+			continue;
+		if (t[q].shaped == (cur->entry_id != 0) &&
+		    (!t[q].shaped || pacing_ctx_equal(&t[q].ctx, &cur->ctx)))
+			continue;
+		if (t[q].shaped) {
+			ret = mlx5_tm_pacing_acquire(s->pacing, txn, q,
+						     &t[q].ctx, &grant, &perr);
+			if (ret != 0) {
+				s->fail_qid = q;
+				snprintf(s->msg, sizeof(s->msg), "%s",
+					 perr.message);
+				return ret;
+			}
+			new_entry = grant.entry_id;
+		}
+		if (cur->entry_id != 0) {
+			ret = pacing_txn_release(txn, q, cur->entry_id, &perr);
+			if (ret != 0) {
+				s->fail_qid = q;
+				snprintf(s->msg, sizeof(s->msg), "%s",
+					 perr.message);
+				return ret;
+			}
+		}
+		ch[*n].qid = q;
+		ch[*n].new_entry = new_entry;
+		ch[*n].old_index = mlx5_tm_txq_get_pp_index(s->dev, q);
+		(*n)++;
+	}
+	return 0;
+}
+
+/* Explain a failed prepare: capacity, or which queue's entry failed. */
+static void
+explain_prepare(struct mlx5_tm_sched *s, const struct mlx5_tm_sched_target *t,
+		const struct pacing_error *perr, int ret)
+{
+	struct pacing_ctx ctx = { 0 };
+	int errnum;
+
+	s->fail_qid = UINT16_MAX;
+	if (perr->field == PACING_FIELD_TABLE_CAPACITY) {
+		snprintf(s->msg, sizeof(s->msg),
+			 "not enough pacing entries: %.160s%s", perr->message,
+			 mlx5_tm_pacing_conf(s->pacing)->dedicated ? "" :
+			 " (queues with equal rates share an entry; see "
+			 "devarg rate_tolerance_ppm)");
+		return;
+	}
+	if (perr->field != PACING_FIELD_HW ||
+	    !mlx5_tm_pacing_last_failure(s->pacing, &ctx, &errnum)) {
+		snprintf(s->msg, sizeof(s->msg), "%s", perr->message);
+		return;
+	}
+	s->fail_qid = queue_of_ctx(s, t, &ctx);
+	snprintf(s->msg, sizeof(s->msg),
+		 "the device refused a pacing entry (rate_limit %" PRIu32
+		 " %s): %s", ctx.rate_limit,
+		 ctx.rate_mode == PACING_RATE_MODE_WQE ? "WQEs/s" : "kbps",
+		 strerror(-ret));
+}
+
+/* Record the new state of every targeted queue. */
+static void
+apply_record(struct mlx5_tm_sched *s, const struct mlx5_tm_sched_target *t,
+	     const struct apply_change *ch, uint32_t n)
+{
+	uint32_t i;
+	uint16_t q;
+
+	for (i = 0; i < n; i++) {
+		struct mlx5_tm_sched_txq *cur = &s->txq[ch[i].qid];
+
+		cur->entry_id = ch[i].new_entry;
+		memset(&cur->ctx, 0, sizeof(cur->ctx));
+		if (cur->entry_id != 0)
+			cur->ctx = t[ch[i].qid].ctx;
+	}
+	for (q = 0; q < s->nb_txq; q++) {
+		struct mlx5_tm_sched_txq *cur = &s->txq[q];
+
+		if (!t[q].change)
+			continue;
+		cur->source = t[q].source;
+		cur->requested = t[q].shaped ? t[q].requested : 0;
+		cur->profile_id = t[q].source == MLX5_TM_RATE_TM ?
+				  t[q].profile_id :
+				  RTE_TM_SHAPER_PROFILE_ID_NONE;
+		cur->limit_mbps = t[q].source == MLX5_TM_RATE_QUEUE ?
+				  t[q].limit_mbps : 0;
+	}
+}
+
+int
+mlx5_tm_sched_apply(struct mlx5_tm_sched *s,
+		    const struct mlx5_tm_sched_target *t)
+{
+	struct apply_change *ch = NULL;
+	struct pacing_error perr;
+	struct pacing_txn *txn;
+	uint32_t n = 0, i;
+	int ret;
+
+	s->msg[0] = '\0';
+	s->fail_qid = UINT16_MAX;
+	if (s->nb_txq == 0)
+		return 0;
+	ch = calloc(s->nb_txq, sizeof(*ch));
+	if (ch == NULL) {
+		snprintf(s->msg, sizeof(s->msg), "no memory");
+		return -ENOMEM;
+	}
+	txn = mlx5_tm_pacing_begin(s->pacing, &perr);
+	if (txn == NULL) {
+		snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
+		free(ch);
+		return perr.code != 0 ? perr.code : -ENOMEM;
+	}
+	ret = apply_stage(s, txn, t, ch, &n);
+	if (ret != 0)
+		goto abort;
+	if (n == 0) {
+		pacing_txn_abort(txn);
+		apply_record(s, t, ch, 0);
+		free(ch);
+		return 0;
+	}
+	/* Every new entry exists on the device before any queue moves. */
+	ret = pacing_txn_prepare(txn, &perr);
+	if (ret != 0) {
+		explain_prepare(s, t, &perr, ret);
+		goto abort;
+	}
+	for (i = 0; i < n; i++) {
+		uint16_t idx = ch[i].new_entry != 0 ?
+			mlx5_tm_pacing_txn_index(txn, ch[i].new_entry) : 0;
+
+		ret = mlx5_tm_txq_set_pp_index(s->dev, ch[i].qid, idx);
+		if (ret == 0)
+			continue;
+		s->fail_qid = ch[i].qid;
+		snprintf(s->msg, sizeof(s->msg),
+			 "the device refused pacing index %u for the queue "
+			 "(MODIFY_SQ): %s; every queue keeps its previous "
+			 "rate", idx, strerror(-ret));
+		/* Put back the queues already moved, newest first. */
+		while (i-- > 0) {
+			int r = mlx5_tm_txq_set_pp_index(s->dev, ch[i].qid,
+							 ch[i].old_index);
+
+			if (r != 0)
+				MLX5_TM_LOG(ERR, "port %u: queue %u: cannot "
+					    "restore pacing index %u: %s",
+					    s->dev->data->port_id, ch[i].qid,
+					    ch[i].old_index, strerror(-r));
+		}
+		goto abort;
+	}
+	/* Old entries whose last user went are freed here, after the move. */
+	ret = pacing_txn_commit(txn, &perr);
+	if (ret != 0) {
+		/* Prepared transactions commit; this is a library bug. */
+		snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
+		free(ch);
+		return ret;
+	}
+	apply_record(s, t, ch, n);
+	free(ch);
+	return 0;
+abort:
+	pacing_txn_abort(txn);
+	free(ch);
+	return ret;
+}
+
+void
+mlx5_tm_sched_target_of_leaf(const struct mlx5_tm_sched *s, uint16_t qid,
+			     struct mlx5_tm_sched_target *t)
+{
+	const struct mlx5_tm_node *leaf = mlx5_tm_hier_leaf(&s->hier, qid);
+
+	memset(t, 0, sizeof(*t));
+	t->change = true;
+	t->source = MLX5_TM_RATE_TM;
+	t->profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE;
+	if (leaf == NULL || leaf->profile == NULL)
+		return;
+	t->shaped = true;
+	t->ctx = leaf->profile->pacing.ctx;
+	t->requested = leaf->profile->pacing.requested;
+	t->profile_id = leaf->profile->id;
+}
+
+void
+mlx5_tm_sched_sync_suspend(struct mlx5_tm_sched *s)
+{
+	uint16_t q;
+
+	for (q = 0; q < s->nb_txq; q++) {
+		const struct mlx5_tm_node *leaf =
+			mlx5_tm_hier_leaf(&s->hier, q);
+		bool want = s->committed && leaf != NULL &&
+			    mlx5_tm_hier_node_suspended(leaf);
+
+		if (want == s->txq[q].suspended)
+			continue;
+		mlx5_tm_txq_set_suspended(s->dev, q, want);
+		s->txq[q].suspended = want;
+	}
+}
