@@ -14,7 +14,7 @@
 # Environment: BENCH_ARGS (more mlx5-tm-bench options for the timing run),
 # BENCH_CG_PACKETS (packets per case under callgrind, default 4096),
 # BENCH_NO_CALLGRIND=1 to skip step 2.
-set -eu
+set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-build}" && pwd)

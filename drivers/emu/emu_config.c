@@ -29,6 +29,7 @@ const char *const mlx5_emu_config_keys[] = {
 	"cap_log_max_cq_sz",
 	"cap_inline_mode",
 	"cap_vport_inline_mode",
+	"cap_vport_inline",
 	"lag_threshold_us",
 	"fault_cmd",
 	"fault_pp_alloc",
@@ -376,6 +377,20 @@ mlx5_emu_config_set(struct mlx5_emu_config *cfg, const char *key,
 				"0-3,6 (CPUs 0..%d)", value, CPU_SETSIZE - 1);
 		snprintf(cfg->cpus, sizeof(cfg->cpus), "%s", value);
 		return 0;
+	}
+	if (strcmp(key, "cap_vport_inline") == 0) {
+		static const char *const names[] = {
+			"none", "l2", "ip", "tcp_udp",
+		};
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strcmp(value, names[i]) == 0) {
+				cfg->vport_inline_mode = (int64_t)i;
+				return 0;
+			}
+		return emu_cfg_error(err, errlen,
+			"cap_vport_inline='%s': accepted values are none, l2, "
+			"ip, tcp_udp", value);
 	}
 	if (strcmp(key, "fault_cmd") == 0)
 		return emu_cfg_fault_cmd(cfg, value, err, errlen);

@@ -26,40 +26,6 @@
 
 #include "emu_internal.h"
 
-/*
- * Local layout (not in mlx5_tm_prm.h): QUERY_NIC_VPORT_CONTEXT, for the
- * vport's min_wqe_inline_mode when wqe_inline_mode is VPORT_CONTEXT.
- * Offsets as in the PRM (Linux include/linux/mlx5/mlx5_ifc.h).
- */
-#define EMU_CMD_OP_QUERY_NIC_VPORT_CONTEXT 0x754
-
-struct mlx5_ifc_emu_nic_vport_context_bits {
-	u8 reserved_at_0[0x5];
-	u8 min_wqe_inline_mode[0x3];
-	u8 reserved_at_8[0x7f8];
-};
-
-struct mlx5_ifc_emu_query_nic_vport_context_in_bits {
-	u8 opcode[0x10];
-	u8 uid[0x10];
-	u8 reserved_at_20[0x10];
-	u8 op_mod[0x10];
-	u8 other_vport[0x1];
-	u8 reserved_at_41[0xf];
-	u8 vport_number[0x10];
-	u8 reserved_at_60[0x5];
-	u8 allowed_list_type[0x3];
-	u8 reserved_at_68[0x18];
-};
-
-struct mlx5_ifc_emu_query_nic_vport_context_out_bits {
-	u8 status[0x8];
-	u8 reserved_at_8[0x18];
-	u8 syndrome[0x20];
-	u8 reserved_at_40[0x40];
-	struct mlx5_ifc_emu_nic_vport_context_bits nic_vport_context;
-};
-
 enum emu_cmd_kind {
 	EMU_CMD_GENERAL,
 	EMU_CMD_CREATE,
@@ -195,13 +161,13 @@ static uint8_t
 emu_cmd_query_nic_vport(struct mlx5_emu *emu, const void *in, size_t inlen,
 			void *out, uint32_t *synd)
 {
-	void *ctx = MLX5_ADDR_OF(emu_query_nic_vport_context_out, out,
+	void *ctx = MLX5_ADDR_OF(query_nic_vport_context_out, out,
 				 nic_vport_context);
 
 	(void)inlen;
-	if (MLX5_GET(emu_query_nic_vport_context_in, in, other_vport))
+	if (MLX5_GET(query_nic_vport_context_in, in, other_vport))
 		EMU_BAD_PARAM();
-	MLX5_SET(emu_nic_vport_context, ctx, min_wqe_inline_mode,
+	MLX5_SET(nic_vport_context, ctx, min_wqe_inline_mode,
 		 emu->caps.vport_inline_mode);
 	return MLX5_CMD_STAT_OK;
 }
@@ -759,10 +725,9 @@ emu_cmd_query_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 static const struct emu_cmd emu_cmds[] = {
 	EMU_CMD(QUERY_HCA_CAP, "", query_hca_cap_in, query_hca_cap_out,
 		emu_cmd_query_hca_cap, EMU_CMD_GENERAL, EMU_OBJ_TD),
-	{ EMU_CMD_OP_QUERY_NIC_VPORT_CONTEXT, "QUERY_NIC_VPORT_CONTEXT",
-	  MLX5_ST_SZ_BYTES(emu_query_nic_vport_context_in),
-	  MLX5_ST_SZ_BYTES(emu_query_nic_vport_context_out),
-	  emu_cmd_query_nic_vport, EMU_CMD_GENERAL, EMU_OBJ_TD },
+	EMU_CMD(QUERY_NIC_VPORT_CONTEXT, "", query_nic_vport_context_in,
+		query_nic_vport_context_out, emu_cmd_query_nic_vport,
+		EMU_CMD_GENERAL, EMU_OBJ_TD),
 	EMU_CMD(ALLOC_TRANSPORT_DOMAIN, "", alloc_transport_domain_in,
 		alloc_transport_domain_out, emu_cmd_alloc_td, EMU_CMD_CREATE,
 		EMU_OBJ_TD),

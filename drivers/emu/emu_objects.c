@@ -13,12 +13,50 @@
 
 #include "emu_internal.h"
 
+/*
+ * Give @p obj an id in @p tab under the device lock and, if @p parent_users
+ * is not NULL, count one more user of its parent. Glue convention: -1 and
+ * errno on failure (a full table is ENOMEM, as on a device).
+ */
+static int
+emu_object_add(struct mlx5_emu *emu, struct emu_idtab *tab, void *obj,
+	       uint32_t *id, uint32_t *parent_users)
+{
+	int ret;
+
+	emu_lock(emu);
+	ret = emu_idtab_add(tab, obj, id);
+	if (ret == 0 && parent_users != NULL)
+		(*parent_users)++;
+	emu_unlock(emu);
+	if (ret < 0) {
+		errno = ret == -ENOSPC ? ENOMEM : -ret;
+		return -1;
+	}
+	return 0;
+}
+
+/* Remove id @p id from @p tab under the device lock, unless still used. */
+static int
+emu_object_del_unused(struct mlx5_emu *emu, struct emu_idtab *tab,
+		      uint32_t id, const uint32_t *users)
+{
+	int ret = 0;
+
+	emu_lock(emu);
+	if (*users > 0)
+		ret = -EBUSY;
+	else
+		emu_idtab_del(tab, id);
+	emu_unlock(emu);
+	return ret;
+}
+
 struct mlx5_tm_pd *
 emu_glue_pd_alloc(struct mlx5_tm_glue_dev *dev)
 {
 	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
 	struct emu_pd *pd;
-	int ret;
 
 	if (emu == NULL) {
 		errno = EINVAL;
@@ -30,12 +68,8 @@ emu_glue_pd_alloc(struct mlx5_tm_glue_dev *dev)
 		return NULL;
 	}
 	pd->emu = emu;
-	emu_lock(emu);
-	ret = emu_idtab_add(&emu->pds, pd, &pd->pub.pdn);
-	emu_unlock(emu);
-	if (ret < 0) {
+	if (emu_object_add(emu, &emu->pds, pd, &pd->pub.pdn, NULL) < 0) {
 		free(pd);
-		errno = ret == -ENOSPC ? ENOMEM : -ret;
 		return NULL;
 	}
 	return &pd->pub;
@@ -45,20 +79,15 @@ int
 emu_glue_pd_free(struct mlx5_tm_pd *p)
 {
 	struct emu_pd *pd = (struct emu_pd *)p;
-	struct mlx5_emu *emu;
+	int ret;
 
 	if (pd == NULL)
 		return -EINVAL;
-	emu = pd->emu;
-	emu_lock(emu);
-	if (pd->users > 0) {
-		emu_unlock(emu);
-		return -EBUSY;
-	}
-	emu_idtab_del(&emu->pds, pd->pub.pdn);
-	emu_unlock(emu);
-	free(pd);
-	return 0;
+	ret = emu_object_del_unused(pd->emu, &pd->emu->pds, pd->pub.pdn,
+				    &pd->users);
+	if (ret == 0)
+		free(pd);
+	return ret;
 }
 
 struct mlx5_tm_umem *
@@ -67,7 +96,6 @@ emu_glue_umem_reg(struct mlx5_tm_glue_dev *dev, void *addr, size_t size,
 {
 	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
 	struct emu_umem *um;
-	int ret;
 
 	(void)access;
 	if (emu == NULL || addr == NULL || size == 0) {
@@ -82,12 +110,9 @@ emu_glue_umem_reg(struct mlx5_tm_glue_dev *dev, void *addr, size_t size,
 	um->emu = emu;
 	um->addr = addr;
 	um->size = size;
-	emu_lock(emu);
-	ret = emu_idtab_add(&emu->umems, um, &um->pub.umem_id);
-	emu_unlock(emu);
-	if (ret < 0) {
+	if (emu_object_add(emu, &emu->umems, um, &um->pub.umem_id,
+			   NULL) < 0) {
 		free(um);
-		errno = ret == -ENOSPC ? ENOMEM : -ret;
 		return NULL;
 	}
 	return &um->pub;
@@ -97,20 +122,15 @@ int
 emu_glue_umem_dereg(struct mlx5_tm_umem *u)
 {
 	struct emu_umem *um = (struct emu_umem *)u;
-	struct mlx5_emu *emu;
+	int ret;
 
 	if (um == NULL)
 		return -EINVAL;
-	emu = um->emu;
-	emu_lock(emu);
-	if (um->users > 0) {
-		emu_unlock(emu);
-		return -EBUSY;
-	}
-	emu_idtab_del(&emu->umems, um->pub.umem_id);
-	emu_unlock(emu);
-	free(um);
-	return 0;
+	ret = emu_object_del_unused(um->emu, &um->emu->umems,
+				    um->pub.umem_id, &um->users);
+	if (ret == 0)
+		free(um);
+	return ret;
 }
 
 struct mlx5_tm_uar *
@@ -118,7 +138,6 @@ emu_glue_uar_alloc(struct mlx5_tm_glue_dev *dev)
 {
 	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
 	struct emu_uar *uar;
-	int ret;
 
 	if (emu == NULL) {
 		errno = EINVAL;
@@ -139,13 +158,10 @@ emu_glue_uar_alloc(struct mlx5_tm_glue_dev *dev)
 	uar->emu = emu;
 	uar->pub.base_addr = uar->page;
 	uar->pub.reg_addr = uar->page + MLX5_BF_OFFSET;
-	emu_lock(emu);
-	ret = emu_idtab_add(&emu->uars, uar, &uar->pub.page_id);
-	emu_unlock(emu);
-	if (ret < 0) {
+	if (emu_object_add(emu, &emu->uars, uar, &uar->pub.page_id,
+			   NULL) < 0) {
 		free(uar->page);
 		free(uar);
-		errno = ret == -ENOSPC ? ENOMEM : -ret;
 		return NULL;
 	}
 	return &uar->pub;
@@ -238,7 +254,6 @@ emu_glue_reg_mr(struct mlx5_tm_pd *p, void *addr, size_t length,
 	struct emu_pd *pd = (struct emu_pd *)p;
 	struct mlx5_emu *emu;
 	struct emu_mr *mr;
-	int ret;
 
 	(void)access;
 	if (pd == NULL || addr == NULL || length == 0 ||
@@ -258,14 +273,9 @@ emu_glue_reg_mr(struct mlx5_tm_pd *p, void *addr, size_t length,
 	mr->end = (uintptr_t)addr + length;
 	mr->pub.addr = addr;
 	mr->pub.length = length;
-	emu_lock(emu);
-	ret = emu_idtab_add(&emu->mrs, mr, &mr->pub.lkey);
-	if (ret == 0)
-		pd->users++;
-	emu_unlock(emu);
-	if (ret < 0) {
+	if (emu_object_add(emu, &emu->mrs, mr, &mr->pub.lkey,
+			   &pd->users) < 0) {
 		free(mr);
-		errno = ret == -ENOSPC ? ENOMEM : -ret;
 		return NULL;
 	}
 	return &mr->pub;

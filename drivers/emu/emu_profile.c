@@ -19,68 +19,60 @@ struct emu_profile {
 	struct mlx5_emu_caps caps;
 };
 
+/*
+ * What every profile has in common: packet pacing from 1 Mbps with burst
+ * bound and typical packet size, 2^15-WQEBB send queues, 2^22-entry
+ * completion queues, 2^17 SQs and CQs.
+ */
+#define EMU_PROFILE_COMMON \
+	.packet_pacing = true, \
+	.pp_burst_bound = true, \
+	.pp_typical_size = true, \
+	.pp_min_rate_kbps = 1000, \
+	.log_max_wq_sz = 15, \
+	.log_max_cq_sz = 22, \
+	.log_max_sq = 17, \
+	.log_max_cq = 17, \
+	.num_comp_vectors = EMU_NUM_COMP_VECTORS
+
 static const struct emu_profile emu_profiles[] = {
 	{
 		.name = "cx5",
 		.caps = {
-			.packet_pacing = true,
-			.pp_burst_bound = true,
-			.pp_typical_size = true,
+			EMU_PROFILE_COMMON,
 			.wqe_rate_pp = false,
-			.pp_min_rate_kbps = 1000,
 			.pp_max_rate_kbps = 100000000,
 			.pp_table_size = 128,
 			.line_rate_mbps = 100000,
-			.log_max_wq_sz = 15,
-			.log_max_cq_sz = 22,
-			.log_max_sq = 17,
-			.log_max_cq = 17,
 			.wqe_inline_mode = MLX5_CAP_INLINE_MODE_VPORT_CONTEXT,
 			.vport_inline_mode = MLX5_INLINE_MODE_L2,
 			.sq_ts_format = 0,
-			.num_comp_vectors = EMU_NUM_COMP_VECTORS,
 		},
 	},
 	{
 		.name = "cx6dx",
 		.caps = {
-			.packet_pacing = true,
-			.pp_burst_bound = true,
-			.pp_typical_size = true,
+			EMU_PROFILE_COMMON,
 			.wqe_rate_pp = true,
-			.pp_min_rate_kbps = 1000,
 			.pp_max_rate_kbps = 100000000,
 			.pp_table_size = 512,
 			.line_rate_mbps = 100000,
-			.log_max_wq_sz = 15,
-			.log_max_cq_sz = 22,
-			.log_max_sq = 17,
-			.log_max_cq = 17,
 			.wqe_inline_mode = MLX5_CAP_INLINE_MODE_VPORT_CONTEXT,
 			.vport_inline_mode = MLX5_INLINE_MODE_NONE,
 			.sq_ts_format = 2,
-			.num_comp_vectors = EMU_NUM_COMP_VECTORS,
 		},
 	},
 	{
 		.name = "cx7",
 		.caps = {
-			.packet_pacing = true,
-			.pp_burst_bound = true,
-			.pp_typical_size = true,
+			EMU_PROFILE_COMMON,
 			.wqe_rate_pp = true,
-			.pp_min_rate_kbps = 1000,
 			.pp_max_rate_kbps = 400000000,
 			.pp_table_size = 1024,
 			.line_rate_mbps = 400000,
-			.log_max_wq_sz = 15,
-			.log_max_cq_sz = 22,
-			.log_max_sq = 17,
-			.log_max_cq = 17,
 			.wqe_inline_mode = MLX5_CAP_INLINE_MODE_NOT_REQUIRED,
 			.vport_inline_mode = MLX5_INLINE_MODE_NONE,
 			.sq_ts_format = 2,
-			.num_comp_vectors = EMU_NUM_COMP_VECTORS,
 		},
 	},
 };

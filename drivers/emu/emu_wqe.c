@@ -84,6 +84,9 @@ emu_inline_needed(const uint8_t *p, uint32_t n, uint8_t mode)
 			return l2 + 20;
 		l3 = (p[l2] & 0xf) * 4u;
 		proto = l2 + 10 <= n ? p[l2 + 9] : 0;
+		/* A non-first fragment carries no L4 header. */
+		if (l2 + 8 <= n && ((p[l2 + 6] & 0x1f) | p[l2 + 7]) != 0)
+			proto = 0;
 	} else if (type == 0x86dd) {
 		l3 = 40;
 		proto = l2 + 7 <= n ? p[l2 + 6] : 0;

@@ -79,7 +79,10 @@ struct mlx5_emu_config {
 	int64_t log_max_wq_sz;           /**< cap_log_max_wq_sz=N. */
 	int64_t log_max_cq_sz;           /**< cap_log_max_cq_sz=N. */
 	int64_t wqe_inline_mode;         /**< cap_inline_mode=0|1|2. */
-	/** cap_vport_inline_mode=0..3: NIC vport min_wqe_inline_mode. */
+	/**
+	 * cap_vport_inline=none|l2|ip|tcp_udp (or cap_vport_inline_mode=0..3):
+	 * NIC vport min_wqe_inline_mode.
+	 */
 	int64_t vport_inline_mode;
 	/** lag_threshold_us=N: lag above which the model reports lagging. */
 	int64_t lag_threshold_us;

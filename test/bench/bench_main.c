@@ -9,12 +9,14 @@
  *   mlx5-tm-bench [options] [-- extra EAL options]
  *
  * The program starts EAL itself (one lcore, --no-huge --no-pci -m 1024
- * --no-shconf, vdevs net_null0 and net_ring0) and creates its mlx5-tm
- * ports on the device model by hotplug.
+ * --no-shconf --no-telemetry, vdevs net_null0 and net_ring0: nothing
+ * shared with other DPDK processes) and creates its mlx5-tm ports on the
+ * device model with rte_vdev_init().
  */
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -208,6 +210,21 @@ cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
+/* 1-minute load average: how much else ran on the machine. */
+static double
+load_average(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double load = NAN;
+
+	if (f == NULL)
+		return load;
+	if (fscanf(f, "%lf", &load) != 1)
+		load = NAN;
+	fclose(f);
+	return load;
+}
+
 static void
 json_machine(struct bench_json *js, const struct bench_opts *o,
 	     int argc, char **argv)
@@ -229,10 +246,11 @@ json_machine(struct bench_json *js, const struct bench_opts *o,
 	bench_json_str(js, "cpu", cpu);
 	bench_json_int(js, "tsc_hz", (int64_t)rte_get_tsc_hz());
 	bench_json_str(js, "dpdk", rte_version());
+	bench_json_num(js, "loadavg_1min_at_start", load_average());
 	bench_json_obj_end(js);
-	printf("machine: %ld cpus, %s, TSC %.3f GHz, %s\n",
+	printf("machine: %ld cpus, %s, TSC %.3f GHz, %s, load average %.2f\n",
 	       sysconf(_SC_NPROCESSORS_ONLN), cpu,
-	       rte_get_tsc_hz() / 1e9, rte_version());
+	       rte_get_tsc_hz() / 1e9, rte_version(), load_average());
 }
 
 int
@@ -241,7 +259,7 @@ main(int argc, char **argv)
 	static char *eal_argv[BENCH_EAL_MAX_ARGS];
 	static char *defaults[] = {
 		"-l", "0", "--no-huge", "--no-pci", "-m", "1024",
-		"--no-shconf", "--log-level=warning",
+		"--no-shconf", "--no-telemetry", "--log-level=warning",
 		"--vdev", "net_null0", "--vdev", "net_ring0",
 	};
 	struct bench_opts o;

@@ -35,7 +35,7 @@ bench_have_mlx5_tm(void)
 
 #ifdef BENCH_HAVE_MLX5_TM
 
-/* The profile all ports use; set by the first create from the options. */
+/* Device-model profile of the ports created (--profile). */
 static char bench_profile[16] = "cx6dx";
 
 int

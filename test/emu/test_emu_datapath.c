@@ -128,35 +128,47 @@ ready_sq(struct t_dev *d, struct t_sq *s, uint32_t log_sq, uint16_t pp)
 			   &st);
 }
 
+/*
+ * One SQ per rate of @p rates on a @p profile device, 1200 packets each:
+ * the achieved rate (bit/s, or WQE/s in WQE-rate mode) within 0.5 %.
+ */
 static void
-test_data_rate(void)
+rate_sweep(const char *profile, uint8_t mode, const uint32_t *rates,
+	   size_t n)
 {
-	static const uint32_t kbps[] = {
-		1000, 10000, 100000, 1000000, 10000000, 40000000, 100000000,
-	};
 	static const char *const kv[] = { "clock=virtual", NULL };
+	bool wqe_rate = mode == MLX5_PP_RATE_MODE_WQE_RATE;
+	const char *unit = wqe_rate ? "WQE/s" : "kbps";
 	struct t_dev d;
 	size_t i;
 
-	CHECK(t_open(&d, "cx7", kv) == 0, "open cx7");
+	CHECK(t_open(&d, profile, kv) == 0, "open %s", profile);
 	mlx5_emu_set_wire_hook(d.emu, rec_hook, NULL);
-	for (i = 0; i < sizeof(kbps) / sizeof(kbps[0]); i++) {
-		struct mlx5_tm_pp *pp = t_pp(&d, kbps[i], 0,
-					     MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	for (i = 0; i < n; i++) {
+		struct mlx5_tm_pp *pp = t_pp(&d, rates[i], 0, mode, 0, 0);
+		double want = wqe_rate ? rates[i] : rates[i] * 1000.0;
 		struct t_sq s;
 		double r;
 
-		CHECK(pp != NULL, "pp_alloc %u kbps: errno %d", kbps[i], errno);
+		CHECK(pp != NULL, "pp_alloc %u %s: errno %d", rates[i], unit,
+		      errno);
 		if (pp == NULL)
 			continue;
 		CHECK(ready_sq(&d, &s, 11, pp->index) == 0, "SQ");
 		rec_reset();
-		post_n(&s, 1200, 1000, 0, 0);
+		if (wqe_rate) {
+			/* Mixed sizes: WQE-rate pacing ignores the size. */
+			post_n(&s, 600, 64, 0, 0);
+			post_n(&s, 600, 1000, 0, 0);
+		} else {
+			post_n(&s, 1200, 1000, 0, 0);
+		}
 		CHECK(mlx5_emu_drain(d.emu) == 0, "drain");
 		CHECK(rec.n == 1200, "%u departures", rec.n);
-		r = rec_rate_bps(s.sqn, 0, rec.n, false);
-		CHECK(fabs(r / (kbps[i] * 1000.0) - 1) < 0.005,
-		      "data rate %u kbps: achieved %.0f bit/s", kbps[i], r);
+		r = rec_rate_bps(s.sqn, 0, rec.n, wqe_rate);
+		CHECK(fabs(r / want - 1) < 0.005,
+		      "%u %s: achieved %.1f (%s)", rates[i], unit, r,
+		      wqe_rate ? "WQE/s" : "bit/s");
 		drain_cq(&s);
 		t_sq_destroy(&s);
 		d.g->pp_free(pp);
@@ -166,41 +178,24 @@ test_data_rate(void)
 }
 
 static void
+test_data_rate(void)
+{
+	static const uint32_t kbps[] = {
+		1000, 10000, 100000, 1000000, 10000000, 40000000, 100000000,
+	};
+
+	rate_sweep("cx7", MLX5_PP_RATE_MODE_DATA_RATE, kbps,
+		   sizeof(kbps) / sizeof(kbps[0]));
+}
+
+static void
 test_wqe_rate(void)
 {
 	static const uint32_t wps[] = { 1000, 10000, 100000, 1000000,
 					10000000 };
-	static const char *const kv[] = { "clock=virtual", NULL };
-	struct t_dev d;
-	size_t i;
 
-	CHECK(t_open(&d, "cx6dx", kv) == 0, "open cx6dx");
-	mlx5_emu_set_wire_hook(d.emu, rec_hook, NULL);
-	for (i = 0; i < sizeof(wps) / sizeof(wps[0]); i++) {
-		struct mlx5_tm_pp *pp = t_pp(&d, wps[i], 0,
-					     MLX5_PP_RATE_MODE_WQE_RATE, 0, 0);
-		struct t_sq s;
-		double r;
-
-		CHECK(pp != NULL, "pp_alloc %u WQE/s: errno %d", wps[i], errno);
-		if (pp == NULL)
-			continue;
-		CHECK(ready_sq(&d, &s, 11, pp->index) == 0, "SQ");
-		rec_reset();
-		/* Mixed sizes: WQE-rate pacing ignores the size. */
-		post_n(&s, 600, 64, 0, 0);
-		post_n(&s, 600, 1000, 0, 0);
-		CHECK(mlx5_emu_drain(d.emu) == 0, "drain");
-		CHECK(rec.n == 1200, "%u departures", rec.n);
-		r = rec_rate_bps(s.sqn, 0, rec.n, true);
-		CHECK(fabs(r / wps[i] - 1) < 0.005,
-		      "WQE rate %u/s: achieved %.1f/s", wps[i], r);
-		drain_cq(&s);
-		t_sq_destroy(&s);
-		d.g->pp_free(pp);
-	}
-	mlx5_emu_set_wire_hook(d.emu, NULL, NULL);
-	t_close(&d);
+	rate_sweep("cx6dx", MLX5_PP_RATE_MODE_WQE_RATE, wps,
+		   sizeof(wps) / sizeof(wps[0]));
 }
 
 static void
@@ -673,6 +668,155 @@ test_inline_mode(void)
 	t_close(&d);
 }
 
+/*
+ * Post @p len bytes of @p p with @p inl inline: 1 when it departs, 0 when
+ * refused with a malformed-WQE error CQE (the SQ is made ready again), -1
+ * for any other outcome.
+ */
+static int
+inline_outcome(struct t_sq *s, struct mlx5_emu *emu, const uint8_t *p,
+	       uint32_t len, uint32_t inl)
+{
+	struct t_cqe c[4];
+	unsigned int n;
+	uint8_t st;
+
+	t_post(s, p, len, inl, true);
+	t_ring(s);
+	mlx5_emu_drain(emu);
+	n = t_poll(s, c, 4);
+	if (n == 1 && c[0].opcode == MLX5_CQE_REQ)
+		return 1;
+	t_sq_modify(s, MLX5_SQC_STATE_ERR, MLX5_SQC_STATE_RST, false, 0, &st);
+	t_sq_modify(s, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY, false, 0, &st);
+	return n == 1 && c[0].opcode == MLX5_CQE_REQ_ERR &&
+	       c[0].syndrome == MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR ? 0 : -1;
+}
+
+/* Header shapes of a test frame built by inline_frame(). */
+struct inline_case {
+	const char *name;
+	bool vlan;         /* one 802.1Q tag before the ethertype */
+	uint16_t type;     /* ethertype */
+	uint8_t ihl;       /* IPv4 header words */
+	uint8_t proto;     /* IP protocol / IPv6 next header */
+	bool frag;         /* IPv4 non-first fragment */
+	uint8_t doff;      /* TCP header words */
+	uint32_t need_ip;  /* bytes the IP mode needs */
+	uint32_t need_l4;  /* bytes the TCP_UDP mode needs */
+};
+
+static uint8_t *
+inline_frame(struct t_dev *d, size_t off, const struct inline_case *k)
+{
+	uint8_t *p = t_frame(d, off, 200, 9);
+	uint32_t l2 = 14;
+
+	if (k->vlan) {
+		p[12] = 0x81;
+		p[13] = 0x00;
+		p[14] = 0x00;
+		p[15] = 0x05;
+		l2 = 18;
+	}
+	p[l2 - 2] = (uint8_t)(k->type >> 8);
+	p[l2 - 1] = (uint8_t)k->type;
+	if (k->type == 0x0800) {
+		p[l2] = (uint8_t)(0x40 | k->ihl);
+		p[l2 + 6] = k->frag ? 0x00 : 0x40; /* DF, or offset 8*0xb9 */
+		p[l2 + 7] = k->frag ? 0xb9 : 0x00;
+		p[l2 + 9] = k->proto;
+		if (k->proto == 6)
+			p[l2 + k->ihl * 4 + 12] = (uint8_t)(k->doff << 4);
+	} else if (k->type == 0x86dd) {
+		p[l2] = 0x60;
+		p[l2 + 6] = k->proto;
+		if (k->proto == 6)
+			p[l2 + 40 + 12] = (uint8_t)(k->doff << 4);
+	}
+	return p;
+}
+
+/*
+ * Vport min_wqe_inline_mode IP and TCP_UDP (cap_vport_inline): a WQE
+ * whose inline header stops one byte short of what the mode needs gets
+ * an error CQE; exactly enough departs.
+ */
+static void
+test_inline_vport_modes(void)
+{
+	static const struct inline_case cases[] = {
+		{ "ipv4/udp", false, 0x0800, 5, 17, false, 0, 34, 42 },
+		{ "ipv4+opts/tcp+opts", false, 0x0800, 6, 6, false, 8, 38, 70 },
+		{ "vlan/ipv4/udp", true, 0x0800, 5, 17, false, 0, 38, 46 },
+		{ "ipv6/tcp", false, 0x86dd, 0, 6, false, 5, 54, 74 },
+		{ "ipv6/icmp", false, 0x86dd, 0, 58, false, 0, 54, 54 },
+		{ "ipv4 fragment/tcp", false, 0x0800, 5, 6, true, 5, 34, 34 },
+		{ "arp", false, 0x0806, 0, 0, false, 0, 14, 14 },
+	};
+	static const char *const modes[] = { "ip", "tcp_udp" };
+	uint32_t in[4], out[68];
+	unsigned int m, i;
+	char kv_mode[40];
+	const char *kv[] = { "clock=virtual", kv_mode, NULL };
+	struct t_dev d;
+	struct t_sq s;
+
+	for (m = 0; m < 2; m++) {
+		uint8_t want = m == 0 ? MLX5_INLINE_MODE_IP :
+					MLX5_INLINE_MODE_TCP_UDP;
+
+		snprintf(kv_mode, sizeof(kv_mode), "cap_vport_inline=%s",
+			 modes[m]);
+		if (t_open(&d, "cx5", kv) != 0) {
+			CHECK(false, "open cx5 %s", kv_mode);
+			continue;
+		}
+		memset(in, 0, sizeof(in));
+		MLX5_SET(query_nic_vport_context_in, in, opcode,
+			 MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+		CHECK(d.g->devx_general_cmd(d.dev, in, sizeof(in), out,
+					    sizeof(out)) == 0 &&
+		      MLX5_GET(query_nic_vport_context_out, out,
+			       nic_vport_context.min_wqe_inline_mode) == want,
+		      "%s: vport min_wqe_inline_mode %u", modes[m], want);
+		CHECK(ready_sq(&d, &s, 6, 0) == 0, "SQ");
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			const struct inline_case *k = &cases[i];
+			uint32_t need = m == 0 ? k->need_ip : k->need_l4;
+			uint8_t *p = inline_frame(&d, 4096 * (i + 1), k);
+
+			CHECK(inline_outcome(&s, d.emu, p, 200, need - 1) == 0,
+			      "%s %s: %u inline bytes refused", modes[m],
+			      k->name, need - 1);
+			CHECK(inline_outcome(&s, d.emu, p, 200, need) == 1,
+			      "%s %s: %u inline bytes accepted", modes[m],
+			      k->name, need);
+		}
+		t_sq_destroy(&s);
+		t_close(&d);
+	}
+	/* The name and the number forms agree; garbage is refused. */
+	{
+		struct mlx5_emu_config cfg;
+		char err[160];
+
+		mlx5_emu_config_init(&cfg, "cx5");
+		CHECK(mlx5_emu_config_set(&cfg, "cap_vport_inline", "tcp_udp",
+					  err, sizeof(err)) == 0 &&
+		      cfg.vport_inline_mode == MLX5_INLINE_MODE_TCP_UDP,
+		      "cap_vport_inline=tcp_udp");
+		CHECK(mlx5_emu_config_set(&cfg, "cap_vport_inline", "none",
+					  err, sizeof(err)) == 0 &&
+		      cfg.vport_inline_mode == MLX5_INLINE_MODE_NONE,
+		      "cap_vport_inline=none");
+		CHECK(mlx5_emu_config_set(&cfg, "cap_vport_inline", "l3",
+					  err, sizeof(err)) == -EINVAL &&
+		      strstr(err, "tcp_udp") != NULL,
+		      "cap_vport_inline=l3 refused: %s", err);
+	}
+}
+
 static void
 test_pcap_and_bytes(void)
 {
@@ -810,6 +954,7 @@ test_emu_datapath(void)
 	test_cq_ring();
 	test_error_cqe_recovery();
 	test_inline_mode();
+	test_inline_vport_modes();
 	test_pcap_and_bytes();
 	test_realtime();
 }

@@ -13,6 +13,7 @@
  */
 
 #include <errno.h>
+#include <netinet/in.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -31,6 +32,7 @@
 #include <rte_mempool.h>
 
 #include "mlx5_emu.h"
+#include "mlx5_tm_prm.h"
 #include "mlx5_tm_wqe.h"
 #include "rte_pmd_mlx5_tm.h"
 
@@ -608,12 +610,293 @@ out:
 	port_destroy("net_mlx5_tm2", port);
 }
 
-/* cx6dx: the L2 header goes inline (VLAN tag built into it). */
+/*
+ * cx6dx whose vport asks for the L2 header inline (its profile asks for
+ * none): the first 18 bytes go inline, the VLAN tag built into them.
+ */
 static void
 test_million_packets(void)
 {
-	big_run("emu=cx6dx,clock=virtual", BIG_PACKETS,
+	big_run("emu=cx6dx,clock=virtual,cap_vport_inline=l2", BIG_PACKETS,
 		RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_VLAN_INSERT);
+}
+
+/* ---- vport inline modes (cx5, min_wqe_inline_mode IP / TCP_UDP) ---- */
+
+#define INL_PACKETS 3000u
+#define INL_FRAME_MAX 1100u
+#define INL_KINDS 12u
+
+/* Frames expected on the wire, in order, byte for byte. */
+struct inl_wire {
+	uint8_t *frames;   /* INL_PACKETS slots of INL_FRAME_MAX bytes */
+	uint32_t *lens;
+	uint32_t expected; /* frames recorded as expected */
+	uint32_t seen;     /* frames that left */
+	uint64_t bytes;
+	uint32_t bad;
+	char first_error[120];
+};
+
+static struct inl_wire inl;
+
+static void
+inl_hook(void *arg __rte_unused, uint32_t sqn __rte_unused,
+	 uint64_t t __rte_unused, const uint8_t *b, uint32_t len)
+{
+	uint32_t i = inl.seen++;
+
+	inl.bytes += len;
+	if (i >= inl.expected || inl.lens[i] != len ||
+	    memcmp(inl.frames + (size_t)i * INL_FRAME_MAX, b, len) != 0) {
+		if (inl.bad++ == 0)
+			snprintf(inl.first_error, sizeof(inl.first_error),
+				 "frame %u (%u bytes) differs from the one sent",
+				 i, len);
+	}
+}
+
+/*
+ * Frame @p seq of kind @p kind (headers below), @p len bytes (at least
+ * 128), into @p f. Sets the mbuf fields it needs in @p m (offload lengths,
+ * VLAN insertion) and returns the length of the first segment (every other
+ * frame has two). *@p drop tells whether the PMD must drop it in mode
+ * @p mode: its headers cannot be determined in the first segment.
+ */
+static uint32_t
+inl_frame(uint8_t *f, uint32_t len, uint32_t seq, unsigned int kind,
+	  uint8_t mode, struct rte_mbuf *m, bool *drop)
+{
+	uint32_t i, l2 = 14, l3 = 0, hdrs = 0;
+
+	for (i = 0; i < len; i++)
+		f[i] = (uint8_t)(seq * 13 + i * 7);
+	memset(f, 0x02, 6);
+	memset(f + 6, 0x04, 6);
+	*drop = false;
+	if (kind == 4) { /* a tag already in the data */
+		f[12] = 0x81;
+		f[13] = 0x00;
+		l2 = 18;
+	}
+	f[l2 - 2] = 0x08; /* IPv4 unless changed below */
+	f[l2 - 1] = 0x00;
+	switch (kind) {
+	case 0: /* IPv4/UDP */
+	case 7: /* IPv4/UDP, VLAN inserted by the PMD */
+		f[l2] = 0x45;
+		f[l2 + 6] = 0x40;
+		f[l2 + 7] = 0;
+		f[l2 + 9] = IPPROTO_UDP;
+		hdrs = l2 + 28;
+		break;
+	case 1: /* IPv4 with options / TCP with options */
+	case 4:
+	case 8: /* same headers, offload lengths given */
+	case 9: /* TCP header cut by the segment boundary */
+		l3 = kind == 4 ? 20 : 28;
+		f[l2] = (uint8_t)(0x40 | l3 / 4);
+		f[l2 + 6] = 0x40;
+		f[l2 + 7] = 0;
+		f[l2 + 9] = IPPROTO_TCP;
+		f[l2 + l3 + 12] = kind == 4 ? 0x50 : 0xa0;
+		if (kind == 8) {
+			m->ol_flags |= RTE_MBUF_F_TX_IPV4;
+			m->l2_len = l2;
+			m->l3_len = l3;
+			m->l4_len = 40;
+		}
+		hdrs = l2 + l3 + (kind == 4 ? 20 : 40);
+		if (kind == 9) {
+			/* First segment: Ethernet, IP, 10 bytes of TCP. */
+			*drop = mode == MLX5_INLINE_MODE_TCP_UDP;
+			return l2 + l3 + 10;
+		}
+		break;
+	case 2: /* IPv6/TCP */
+	case 3: /* IPv6/UDP */
+		f[12] = 0x86;
+		f[13] = 0xdd;
+		f[14] = 0x60;
+		f[14 + 6] = kind == 2 ? IPPROTO_TCP : IPPROTO_UDP;
+		f[14 + 40 + 12] = 0x50;
+		hdrs = 14 + 40 + (kind == 2 ? 20 : 8);
+		break;
+	case 5: /* not IP */
+		f[12] = ETHERTYPE_TEST >> 8;
+		f[13] = ETHERTYPE_TEST & 0xff;
+		hdrs = 14;
+		break;
+	case 6: /* IPv4 non-first fragment of a TCP datagram */
+		f[l2] = 0x45;
+		f[l2 + 6] = 0x00;
+		f[l2 + 7] = 0xb9;
+		f[l2 + 9] = IPPROTO_TCP;
+		hdrs = l2 + 20;
+		break;
+	case 10: /* IPv4 header length 12: malformed */
+		f[l2] = 0x43;
+		*drop = true;
+		hdrs = l2 + 20;
+		break;
+	default: /* 11: offload lengths shorter than an Ethernet header */
+		f[l2] = 0x45;
+		f[l2 + 9] = IPPROTO_UDP;
+		m->ol_flags |= RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_VLAN;
+		m->l2_len = 4;
+		m->l3_len = 4;
+		m->l4_len = 4;
+		*drop = true;
+		hdrs = l2 + 28;
+		break;
+	}
+	if (kind == 7) {
+		m->ol_flags |= RTE_MBUF_F_TX_VLAN;
+		m->vlan_tci = (uint16_t)(seq & 0xfff);
+	}
+	/* Two segments: the first holds the headers and a little more. */
+	return seq % 2 ? hdrs + (seq % 3) * 8 : len;
+}
+
+/* Copy @p len bytes of @p f into @p m, the first @p first of them in the
+ * first segment, keeping the fields already set.
+ */
+static int
+inl_fill(struct rte_mbuf *m, const uint8_t *f, uint32_t len, uint32_t first)
+{
+	struct rte_mbuf *m2;
+
+	memcpy(rte_pktmbuf_append(m, first), f, first);
+	if (first == len)
+		return 0;
+	m2 = rte_pktmbuf_alloc(pool);
+	if (m2 == NULL)
+		return -ENOMEM;
+	memcpy(rte_pktmbuf_append(m2, len - first), f + first, len - first);
+	m->next = m2;
+	m->nb_segs = 2;
+	m->pkt_len = len;
+	return 0;
+}
+
+static void
+vport_inline_run(const char *mode_name, uint8_t mode)
+{
+	char args[96], name[32] = "net_mlx5_tm8";
+	uint64_t sent_bytes = 0, drops = 0, sent = 0;
+	struct rte_eth_stats st;
+	struct mlx5_emu *emu;
+	uint32_t seq = 0, spins = 0;
+	uint8_t f[INL_FRAME_MAX];
+	uint16_t port;
+
+	memset(&inl, 0, sizeof(inl));
+	inl.frames = malloc((size_t)INL_PACKETS * INL_FRAME_MAX);
+	inl.lens = calloc(INL_PACKETS, sizeof(*inl.lens));
+	CHECK(inl.frames != NULL && inl.lens != NULL, "memory");
+	snprintf(args, sizeof(args),
+		 "emu=cx5,clock=virtual,cap_vport_inline=%s", mode_name);
+	CHECK(port_create(name, args, &port) == 0, "probe %s", args);
+	if (!test_ok)
+		goto free_mem;
+	emu = rte_pmd_mlx5_tm_emu(port);
+	CHECK(port_setup(port, 1, RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
+			 RTE_ETH_TX_OFFLOAD_VLAN_INSERT) == 0, "setup");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	if (!test_ok)
+		goto out;
+	mlx5_emu_set_wire_hook(emu, inl_hook, NULL);
+	while (seq < INL_PACKETS && spins < 100000) {
+		uint32_t len = 128 + (seq * 37) % (INL_FRAME_MAX - 132);
+		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+		uint32_t first;
+		bool drop;
+
+		if (m == NULL) {
+			rte_eth_tx_done_cleanup(port, 0, 0);
+			mlx5_emu_advance(emu, 10000);
+			spins++;
+			continue;
+		}
+		first = inl_frame(f, len, seq, seq % INL_KINDS, mode, m,
+				  &drop);
+		if (inl_fill(m, f, len, first) < 0) {
+			rte_pktmbuf_free(m);
+			mlx5_emu_advance(emu, 10000);
+			spins++;
+			continue;
+		}
+		if (!drop) {
+			/* What the wire must show: the tag after the MACs. */
+			uint8_t *w = inl.frames +
+				     (size_t)inl.expected * INL_FRAME_MAX;
+			uint32_t wl = len;
+
+			if (m->ol_flags & RTE_MBUF_F_TX_VLAN) {
+				memcpy(w, f, 12);
+				w[12] = 0x81;
+				w[13] = 0x00;
+				w[14] = (uint8_t)(m->vlan_tci >> 8);
+				w[15] = (uint8_t)m->vlan_tci;
+				memcpy(w + 16, f + 12, len - 12);
+				wl += 4;
+			} else {
+				memcpy(w, f, len);
+			}
+			inl.lens[inl.expected++] = wl;
+			sent_bytes += len;
+			sent++;
+		} else {
+			drops++;
+		}
+		while (rte_eth_tx_burst(port, 0, &m, 1) == 0 &&
+		       spins++ < 100000)
+			mlx5_emu_advance(emu, 10000);
+		seq++;
+	}
+	mlx5_emu_drain(emu);
+	rte_eth_tx_done_cleanup(port, 0, 0);
+	mlx5_emu_set_wire_hook(emu, NULL, NULL);
+	CHECK(seq == INL_PACKETS, "%u of %u packets posted", seq, INL_PACKETS);
+	CHECK(inl.bad == 0 && inl.seen == inl.expected,
+	      "%s: %u frames left, %u expected, %u bad; first: %s", mode_name,
+	      inl.seen, inl.expected, inl.bad, inl.first_error);
+	CHECK(drops > 0 && sent > 0, "both outcomes exercised");
+	CHECK(xstat(port, "tx_q0_error_cqes") == 0, "%" PRIu64 " error CQEs",
+	      xstat(port, "tx_q0_error_cqes"));
+	CHECK(xstat(port, "tx_q0_dropped") == drops,
+	      "dropped %" PRIu64 ", expected %" PRIu64,
+	      xstat(port, "tx_q0_dropped"), drops);
+	CHECK(xstat(port, "tx_q0_wire_packets") == sent,
+	      "wire_packets %" PRIu64 ", sent %" PRIu64,
+	      xstat(port, "tx_q0_wire_packets"), sent);
+	CHECK(rte_eth_stats_get(port, &st) == 0 && st.opackets == sent &&
+	      st.obytes == sent_bytes && st.oerrors == drops,
+	      "opackets %" PRIu64 "/%" PRIu64 " obytes %" PRIu64 "/%" PRIu64
+	      " oerrors %" PRIu64 "/%" PRIu64, st.opackets, sent, st.obytes,
+	      sent_bytes, st.oerrors, drops);
+	CHECK(rte_mempool_in_use_count(pool) == 0, "%u mbufs in use",
+	      rte_mempool_in_use_count(pool));
+	printf("  %s: %" PRIu64 " frames on the wire, %" PRIu64 " dropped\n",
+	       mode_name, sent, drops);
+out:
+	port_destroy(name, port);
+free_mem:
+	free(inl.frames);
+	free(inl.lens);
+}
+
+/*
+ * cx5 whose vport asks for IP, then TCP/UDP headers inline: frames of
+ * every header shape leave byte for byte, those whose headers are not in
+ * the first segment are dropped and counted, no error CQE.
+ */
+static void
+test_vport_inline(void)
+{
+	vport_inline_run("ip", MLX5_INLINE_MODE_IP);
+	if (test_ok)
+		vport_inline_run("tcp_udp", MLX5_INLINE_MODE_TCP_UDP);
 }
 
 /* cx7: no inline header (VLAN insertion field), mbuf fast free. */
@@ -963,6 +1246,7 @@ main(int argc, char **argv)
 	run("1M mixed packets, 4 queues, 2 lcores", test_million_packets);
 	run("100k mixed packets on cx7: no inline header, fast free",
 	    test_no_inline_fast_free);
+	run("vport inline modes IP and TCP/UDP on cx5", test_vport_inline);
 	run("queue rate limit on a started queue", test_rate_limit);
 	run("error CQE recovery", test_error_recovery);
 	run("unregistered memory, descriptor status",

@@ -202,6 +202,9 @@ test_sizes(void)
 	SIZE(query_cq_out, 0x880); /* DPDK */
 	SIZE(modify_cq_in, 0x880); /* Linux */
 	SIZE(modify_cq_out, 0x80); /* Linux */
+	SIZE(nic_vport_context, 0x800); /* Linux (without the MAC list) */
+	SIZE(query_nic_vport_context_in, 0x80); /* Linux */
+	SIZE(query_nic_vport_context_out, 0x880); /* Linux */
 
 	/* WQE and CQE layouts: rdma-core mlx5dv.h, Linux qp.h/cq.h. */
 	SIZE(wqe_ctrl_seg, 0x80);
@@ -548,6 +551,24 @@ test_fields(void)
 	FIELD32(modify_cq_out, status, 0x0, 0x8);
 	FIELD32(modify_cq_out, syndrome, 0x20, 0x20);
 
+	/* nic_vport_context: Linux mlx5_ifc.h, DPDK mlx5_prm.h */
+	FIELD32(nic_vport_context, min_wqe_inline_mode, 0x5, 0x3);
+
+	/* query_nic_vport_context_in: Linux mlx5_ifc.h, DPDK mlx5_prm.h */
+	FIELD32(query_nic_vport_context_in, opcode, 0x0, 0x10);
+	FIELD32(query_nic_vport_context_in, uid, 0x10, 0x10);
+	FIELD32(query_nic_vport_context_in, op_mod, 0x30, 0x10);
+	FIELD32(query_nic_vport_context_in, other_vport, 0x40, 0x1);
+	FIELD32(query_nic_vport_context_in, vport_number, 0x50, 0x10);
+	FIELD32(query_nic_vport_context_in, allowed_list_type, 0x65, 0x3);
+
+	/* query_nic_vport_context_out: Linux mlx5_ifc.h, DPDK mlx5_prm.h */
+	FIELD32(query_nic_vport_context_out, status, 0x0, 0x8);
+	FIELD32(query_nic_vport_context_out, syndrome, 0x20, 0x20);
+	FIELD(query_nic_vport_context_out, nic_vport_context, 0x80, 0x800);
+	FIELD32(query_nic_vport_context_out,
+		nic_vport_context.min_wqe_inline_mode, 0x85, 0x3);
+
 	/* WQE and CQE: rdma-core mlx5dv.h (struct mlx5_wqe_ctrl_seg,
 	 * mlx5_wqe_eth_seg, mlx5_wqe_data_seg, mlx5_cqe64, mlx5_err_cqe),
 	 * Linux qp.h (struct mlx5_wqe_eth_seg insert.type/vlan_tci) and DPDK
@@ -739,6 +760,7 @@ test_constants(void)
 	EXPECT_EQ(MLX5_CMD_OP_DESTROY_CQ, 0x401);
 	EXPECT_EQ(MLX5_CMD_OP_QUERY_CQ, 0x402);
 	EXPECT_EQ(MLX5_CMD_OP_MODIFY_CQ, 0x403);
+	EXPECT_EQ(MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT, 0x754);
 	EXPECT_EQ(MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN, 0x816);
 	EXPECT_EQ(MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN, 0x817);
 	EXPECT_EQ(MLX5_CMD_OP_CREATE_SQ, 0x904);
@@ -779,6 +801,14 @@ test_constants(void)
 	EXPECT_EQ(MLX5_SQC_STATE_RDY, 1);
 	EXPECT_EQ(MLX5_SQC_STATE_ERR, 3);
 	EXPECT_EQ(MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX, 1);
+	/* Linux mlx5_ifc.h: MLX5_CAP_INLINE_MODE_*, enum mlx5_inline_modes. */
+	EXPECT_EQ(MLX5_CAP_INLINE_MODE_L2, 0);
+	EXPECT_EQ(MLX5_CAP_INLINE_MODE_VPORT_CONTEXT, 1);
+	EXPECT_EQ(MLX5_CAP_INLINE_MODE_NOT_REQUIRED, 2);
+	EXPECT_EQ(MLX5_INLINE_MODE_NONE, 0);
+	EXPECT_EQ(MLX5_INLINE_MODE_L2, 1);
+	EXPECT_EQ(MLX5_INLINE_MODE_IP, 2);
+	EXPECT_EQ(MLX5_INLINE_MODE_TCP_UDP, 3);
 	EXPECT_EQ(MLX5_PP_RATE_MODE_DATA_RATE, 0);
 	EXPECT_EQ(MLX5_PP_RATE_MODE_WQE_RATE, 1);
 	EXPECT_EQ(MLX5_WQ_TYPE_CYCLIC, 1);

@@ -1369,6 +1369,9 @@ struct rate_rec {
 	bool marked;
 	uint64_t before_bytes; /* bytes after departure K, before the mark */
 	uint64_t before_t;     /* last departure before the mark */
+	uint64_t fast_gap_ns;  /* a gap below this is a back-to-back one */
+	uint32_t fast_run;     /* back-to-back departures in a row */
+	uint32_t max_fast_run; /* longest such run */
 };
 
 #define RATE_K 24 /* past the initial burst of the 16-frame bucket */
@@ -1396,6 +1399,12 @@ wire_hook(void *arg, uint32_t sqn, uint64_t time_ns, const uint8_t *bytes,
 				r->t_mark = time_ns;
 			else if (r->n > r->mark_n + RATE_K)
 				r->mark_bytes += len;
+		}
+		if (r->n > 0 && time_ns - r->t_last < r->fast_gap_ns) {
+			if (++r->fast_run > r->max_fast_run)
+				r->max_fast_run = r->fast_run;
+		} else {
+			r->fast_run = 0;
 		}
 		r->t_last = time_ns;
 		r->n++;
@@ -1462,6 +1471,8 @@ test_rates(void)
 	for (q = 0; q < NB_TXQ; q++)
 		CHECK(rte_pmd_mlx5_tm_txq_sqn(p.id, q, &recs[q].sqn) == 0,
 		      "sqn %u", q);
+	/* Queue 3: half the spacing of its faster rate (2 Gbps) or less. */
+	recs[3].fast_gap_ns = FRAME * 1000000000ULL / new_rate / 2;
 	mlx5_emu_set_wire_hook(p.emu, wire_hook, NULL);
 	do {
 		double fastest = 0;
@@ -1514,6 +1525,13 @@ test_rates(void)
 		      before / (double)rate[3] < 1.005,
 		      "queue 3 before the update: %.1f bytes/s, asked %"
 		      PRIu64, before, rate[3]);
+		/*
+		 * Never unlimited over the run, the change included: the only
+		 * back-to-back departures are those of the 16-frame bucket.
+		 */
+		CHECK(r->max_fast_run > 0 && r->max_fast_run <= 16,
+		      "queue 3: %u back-to-back departures in a row",
+		      r->max_fast_run);
 	}
 	for (q = 0; q < NB_TXQ; q++) {
 		double want = (double)rate[q];

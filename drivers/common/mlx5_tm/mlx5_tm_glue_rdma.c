@@ -70,6 +70,20 @@ rdma_err(int ret)
 	return -EIO;
 }
 
+/*
+ * Failure of an rdma-core call that returned NULL: free the wrapper that
+ * was to hold the object and return NULL, errno kept (EIO if none set).
+ */
+static void *
+rdma_null(void *wrapper)
+{
+	int err = errno != 0 ? errno : EIO;
+
+	free(wrapper);
+	errno = err;
+	return NULL;
+}
+
 /* Whether the out buffer of a command carries a firmware failure. */
 static bool
 fw_failed(const void *out, size_t outlen)
@@ -228,10 +242,7 @@ rdma_pd_alloc(struct mlx5_tm_glue_dev *dev)
 	pd->pub.pdn = dv_pd.pdn;
 	return &pd->pub;
 error:
-	ret = errno != 0 ? errno : EIO;
-	free(pd);
-	errno = ret;
-	return NULL;
+	return rdma_null(pd);
 }
 
 static int
@@ -264,7 +275,6 @@ rdma_devx_obj_create(struct mlx5_tm_glue_dev *dev, const void *in,
 		     size_t inlen, void *out, size_t outlen)
 {
 	struct mlx5_tm_devx_obj *obj;
-	int err;
 
 	obj = calloc(1, sizeof(*obj));
 	if (obj == NULL)
@@ -273,11 +283,9 @@ rdma_devx_obj_create(struct mlx5_tm_glue_dev *dev, const void *in,
 	errno = 0;
 	obj->obj = mlx5dv_devx_obj_create(dev->ctx, in, inlen, out, outlen);
 	if (obj->obj == NULL) {
-		err = fw_failed(out, outlen) ? EREMOTEIO :
-		      (errno != 0 ? errno : EIO);
-		free(obj);
-		errno = err;
-		return NULL;
+		if (fw_failed(out, outlen))
+			errno = EREMOTEIO;
+		return rdma_null(obj);
 	}
 	return obj;
 }
@@ -335,7 +343,6 @@ rdma_devx_umem_reg(struct mlx5_tm_glue_dev *dev, void *addr, size_t size,
 {
 	int flags = access_flags(access);
 	struct rdma_umem *umem;
-	int err;
 
 	if (flags < 0) {
 		errno = EINVAL;
@@ -346,12 +353,8 @@ rdma_devx_umem_reg(struct mlx5_tm_glue_dev *dev, void *addr, size_t size,
 		return NULL;
 	errno = 0;
 	umem->umem = mlx5dv_devx_umem_reg(dev->ctx, addr, size, flags);
-	if (umem->umem == NULL) {
-		err = errno != 0 ? errno : EIO;
-		free(umem);
-		errno = err;
-		return NULL;
-	}
+	if (umem->umem == NULL)
+		return rdma_null(umem);
 	umem->pub.umem_id = umem->umem->umem_id;
 	return &umem->pub;
 }
@@ -375,7 +378,6 @@ static struct mlx5_tm_uar *
 rdma_devx_uar_alloc(struct mlx5_tm_glue_dev *dev)
 {
 	struct rdma_uar *uar;
-	int err;
 
 	uar = calloc(1, sizeof(*uar));
 	if (uar == NULL)
@@ -388,12 +390,8 @@ rdma_devx_uar_alloc(struct mlx5_tm_glue_dev *dev)
 	if (uar->uar == NULL)
 		uar->uar = mlx5dv_devx_alloc_uar(dev->ctx,
 						 MLX5DV_UAR_ALLOC_TYPE_NC);
-	if (uar->uar == NULL) {
-		err = errno != 0 ? errno : EIO;
-		free(uar);
-		errno = err;
-		return NULL;
-	}
+	if (uar->uar == NULL)
+		return rdma_null(uar);
 	uar->pub.reg_addr = uar->uar->reg_addr;
 	uar->pub.base_addr = uar->uar->base_addr;
 	uar->pub.page_id = uar->uar->page_id;
@@ -426,7 +424,6 @@ rdma_pp_alloc(struct mlx5_tm_glue_dev *dev, size_t pp_context_sz,
 {
 	uint32_t dv_flags = 0;
 	struct rdma_pp *pp;
-	int err;
 
 	if (flags & ~MLX5_TM_PP_FLAG_DEDICATED_INDEX) {
 		errno = EINVAL;
@@ -440,12 +437,8 @@ rdma_pp_alloc(struct mlx5_tm_glue_dev *dev, size_t pp_context_sz,
 	errno = 0;
 	pp->pp = mlx5dv_pp_alloc(dev->ctx, pp_context_sz, pp_context,
 				 dv_flags);
-	if (pp->pp == NULL) {
-		err = errno != 0 ? errno : EIO;
-		free(pp);
-		errno = err;
-		return NULL;
-	}
+	if (pp->pp == NULL)
+		return rdma_null(pp);
 	pp->pub.index = pp->pp->index;
 	return &pp->pub;
 }
@@ -468,7 +461,6 @@ rdma_reg_mr(struct mlx5_tm_pd *pub_pd, void *addr, size_t length,
 	struct rdma_pd *pd = (struct rdma_pd *)pub_pd;
 	int flags = access_flags(access);
 	struct rdma_mr *mr;
-	int err;
 
 	if (pd == NULL || flags < 0) {
 		errno = EINVAL;
@@ -479,12 +471,8 @@ rdma_reg_mr(struct mlx5_tm_pd *pub_pd, void *addr, size_t length,
 		return NULL;
 	errno = 0;
 	mr->mr = ibv_reg_mr(pd->pd, addr, length, flags);
-	if (mr->mr == NULL) {
-		err = errno != 0 ? errno : EIO;
-		free(mr);
-		errno = err;
-		return NULL;
-	}
+	if (mr->mr == NULL)
+		return rdma_null(mr);
 	mr->pub.addr = mr->mr->addr;
 	mr->pub.length = mr->mr->length;
 	mr->pub.lkey = mr->mr->lkey;

@@ -155,6 +155,7 @@ mlx5_prm_write64(void *p, size_t qw, uint64_t val)
 #define MLX5_CMD_OP_DESTROY_CQ			0x401
 #define MLX5_CMD_OP_QUERY_CQ			0x402
 #define MLX5_CMD_OP_MODIFY_CQ			0x403
+#define MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT	0x754
 #define MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN	0x816
 #define MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN	0x817
 #define MLX5_CMD_OP_CREATE_SQ			0x904
@@ -209,7 +210,10 @@ mlx5_prm_write64(void *p, size_t qw, uint64_t val)
 #define MLX5_CAP_INLINE_MODE_VPORT_CONTEXT	0x1
 #define MLX5_CAP_INLINE_MODE_NOT_REQUIRED	0x2
 
-/* sqc.min_wqe_inline_mode (bytes the SQ requires inline in each WQE). */
+/*
+ * sqc.min_wqe_inline_mode and nic_vport_context.min_wqe_inline_mode:
+ * how much of the packet header each WQE must carry inline.
+ */
 #define MLX5_INLINE_MODE_NONE			0x0
 #define MLX5_INLINE_MODE_L2			0x1
 #define MLX5_INLINE_MODE_IP			0x2
@@ -792,6 +796,37 @@ struct mlx5_ifc_modify_cq_out_bits {
 	u8 reserved_at_8[0x18];
 	u8 syndrome[0x20];
 	u8 reserved_at_40[0x40];
+};
+
+/*
+ * NIC vport context: only min_wqe_inline_mode is named. The variable-length
+ * current_uc_mac_address list that follows it in the PRM is left out.
+ */
+struct mlx5_ifc_nic_vport_context_bits {
+	u8 reserved_at_0[0x5];
+	u8 min_wqe_inline_mode[0x3];
+	u8 reserved_at_8[0x7f8];
+};
+
+struct mlx5_ifc_query_nic_vport_context_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 other_vport[0x1];
+	u8 reserved_at_41[0xf];
+	u8 vport_number[0x10];
+	u8 reserved_at_60[0x5];
+	u8 allowed_list_type[0x3];
+	u8 reserved_at_68[0x18];
+};
+
+struct mlx5_ifc_query_nic_vport_context_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x40];
+	struct mlx5_ifc_nic_vport_context_bits nic_vport_context;
 };
 
 #ifdef __cplusplus

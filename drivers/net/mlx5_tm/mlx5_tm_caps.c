@@ -32,6 +32,42 @@ query_cap(struct mlx5_tm_priv *priv, uint16_t op_mod, void *out,
 	return ret;
 }
 
+/*
+ * Read the minimum inline mode of our own NIC vport
+ * (QUERY_NIC_VPORT_CONTEXT), asked for when the device reports
+ * wqe_inline_mode = vport context.
+ */
+static int
+query_vport_inline(struct mlx5_tm_priv *priv, uint8_t *mode)
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_nic_vport_context_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_nic_vport_context_out)] = { 0 };
+	int ret;
+
+	MLX5_SET(query_nic_vport_context_in, in, opcode,
+		 MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT);
+	ret = priv->glue->devx_general_cmd(priv->gdev, in, sizeof(in),
+					   out, sizeof(out));
+	if (ret < 0) {
+		MLX5_TM_LOG(ERR,
+			    "QUERY_NIC_VPORT_CONTEXT failed: %s (status 0x%x syndrome 0x%x)",
+			    strerror(-ret),
+			    MLX5_GET(query_nic_vport_context_out, out, status),
+			    MLX5_GET(query_nic_vport_context_out, out,
+				     syndrome));
+		return ret;
+	}
+	*mode = MLX5_GET(query_nic_vport_context_out, out,
+			 nic_vport_context.min_wqe_inline_mode);
+	if (*mode > MLX5_INLINE_MODE_TCP_UDP) {
+		/* Inner-header modes: tunnels are not offloaded here. */
+		MLX5_TM_LOG(ERR, "%s: vport min_wqe_inline_mode %u not supported",
+			    priv->dev_name, *mode);
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
 int
 mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 {
@@ -79,6 +115,19 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 			MLX5_GET(per_protocol_networking_offload_caps, cap,
 				 wqe_inline_mode);
 	}
+	switch (c->wqe_inline_mode) {
+	case MLX5_CAP_INLINE_MODE_L2:
+		c->min_inline_mode = MLX5_INLINE_MODE_L2;
+		break;
+	case MLX5_CAP_INLINE_MODE_VPORT_CONTEXT:
+		ret = query_vport_inline(priv, &c->min_inline_mode);
+		if (ret < 0)
+			goto out;
+		break;
+	default:
+		c->min_inline_mode = MLX5_INLINE_MODE_NONE;
+		break;
+	}
 	if (has_qos) {
 		ret = query_cap(priv, MLX5_GET_HCA_CAP_OP_MOD_QOS_CAP, out,
 				outlen);
@@ -99,9 +148,10 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 	}
 	c->line_rate_mbps = default_line_rate;
 	MLX5_TM_LOG(INFO,
-		    "%s: log_max_sq %u log_max_wq_sz %u log_max_cq_sz %u inline mode %u csum %u vlan %u pacing %u [%u..%u kbps, %u entries%s%s%s] line %u Mbps",
+		    "%s: log_max_sq %u log_max_wq_sz %u log_max_cq_sz %u inline mode %u (min %u) csum %u vlan %u pacing %u [%u..%u kbps, %u entries%s%s%s] line %u Mbps",
 		    priv->dev_name, c->log_max_sq, c->log_max_wq_sz,
-		    c->log_max_cq_sz, c->wqe_inline_mode, c->csum_cap,
+		    c->log_max_cq_sz, c->wqe_inline_mode, c->min_inline_mode,
+		    c->csum_cap,
 		    c->vlan_cap, c->packet_pacing, c->packet_pacing_min_rate,
 		    c->packet_pacing_max_rate,
 		    c->packet_pacing_rate_table_size,

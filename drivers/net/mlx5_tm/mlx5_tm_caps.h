@@ -30,6 +30,12 @@ struct mlx5_tm_caps {
 	uint8_t log_max_wq_sz;          /**< log2 of the largest SQ, WQEBBs. */
 	uint8_t log_max_cq_sz;          /**< log2 of the largest CQ, CQEs. */
 	uint8_t wqe_inline_mode;        /**< 0 L2, 1 vport context, 2 none. */
+	/**
+	 * Header bytes every WQE must carry inline (MLX5_INLINE_MODE_*):
+	 * L2 when wqe_inline_mode is L2, the NIC vport context's
+	 * min_wqe_inline_mode when it is vport context, none otherwise.
+	 */
+	uint8_t min_inline_mode;
 	bool csum_cap;                  /**< L3/L4 checksum offload. */
 	bool vlan_cap;                  /**< VLAN insertion offload. */
 	uint32_t line_rate_mbps;        /**< Port speed (emulated: profile). */

@@ -8,10 +8,12 @@
  * see mlx5_tm_tx.h for what it shares with the control path.
  */
 
+#include <netinet/in.h>
 #include <string.h>
 
 #include <rte_atomic.h>
 #include <rte_byteorder.h>
+#include <rte_ether.h>
 #include <rte_io.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
@@ -23,6 +25,11 @@
 #define MLX5_TM_TX_MAX_SEGS 40
 /** Mbufs freed per rte_pktmbuf_free_bulk() call. */
 #define MLX5_TM_TX_FREE_BATCH 64
+/**
+ * Most header bytes one WQE carries inline (inserted VLAN tag included):
+ * two VLAN tags, IPv4 and TCP headers with the most options fit.
+ */
+#define MLX5_TM_TX_MAX_INLINE 160
 
 /* The 16-byte unit number @p ds of the ring, wrapping at its end. */
 static __rte_always_inline void *
@@ -201,6 +208,115 @@ mlx5_tm_tx_free_all(struct mlx5_tm_txq *txq)
 		free_elts(txq, txq->elts_head);
 }
 
+/*
+ * Header bytes at the start of @p m that inline mode @p mode
+ * (MLX5_INLINE_MODE_IP: through the IP header; MLX5_INLINE_MODE_TCP_UDP:
+ * through the TCP or UDP header) requires, or 0 when they cannot be
+ * determined inside the first segment.
+ *
+ * The offload lengths are used when the mbuf declares its L3 type
+ * (RTE_MBUF_F_TX_IPV4/IPV6, which DPDK asks for with every checksum or
+ * segmentation offload) and gives every length the mode needs. Otherwise
+ * the headers are parsed: Ethernet, up to two VLAN tags, IPv4 (options
+ * included) or IPv6 (fixed header; extension headers count as payload),
+ * TCP (options included) or UDP; a frame that is not IP needs its L2
+ * header only, as does what follows an IP header other than TCP/UDP or
+ * a non-first IPv4 fragment.
+ */
+static __rte_noinline uint32_t
+tx_hdr_len(const struct rte_mbuf *m, uint8_t mode)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	const uint32_t n = m->data_len;
+	uint32_t l2 = 12, l3, need;
+	uint16_t type;
+	uint8_t proto;
+	int tags = 0;
+
+	if ((m->ol_flags & (RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IPV6)) &&
+	    m->l2_len != 0 && m->l3_len != 0 &&
+	    (mode == MLX5_INLINE_MODE_IP || m->l4_len != 0)) {
+		need = m->l2_len + m->l3_len;
+		if (mode != MLX5_INLINE_MODE_IP)
+			need += m->l4_len;
+		return need >= RTE_ETHER_HDR_LEN && need <= n ? need : 0;
+	}
+	for (;;) {
+		if (l2 + 2 > n)
+			return 0;
+		type = (uint16_t)(p[l2] << 8 | p[l2 + 1]);
+		l2 += 2;
+		if (tags == 2 || (type != RTE_ETHER_TYPE_VLAN &&
+				  type != RTE_ETHER_TYPE_QINQ &&
+				  type != RTE_ETHER_TYPE_QINQ1))
+			break;
+		l2 += 2;
+		tags++;
+	}
+	if (type == RTE_ETHER_TYPE_IPV4) {
+		if (l2 + 20 > n || (p[l2] >> 4) != 4)
+			return 0;
+		l3 = (p[l2] & 0xfu) * 4;
+		if (l3 < 20)
+			return 0;
+		proto = p[l2 + 9];
+		/* A non-first fragment carries no L4 header. */
+		if (((p[l2 + 6] & 0x1f) | p[l2 + 7]) != 0)
+			proto = 0;
+	} else if (type == RTE_ETHER_TYPE_IPV6) {
+		if (l2 + 40 > n || (p[l2] >> 4) != 6)
+			return 0;
+		l3 = 40;
+		proto = p[l2 + 6];
+	} else {
+		return l2;
+	}
+	need = l2 + l3;
+	if (mode == MLX5_INLINE_MODE_IP)
+		return need <= n ? need : 0;
+	if (proto == IPPROTO_TCP) {
+		if (need + 20 > n || (p[need + 12] >> 4) < 5)
+			return 0;
+		need += (p[need + 12] >> 4) * 4u;
+	} else if (proto == IPPROTO_UDP) {
+		need += 8;
+	}
+	return need <= n ? need : 0;
+}
+
+/*
+ * Write @p skip bytes of the head of @p m (and the VLAN tag it asks for)
+ * as the inline header of Ethernet segment @p eth, continuing in the ring
+ * from 16-byte unit @p ds_idx. Return the unit after the header.
+ */
+static __rte_noinline uint32_t
+tx_write_inline(struct mlx5_tm_txq *txq, struct mlx5_tm_wqe_eth_seg *eth,
+		const struct rte_mbuf *m, uint32_t skip, bool vlan,
+		uint32_t ds_idx)
+{
+	uint8_t hdr[MLX5_TM_TX_MAX_INLINE + MLX5_WQE_DS_UNITS] = { 0 };
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t len = skip, off;
+
+	if (vlan) {
+		uint16_t tpid = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+		uint16_t tci = rte_cpu_to_be_16(m->vlan_tci);
+
+		memcpy(hdr, p, 12);
+		memcpy(hdr + 12, &tpid, 2);
+		memcpy(hdr + 14, &tci, 2);
+		memcpy(hdr + 16, p + 12, skip - 12);
+		len += 4;
+	} else {
+		memcpy(hdr, p, skip);
+	}
+	eth->inline_hdr_sz = rte_cpu_to_be_16(len);
+	memcpy(eth->inline_hdr_start, hdr, 2);
+	for (off = 2; off < len; off += MLX5_WQE_DS_UNITS)
+		memcpy(ds_at(txq, ds_idx++), hdr + off, MLX5_WQE_DS_UNITS);
+	return ds_idx;
+}
+
 /* Drop a packet the device cannot send. */
 static __rte_always_inline void
 drop(struct mlx5_tm_txq *txq, struct rte_mbuf *m)
@@ -238,6 +354,7 @@ mlx5_tm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		struct mlx5_tm_wqe_ctrl_seg *ctrl;
 		struct mlx5_tm_wqe_eth_seg *eth;
 		uint16_t nseg = m->nb_segs, nbb, ndata = 0, skip = 0, k;
+		uint16_t inl_units = 0;
 		uint32_t ds, ds_idx;
 		bool vlan = m->ol_flags & RTE_MBUF_F_TX_VLAN;
 		bool ce;
@@ -253,6 +370,24 @@ mlx5_tm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 				drop(txq, m);
 				continue;
 			}
+			inl_units = 1;
+		} else if (unlikely(txq->inline_hdrs)) {
+			/* The headers the mode needs; at least the 18 bytes
+			 * the L2 mode inlines when the first segment has them.
+			 */
+			uint32_t h = tx_hdr_len(m, txq->inline_mode);
+			uint32_t min = vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
+					      MLX5_ESEG_MIN_INLINE_SIZE;
+
+			if (unlikely(h == 0 || h + (vlan ? 4 : 0) >
+					       MLX5_TM_TX_MAX_INLINE)) {
+				drop(txq, m);
+				continue;
+			}
+			h = RTE_MAX(h, RTE_MIN(min, (uint32_t)m->data_len));
+			skip = (uint16_t)h;
+			inl_units = (skip + (vlan ? 4 : 0) - 2 +
+				     MLX5_WQE_DS_UNITS - 1) / MLX5_WQE_DS_UNITS;
 		}
 		/* Find every lkey before writing: a miss drops the packet. */
 		for (seg = m, k = 0; seg != NULL; seg = seg->next, k++) {
@@ -274,7 +409,7 @@ mlx5_tm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			drop(txq, m);
 			continue;
 		}
-		ds = 2 + (txq->inline_l2 ? 1 : 0) + ndata;
+		ds = 2 + inl_units + ndata;
 		nbb = (ds + MLX5_WQE_DS_PER_WQEBB - 1) / MLX5_WQE_DS_PER_WQEBB;
 		if (unlikely((uint16_t)(wqe_ci - txq->wqe_pi) + nbb >
 			     txq->wqe_n ||
@@ -328,6 +463,9 @@ mlx5_tm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			memcpy(ds_at(txq, ds_idx), hdr + 2,
 			       MLX5_WQE_DS_UNITS);
 			ds_idx++;
+		} else if (unlikely(txq->inline_hdrs)) {
+			ds_idx = tx_write_inline(txq, eth, m, skip, vlan,
+						 ds_idx);
 		} else if (vlan) {
 			eth->insert_type =
 				rte_cpu_to_be_16(MLX5_ETH_WQE_INSERT_VLAN);

@@ -77,7 +77,9 @@ struct mlx5_tm_txq {
 	uint16_t elts_n;                   /**< Slots in elts. */
 	uint16_t cqe_n;                    /**< CQEs in the CQ. */
 	uint8_t log_cqe_n;
-	bool inline_l2;                    /**< L2 header inline in WQEs. */
+	bool inline_l2;                    /**< 18 bytes (L2) inline in WQEs. */
+	bool inline_hdrs;                  /**< L3/L4 headers inline (IP, TCP_UDP). */
+	uint8_t inline_mode;               /**< MLX5_INLINE_MODE_* of the SQ. */
 	bool fast_free;                    /**< RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE. */
 	uint16_t comp_thresh;              /**< WQEs between completions. */
 	uint16_t max_segs;                 /**< Segments per packet. */
@@ -116,6 +118,15 @@ struct mlx5_tm_txq {
 	struct mlx5_tm_devx_obj *sq_obj;
 	uint32_t cqn;
 };
+
+/** Name of inline mode @p mode (MLX5_INLINE_MODE_*), for messages. */
+static inline const char *
+mlx5_tm_inline_mode_name(uint8_t mode)
+{
+	static const char *const names[] = { "none", "L2", "IP", "TCP/UDP" };
+
+	return mode < RTE_DIM(names) ? names[mode] : "unknown";
+}
 
 /** ethdev tx_pkt_burst. */
 uint16_t mlx5_tm_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);

@@ -91,8 +91,10 @@ mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	txq->log_cqe_n = rte_log2_u32(txq->cqe_n);
 	txq->comp_thresh = RTE_MIN(MLX5_TM_TXQ_COMP_THRESH, n / 4);
 	txq->max_segs = MLX5_TM_TXQ_MAX_SEGS;
-	txq->inline_l2 = priv->caps.wqe_inline_mode !=
-			 MLX5_CAP_INLINE_MODE_NOT_REQUIRED;
+	/* Decided once per queue: the burst only tests two flags. */
+	txq->inline_mode = priv->caps.min_inline_mode;
+	txq->inline_l2 = txq->inline_mode == MLX5_INLINE_MODE_L2;
+	txq->inline_hdrs = txq->inline_mode >= MLX5_INLINE_MODE_IP;
 	txq->fast_free = !!(txq->offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
 	txq->suspended = priv->suspended[qid];
 	txq->mr.ctrl = priv->mr;
@@ -107,7 +109,7 @@ mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	dev->data->tx_queues[qid] = txq;
 	MLX5_TM_LOG(DEBUG, "port %u txq %u: %u WQEBBs, %u CQEs, inline %s",
 		    dev->data->port_id, qid, n, txq->cqe_n,
-		    txq->inline_l2 ? "L2" : "none");
+		    mlx5_tm_inline_mode_name(txq->inline_mode));
 	return 0;
 nomem:
 	txq_free(txq);
@@ -199,8 +201,7 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 	sqa.ring_off = 0;
 	sqa.dbr_off = wq_sz + cq_sz;
 	sqa.pp_index = priv->pp_index[txq->qid];
-	sqa.min_inline = txq->inline_l2 ? MLX5_INLINE_MODE_L2 :
-					  MLX5_INLINE_MODE_NONE;
+	sqa.min_inline = txq->inline_mode;
 	sqa.user_index = txq->qid;
 	txq->sq_obj = mlx5_tm_devx_sq_create(priv, &sqa, &txq->sqn);
 	if (txq->sq_obj == NULL) {

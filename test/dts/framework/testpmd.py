@@ -100,11 +100,12 @@ class Testpmd:
                  app_args=(), timeout=20, start_timeout=60,
                  log_levels=()):
         Testpmd._seq += 1
+        self.prefix = "dts%d_%d" % (os.getpid(), Testpmd._seq)
         self.timeout = timeout
         self.buf = io.StringIO()
         args = ["-l", "0-1", "--no-huge", "--no-pci", "-m", "512",
                 "--no-shconf",
-                "--file-prefix", "dts%d_%d" % (os.getpid(), Testpmd._seq)]
+                "--file-prefix", self.prefix]
         for lvl in log_levels:
             args.append("--log-level=%s" % lvl)
         if pmd_so:
@@ -172,6 +173,27 @@ class Testpmd:
             pass
         self.exitstatus = self.child.exitstatus
         self.signalstatus = self.child.signalstatus
+        self._remove_runtime_dir()
+
+    def _remove_runtime_dir(self):
+        """EAL leaves its runtime directory behind (empty with --no-shconf,
+        but for the telemetry sockets of a process that was killed):
+        remove ours."""
+        if os.getuid() == 0:
+            base = "/var/run/dpdk"
+        else:
+            base = os.path.join(os.environ.get("XDG_RUNTIME_DIR", "/tmp"),
+                                "dpdk")
+        path = os.path.join(base, self.prefix)
+        for name in ("dpdk_telemetry.v2", "telemetry"):
+            try:
+                os.unlink(os.path.join(path, name))
+            except OSError:
+                pass
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
 
     def exit_text(self):
         if self.child.signalstatus is not None:

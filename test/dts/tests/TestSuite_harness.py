@@ -5,6 +5,7 @@ parses refusals, notices crashes and bad commands, and loads drivers from
 a private directory. Plan: doc/test_plans/harness_test_plan.rst."""
 
 import os
+import re
 import signal
 import stat
 
@@ -129,8 +130,8 @@ class TestHarness(TestCase):
     def test_plans_match_suites(self):
         """Each suite has its test plan in doc/test_plans, and each case of
         a plan names exactly one test_* method of its suite."""
-        import re
-        import run  # the runner: suite list and case order
+        import run  # the runner: suite list and case order (late: it
+        # imports this module)
         problems = []
         for name in run.SUITES:
             path = os.path.join(self.ctx.src, "doc", "test_plans",

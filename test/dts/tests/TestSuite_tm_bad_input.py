@@ -5,6 +5,9 @@ huge rates, zero sizes, repeated commits, deletes in the wrong order. Every
 request is refused with a reason (or, where harmless, accepted), and
 testpmd stays alive and usable. Plan: doc/test_plans/tm_bad_input_test_plan.rst."""
 
+import re
+
+from framework.exception import TestpmdStartError
 from framework.test_case import TestCase
 
 U32_MAX = 2 ** 32 - 1
@@ -147,3 +150,32 @@ class TestTmBadInput(TestCase):
         self.refused("suspend port tm node 0 0", "NODE_ID",
                      r"already suspended")
         self.ok("resume port tm node 0 0")
+
+    def test_bad_devargs(self):
+        """A bad devarg fails the probe with a message naming the key and
+        what is accepted (testpmd then finds no port and exits)."""
+        cases = (
+            ("emu=cx9", r"bad value 'cx9' for devarg emu; accepted: cx5, "
+                        r"cx6dx, cx7"),
+            ("emu=cx6dx,bogus=1", r"unknown devarg 'bogus'; accepted keys: "
+                                  r"dev, emu,"),
+            ("emu=cx6dx,pacing_index=maybe",
+             r"bad value 'maybe' for devarg pacing_index; accepted: shared, "
+             r"dedicated"),
+            ("emu=cx6dx,rate_tolerance_ppm=2000000",
+             r"rate_tolerance_ppm"),
+            ("emu=cx6dx,dev=mlx5_0", r"exactly one of dev="),
+        )
+        for args, msg in cases:
+            try:
+                self.launch(vdev="net_mlx5_tm0," + args, txq=2,
+                            start_timeout=30)
+            except TestpmdStartError as exc:
+                text = exc.transcript
+            else:
+                self.verify(False, "devargs %r accepted" % args)
+            self.verify(re.search(msg, text) is not None,
+                        "devargs %r: no message /%s/ in %r"
+                        % (args, msg, text[-600:]))
+            self.verify("failed to initialize net_mlx5_tm0" in text,
+                        "devargs %r: probe did not fail" % args)

@@ -165,3 +165,41 @@ class TestTmCommit(TrafficMixin, TestCase):
         for node in (0, 4):
             self.refused("show port tm node type 0 %d" % node, "NODE_ID")
         self.ok("del port tm node shaper profile 0 1")
+
+    def test_commit_rollback(self):
+        """A commit that fails half-way (the device refuses MODIFY_SQ for
+        the second queue) rolls back: every queue keeps its previous rate
+        (queue rate limits of 30 Mbit/s here), and the same commit then
+        succeeds. The fault is the device model's fault_cmd devarg: port
+        start makes one MODIFY_SQ per queue (RST to RDY), the two queue
+        rate limits two more, so the 6th is the commit's second."""
+        mbps = 125000
+        self.launch("cx6dx", txq=2,
+                    devargs={"fault_cmd": "MODIFY_SQ:6:bad_param"})
+        self.ok("set port 0 queue 0 rate 30")
+        self.ok("set port 0 queue 1 rate 30")
+        self.build({0: 25 * mbps, 1: 50 * mbps})
+        self.refused("port tm hierarchy commit 0 no",
+                     msg=r"MODIFY_SQ.*keeps its previous rate")
+        self.start_txonly(nb_queues=2)
+        self.check_rates({0: 30 * mbps, 1: 30 * mbps}, source="wire")
+        self.commit(clean="no")
+        self.check_rates({0: 25 * mbps, 1: 50 * mbps}, source="wire")
+        self.stop_fwd()
+
+    def test_shaper_update_failure(self):
+        """A run-time profile change the device refuses (its 3rd pp_alloc
+        fails: fault_pp_alloc devarg) leaves the queue at its rate; the
+        same change then succeeds."""
+        mbps = 125000
+        self.launch("cx6dx", txq=2, devargs={"fault_pp_alloc": "3:EIO"})
+        self.build({0: 25 * mbps, 1: 50 * mbps})
+        self.add_profile(3, 75 * mbps)
+        self.commit()
+        self.refused("set port tm node shaper profile 0 1 3",
+                     msg=r"refused a pacing entry")
+        self.start_txonly(nb_queues=2)
+        self.check_rates({0: 25 * mbps, 1: 50 * mbps}, source="wire")
+        self.ok("set port tm node shaper profile 0 1 3")
+        self.check_rates({0: 25 * mbps, 1: 75 * mbps}, source="wire")
+        self.stop_fwd()

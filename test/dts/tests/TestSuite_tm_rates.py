@@ -139,31 +139,109 @@ class TestTmRates(TrafficMixin, TestCase):
         interval = PKT_LEN * 1e9 / rate
         cases = ((None, 0, 1), (16000, 0, 16), (16000, 8000, 8))
         for bound, size, frames in cases:
-            path = self.ctx.scratch_file("burst.pcap")
-            devargs = {"pcap": path}
+            devargs = {}
             if bound is not None:
                 devargs["tx_burst_bound"] = bound
-            self.launch("cx6dx", txq=1, devargs=devargs)
-            self.add_profile(1, rate, size=size)
-            self.two_level([1])
-            self.commit()
-            self.start_txonly()
-            self.pmd.wait_for_idle(0.3)
-            self.stop_fwd()
-            self.close_all()
-            recs = measure.read_pcap(path)
-            self.verify(len(recs) > frames + 20, "only %d frames captured"
-                        % len(recs))
-            gaps = [b.t_ns - a.t_ns for a, b in zip(recs, recs[1:])]
-            burst = 1
-            while gaps[burst - 1] < interval / 10:
-                burst += 1
-            what = "tx_burst_bound=%s, peak size %d" % (bound, size)
-            self.verify(burst == frames, "%s: %d frames back to back, "
-                        "expected %d (first gaps %s ns)"
-                        % (what, burst, frames, gaps[:frames + 2]))
-            steady = sorted(gaps[frames:frames + 200])
-            median = steady[len(steady) // 2]
-            self.verify(measure.within(median, interval, TOLERANCE),
-                        "%s: frames %d ns apart after the burst, expected "
-                        "%.0f" % (what, median, interval))
+            self.check_burst(devargs, "0 0 %d %d 0 0" % (rate, size),
+                             frames, interval,
+                             "tx_burst_bound=%s, peak size %d" % (bound, size))
+
+    def test_packet_mode_bucket(self):
+        """A packet-mode bucket counts packets: 12500 packets/s with a
+        bucket of 8 packets (tx_typical_pkt_sz=1000 converts it for the
+        device) sends 8 frames back to back, then one every 80 us."""
+        self.check_burst({"tx_typical_pkt_sz": 1000}, "0 0 12500 8 0 1", 8,
+                         80000.0, "packet mode, 8-packet bucket")
+
+    def check_burst(self, devargs, shaper, frames, interval, what):
+        """One queue shaped by `add port tm node shaper profile 0 1
+        <shaper>` starts idle: its first @frames frames must leave back to
+        back, the next ones @interval ns apart (median of 200 gaps within
+        1%), as seen in the device model's capture."""
+        path = self.ctx.scratch_file("burst.pcap")
+        devargs = dict(devargs, pcap=path)
+        self.launch("cx6dx", txq=1, devargs=devargs)
+        self.ok("add port tm node shaper profile 0 1 %s" % shaper)
+        self.two_level([1])
+        self.commit()
+        self.start_txonly()
+        self.pmd.wait_for_idle(0.3)
+        self.stop_fwd()
+        self.close_all()
+        recs = measure.read_pcap(path)
+        self.verify(len(recs) > frames + 20, "%s: only %d frames captured"
+                    % (what, len(recs)))
+        gaps = [b.t_ns - a.t_ns for a, b in zip(recs, recs[1:])]
+        burst = 1
+        while burst <= len(gaps) and gaps[burst - 1] < interval / 10:
+            burst += 1
+        self.verify(burst == frames, "%s: %d frames back to back, expected "
+                    "%d (first gaps %s ns)"
+                    % (what, burst, frames, gaps[:min(burst, frames) + 2]))
+        steady = sorted(gaps[frames:frames + 200])
+        median = steady[len(steady) // 2]
+        self.verify(measure.within(median, interval, TOLERANCE),
+                    "%s: frames %d ns apart after the burst, expected %.0f"
+                    % (what, median, interval))
+
+    def test_error_recovery_keeps_rate(self):
+        """An error completion (the device model's fault_wqe devarg: the
+        500th WQE fails) puts one send queue in error; the PMD recovers it
+        and the recovered queue keeps its pacing: both queues at their
+        profiles afterwards."""
+        rates = {0: 3125000, 1: 6250000}
+        self.launch("cx6dx", txq=2, devargs={"fault_wqe": 500})
+        for q, rate in rates.items():
+            self.add_profile(q + 1, rate)
+        self.two_level([1, 2])
+        self.commit()
+        self.start_txonly(nb_queues=2)
+        self.pmd.wait_for_idle(1.0)
+        xs = measure.xstats(self)
+        errors = sum(xs.get("tx_q%d_error_cqes" % q, 0) for q in rates)
+        recoveries = sum(xs.get("tx_q%d_recoveries" % q, 0) for q in rates)
+        self.verify(errors == 1 and recoveries == 1,
+                    "error CQEs %d, recoveries %d, expected 1 and 1"
+                    % (errors, recoveries))
+        self.check_rates(rates, source="wire", warm_up=0)
+        self.check_rates(rates, warm_up=0)
+        self.stop_fwd()
+
+    def test_node_stats(self):
+        """tm node statistics: a leaf counts its queue's frames (bytes =
+        packets x 1000), a non-leaf node the sum of its leaves, and the
+        clear flag restarts that node's counters (only) from 0."""
+        self.launch("cx6dx", txq=2)
+        self.add_profile(1, 3125000)
+        self.add_profile(2, 6250000)
+        self.ok("add port tm nonleaf node 0 1000 -1 0 1 0 -1 1 3 0")
+        self.add_leaf(0, 1000, 1, 1)
+        self.add_leaf(1, 1000, 1, 2)
+        self.commit()
+        self.start_txonly(nb_queues=2)
+        self.pmd.wait_for_idle(1.0)
+        self.stop_fwd()
+        leaves = [measure.node_stats(self, q) for q in (0, 1)]
+        root = measure.node_stats(self, 1000)
+        for q, (pkts, byts) in enumerate(leaves):
+            self.verify(pkts > 1000 and byts == pkts * PKT_LEN,
+                        "queue %d: %d packets, %d bytes" % (q, pkts, byts))
+        self.verify(root == (leaves[0][0] + leaves[1][0],
+                             leaves[0][1] + leaves[1][1]),
+                    "root %r is not the sum of its leaves %r"
+                    % (root, leaves))
+        self.verify(leaves[1][0] > leaves[0][0] * 1.5,
+                    "queue 1 (50 Mbit/s) sent %d, queue 0 (25) %d"
+                    % (leaves[1][0], leaves[0][0]))
+        measure.node_stats(self, 0, clear=1)
+        self.verify(measure.node_stats(self, 0) == (0, 0),
+                    "queue 0 counters not cleared")
+        self.verify(measure.node_stats(self, 1) == leaves[1],
+                    "clearing queue 0 changed queue 1")
+        self.verify(measure.node_stats(self, 1000) == root,
+                    "clearing queue 0 changed the root's counters")
+        measure.node_stats(self, 1000, clear=1)
+        self.verify(measure.node_stats(self, 1000) == (0, 0),
+                    "root counters not cleared")
+        self.verify(measure.node_stats(self, 1) == leaves[1],
+                    "clearing the root changed queue 1")
