@@ -1241,6 +1241,28 @@ test_dedicated(void)
 	CHECK(pacing_table_in_use(mlx5_tm_pacing_table(s->pacing)) == 4,
 	      "still 4 entries");
 	check_views(&p, "dedicated update");
+	/* Packet mode: the bucket counts packets, the device WQEs. */
+	{
+		struct rte_tm_shaper_params sp;
+
+		memset(&sp, 0, sizeof(sp));
+		sp.peak.rate = 50000;
+		sp.packet_mode = 1;
+		sp.peak.size = 8;
+		EXPECT_OK(profile_add_params(p.id, 3, sp), "8-packet bucket");
+		sp.peak.size = 0;
+		EXPECT_OK(profile_add_params(p.id, 4, sp), "default bucket");
+	}
+	EXPECT_OK(rte_tm_node_shaper_update(p.id, 0, 3, &terr), "0 -> 3");
+	EXPECT_OK(rte_tm_node_shaper_update(p.id, 1, 4, &terr), "1 -> 4");
+	n = mlx5_emu_pp_list(p.emu, e, RTE_DIM(e));
+	for (k = 0; k < RTE_MIN(n, RTE_DIM(e)); k++)
+		if (e[k].rate_mode == 1)
+			CHECK(e[k].burst_upper_bound ==
+			      (e[k].index == expected_index(s, 0) ? 8u : 3u),
+			      "WQE-rate entry %u: bucket %u WQEs", e[k].index,
+			      e[k].burst_upper_bound);
+	check_views(&p, "packet-mode buckets");
 	tport_close(&p);
 }
 
@@ -1374,6 +1396,8 @@ struct rate_rec {
 	uint32_t max_fast_run; /* longest such run */
 };
 
+#define BYTE_BUCKET 16 /* frames, data-rate queues of the rate test */
+#define PKT_BUCKET 8   /* packets, packet-mode queues */
 #define RATE_K 24 /* past the initial burst of the 16-frame bucket */
 static struct rate_rec recs[NB_TXQ];
 
@@ -1449,7 +1473,8 @@ test_rates(void)
 	int active;
 
 	printf("achieved rates, 8 queues, virtual time\n");
-	if (tport_open(&p, NULL, NB_TXQ, true) != 0) {
+	if (tport_open(&p, "tx_typical_pkt_sz=" RTE_STR(FRAME), NB_TXQ,
+		       true) != 0) {
 		CHECK(false, "port");
 		return;
 	}
@@ -1460,7 +1485,7 @@ test_rates(void)
 		/* A bucket of a few frames absorbs waits for the line. */
 		memset(&sp, 0, sizeof(sp));
 		sp.peak.rate = rate[q];
-		sp.peak.size = pkt[q] ? 0 : 16 * FRAME;
+		sp.peak.size = pkt[q] ? PKT_BUCKET : BYTE_BUCKET * FRAME;
 		sp.packet_mode = pkt[q];
 		EXPECT_OK(profile_add_params(p.id, q, sp), "p%u", q);
 		EXPECT_OK(leaf_add(p.id, q, ROOT, 1, q), "l%u", q);
@@ -1471,8 +1496,11 @@ test_rates(void)
 	for (q = 0; q < NB_TXQ; q++)
 		CHECK(rte_pmd_mlx5_tm_txq_sqn(p.id, q, &recs[q].sqn) == 0,
 		      "sqn %u", q);
-	/* Queue 3: half the spacing of its faster rate (2 Gbps) or less. */
-	recs[3].fast_gap_ns = FRAME * 1000000000ULL / new_rate / 2;
+	/* Back to back: half the spacing of the queue's (fastest) rate. */
+	for (q = 0; q < NB_TXQ; q++)
+		recs[q].fast_gap_ns = (uint64_t)(5e8 / (pkt[q] ?
+			(double)rate[q] : (double)(q == 3 ? new_rate : rate[q]) /
+			FRAME));
 	mlx5_emu_set_wire_hook(p.emu, wire_hook, NULL);
 	do {
 		double fastest = 0;
@@ -1525,13 +1553,7 @@ test_rates(void)
 		      before / (double)rate[3] < 1.005,
 		      "queue 3 before the update: %.1f bytes/s, asked %"
 		      PRIu64, before, rate[3]);
-		/*
-		 * Never unlimited over the run, the change included: the only
-		 * back-to-back departures are those of the 16-frame bucket.
-		 */
-		CHECK(r->max_fast_run > 0 && r->max_fast_run <= 16,
-		      "queue 3: %u back-to-back departures in a row",
-		      r->max_fast_run);
+
 	}
 	for (q = 0; q < NB_TXQ; q++) {
 		double want = (double)rate[q];
@@ -1541,6 +1563,14 @@ test_rates(void)
 			want = (double)new_rate;
 			got = rec_rate(&recs[q], false, true);
 		}
+		/*
+		 * Never unlimited (queue 3's change included): the only
+		 * back-to-back departures are those the bucket allows.
+		 */
+		CHECK(recs[q].max_fast_run > 0 && recs[q].max_fast_run <=
+		      (pkt[q] ? PKT_BUCKET : BYTE_BUCKET),
+		      "queue %u: %u back-to-back departures in a row", q,
+		      recs[q].max_fast_run);
 		CHECK(recs[q].n == quota[q] && got > 0 &&
 		      got / want > 0.995 && got / want < 1.005,
 		      "queue %u: %.1f %s, asked %.1f (%" PRIu64 " departures)",

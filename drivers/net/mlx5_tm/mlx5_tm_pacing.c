@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
+
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_pacing.h"
 
@@ -187,6 +189,19 @@ mlx5_tm_pacing_convert(const struct mlx5_tm_pacing *pm,
 
 	ret = pacing_shaper_to_ctx(shaper, &pm->caps, &pm->defaults, res,
 				   err);
+	/*
+	 * In WQE-rate mode the device counts the bucket in WQEs (one per
+	 * packet); the library gives bytes (packets times the typical size,
+	 * or the port's tx_burst_bound): back to packets, or the device
+	 * default when no typical size says how many bytes a packet is.
+	 */
+	if (ret == 0 && res->ctx.rate_mode == PACING_RATE_MODE_WQE &&
+	    res->ctx.burst_upper_bound != 0) {
+		uint32_t sz = pm->conf.typical_pkt_sz;
+
+		res->ctx.burst_upper_bound = sz == 0 ? 0 :
+			RTE_MAX(res->ctx.burst_upper_bound / sz, 1u);
+	}
 	/*
 	 * A byte rate just above the maximum rounds down to it; refuse it
 	 * anyway, so that the announced maximum is the last rate accepted.

@@ -73,7 +73,9 @@ mlx5_tm_pacing_range(const struct mlx5_tm_pacing *pm);
 
 /**
  * Convert a shaper into the context the device will apply (port defaults
- * and capabilities; a bucket the device cannot honour is refused).
+ * and capabilities; a bucket the device cannot honour is refused). The
+ * context is in device units: burst_upper_bound in bytes for data rate,
+ * in WQEs (packets) for WQE rate.
  *
  * @return
  *   0, or a negative errno with @p err filled.

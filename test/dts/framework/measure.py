@@ -93,6 +93,16 @@ def wire_rates(tc, queues, window, port=0):
     return rates
 
 
+def lagged(before, after, limit_ns):
+    """True when the device model fell behind between two lag() readings:
+    its count of late passes grew (emu_late_passes, when exposed), else
+    its largest lateness grew beyond @limit_ns."""
+    if "emu_late_passes" in after and "emu_late_passes" in before:
+        return after["emu_late_passes"] > before["emu_late_passes"]
+    top = after.get("emu_max_lag_ns", 0)
+    return top > before.get("emu_max_lag_ns", 0) and top > limit_ns
+
+
 def pcap_rate(records, skip=0.2):
     """(bytes/s, packets/s, n) of packets in a capture, from departure
     timestamps: the bytes of all packets but the first over the span from

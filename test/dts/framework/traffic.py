@@ -55,12 +55,12 @@ class TrafficMixin:
         tries = []
         clean = lagged = 0
         while clean < attempts and lagged < LAGGED_ATTEMPTS:
-            lag0 = measure.lag(self).get("emu_max_lag_ns", 0)
+            lag0 = measure.lag(self)
             if source == "tm":
                 rates = measure.stats_rates(self, sorted(expected), window)
             else:
                 rates = measure.wire_rates(self, sorted(expected), window)
-            lag1 = measure.lag(self).get("emu_max_lag_ns", 0)
+            lag1 = measure.lag(self)
             got = {q: rates[q][1 if packets else 0] for q in expected}
             bad = ["queue %d: %.0f %s/s, profile %.0f (%s)"
                    % (q, got[q], "packets" if packets else "bytes",
@@ -73,8 +73,9 @@ class TrafficMixin:
                               "measurement(s) out: %s" % (source, len(tries),
                                                           " | ".join(tries)))
                 return got
-            late = lag1 > lag0 and lag1 > LAG_LIMIT_NS
-            tries.append("%s%s" % ("[model lagged %.1f ms] " % (lag1 / 1e6)
+            late = measure.lagged(lag0, lag1, LAG_LIMIT_NS)
+            tries.append("%s%s" % ("[model lagged, max %.1f ms] "
+                                   % (lag1.get("emu_max_lag_ns", 0) / 1e6)
                                    if late else "", "; ".join(bad)))
             if late:
                 lagged += 1

@@ -49,11 +49,11 @@ class TestTmRates(TrafficMixin, TestCase):
         for attempt in range(3):
             path = self.ctx.scratch_file("tm_rates.pcap")
             self.shaped(devargs={"pcap": path})
-            lag0 = measure.lag(self).get("emu_max_lag_ns", 0)
+            lag0 = measure.lag(self)
             self.start_txonly(nb_queues=len(RATES))
             self.pmd.wait_for_idle(2.0)
             self.stop_fwd()
-            lag1 = measure.lag(self).get("emu_max_lag_ns", 0)
+            lag1 = measure.lag(self)
             self.close_all()
             records = measure.read_pcap(path)
             self.verify(len(records) > 1000, "only %d packets captured"
@@ -69,11 +69,10 @@ class TestTmRates(TrafficMixin, TestCase):
                     self.note("capture in tolerance after: %s"
                               % " | ".join(tries))
                 return
-            late = lag1 > lag0 and lag1 > 5000000
+            late = measure.lagged(lag0, lag1, 5000000)
             tries.append("%.0f bytes/s over %d packets (%s)%s"
                          % (total, n, measure.pct(total, want),
-                            " while the model lagged %.1f ms" % (lag1 / 1e6)
-                            if late else ""))
+                            " while the model lagged" if late else ""))
             if not late:
                 break
         self.verify(False, "wire rate off, profiles sum to %d bytes/s: %s"
