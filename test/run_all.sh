@@ -6,12 +6,18 @@
 #   variant: "plain" (normal build), "san" (ASan/UBSan build) or "both";
 #   {build} in the command is replaced by the build directory, {src} by
 #   the source root. Each suite prints its own "N passed, N failed" line.
+#
+# A suite counts as failed when its closing line is missing, when it
+# exits non-zero (a crash, a sanitizer report, a leak found at exit), or
+# when it outlives SUITE_TIMEOUT seconds (default 900): a hung suite must
+# not eat the CI's time.
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PLAIN=$(cd "${1:-build}" && pwd)
 SAN=$(cd "${2:-build-san}" && pwd)
 LOGDIR="$PLAIN/test-logs"
+SUITE_TIMEOUT=${SUITE_TIMEOUT:-900}
 mkdir -p "$LOGDIR"
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:detect_odr_violation=0}"
@@ -30,8 +36,12 @@ run_suite() {
 	cmd=${cmd//\{src\}/$ROOT}
 	local log="$LOGDIR/$name.$tag.log"
 	local start=$SECONDS
-	(cd "$ROOT" && eval "$cmd") > "$log" 2>&1
+	(cd "$ROOT" && timeout -k 10 "$SUITE_TIMEOUT" bash -c "$cmd") \
+		> "$log" 2>&1 < /dev/null
 	local rc=$?
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "TIMEOUT: killed after ${SUITE_TIMEOUT}s" >> "$log"
+	fi
 	local line
 	line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	local p f

@@ -178,9 +178,12 @@ def test_virtual_run():
     chart = os.path.join(WORK, "virtual.svg")
     rc, out, err = run(emu_args() + [
         "--", "--plan", plan, "--share", "--duration", "800ms",
-        "--interval", "50ms", "--settle", "100ms", "--tolerance", "2",
+        "--interval", "50ms", "--settle", "100ms", "--tolerance", "0.5",
         "--pkt-size", "1000..1500", "--json", report, "--plot", chart])
-    check("virtual run exits 0 (every queue within 2%)", rc == 0,
+    # Virtual time: the device paces exactly (measured error ~1 ppm), so
+    # 0.5 % (the device model's own bound) leaves no room for a wrong
+    # unit or a skewed measurement.
+    check("virtual run exits 0 (every queue within 0.5%)", rc == 0,
           "rc=%d\n%s\n%s" % (rc, out[-3000:], err[-2000:]))
     if not os.path.exists(report):
         check("virtual run wrote its JSON report", False)
@@ -196,7 +199,7 @@ def test_virtual_run():
         for ph in q["phases"]:
             if not ph["measured"] or not ph["within_tolerance"] or \
                     abs(ph["achieved"] - ph["configured"]) > \
-                    0.02 * ph["configured"]:
+                    0.005 * ph["configured"]:
                 bad.append((q["queue"], ph))
     check("virtual run: every phase measured and within tolerance",
           not bad and len(rep["queues"]) == 6, bad)
@@ -229,7 +232,7 @@ def test_virtual_run():
     q5 = phases(rep, 5)
     check("virtual run: packet-mode queue measured in pkt/s",
           q5 and q5[0]["unit"] == "pkt/s" and
-          abs(q5[0]["achieved"] - 10000) <= 200, q5)
+          abs(q5[0]["achieved"] - 10000) <= 50, q5)
     samples = [q for q in rep["queues"] if q["queue"] == 2][0]["samples"]
     check("virtual run: a sample per interval with configured rates",
           len(samples) >= 15 and samples[0]["configured"] == 300000000 and
@@ -250,7 +253,8 @@ def test_three_levels():
     rc, out, err = run(emu_args() + [
         "--", "--levels", "3", "--queue", "0:peak=2G", "--queue",
         "2:pps=50K,size=128", "--at", "150ms:2:pps=25K", "--duration",
-        "300ms", "--interval", "50ms", "--settle", "50ms", "--json", report])
+        "300ms", "--interval", "50ms", "--settle", "50ms", "--tolerance",
+        "0.5", "--json", report])
     rep = json.load(open(report)) if os.path.exists(report) else {}
     check("three levels (root, pass-through node, leaves) on mlx5-tm",
           rc == 0 and rep.get("levels") == 3 and rep["tm"]["committed"] and

@@ -37,6 +37,8 @@ def main():
     dp = d.get("datapath", {})
     cyc = {(c["pmd"], c["shape"], c["burst"]): c["cycles_per_pkt"]
            for c in dp.get("cases", [])}
+    cmin = {(c["pmd"], c["shape"], c["burst"]): c["cycles_per_pkt_min"]
+            for c in dp.get("cases", [])}
     ir = {(c["pmd"], c["shape"], c["burst"]): c["ir_per_pkt"]
           for c in d.get("callgrind", {}).get("cases", [])}
     rows = []
@@ -46,12 +48,15 @@ def main():
                        for p in ("mlx5_tm", "null", "ring"))
             io, inn, ir_ = (ir.get((p, shape, burst))
                             for p in ("mlx5_tm", "null", "ring"))
-            rows.append([shape, burst, num(o), num(n), num(r),
+            rows.append([shape, burst, num(o),
+                         num(cmin.get(("mlx5_tm", shape, burst))),
+                         num(n), num(r),
                          num(o / n if o and n and n > 0 else None, "%.2f"),
                          num(io), num(inn), num(ir_),
                          num(io / inn if io and inn else None, "%.2f"),
                          num(io / ir_ if io and ir_ else None, "%.2f")])
-    print(table(["shape", "burst", "cyc ours", "cyc null", "cyc ring",
+    print(table(["shape", "burst", "cyc ours", "best ours", "cyc null",
+                 "cyc ring",
                  "ours/null", "Ir ours", "Ir null", "Ir ring", "Ir o/n",
                  "Ir o/r"], rows))
     ctl = d.get("control", {})

@@ -23,6 +23,7 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 
 # pylint: disable=wrong-import-position
 from framework.exception import TestpmdCrash, VerifyFailure  # noqa: E402

@@ -204,6 +204,7 @@ wire_hook(void *arg __rte_unused, uint32_t sqn, uint64_t t __rte_unused,
 {
 	struct test_hdr h;
 	uint32_t off = HDR_OFF, flen = len;
+	uint8_t exp[2048];
 	uint16_t q;
 
 	for (q = 0; q < NB_TXQ; q++)
@@ -231,11 +232,19 @@ wire_hook(void *arg __rte_unused, uint32_t sqn, uint64_t t __rte_unused,
 	}
 	memcpy(&h, b + off, sizeof(h));
 	if (h.magic != PAYLOAD_MAGIC || h.queue != q || h.len != flen ||
-	    h.vlan != (off != HDR_OFF) ||
-	    fill_sum(b + off + sizeof(h), len - off - sizeof(h)) != h.sum) {
+	    h.vlan != (off != HDR_OFF) || flen > sizeof(exp)) {
 		wire.bad++;
 		wire_error("bad frame on queue %u: seq %u len %u/%u", q, h.seq,
 			   h.len, flen);
+		return;
+	}
+	/* Byte for byte: the frame its header names, rebuilt, tag aside. */
+	build_frame(exp, flen, q, h.seq, h.vlan != 0);
+	if (memcmp(b, exp, 12) != 0 ||
+	    memcmp(b + 12 + (len - flen), exp + 12, flen - 12) != 0) {
+		wire.bad++;
+		wire_error("queue %u: frame seq %u (%u bytes) differs from "
+			   "the one sent", q, h.seq, flen);
 		return;
 	}
 	if (h.seq != wire.next_seq[q]) {
@@ -423,8 +432,21 @@ test_infos_and_link(void)
 	CHECK(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE,
 	      "no FAST_FREE");
 	CHECK(port_setup(port, 2, 0) == 0, "setup");
+	{
+		/* No per-queue start: a deferred start is refused. */
+		struct rte_eth_txconf txc = info.default_txconf;
+
+		txc.tx_deferred_start = 1;
+		CHECK(rte_eth_tx_queue_setup(port, 1, RING, SOCKET_ID_ANY,
+					     &txc) == -ENOTSUP,
+		      "deferred start accepted");
+		CHECK(rte_eth_tx_queue_setup(port, 1, RING, SOCKET_ID_ANY,
+					     NULL) == 0, "setup again");
+	}
 	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 0, &sqn) == -EAGAIN,
 	      "SQN before start");
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 0, NULL) == -EINVAL &&
+	      rte_errno == EINVAL, "NULL sqn");
 	rte_eth_link_get_nowait(port, &link);
 	CHECK(link.link_status == RTE_ETH_LINK_DOWN, "link up before start");
 	CHECK(rte_eth_dev_start(port) == 0, "start");
@@ -937,20 +959,25 @@ test_rate_limit(void)
 	CHECK(send_simple(port, 1, emu, 2000, 1000, &seq) == 2000, "send");
 	mlx5_emu_drain(emu);
 	rate = xstat(port, "tx_q1_wire_rate_bps");
-	CHECK(rate > 950000000ull && rate < 1050000000ull,
+	/* Virtual time: the pacer's rate within 0.5 %, as the model's. */
+	CHECK(rate > 995000000ull && rate < 1005000000ull,
 	      "rate %" PRIu64 " b/s at 1000 Mbps", rate);
 	ret = rte_eth_set_queue_rate_limit(port, 1, 2000);
 	CHECK(ret == 0, "rate limit 2000 Mbps: %d", ret);
 	n = mlx5_emu_pp_list(emu, pp, RTE_DIM(pp));
-	CHECK(n == 1 && pp[0].rate_limit == 2000000,
-	      "%u entries in use (first %u kbps): the old one stays", n,
-	      n ? pp[0].rate_limit : 0);
+	CHECK(n == 1 && pp[0].rate_limit == 2000000 && pp[0].sq_users == 1,
+	      "%u entries in use (first %u kbps): the 1000 Mbps one must "
+	      "be released", n, n ? pp[0].rate_limit : 0);
 	rte_eth_xstats_reset(port);
 	CHECK(send_simple(port, 1, emu, 2000, 1000, &seq) == 2000, "send");
 	mlx5_emu_drain(emu);
 	rate = xstat(port, "tx_q1_wire_rate_bps");
-	CHECK(rate > 1900000000ull && rate < 2100000000ull,
+	CHECK(rate > 1990000000ull && rate < 2010000000ull,
 	      "rate %" PRIu64 " b/s at 2000 Mbps", rate);
+	/* Rate 0 lifts the limit: the last entry is released too. */
+	CHECK(rte_eth_set_queue_rate_limit(port, 1, 0) == 0, "rate 0");
+	CHECK(mlx5_emu_pp_list(emu, pp, RTE_DIM(pp)) == 0,
+	      "pacing entries left after rate 0");
 	rte_eth_tx_done_cleanup(port, 1, 0);
 	CHECK(rte_mempool_in_use_count(pool) == 0, "%u mbufs in use",
 	      rte_mempool_in_use_count(pool));
@@ -1019,6 +1046,96 @@ test_error_recovery(void)
 	      rte_mempool_in_use_count(pool));
 out:
 	port_destroy("net_mlx5_tm4", port);
+}
+
+/*
+ * An error on a WQE that asked for no completion, while every CQE the
+ * queue may have requested is outstanding: the device writes the error
+ * CQE on top of those. The PMD must have kept it a slot (a CQ overrun
+ * would lose it, and the queue would never recover).
+ */
+static void
+test_error_cqe_on_full_cq(void)
+{
+	struct mlx5_emu_port_stats ps;
+	struct mlx5_emu *emu;
+	uint64_t wire_pkts, err_mbufs, rec = 0;
+	uint32_t seq = 0, sqn, i;
+	uint16_t port, sent;
+
+	/* 512 WQEBBs but 64 CQEs: the CQ, not the ring, limits posting. */
+	CHECK(port_create("net_mlx5_tm10",
+			  "emu=cx6dx,clock=virtual,cap_log_max_cq_sz=6",
+			  &port) == 0, "probe");
+	if (!test_ok)
+		return;
+	emu = rte_pmd_mlx5_tm_emu(port);
+	CHECK(port_setup(port, 1, 0) == 0, "setup");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 0, &sqn) == 0, "sqn");
+	/* Slow enough that nothing completes while the CQ fills. */
+	CHECK(rte_eth_set_queue_rate_limit(port, 0, 1) == 0, "1 Mbps");
+	if (!test_ok)
+		goto out;
+	/* Bursts of 2: the first WQE of each asks for no completion. */
+	CHECK(mlx5_emu_fault_wqe(emu, &(struct mlx5_emu_fault_wqe){
+		.sqn = sqn, .nth = 3,
+		.syndrome = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR }) == 0, "arm");
+	for (i = 0; i < 256; i++) {
+		struct rte_mbuf *m[2];
+		uint8_t f[256];
+
+		build_frame(f, 200, 0, seq, false);
+		m[0] = frame_to_mbuf(f, 200, 1);
+		build_frame(f, 200, 0, seq + 1, false);
+		m[1] = frame_to_mbuf(f, 200, 1);
+		if (m[0] == NULL || m[1] == NULL) {
+			rte_pktmbuf_free(m[0]);
+			rte_pktmbuf_free(m[1]);
+			break;
+		}
+		sent = rte_eth_tx_burst(port, 0, m, 2);
+		seq += sent;
+		rte_pktmbuf_free_bulk(m + sent, 2 - sent);
+		if (sent < 2)
+			break;
+	}
+	CHECK(xstat(port, "tx_q0_ring_full") >= 1 && seq < 2 * 64 + 2,
+	      "posting must stop on the CQ limit (%u posted)", seq);
+	for (i = 0; i < 100000 && rec == 0; i++) {
+		struct rte_eth_stats st;
+
+		rte_eth_tx_burst(port, 0, NULL, 0);
+		rte_eth_stats_get(port, &st);
+		mlx5_emu_advance(emu, 100000);
+		rec = xstat(port, "tx_q0_recoveries");
+	}
+	mlx5_emu_get_port_stats(emu, &ps);
+	CHECK(ps.cq_overruns == 0, "%" PRIu64 " CQEs lost to a CQ overrun",
+	      ps.cq_overruns);
+	CHECK(rec == 1, "%" PRIu64 " recoveries", rec);
+	CHECK(xstat(port, "tx_q0_error_cqes") == 1, "%" PRIu64 " error CQEs",
+	      xstat(port, "tx_q0_error_cqes"));
+	/* The case is the one meant: the CQ (2^6 CQEs) was filled. */
+	CHECK(xstat(port, "tx_q0_completions") +
+	      xstat(port, "tx_q0_error_cqes") +
+	      xstat(port, "tx_q0_flush_cqes") == 64,
+	      "%" PRIu64 " completions + %" PRIu64 " flushes + 1 error: "
+	      "not the 64 CQEs of the CQ", xstat(port, "tx_q0_completions"),
+	      xstat(port, "tx_q0_flush_cqes"));
+	CHECK(rte_eth_set_queue_rate_limit(port, 0, 0) == 0, "no limit");
+	CHECK(send_simple(port, 0, emu, 100, 300, &seq) == 100, "send");
+	mlx5_emu_drain(emu);
+	rte_eth_tx_done_cleanup(port, 0, 0);
+	wire_pkts = xstat(port, "tx_q0_wire_packets");
+	err_mbufs = xstat(port, "tx_q0_error_mbufs");
+	CHECK(wire_pkts + err_mbufs == seq,
+	      "%" PRIu64 " sent + %" PRIu64 " unsent != %u posted", wire_pkts,
+	      err_mbufs, seq);
+	CHECK(rte_mempool_in_use_count(pool) == 0, "%u mbufs in use",
+	      rte_mempool_in_use_count(pool));
+out:
+	port_destroy("net_mlx5_tm10", port);
 }
 
 static void
@@ -1249,6 +1366,7 @@ main(int argc, char **argv)
 	run("vport inline modes IP and TCP/UDP on cx5", test_vport_inline);
 	run("queue rate limit on a started queue", test_rate_limit);
 	run("error CQE recovery", test_error_recovery);
+	run("error CQE on a full CQ recovers", test_error_cqe_on_full_cq);
 	run("unregistered memory, descriptor status",
 	    test_unregistered_memory);
 	run("failures half-way release everything", test_halfway_failures);

@@ -273,9 +273,12 @@ port_objs_create(struct mlx5_tm_priv *priv)
 {
 	priv->pd = priv->glue->pd_alloc(priv->gdev);
 	if (priv->pd == NULL) {
+		/* Taken before logging, which may change errno. */
+		int err = errno ? errno : EIO;
+
 		MLX5_TM_LOG(ERR, "%s: no protection domain: %s",
-			    priv->dev_name, strerror(errno));
-		return -(errno ? errno : EIO);
+			    priv->dev_name, strerror(err));
+		return -err;
 	}
 	priv->td = mlx5_tm_devx_td_create(priv, &priv->tdn);
 	if (priv->td == NULL)

@@ -304,11 +304,3 @@ mlx5_tm_mr_uninit(struct mlx5_tm_priv *priv)
 	free(m);
 	priv->mr = NULL;
 }
-
-uint32_t
-mlx5_tm_mr_count(const struct mlx5_tm_priv *priv)
-{
-	const struct mr_ctrl *m = ctrl_of(priv);
-
-	return m ? m->n_mrs : 0;
-}

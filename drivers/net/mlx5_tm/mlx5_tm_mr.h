@@ -117,7 +117,4 @@ void mlx5_tm_mr_gc(struct mlx5_tm_priv *priv);
 /** Deregister everything and free the state (port close). */
 void mlx5_tm_mr_uninit(struct mlx5_tm_priv *priv);
 
-/** Number of registered ranges (for tests and logs). */
-uint32_t mlx5_tm_mr_count(const struct mlx5_tm_priv *priv);
-
 #endif /* MLX5_TM_MR_H */

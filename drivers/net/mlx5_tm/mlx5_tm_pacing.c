@@ -166,12 +166,6 @@ mlx5_tm_pacing_conf(const struct mlx5_tm_pacing *pm)
 	return &pm->conf;
 }
 
-const struct pacing_caps *
-mlx5_tm_pacing_caps(const struct mlx5_tm_pacing *pm)
-{
-	return &pm->caps;
-}
-
 const struct mlx5_tm_pacing_range *
 mlx5_tm_pacing_range(const struct mlx5_tm_pacing *pm)
 {

@@ -61,9 +61,6 @@ void mlx5_tm_pacing_destroy(struct mlx5_tm_pacing *pm);
 const struct mlx5_tm_pacing_conf *
 mlx5_tm_pacing_conf(const struct mlx5_tm_pacing *pm);
 
-/** The device capabilities, in the pacing library's terms. */
-const struct pacing_caps *mlx5_tm_pacing_caps(const struct mlx5_tm_pacing *pm);
-
 /**
  * The range of peak rates mlx5_tm_pacing_convert() accepts: every rate in
  * it, none outside (the pacing library's range, enforced exactly).

@@ -47,15 +47,22 @@ rte_pmd_mlx5_tm_txq_sqn(uint16_t port_id, uint16_t qid, uint32_t *sqn)
 {
 	struct rte_eth_dev *dev = our_port(port_id);
 	const struct mlx5_tm_txq *txq;
+	int ret = 0;
 
 	if (dev == NULL)
-		return -ENODEV;
-	if (qid >= dev->data->nb_tx_queues ||
-	    dev->data->tx_queues[qid] == NULL)
-		return -EINVAL;
+		ret = -ENODEV;
+	else if (sqn == NULL || qid >= dev->data->nb_tx_queues ||
+		 dev->data->tx_queues[qid] == NULL)
+		ret = -EINVAL;
+	if (ret < 0) {
+		rte_errno = -ret;
+		return ret;
+	}
 	txq = dev->data->tx_queues[qid];
-	if (!txq->live)
+	if (!txq->live) {
+		rte_errno = EAGAIN;
 		return -EAGAIN;
+	}
 	*sqn = txq->sqn;
 	return 0;
 }

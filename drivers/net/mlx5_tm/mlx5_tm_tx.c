@@ -30,6 +30,14 @@
  * two VLAN tags, IPv4 and TCP headers with the most options fit.
  */
 #define MLX5_TM_TX_MAX_INLINE 160
+/**
+ * Free CQEs a WQE needs before it is posted: its own completion and the
+ * one requested on the last WQE of the burst. A posted WQE adds only one
+ * of the two, so at most cqe_n - 1 completions are ever requested: the
+ * last slot takes the error CQE the device writes for a WQE that asked
+ * for none; a CQ overrun would lose it and the queue would never recover.
+ */
+#define MLX5_TM_TX_CQ_RESERVE 2
 
 /* The 16-byte unit number @p ds of the ring, wrapping at its end. */
 static __rte_always_inline void *
@@ -40,14 +48,19 @@ ds_at(const struct mlx5_tm_txq *txq, uint32_t ds)
 	return (uint8_t *)txq->wqes + (size_t)(ds & mask) * MLX5_WQE_DS_UNITS;
 }
 
-/* Return elts [elts_tail, upto) to their pools. */
-static void
+/*
+ * Return elts [elts_tail, upto) to their pools. Return how many: packets,
+ * or segments with fast free (unchained at post, so one per slot).
+ */
+static uint32_t
 free_elts(struct mlx5_tm_txq *txq, uint16_t upto)
 {
 	const uint16_t mask = txq->elts_n - 1;
 	uint16_t tail = txq->elts_tail;
+	uint32_t freed = 0;
 
 	if (txq->fast_free) {
+		freed = (uint16_t)(upto - tail);
 		while (tail != upto) {
 			uint16_t idx = tail & mask;
 			uint16_t run = RTE_MIN((uint16_t)(upto - tail),
@@ -67,6 +80,7 @@ free_elts(struct mlx5_tm_txq *txq, uint16_t upto)
 			tail++;
 			if (m == NULL)
 				continue;
+			freed++;
 			batch[n++] = m;
 			if (n == MLX5_TM_TX_FREE_BATCH) {
 				rte_pktmbuf_free_bulk(batch, n);
@@ -77,6 +91,7 @@ free_elts(struct mlx5_tm_txq *txq, uint16_t upto)
 			rte_pktmbuf_free_bulk(batch, n);
 	}
 	txq->elts_tail = tail;
+	return freed;
 }
 
 /* True when the CQE at @p ci belongs to software. */
@@ -91,12 +106,26 @@ cqe_ready(const struct mlx5_tm_txq *txq, uint32_t ci, uint8_t *op_own)
 	       MLX5_CQE_OPCODE(v) != MLX5_CQE_INVALID;
 }
 
+/* Count the error CQE at @p ci: a flush, or the error itself. */
+static void
+count_err_cqe(struct mlx5_tm_txq *txq, uint32_t ci)
+{
+	volatile struct mlx5_tm_err_cqe64 *err = (volatile void *)
+		&txq->cqes[ci & (txq->cqe_n - 1)];
+
+	if (err->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR)
+		txq->st.flush_cqes++;
+	else
+		txq->st.err_cqes++;
+}
+
 /*
- * Consume the CQEs present and free what they complete.
- * Return false when an error CQE moved the queue to ERR.
+ * Consume the CQEs present and free what they complete (counted in
+ * @p freed, as free_elts() counts). Return false when an error CQE moved
+ * the queue to ERR.
  */
 static __rte_always_inline bool
-txq_complete(struct mlx5_tm_txq *txq)
+txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed)
 {
 	uint32_t ci = txq->cq_ci;
 	uint16_t upto = txq->elts_tail;
@@ -116,12 +145,7 @@ txq_complete(struct mlx5_tm_txq *txq)
 			continue;
 		}
 		/* An error: the SQ is in error, the control path resets it. */
-		if (((volatile struct mlx5_tm_err_cqe64 *)
-		     &txq->cqes[ci & (txq->cqe_n - 1)])->syndrome ==
-		    MLX5_CQE_SYNDROME_WR_FLUSH_ERR)
-			txq->st.flush_cqes++;
-		else
-			txq->st.err_cqes++;
+		count_err_cqe(txq, ci);
 		ci++;
 		ok = false;
 		break;
@@ -131,8 +155,7 @@ txq_complete(struct mlx5_tm_txq *txq)
 		rte_io_wmb();
 		*txq->cq_db = rte_cpu_to_be_32(ci & 0xffffff);
 	}
-	if (upto != txq->elts_tail)
-		free_elts(txq, upto);
+	*freed = upto != txq->elts_tail ? free_elts(txq, upto) : 0;
 	if (unlikely(!ok))
 		__atomic_store_n(&txq->state, MLX5_TM_TXQ_ERR,
 				 __ATOMIC_RELEASE);
@@ -148,24 +171,21 @@ static void
 txq_rewind(struct mlx5_tm_txq *txq)
 {
 	uint32_t ci = txq->cq_ci;
-	uint16_t before = txq->elts_tail;
 	uint8_t op_own;
 
-	while (cqe_ready(txq, ci, &op_own))
+	/* The flushes of the WQEs posted after the error are here too. */
+	while (cqe_ready(txq, ci, &op_own)) {
+		rte_io_rmb();
+		if (MLX5_CQE_OPCODE(op_own) == MLX5_CQE_REQ)
+			txq->st.completions++;
+		else
+			count_err_cqe(txq, ci);
 		ci++;
+	}
 	txq->cq_ci = ci;
 	rte_io_wmb();
 	*txq->cq_db = rte_cpu_to_be_32(ci & 0xffffff);
-	if (txq->fast_free) {
-		txq->st.err_mbufs += (uint16_t)(txq->elts_head - before);
-	} else {
-		uint16_t i;
-
-		for (i = before; i != txq->elts_head; i++)
-			if (txq->elts[i & (txq->elts_n - 1)] != NULL)
-				txq->st.err_mbufs++;
-	}
-	free_elts(txq, txq->elts_head);
+	txq->st.err_mbufs += free_elts(txq, txq->elts_head);
 	txq->wqe_ci = 0;
 	txq->wqe_pi = 0;
 	txq->wqe_comp = 0;
@@ -335,13 +355,14 @@ mlx5_tm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint16_t wqe_ci, elts_head, i;
 	uint64_t bytes = 0, packets = 0;
 	bool last_ce = false;
+	uint32_t freed;
 
 	if (unlikely(state != MLX5_TM_TXQ_OK)) {
 		if (state == MLX5_TM_TXQ_RST)
 			txq_rewind(txq);
 		return 0;
 	}
-	if (unlikely(!txq_complete(txq)))
+	if (unlikely(!txq_complete(txq, &freed)))
 		return 0;
 	if (unlikely(__atomic_load_n(&txq->suspended, __ATOMIC_RELAXED)))
 		return 0;
@@ -415,8 +436,8 @@ mlx5_tm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			     txq->wqe_n ||
 			     (uint16_t)(elts_head - txq->elts_tail) + nseg >
 			     txq->elts_n ||
-			     (uint16_t)(txq->fcq_head - txq->fcq_tail) + 2 >
-			     txq->cqe_n)) {
+			     (uint16_t)(txq->fcq_head - txq->fcq_tail) +
+			     MLX5_TM_TX_CQ_RESERVE > txq->cqe_n)) {
 			txq->st.ring_full++;
 			break;
 		}
@@ -545,16 +566,17 @@ mlx5_tm_tx_done_cleanup(void *q, uint32_t free_cnt __rte_unused)
 {
 	struct mlx5_tm_txq *txq = q;
 	uint32_t state = __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE);
-	uint16_t before = txq->elts_tail;
+	uint32_t freed = 0;
 
+	/* Completions free in completion order: free_cnt is no bound here. */
 	if (state == MLX5_TM_TXQ_RST) {
 		txq_rewind(txq);
 		return 0;
 	}
 	if (state != MLX5_TM_TXQ_OK)
 		return 0;
-	txq_complete(txq);
-	return (uint16_t)(txq->elts_tail - before);
+	txq_complete(txq, &freed);
+	return (int)freed;
 }
 
 int

@@ -71,6 +71,13 @@ mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	uint32_t cqe_max = 1u << priv->caps.log_max_cq_sz;
 	uint16_t n = mlx5_tm_txq_ring_size(dev, nb_desc);
 
+	/* No tx_queue_start op: every queue starts with the port. */
+	if (conf->tx_deferred_start) {
+		MLX5_TM_LOG(ERR,
+			    "port %u txq %u: deferred start is not supported",
+			    dev->data->port_id, qid);
+		return -ENOTSUP;
+	}
 	if (nb_desc > n)
 		MLX5_TM_LOG(WARNING,
 			    "port %u txq %u: %u descriptors asked, the device allows %u",

@@ -32,8 +32,9 @@ struct mlx5_emu *rte_pmd_mlx5_tm_emu(uint16_t port_id);
  * The send queue number (SQN) of Tx queue @p qid of port @p port_id.
  *
  * @return
- *   0, or a negative errno: -ENODEV not a net_mlx5_tm port, -EINVAL no such
- *   queue, -EAGAIN the queue has no SQ (port not started).
+ *   0, or a negative errno (also in rte_errno): -ENODEV not a net_mlx5_tm
+ *   port, -EINVAL no such queue or @p sqn NULL, -EAGAIN the queue has no SQ
+ *   (port not started).
  */
 int rte_pmd_mlx5_tm_txq_sqn(uint16_t port_id, uint16_t qid, uint32_t *sqn);
 
