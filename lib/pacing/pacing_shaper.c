@@ -23,6 +23,11 @@ scale_ppm(uint64_t n, uint64_t d)
 	uint64_t q = n / d, rem = n % d, frac = 0;
 	int i, k;
 
+	/* The common case, n * 10^6 fits: one exact division. */
+	if (n <= UINT64_MAX / PPM) {
+		q = n * PPM / d;
+		return q > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : q;
+	}
 	if (q > (uint64_t)INT64_MAX / PPM)
 		return (uint64_t)INT64_MAX;
 	for (i = 0; i < 6; i++) {

@@ -18,6 +18,28 @@ struct entry {
 	uint64_t *users;   /* one user id per reference, acquisition order */
 	uint32_t nb_users;
 	uint32_t users_cap;
+	uint32_t staged;   /* scratch of txn_reserve(), 0 otherwise */
+	uint32_t released; /* releases staged by the open txn */
+	bool loaded;       /* references counted in the open txn's holds */
+};
+
+/* One slot of a context index; id 0 marks a free slot. */
+struct ctx_slot {
+	struct pacing_ctx ctx;
+	uint64_t id;
+};
+
+/*
+ * Shared entries by context, for the exact-match search (open addressing,
+ * linear probing, at most half full). It only saves the scan of every
+ * entry: when it cannot grow it is marked failed and the entries are
+ * scanned instead.
+ */
+struct ctx_index {
+	struct ctx_slot *slots;
+	uint32_t nb_slots; /* 0 or a power of two */
+	uint32_t count;
+	bool failed;
 };
 
 struct pacing_table {
@@ -26,12 +48,35 @@ struct pacing_table {
 	uint32_t nb_entries;
 	uint32_t entries_cap;
 	uint64_t next_id;      /* ids are never reused */
+	struct ctx_index index; /* its shared entries */
 	struct pacing_txn *open;
 };
 
 enum op_kind {
 	OP_ACQUIRE,
 	OP_RELEASE,
+};
+
+/*
+ * References of one user to one entry in a transaction: the staged ones,
+ * plus the committed ones once the entry is loaded (when it has seen
+ * HOLD_LOAD_RELEASES releases: below that, scanning its holders is
+ * cheaper than loading them all).
+ */
+struct hold {
+	uint64_t user;
+	uint64_t entry_id; /* 0: free slot */
+	int64_t held;
+	uint32_t releases; /* staged releases, applied at commit */
+};
+
+#define HOLD_LOAD_RELEASES 4
+
+/* Holds by (user, entry), open addressing, at most half full. */
+struct hold_map {
+	struct hold *slots;
+	uint32_t nb_slots; /* 0 or a power of two */
+	uint32_t count;
 };
 
 /* One staged change, applied in staging order at commit. */
@@ -65,9 +110,14 @@ struct pacing_txn {
 	struct op *staged;
 	uint32_t nb_staged;
 	uint32_t staged_cap;
-	struct new_entry *news;
+	struct new_entry *news;  /* ids saved_next_id, saved_next_id + 1... */
 	uint32_t nb_news;
 	uint32_t news_cap;
+	struct ctx_index news_index; /* the shared ones among news */
+	struct hold_map holds;
+	uint64_t *released;          /* ids of the entries released */
+	uint32_t nb_released;
+	uint32_t released_cap;
 };
 
 #define PPM 1000000u
@@ -118,12 +168,165 @@ table_lookup(const struct pacing_table *t, uint64_t id)
 static struct new_entry *
 txn_lookup_new(const struct pacing_txn *tx, uint64_t id)
 {
+	/* New entries take consecutive ids from saved_next_id on. */
+	if (id < tx->saved_next_id || id - tx->saved_next_id >= tx->nb_news)
+		return NULL;
+	return &tx->news[id - tx->saved_next_id];
+}
+
+static uint32_t
+ctx_hash(const struct pacing_ctx *c)
+{
+	const uint64_t mul = 0x9e3779b97f4a7c15ull;
+	uint64_t h;
+
+	h = (uint64_t)c->rate_limit * mul ^ c->burst_upper_bound;
+	h = h * mul ^ ((uint64_t)c->typical_packet_size << 8 | c->rate_mode);
+	h *= mul;
+	return (uint32_t)(h >> 32);
+}
+
+/* The slot holding @p c, or the free slot where it would go. */
+static struct ctx_slot *
+index_slot(const struct ctx_index *ix, const struct pacing_ctx *c)
+{
+	uint32_t i = ctx_hash(c) & (ix->nb_slots - 1);
+
+	while (ix->slots[i].id != 0 && !pacing_ctx_equal(&ix->slots[i].ctx, c))
+		i = (i + 1) & (ix->nb_slots - 1);
+	return &ix->slots[i];
+}
+
+/* Id of the indexed entry of context @p c, 0 if none. */
+static uint64_t
+index_find(const struct ctx_index *ix, const struct pacing_ctx *c)
+{
+	if (ix->count == 0)
+		return 0;
+	return index_slot(ix, c)->id;
+}
+
+/* Doubles the slots (at least 16); on failure the index is failed. */
+static void
+index_grow(struct ctx_index *ix)
+{
+	struct ctx_index bigger = { 0 };
 	uint32_t i;
 
-	for (i = 0; i < tx->nb_news; i++)
-		if (tx->news[i].e.id == id)
-			return &tx->news[i];
-	return NULL;
+	bigger.nb_slots = ix->nb_slots != 0 ? ix->nb_slots * 2 : 16;
+	if (bigger.nb_slots < ix->nb_slots ||
+	    (bigger.slots = calloc(bigger.nb_slots,
+				   sizeof(*bigger.slots))) == NULL) {
+		free(ix->slots);
+		memset(ix, 0, sizeof(*ix));
+		ix->failed = true;
+		return;
+	}
+	for (i = 0; i < ix->nb_slots; i++)
+		if (ix->slots[i].id != 0)
+			*index_slot(&bigger, &ix->slots[i].ctx) =
+				ix->slots[i];
+	bigger.count = ix->count;
+	free(ix->slots);
+	*ix = bigger;
+}
+
+/* Indexes entry @p id of context @p c, unless an older one has it. */
+static void
+index_add(struct ctx_index *ix, const struct pacing_ctx *c, uint64_t id)
+{
+	struct ctx_slot *slot;
+
+	if (ix->failed)
+		return;
+	if ((uint64_t)(ix->count + 1) * 2 > ix->nb_slots) {
+		index_grow(ix);
+		if (ix->failed)
+			return;
+	}
+	slot = index_slot(ix, c);
+	if (slot->id != 0)
+		return;
+	slot->ctx = *c;
+	slot->id = id;
+	ix->count++;
+}
+
+static uint32_t
+hold_hash(uint64_t user, uint64_t entry_id)
+{
+	const uint64_t mul = 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(((user * mul) ^ entry_id) * mul >> 32);
+}
+
+/* The slot of (user, entry_id), or the free slot where it would go. */
+static struct hold *
+hold_slot(const struct hold_map *m, uint64_t user, uint64_t entry_id)
+{
+	uint32_t i = hold_hash(user, entry_id) & (m->nb_slots - 1);
+
+	while (m->slots[i].entry_id != 0 &&
+	       (m->slots[i].user != user || m->slots[i].entry_id != entry_id))
+		i = (i + 1) & (m->nb_slots - 1);
+	return &m->slots[i];
+}
+
+static int
+hold_grow(struct hold_map *m)
+{
+	struct hold_map bigger = { 0 };
+	uint32_t i;
+
+	bigger.nb_slots = m->nb_slots != 0 ? m->nb_slots * 2 : 8;
+	if (bigger.nb_slots < m->nb_slots)
+		return -ENOMEM;
+	bigger.slots = calloc(bigger.nb_slots, sizeof(*bigger.slots));
+	if (bigger.slots == NULL)
+		return -ENOMEM;
+	for (i = 0; i < m->nb_slots; i++)
+		if (m->slots[i].entry_id != 0)
+			*hold_slot(&bigger, m->slots[i].user,
+				   m->slots[i].entry_id) = m->slots[i];
+	bigger.count = m->count;
+	free(m->slots);
+	*m = bigger;
+	return 0;
+}
+
+/* The hold of (user, entry_id), created empty; NULL without memory. */
+static struct hold *
+hold_get(struct hold_map *m, uint64_t user, uint64_t entry_id)
+{
+	struct hold *h;
+
+	if ((uint64_t)(m->count + 1) * 2 > m->nb_slots && hold_grow(m) != 0)
+		return NULL;
+	h = hold_slot(m, user, entry_id);
+	if (h->entry_id == 0) {
+		memset(h, 0, sizeof(*h));
+		h->user = user;
+		h->entry_id = entry_id;
+		m->count++;
+	}
+	return h;
+}
+
+/* Rebuilds the table's index from its entries (after a commit). */
+static void
+index_rebuild(struct pacing_table *t)
+{
+	uint32_t i;
+
+	if (t->index.slots != NULL)
+		memset(t->index.slots, 0,
+		       t->index.nb_slots * sizeof(*t->index.slots));
+	t->index.count = 0;
+	t->index.failed = false;
+	for (i = 0; i < t->nb_entries; i++)
+		if (!t->entries[i].dedicated)
+			index_add(&t->index, &t->entries[i].ctx,
+				  t->entries[i].id);
 }
 
 static void
@@ -170,6 +373,7 @@ pacing_table_destroy(struct pacing_table *t, const struct pacing_hw_ops *ops,
 		free(t->entries[i].users);
 	}
 	free(t->entries);
+	free(t->index.slots);
 	free(t);
 }
 
@@ -256,6 +460,8 @@ pacing_table_find(const struct pacing_table *t, const struct pacing_ctx *ctx)
 {
 	uint32_t i;
 
+	if (!t->index.failed)
+		return index_find(&t->index, ctx);
 	for (i = 0; i < t->nb_entries; i++)
 		if (!t->entries[i].dedicated &&
 		    pacing_ctx_equal(&t->entries[i].ctx, ctx))
@@ -341,18 +547,43 @@ consider(const struct entry *e, const struct pacing_ctx *req,
 	*best_d = d;
 }
 
+/*
+ * What consider() picks with no tolerance: the oldest shared entry of an
+ * identical context, committed ones being older than new ones.
+ */
+static const struct entry *
+find_identical(const struct pacing_txn *tx, const struct pacing_ctx *ctx)
+{
+	uint64_t id = index_find(&tx->table->index, ctx);
+	const struct new_entry *ne;
+
+	if (id != 0)
+		return table_lookup(tx->table, id);
+	ne = txn_lookup_new(tx, index_find(&tx->news_index, ctx));
+	return ne != NULL ? &ne->e : NULL;
+}
+
 static int
 stage_op(struct pacing_txn *tx, enum op_kind kind, uint64_t user,
 	 uint64_t entry_id, struct pacing_error *err)
 {
+	struct hold *h;
+
 	if (reserve((void **)&tx->staged, &tx->staged_cap, tx->nb_staged + 1,
-		    sizeof(*tx->staged)) != 0 || tx->nb_staged == UINT32_MAX)
+		    sizeof(*tx->staged)) != 0 || tx->nb_staged == UINT32_MAX ||
+	    (h = hold_get(&tx->holds, user, entry_id)) == NULL)
 		return pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
 					"no memory to stage a pacing change");
 	tx->staged[tx->nb_staged].kind = kind;
 	tx->staged[tx->nb_staged].user = user;
 	tx->staged[tx->nb_staged].entry_id = entry_id;
 	tx->nb_staged++;
+	if (kind == OP_ACQUIRE) {
+		h->held++;
+	} else {
+		h->held--;
+		h->releases++;
+	}
 	return 0;
 }
 
@@ -387,7 +618,10 @@ pacing_txn_acquire(struct pacing_txn *tx, uint64_t user,
 		return pacing_error_set(err, PACING_FIELD_ARGUMENT, -EINVAL,
 					"unknown rate_mode %u",
 					(unsigned int)ctx->rate_mode);
-	if (!(flags & PACING_ACQ_DEDICATED)) {
+	if (!(flags & PACING_ACQ_DEDICATED) && tolerance_ppm == 0 &&
+	    !tx->table->index.failed && !tx->news_index.failed) {
+		best = find_identical(tx, ctx);
+	} else if (!(flags & PACING_ACQ_DEDICATED)) {
 		for (i = 0; i < tx->table->nb_entries; i++)
 			consider(&tx->table->entries[i], ctx, tolerance_ppm,
 				 &best, &best_d);
@@ -414,6 +648,8 @@ pacing_txn_acquire(struct pacing_txn *tx, uint64_t user,
 		tx->nb_news++;
 		tx->table->next_id++;
 		ne->acquires = 1;
+		if (!ne->e.dedicated)
+			index_add(&tx->news_index, &ne->e.ctx, ne->e.id);
 	} else {
 		struct new_entry *staged_new = txn_lookup_new(tx, best->id);
 
@@ -429,25 +665,42 @@ pacing_txn_acquire(struct pacing_txn *tx, uint64_t user,
 	return 0;
 }
 
-/* References user holds to entry_id with the staged changes counted. */
-static int64_t
-holdings(const struct pacing_txn *tx, uint64_t user, uint64_t entry_id)
+/* Adds the committed references to @p e to the holds, once per txn. */
+static int
+hold_load(struct pacing_txn *tx, struct entry *e)
 {
-	const struct entry *e = table_lookup(tx->table, entry_id);
-	int64_t n = 0;
+	uint32_t i, j;
+
+	for (i = 0; i < e->nb_users; i++) {
+		struct hold *h = hold_get(&tx->holds, e->users[i], e->id);
+
+		if (h == NULL) {
+			for (j = 0; j < i; j++)
+				hold_slot(&tx->holds, e->users[j],
+					  e->id)->held--;
+			return -ENOMEM;
+		}
+		h->held++;
+	}
+	e->loaded = true;
+	return 0;
+}
+
+/* References user holds to @p e with the staged changes counted. */
+static int
+holdings(struct pacing_txn *tx, uint64_t user, struct entry *e,
+	 int64_t *n)
+{
+	struct hold *h = hold_get(&tx->holds, user, e->id);
 	uint32_t i;
 
-	if (e != NULL)
+	if (h == NULL)
+		return -ENOMEM;
+	*n = h->held;
+	if (!e->loaded)
 		for (i = 0; i < e->nb_users; i++)
-			n += e->users[i] == user;
-	for (i = 0; i < tx->nb_staged; i++) {
-		const struct op *o = &tx->staged[i];
-
-		if (o->user != user || o->entry_id != entry_id)
-			continue;
-		n += o->kind == OP_ACQUIRE ? 1 : -1;
-	}
-	return n;
+			*n += e->users[i] == user;
+	return 0;
 }
 
 int
@@ -455,6 +708,8 @@ pacing_txn_release(struct pacing_txn *tx, uint64_t user, uint64_t entry_id,
 		   struct pacing_error *err)
 {
 	struct new_entry *ne;
+	struct entry *e;
+	int64_t n;
 	int ret;
 
 	pacing_error_clear(err);
@@ -462,11 +717,17 @@ pacing_txn_release(struct pacing_txn *tx, uint64_t user, uint64_t entry_id,
 	if (ret != 0)
 		return ret;
 	ne = txn_lookup_new(tx, entry_id);
-	if (ne == NULL && table_lookup(tx->table, entry_id) == NULL)
+	e = ne != NULL ? &ne->e : table_lookup(tx->table, entry_id);
+	if (e == NULL)
 		return pacing_error_set(err, PACING_FIELD_ENTRY, -ENOENT,
 					"pacing entry %" PRIu64 " does not "
 					"exist", entry_id);
-	if (holdings(tx, user, entry_id) < 1)
+	if (holdings(tx, user, e, &n) != 0 ||
+	    reserve((void **)&tx->released, &tx->released_cap,
+		    tx->nb_released + 1, sizeof(*tx->released)) != 0)
+		return pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
+					"no memory to stage a pacing change");
+	if (n < 1)
 		return pacing_error_set(err, PACING_FIELD_ENTRY, -ENOENT,
 					"user %" PRIu64 " holds no reference "
 					"to pacing entry %" PRIu64, user,
@@ -476,6 +737,11 @@ pacing_txn_release(struct pacing_txn *tx, uint64_t user, uint64_t entry_id,
 		return ret;
 	if (ne != NULL)
 		ne->releases++;
+	if (e->released++ == 0)
+		tx->released[tx->nb_released++] = e->id;
+	/* Many releases: count its holders once (on failure, keep scanning). */
+	if (!e->loaded && e->released >= HOLD_LOAD_RELEASES)
+		hold_load(tx, e);
 	return 0;
 }
 
@@ -507,6 +773,15 @@ txn_free_hw(struct pacing_txn *tx)
 	}
 }
 
+/* The entry, committed or new, a staged operation names. */
+static struct entry *
+staged_entry(const struct pacing_txn *tx, uint64_t id)
+{
+	struct entry *e = table_lookup(tx->table, id);
+
+	return e != NULL ? e : &txn_lookup_new(tx, id)->e;
+}
+
 /*
  * Reserves every allocation commit will need, so that applying cannot
  * fail half-way. Extra capacity is not a visible change of the table.
@@ -515,40 +790,36 @@ static int
 txn_reserve(struct pacing_txn *tx, uint32_t nb_new)
 {
 	struct pacing_table *t = tx->table;
+
 	uint32_t i;
+	int ret = 0;
 
 	if (reserve((void **)&t->entries, &t->entries_cap,
 		    t->nb_entries + nb_new, sizeof(*t->entries)) != 0)
 		return -ENOMEM;
-	for (i = 0; i < tx->nb_staged; i++) {
-		const struct op *o = &tx->staged[i];
+	/* Count each entry's staged acquisitions... */
+	for (i = 0; i < tx->nb_staged; i++)
+		if (tx->staged[i].kind == OP_ACQUIRE)
+			staged_entry(tx, tx->staged[i].entry_id)->staged++;
+	/* ...and reserve once per entry, at its first one. */
+	for (i = 0; i < tx->nb_staged && ret == 0; i++) {
 		struct entry *e;
-		struct new_entry *ne;
-		uint32_t extra = 0, j;
 
-		if (o->kind != OP_ACQUIRE)
+		if (tx->staged[i].kind != OP_ACQUIRE)
 			continue;
-		/* Reserve once per entry: at its first staged acquisition. */
-		for (j = 0; j < i; j++)
-			if (tx->staged[j].kind == OP_ACQUIRE &&
-			    tx->staged[j].entry_id == o->entry_id)
-				break;
-		if (j < i)
+		e = staged_entry(tx, tx->staged[i].entry_id);
+		if (e->staged == 0)
 			continue;
-		for (j = i; j < tx->nb_staged; j++)
-			extra += tx->staged[j].kind == OP_ACQUIRE &&
-				 tx->staged[j].entry_id == o->entry_id;
-		e = table_lookup(t, o->entry_id);
-		if (e == NULL) {
-			ne = txn_lookup_new(tx, o->entry_id);
-			e = &ne->e;
-		}
-		if ((uint64_t)e->nb_users + extra > UINT32_MAX ||
+		if ((uint64_t)e->nb_users + e->staged > UINT32_MAX ||
 		    reserve((void **)&e->users, &e->users_cap,
-			    e->nb_users + extra, sizeof(*e->users)) != 0)
-			return -ENOMEM;
+			    e->nb_users + e->staged, sizeof(*e->users)) != 0)
+			ret = -ENOMEM;
+		e->staged = 0;
 	}
-	return 0;
+	for (; i < tx->nb_staged; i++)
+		if (tx->staged[i].kind == OP_ACQUIRE)
+			staged_entry(tx, tx->staged[i].entry_id)->staged = 0;
+	return ret;
 }
 
 int
@@ -644,9 +915,20 @@ txn_end(struct pacing_txn *tx)
 
 	for (i = 0; i < tx->nb_news; i++)
 		free(tx->news[i].e.users); /* only for unapplied entries */
+	for (i = 0; i < tx->nb_released; i++) {
+		struct entry *e = table_lookup(tx->table, tx->released[i]);
+
+		if (e != NULL) {
+			e->released = 0;
+			e->loaded = false;
+		}
+	}
 	tx->table->open = NULL;
 	free(tx->staged);
 	free(tx->news);
+	free(tx->news_index.slots);
+	free(tx->holds.slots);
+	free(tx->released);
 	free(tx);
 }
 
@@ -660,6 +942,7 @@ pacing_txn_abort(struct pacing_txn *tx)
 	txn_end(tx);
 }
 
+/* Drops the oldest reference of @p user to @p e. */
 static void
 remove_user(struct entry *e, uint64_t user)
 {
@@ -675,11 +958,35 @@ remove_user(struct entry *e, uint64_t user)
 	}
 }
 
+/*
+ * Applies the staged releases of a loaded entry in one pass: each drops
+ * the oldest reference of its user, as remove_user() one by one would.
+ */
+static void
+drop_released(struct pacing_txn *tx, struct entry *e)
+{
+	uint32_t i, kept = 0;
+
+	for (i = 0; i < e->nb_users; i++) {
+		struct hold *h = hold_slot(&tx->holds, e->users[i], e->id);
+
+		if (h->entry_id != 0 && h->releases > 0) {
+			h->releases--;
+			continue;
+		}
+		e->users[kept++] = e->users[i];
+	}
+	e->nb_users = kept;
+	e->loaded = false;
+	e->released = 0; /* done */
+}
+
 int
 pacing_txn_commit(struct pacing_txn *tx, struct pacing_error *err)
 {
 	struct pacing_table *t;
 	uint32_t i, kept;
+	bool added = false;
 	int ret;
 
 	ret = pacing_txn_prepare(tx, err);
@@ -697,6 +1004,7 @@ pacing_txn_commit(struct pacing_txn *tx, struct pacing_error *err)
 		t->entries[t->nb_entries++] = ne->e;
 		ne->e.users = NULL; /* now owned by the table */
 		ne->allocated = false;
+		added = true;
 	}
 	/* Acquisitions first, then releases: make before break. */
 	for (i = 0; i < tx->nb_staged; i++) {
@@ -710,7 +1018,11 @@ pacing_txn_commit(struct pacing_txn *tx, struct pacing_error *err)
 		const struct op *o = &tx->staged[i];
 		struct entry *e = table_lookup(t, o->entry_id);
 
-		if (o->kind == OP_RELEASE && e != NULL)
+		if (o->kind != OP_RELEASE || e == NULL)
+			continue;
+		if (e->loaded)
+			drop_released(tx, e);
+		else if (e->released > 0)
 			remove_user(e, o->user);
 	}
 	for (i = 0, kept = 0; i < t->nb_entries; i++) {
@@ -726,7 +1038,10 @@ pacing_txn_commit(struct pacing_txn *tx, struct pacing_error *err)
 			t->entries[kept] = *e;
 		kept++;
 	}
-	t->nb_entries = kept;
+	if (kept != t->nb_entries || added) {
+		t->nb_entries = kept;
+		index_rebuild(t);
+	}
 	txn_end(tx);
 	return 0;
 }

@@ -1750,6 +1750,7 @@ test_random(const char *devargs, unsigned int n_steps)
 	struct mlx5_emu_fault_pp fp;
 	struct snapshot a, b;
 	unsigned int i, what, ok = 0, refused = 0, faults = 0, bad = 0;
+	unsigned int fired = 0;
 	unsigned int accepted_by_op[16] = { 0 }, tried_by_op[16] = { 0 };
 	char why[256];
 	struct tport p;
@@ -1794,6 +1795,9 @@ test_random(const char *devargs, unsigned int n_steps)
 			mlx5_emu_fault_cmd(p.emu, &fc);
 			mlx5_emu_fault_pp_alloc(p.emu, &fp);
 			faults++;
+			/* Only an injected fault makes a step fail with EIO. */
+			if (ret == -EIO || ret == -EREMOTEIO)
+				fired++;
 		}
 		tried_by_op[what]++;
 		if (ret == 0) {
@@ -1818,8 +1822,10 @@ test_random(const char *devargs, unsigned int n_steps)
 	}
 	CHECK(bad == 0, "random walk: %u accepted, %u refused, %u with "
 	      "faults", ok, refused, faults);
-	printf("  %u accepted, %u refused, %u with faults armed\n", ok,
-	       refused, faults);
+	printf("  %u accepted, %u refused, %u with faults armed, %u of them "
+	       "fired\n", ok, refused, faults, fired);
+	/* The rollback paths under test are those of fired faults. */
+	CHECK(fired > 0, "none of %u armed faults fired", faults);
 	if (verbose)
 		for (i = 0; i < RTE_DIM(tried_by_op); i++)
 			printf("  op %2u: %u of %u accepted\n", i,

@@ -128,7 +128,7 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 				   uint32_t mbps)
 {
 	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
-	struct mlx5_tm_sched_target *t;
+	struct mlx5_tm_sched_target t = { 0 };
 	struct pacing_error perr;
 	struct pacing_result res;
 	int ret;
@@ -149,14 +149,9 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 			    "() instead", dev->data->port_id, qid, qid);
 		return -EBUSY;
 	}
-	t = calloc(s->nb_txq, sizeof(*t));
-	if (t == NULL) {
-		pthread_mutex_unlock(&s->lock);
-		return -ENOMEM;
-	}
-	t[qid].change = true;
-	t[qid].source = mbps != 0 ? MLX5_TM_RATE_QUEUE : MLX5_TM_RATE_NONE;
-	t[qid].limit_mbps = mbps;
+	t.change = true;
+	t.source = mbps != 0 ? MLX5_TM_RATE_QUEUE : MLX5_TM_RATE_NONE;
+	t.limit_mbps = mbps;
 	if (mbps != 0) {
 		struct pacing_shaper shaper = {
 			.peak_rate = (uint64_t)mbps * 125000,
@@ -169,17 +164,16 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 				    perr.message);
 			goto out;
 		}
-		t[qid].shaped = true;
-		t[qid].ctx = res.ctx;
-		t[qid].requested = res.requested;
+		t.shaped = true;
+		t.ctx = res.ctx;
+		t.requested = res.requested;
 	}
-	ret = mlx5_tm_sched_apply(s, t);
+	ret = mlx5_tm_sched_apply_one(s, qid, &t);
 	if (ret != 0)
 		MLX5_TM_LOG(ERR, "port %u: queue %u: rate %u Mbps: %s",
 			    dev->data->port_id, qid, mbps, s->msg);
 out:
 	pthread_mutex_unlock(&s->lock);
-	free(t);
 	return ret;
 }
 

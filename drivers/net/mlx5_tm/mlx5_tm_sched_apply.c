@@ -27,17 +27,32 @@ struct apply_change {
 	uint16_t old_index;  /* to restore on failure */
 };
 
+/*
+ * The queues an apply looks at: [first, end), with t[q - first] the
+ * target of queue q. A single-queue change thus costs no work for the
+ * other queues.
+ */
+struct apply_range {
+	const struct mlx5_tm_sched_target *t;
+	uint16_t first;
+	uint16_t end;
+};
+
+static const struct mlx5_tm_sched_target *
+target(const struct apply_range *r, uint16_t q)
+{
+	return &r->t[q - r->first];
+}
+
 /* The first changing queue that asked for @p ctx. */
 static uint16_t
-queue_of_ctx(const struct mlx5_tm_sched *s,
-	     const struct mlx5_tm_sched_target *t,
-	     const struct pacing_ctx *ctx)
+queue_of_ctx(const struct apply_range *r, const struct pacing_ctx *ctx)
 {
 	uint16_t q;
 
-	for (q = 0; q < s->nb_txq; q++)
-		if (t[q].change && t[q].shaped &&
-		    pacing_ctx_equal(&t[q].ctx, ctx))
+	for (q = r->first; q < r->end; q++)
+		if (target(r, q)->change && target(r, q)->shaped &&
+		    pacing_ctx_equal(&target(r, q)->ctx, ctx))
 			return q;
 	return UINT16_MAX;
 }
@@ -45,7 +60,7 @@ queue_of_ctx(const struct mlx5_tm_sched *s,
 /* Stage the acquisitions and releases; fills @p ch, returns the count. */
 static int
 apply_stage(struct mlx5_tm_sched *s, struct pacing_txn *txn,
-	    const struct mlx5_tm_sched_target *t, struct apply_change *ch,
+	    const struct apply_range *r, struct apply_change *ch,
 	    uint32_t *n)
 {
 	struct pacing_error perr;
@@ -54,18 +69,19 @@ apply_stage(struct mlx5_tm_sched *s, struct pacing_txn *txn,
 	int ret;
 
 	*n = 0;
-	for (q = 0; q < s->nb_txq; q++) {
+	for (q = r->first; q < r->end; q++) {
 		const struct mlx5_tm_sched_txq *cur = &s->txq[q];
+		const struct mlx5_tm_sched_target *t = target(r, q);
 		uint64_t new_entry = 0;
 
-		if (!t[q].change)
+		if (!t->change)
 			continue;
-		if (t[q].shaped == (cur->entry_id != 0) &&
-		    (!t[q].shaped || pacing_ctx_equal(&t[q].ctx, &cur->ctx)))
+		if (t->shaped == (cur->entry_id != 0) &&
+		    (!t->shaped || pacing_ctx_equal(&t->ctx, &cur->ctx)))
 			continue;
-		if (t[q].shaped) {
+		if (t->shaped) {
 			ret = mlx5_tm_pacing_acquire(s->pacing, txn, q,
-						     &t[q].ctx, &grant, &perr);
+						     &t->ctx, &grant, &perr);
 			if (ret != 0) {
 				s->fail_qid = q;
 				snprintf(s->msg, sizeof(s->msg), "%s",
@@ -93,7 +109,7 @@ apply_stage(struct mlx5_tm_sched *s, struct pacing_txn *txn,
 
 /* Explain a failed prepare: capacity, or which queue's entry failed. */
 static void
-explain_prepare(struct mlx5_tm_sched *s, const struct mlx5_tm_sched_target *t,
+explain_prepare(struct mlx5_tm_sched *s, const struct apply_range *r,
 		const struct pacing_error *perr, int ret)
 {
 	struct pacing_ctx ctx = { 0 };
@@ -113,7 +129,7 @@ explain_prepare(struct mlx5_tm_sched *s, const struct mlx5_tm_sched_target *t,
 		snprintf(s->msg, sizeof(s->msg), "%s", perr->message);
 		return;
 	}
-	s->fail_qid = queue_of_ctx(s, t, &ctx);
+	s->fail_qid = queue_of_ctx(r, &ctx);
 	snprintf(s->msg, sizeof(s->msg),
 		 "the device refused a pacing entry (rate_limit %" PRIu32
 		 " %s): %s", ctx.rate_limit,
@@ -123,7 +139,7 @@ explain_prepare(struct mlx5_tm_sched *s, const struct mlx5_tm_sched_target *t,
 
 /* Record the new state of every targeted queue. */
 static void
-apply_record(struct mlx5_tm_sched *s, const struct mlx5_tm_sched_target *t,
+apply_record(struct mlx5_tm_sched *s, const struct apply_range *r,
 	     const struct apply_change *ch, uint32_t n)
 {
 	uint32_t i;
@@ -135,26 +151,26 @@ apply_record(struct mlx5_tm_sched *s, const struct mlx5_tm_sched_target *t,
 		cur->entry_id = ch[i].new_entry;
 		memset(&cur->ctx, 0, sizeof(cur->ctx));
 		if (cur->entry_id != 0)
-			cur->ctx = t[ch[i].qid].ctx;
+			cur->ctx = target(r, ch[i].qid)->ctx;
 	}
-	for (q = 0; q < s->nb_txq; q++) {
+	for (q = r->first; q < r->end; q++) {
 		struct mlx5_tm_sched_txq *cur = &s->txq[q];
+		const struct mlx5_tm_sched_target *t = target(r, q);
 
-		if (!t[q].change)
+		if (!t->change)
 			continue;
-		cur->source = t[q].source;
-		cur->requested = t[q].shaped ? t[q].requested : 0;
-		cur->profile_id = t[q].source == MLX5_TM_RATE_TM ?
-				  t[q].profile_id :
+		cur->source = t->source;
+		cur->requested = t->shaped ? t->requested : 0;
+		cur->profile_id = t->source == MLX5_TM_RATE_TM ?
+				  t->profile_id :
 				  RTE_TM_SHAPER_PROFILE_ID_NONE;
-		cur->limit_mbps = t[q].source == MLX5_TM_RATE_QUEUE ?
-				  t[q].limit_mbps : 0;
+		cur->limit_mbps = t->source == MLX5_TM_RATE_QUEUE ?
+				  t->limit_mbps : 0;
 	}
 }
 
-int
-mlx5_tm_sched_apply(struct mlx5_tm_sched *s,
-		    const struct mlx5_tm_sched_target *t)
+static int
+apply_queues(struct mlx5_tm_sched *s, const struct apply_range *r)
 {
 	struct apply_change *ch = NULL;
 	struct pacing_error perr;
@@ -164,9 +180,9 @@ mlx5_tm_sched_apply(struct mlx5_tm_sched *s,
 
 	s->msg[0] = '\0';
 	s->fail_qid = UINT16_MAX;
-	if (s->nb_txq == 0)
+	if (r->first >= r->end)
 		return 0;
-	ch = calloc(s->nb_txq, sizeof(*ch));
+	ch = calloc(r->end - r->first, sizeof(*ch));
 	if (ch == NULL) {
 		snprintf(s->msg, sizeof(s->msg), "no memory");
 		return -ENOMEM;
@@ -177,19 +193,19 @@ mlx5_tm_sched_apply(struct mlx5_tm_sched *s,
 		free(ch);
 		return perr.code != 0 ? perr.code : -ENOMEM;
 	}
-	ret = apply_stage(s, txn, t, ch, &n);
+	ret = apply_stage(s, txn, r, ch, &n);
 	if (ret != 0)
 		goto abort;
 	if (n == 0) {
 		pacing_txn_abort(txn);
-		apply_record(s, t, ch, 0);
+		apply_record(s, r, ch, 0);
 		free(ch);
 		return 0;
 	}
 	/* Every new entry exists on the device before any queue moves. */
 	ret = pacing_txn_prepare(txn, &perr);
 	if (ret != 0) {
-		explain_prepare(s, t, &perr, ret);
+		explain_prepare(s, r, &perr, ret);
 		goto abort;
 	}
 	for (i = 0; i < n; i++) {
@@ -225,13 +241,38 @@ mlx5_tm_sched_apply(struct mlx5_tm_sched *s,
 		free(ch);
 		return ret;
 	}
-	apply_record(s, t, ch, n);
+	apply_record(s, r, ch, n);
 	free(ch);
 	return 0;
 abort:
 	pacing_txn_abort(txn);
 	free(ch);
 	return ret;
+}
+
+int
+mlx5_tm_sched_apply(struct mlx5_tm_sched *s,
+		    const struct mlx5_tm_sched_target *t)
+{
+	const struct apply_range r = { .t = t, .first = 0, .end = s->nb_txq };
+
+	return apply_queues(s, &r);
+}
+
+int
+mlx5_tm_sched_apply_one(struct mlx5_tm_sched *s, uint16_t qid,
+			const struct mlx5_tm_sched_target *t)
+{
+	struct apply_range r = { .t = t, .first = qid, .end = qid };
+
+	if (qid >= s->nb_txq) {
+		snprintf(s->msg, sizeof(s->msg), "queue %u does not exist",
+			 qid);
+		s->fail_qid = qid;
+		return -EINVAL;
+	}
+	r.end = qid + 1;
+	return apply_queues(s, &r);
 }
 
 void

@@ -86,6 +86,16 @@ struct mlx5_tm_sched *mlx5_tm_sched_get(const struct rte_eth_dev *dev);
 int mlx5_tm_sched_apply(struct mlx5_tm_sched *s,
 			const struct mlx5_tm_sched_target *targets);
 
+/**
+ * mlx5_tm_sched_apply() for queue @p qid alone, @p target its target: the
+ * cost does not depend on the number of queues.
+ *
+ * @return
+ *   As mlx5_tm_sched_apply(); -EINVAL if the queue does not exist.
+ */
+int mlx5_tm_sched_apply_one(struct mlx5_tm_sched *s, uint16_t qid,
+			    const struct mlx5_tm_sched_target *target);
+
 /** Bring the queues' suspend state in line with the hierarchy. */
 void mlx5_tm_sched_sync_suspend(struct mlx5_tm_sched *s);
 

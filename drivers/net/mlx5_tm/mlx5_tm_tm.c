@@ -116,27 +116,19 @@ static int
 apply_leaf(struct mlx5_tm_sched *s, uint16_t qid,
 	   const struct mlx5_tm_profile *profile)
 {
-	struct mlx5_tm_sched_target *t;
-	int ret;
+	struct mlx5_tm_sched_target t = {
+		.change = true,
+		.source = MLX5_TM_RATE_TM,
+		.profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE,
+	};
 
-	t = calloc(s->nb_txq, sizeof(*t));
-	if (t == NULL) {
-		snprintf(s->msg, sizeof(s->msg), "no memory");
-		s->fail_qid = UINT16_MAX;
-		return -ENOMEM;
-	}
-	t[qid].change = true;
-	t[qid].source = MLX5_TM_RATE_TM;
-	t[qid].profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE;
 	if (profile != NULL) {
-		t[qid].shaped = true;
-		t[qid].ctx = profile->pacing.ctx;
-		t[qid].requested = profile->pacing.requested;
-		t[qid].profile_id = profile->id;
+		t.shaped = true;
+		t.ctx = profile->pacing.ctx;
+		t.requested = profile->pacing.requested;
+		t.profile_id = profile->id;
 	}
-	ret = mlx5_tm_sched_apply(s, t);
-	free(t);
-	return ret;
+	return mlx5_tm_sched_apply_one(s, qid, &t);
 }
 
 static int

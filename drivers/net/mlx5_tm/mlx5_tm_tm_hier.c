@@ -642,7 +642,7 @@ validate_node(struct mlx5_tm_hier *h, const struct mlx5_tm_node *node,
 	      struct rte_tm_error *error)
 {
 	const struct mlx5_tm_node *n;
-	uint32_t depth = 0, children = 0;
+	uint32_t depth = 0, children = node->n_found;
 
 	for (n = node; n->parent != NULL; n = n->parent)
 		if (++depth > MLX5_TM_HIER_LEVELS)
@@ -671,8 +671,6 @@ validate_node(struct mlx5_tm_hier *h, const struct mlx5_tm_node *node,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
 			EINVAL, "non-leaf node %" PRIu32 " has a shaper",
 			node->id);
-	TAILQ_FOREACH(n, &h->nodes, next)
-		children += n->parent == node;
 	if (children != node->n_children ||
 	    children > mlx5_tm_hier_children_max(h, node->level))
 		return mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID,
@@ -680,6 +678,28 @@ validate_node(struct mlx5_tm_hier *h, const struct mlx5_tm_node *node,
 			"%" PRIu32 " found", node->id, node->n_children,
 			children);
 	return 0;
+}
+
+/*
+ * Counts each node's children and each profile's users in n_found, in one
+ * pass over the nodes, so that validation stays linear.
+ */
+static void
+count_links(struct mlx5_tm_hier *h)
+{
+	struct mlx5_tm_profile *p;
+	struct mlx5_tm_node *node;
+
+	TAILQ_FOREACH(p, &h->profiles, next)
+		p->n_found = 0;
+	TAILQ_FOREACH(node, &h->nodes, next)
+		node->n_found = 0;
+	TAILQ_FOREACH(node, &h->nodes, next) {
+		if (node->parent != NULL)
+			node->parent->n_found++;
+		if (node->profile != NULL)
+			node->profile->n_found++;
+	}
 }
 
 int
@@ -695,6 +715,7 @@ mlx5_tm_hier_validate(struct mlx5_tm_hier *h, struct rte_tm_error *error)
 		return mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID,
 			EINVAL, "the hierarchy has %" PRIu32 " node(s) but no "
 			"root", h->n_nodes);
+	count_links(h);
 	TAILQ_FOREACH(node, &h->nodes, next) {
 		ret = validate_node(h, node, error);
 		if (ret != 0)
@@ -722,10 +743,8 @@ mlx5_tm_hier_validate(struct mlx5_tm_hier *h, struct rte_tm_error *error)
 			" counted), %" PRIu32 " child links", h->n_nodes, n,
 			h->n_leaves, leaves, sum);
 	TAILQ_FOREACH(p, &h->profiles, next) {
-		uint32_t users = 0;
+		uint32_t users = p->n_found;
 
-		TAILQ_FOREACH(node, &h->nodes, next)
-			users += node->profile == p;
 		if (users != p->n_users)
 			return mlx5_tm_hier_error(h, error,
 				RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EINVAL,

@@ -47,6 +47,7 @@ struct mlx5_tm_profile {
 	struct rte_tm_shaper_params params; /**< As given by the user. */
 	struct pacing_result pacing;        /**< As the device applies it. */
 	uint32_t n_users;                   /**< Nodes referencing it. */
+	uint32_t n_found;                   /**< Validation scratch. */
 };
 
 /** A node of the hierarchy. */
@@ -57,6 +58,7 @@ struct mlx5_tm_node {
 	uint32_t level;                  /**< 0 for the root. */
 	bool leaf;                       /**< Tx queue. */
 	uint32_t n_children;             /**< Direct children. */
+	uint32_t n_found;                /**< Validation scratch. */
 	struct mlx5_tm_profile *profile; /**< Leaf private shaper, or NULL. */
 	uint64_t stats_mask;             /**< Counters reported. */
 	bool suspended;                  /**< rte_tm_node_suspend() in force. */
