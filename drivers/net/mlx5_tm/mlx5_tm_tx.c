@@ -163,6 +163,24 @@ txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed)
 }
 
 /*
+ * Rewind the send ring to index 0, where a new or reset SQ starts: the
+ * producer and consumer indexes of WQEs, mbufs and awaited completions,
+ * and the doorbell record. The CQ keeps its own consumer index.
+ */
+static void
+ring_reset(struct mlx5_tm_txq *txq)
+{
+	txq->wqe_ci = 0;
+	txq->wqe_pi = 0;
+	txq->wqe_comp = 0;
+	txq->elts_head = 0;
+	txq->elts_tail = 0;
+	txq->fcq_head = 0;
+	txq->fcq_tail = 0;
+	*txq->sq_db = 0;
+}
+
+/*
  * The SQ was reset by the control path: no CQE will come for it any more.
  * Drain the CQ, free every posted mbuf (counted unsent) and rewind the ring
  * to index 0, where the SQ restarts when it is ready again.
@@ -186,14 +204,7 @@ txq_rewind(struct mlx5_tm_txq *txq)
 	rte_io_wmb();
 	*txq->cq_db = rte_cpu_to_be_32(ci & 0xffffff);
 	txq->st.err_mbufs += free_elts(txq, txq->elts_head);
-	txq->wqe_ci = 0;
-	txq->wqe_pi = 0;
-	txq->wqe_comp = 0;
-	txq->elts_head = 0;
-	txq->elts_tail = 0;
-	txq->fcq_head = 0;
-	txq->fcq_tail = 0;
-	*txq->sq_db = 0;
+	ring_reset(txq);
 	rte_io_wmb();
 	__atomic_store_n(&txq->state, MLX5_TM_TXQ_REARM, __ATOMIC_RELEASE);
 }
@@ -203,19 +214,12 @@ mlx5_tm_tx_ring_init(struct mlx5_tm_txq *txq)
 {
 	uint32_t i;
 
-	txq->wqe_ci = 0;
-	txq->wqe_pi = 0;
-	txq->wqe_comp = 0;
-	txq->elts_head = 0;
-	txq->elts_tail = 0;
-	txq->fcq_head = 0;
-	txq->fcq_tail = 0;
+	ring_reset(txq);
 	txq->cq_ci = 0;
 	/* Hardware owns every CQE until it writes it in the first pass. */
 	for (i = 0; i < txq->cqe_n; i++)
 		txq->cqes[i].op_own = (MLX5_CQE_INVALID << 4) |
 				      MLX5_CQE_OWNER_MASK;
-	*txq->sq_db = 0;
 	*txq->cq_db = 0;
 	mlx5_tm_mr_cache_init(&txq->mr, txq->mr.ctrl);
 	__atomic_store_n(&txq->state, MLX5_TM_TXQ_OK, __ATOMIC_RELEASE);
