@@ -41,7 +41,6 @@ for t in "$BUILD/app/dpdk-tm-pace" "$BUILD/app/tm-pace/dpdk-tm-pace"; do
 	[ -x "$t" ] && TOOL=$t && break
 done
 PMD="$BUILD/drivers/librte_net_mlx5_tm.so"
-PLANNER="$BUILD/app/pace-plan/mlx5-tm-plan"
 
 # The plan: 8 byte-mode queues from 10 Mbit/s to 10 Gbit/s (queues 4 and
 # 5 identical: with --share one profile, one pacing entry), a
@@ -68,19 +67,8 @@ have_pmd() {
 }
 
 if ! have_pmd; then
-	echo "demo: the PMD ($PMD) or dpdk-tm-pace is not built yet."
-	if [ -x "$PLANNER" ]; then
-		echo "demo: showing the pacing plan the PMD would program" \
-			"instead (mlx5-tm-plan, no traffic):"
-		# The planner takes Q:SPEC arguments; frame sizes and the
-		# mid-run change are the traffic generator's business.
-		specs=$(sed -e 's/#.*//' -e '/^[[:space:]]*at[[:space:]]/d' \
-			-e 's/,size=[^,[:space:]]*//' "$OUT/plan.txt" | tr -s ' \t' '\n')
-		# shellcheck disable=SC2086
-		"$PLANNER" --caps "$PROFILE" $specs
-		exit $?
-	fi
-	echo "demo: nothing to run; make build first" >&2
+	echo "demo: the PMD ($PMD) or dpdk-tm-pace is not built;" \
+		"run make demo (it builds them)" >&2
 	exit 2
 fi
 
