@@ -36,6 +36,8 @@
 #include "mlx5_tm_wqe.h"
 #include "rte_pmd_mlx5_tm.h"
 
+#include "pmd_test_util.h"
+
 static unsigned int n_pass, n_fail;
 static bool test_ok;
 
@@ -304,15 +306,41 @@ port_setup(uint16_t port, uint16_t nb_txq, uint64_t offloads)
 	return 0;
 }
 
-static uint64_t
-xstat(uint16_t port, const char *name)
+/*
+ * Probe port @p name with @p args (a CHECK) and find its device model.
+ * Returns -1 when the test has failed by the probe (no port to destroy),
+ * 0 otherwise.
+ */
+static int
+probe_port(const char *name, const char *args, uint16_t *port,
+	   struct mlx5_emu **emu)
 {
-	uint64_t id, v = UINT64_MAX;
+	CHECK(port_create(name, args, port) == 0, "probe");
+	if (!test_ok)
+		return -1;
+	*emu = rte_pmd_mlx5_tm_emu(*port);
+	return 0;
+}
 
-	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 ||
-	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
-		return UINT64_MAX;
-	return v;
+/*
+ * probe_port(), then configure @p nb_txq queues with @p offloads and start
+ * the port; with @p sqn, read the SQ number of queue @p sqn_q. Each step
+ * is a CHECK. Returns -1 when the test has failed by the probe (no port to
+ * destroy), 0 otherwise: test_ok then says whether the later steps passed,
+ * and the caller destroys the port.
+ */
+static int
+start_port(const char *name, const char *args, uint16_t nb_txq,
+	   uint64_t offloads, uint16_t *port, struct mlx5_emu **emu,
+	   uint16_t sqn_q, uint32_t *sqn)
+{
+	if (probe_port(name, args, port, emu) != 0)
+		return -1;
+	CHECK(port_setup(*port, nb_txq, offloads) == 0, "setup");
+	CHECK(rte_eth_dev_start(*port) == 0, "start");
+	if (sqn != NULL)
+		CHECK(rte_pmd_mlx5_tm_txq_sqn(*port, sqn_q, sqn) == 0, "sqn");
+	return 0;
 }
 
 /* Send @p n packets of @p len bytes on queue @p q, moving virtual time. */
@@ -408,11 +436,9 @@ test_infos_and_link(void)
 	uint16_t port;
 	uint32_t sqn;
 
-	CHECK(port_create("net_mlx5_tm1", "emu=cx6dx,clock=virtual",
-			  &port) == 0, "probe");
-	if (!test_ok)
+	if (probe_port("net_mlx5_tm1", "emu=cx6dx,clock=virtual", &port,
+		       &emu) != 0)
 		return;
-	emu = rte_pmd_mlx5_tm_emu(port);
 	CHECK(emu != NULL, "no device model");
 	if (emu == NULL)
 		goto out;
@@ -558,12 +584,9 @@ big_run(const char *args, uint32_t packets, uint64_t offloads)
 	uint16_t port;
 	char name[64];
 
-	CHECK(port_create("net_mlx5_tm2", args, &port) == 0, "probe");
-	if (!test_ok)
+	if (start_port("net_mlx5_tm2", args, NB_TXQ, offloads, &port, &emu,
+		       0, NULL) != 0)
 		return;
-	emu = rte_pmd_mlx5_tm_emu(port);
-	CHECK(port_setup(port, NB_TXQ, offloads) == 0, "setup");
-	CHECK(rte_eth_dev_start(port) == 0, "start");
 	if (!test_ok)
 		goto out;
 	memset(&wire, 0, sizeof(wire));
@@ -941,14 +964,9 @@ test_rate_limit(void)
 	uint16_t port;
 	int ret;
 
-	CHECK(port_create("net_mlx5_tm3", "emu=cx6dx,clock=virtual",
-			  &port) == 0, "probe");
-	if (!test_ok)
+	if (start_port("net_mlx5_tm3", "emu=cx6dx,clock=virtual", 2, 0,
+		       &port, &emu, 1, &sqn) != 0)
 		return;
-	emu = rte_pmd_mlx5_tm_emu(port);
-	CHECK(port_setup(port, 2, 0) == 0, "setup");
-	CHECK(rte_eth_dev_start(port) == 0, "start");
-	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 1, &sqn) == 0, "sqn");
 	if (!test_ok)
 		goto out;
 	ret = rte_eth_set_queue_rate_limit(port, 1, 1000);
@@ -993,14 +1011,9 @@ test_error_recovery(void)
 	uint32_t seq = 0, sqn, i;
 	uint16_t port;
 
-	CHECK(port_create("net_mlx5_tm4", "emu=cx6dx,clock=virtual",
-			  &port) == 0, "probe");
-	if (!test_ok)
+	if (start_port("net_mlx5_tm4", "emu=cx6dx,clock=virtual", 1, 0,
+		       &port, &emu, 0, &sqn) != 0)
 		return;
-	emu = rte_pmd_mlx5_tm_emu(port);
-	CHECK(port_setup(port, 1, 0) == 0, "setup");
-	CHECK(rte_eth_dev_start(port) == 0, "start");
-	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 0, &sqn) == 0, "sqn");
 	if (!test_ok)
 		goto out;
 	CHECK(mlx5_emu_fault_wqe(emu, &(struct mlx5_emu_fault_wqe){
@@ -1064,15 +1077,10 @@ test_error_cqe_on_full_cq(void)
 	uint16_t port, sent;
 
 	/* 512 WQEBBs but 64 CQEs: the CQ, not the ring, limits posting. */
-	CHECK(port_create("net_mlx5_tm10",
-			  "emu=cx6dx,clock=virtual,cap_log_max_cq_sz=6",
-			  &port) == 0, "probe");
-	if (!test_ok)
+	if (start_port("net_mlx5_tm10",
+		       "emu=cx6dx,clock=virtual,cap_log_max_cq_sz=6", 1, 0,
+		       &port, &emu, 0, &sqn) != 0)
 		return;
-	emu = rte_pmd_mlx5_tm_emu(port);
-	CHECK(port_setup(port, 1, 0) == 0, "setup");
-	CHECK(rte_eth_dev_start(port) == 0, "start");
-	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 0, &sqn) == 0, "sqn");
 	/* Slow enough that nothing completes while the CQ fills. */
 	CHECK(rte_eth_set_queue_rate_limit(port, 0, 1) == 0, "1 Mbps");
 	if (!test_ok)
@@ -1157,15 +1165,11 @@ test_unregistered_memory(void)
 	int freed = 0;
 
 	CHECK(buf != NULL, "malloc");
-	CHECK(port_create("net_mlx5_tm7", "emu=cx6dx,clock=virtual",
-			  &port) == 0, "probe");
-	if (!test_ok) {
+	if (start_port("net_mlx5_tm7", "emu=cx6dx,clock=virtual", 1, 0,
+		       &port, &emu, 0, NULL) != 0) {
 		free(buf);
 		return;
 	}
-	emu = rte_pmd_mlx5_tm_emu(port);
-	CHECK(port_setup(port, 1, 0) == 0, "setup");
-	CHECK(rte_eth_dev_start(port) == 0, "start");
 	shinfo = rte_pktmbuf_ext_shinfo_init_helper(buf, &len, ext_free,
 						    &freed);
 	m = rte_pktmbuf_alloc(pool);
@@ -1278,11 +1282,9 @@ test_start_stop_cycles(void)
 	uint16_t port;
 	int cycle;
 
-	CHECK(port_create("net_mlx5_tm5", "emu=cx5,clock=virtual",
-			  &port) == 0, "probe");
-	if (!test_ok)
+	if (probe_port("net_mlx5_tm5", "emu=cx5,clock=virtual", &port,
+		       &emu) != 0)
 		return;
-	emu = rte_pmd_mlx5_tm_emu(port);
 	CHECK(port_setup(port, 3, RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE |
 			 RTE_ETH_TX_OFFLOAD_MULTI_SEGS) == 0, "setup");
 	for (cycle = 0; cycle < 3 && test_ok; cycle++) {

@@ -29,6 +29,8 @@
 #include "mlx5_emu.h"
 #include "rte_pmd_mlx5_tm.h"
 
+#include "pmd_test_util.h"
+
 #define PORT_NAME "net_mlx5_tm0"
 #define NB_TXQ 2
 #define RING 256
@@ -112,17 +114,6 @@ send_packets(uint16_t port, uint16_t q, struct rte_mempool *pool,
 	if (drain)
 		mlx5_emu_drain(emu);
 	return sent;
-}
-
-static uint64_t
-xstat(uint16_t port, const char *name)
-{
-	uint64_t id, v = UINT64_MAX;
-
-	if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 ||
-	    rte_eth_xstats_get_by_id(port, &id, &v, 1) != 1)
-		return UINT64_MAX;
-	return v;
 }
 
 static int
