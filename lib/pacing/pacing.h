@@ -15,6 +15,7 @@
 
 #include "pacing_error.h"
 #include "pacing_shaper.h"
+#include "pacing_sched.h"
 #include "pacing_table.h"
 
 #endif /* PACING_H */

@@ -39,6 +39,8 @@ pacing_field_name(enum pacing_field field)
 		return "transaction";
 	case PACING_FIELD_HW:
 		return "hardware";
+	case PACING_FIELD_WEIGHT:
+		return "weight";
 	case PACING_FIELD_NOMEM:
 		return "memory";
 	}

@@ -40,6 +40,7 @@ enum pacing_field {
 	PACING_FIELD_TRANSACTION,    /**< Transaction misuse (state, busy). */
 	PACING_FIELD_HW,             /**< The caller's hardware hook failed. */
 	PACING_FIELD_NOMEM,          /**< Memory allocation failed. */
+	PACING_FIELD_WEIGHT,         /**< A scheduling weight. */
 };
 
 /** Details of a refusal. */

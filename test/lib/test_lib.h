@@ -25,6 +25,16 @@ void test_no_pacing(void);
 void test_rate_range(void);
 void test_error_ppm(void);
 
+/* Scheduling-element arithmetic (test_sched.c). */
+void test_sched_ceiling(void);
+void test_sched_weights_exact(void);
+void test_sched_weights_rounded(void);
+void test_sched_committed(void);
+void test_sched_committed_over(void);
+void test_sched_committed_full(void);
+void test_sched_bad_args(void);
+void test_sched_many_children(void);
+
 /* Entry table and transactions (test_table.c). */
 void test_share_identical(void);
 void test_dedicated(void);

@@ -105,6 +105,14 @@ main(int argc, char **argv)
 	RUN(test_txn_misuse);
 	RUN(test_queries);
 	RUN(test_destroy_frees);
+	RUN(test_sched_ceiling);
+	RUN(test_sched_weights_exact);
+	RUN(test_sched_weights_rounded);
+	RUN(test_sched_committed);
+	RUN(test_sched_committed_over);
+	RUN(test_sched_committed_full);
+	RUN(test_sched_bad_args);
+	RUN(test_sched_many_children);
 	RUN(random_fixed);
 	RUN(random_more);
 	printf("%u passed, %u failed\n", passed, failed);
