@@ -48,6 +48,7 @@ const char *const mlx5_emu_config_keys[] = {
 	"sched_unattached",
 	"sched_zero_bw_share",
 	"sched_sq_pp_and_group",
+	"sched_root_values",
 	NULL,
 };
 

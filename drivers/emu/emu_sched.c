@@ -79,6 +79,7 @@ emu_sched_config_init(struct mlx5_emu_config *cfg)
 	c->unattached = MLX5_EMU_SCHED_UNATTACHED_SHARE;
 	c->zero_bw_share = 1;
 	c->sq_pp_and_group = 1;
+	c->root_values = 0;
 }
 
 struct emu_sched_key {
@@ -111,6 +112,7 @@ static const struct emu_sched_key emu_sched_keys[] = {
 	SCHED_KEY("sched_zero_bw_share", zero_bw_share, 1, 1000000,
 		  "a weight, 1..1000000"),
 	SCHED_KEY("sched_sq_pp_and_group", sq_pp_and_group, 0, 1, "0 or 1"),
+	SCHED_KEY("sched_root_values", root_values, 0, 1, "0 or 1"),
 };
 
 static int
@@ -309,14 +311,23 @@ emu_sched_find(const struct mlx5_emu *emu, uint32_t id)
 	return id == 0 ? NULL : emu_idtab_get(&emu->sched->elems, id);
 }
 
-/* The checks common to the bw_share and max_average_bw of a context. */
+/*
+ * The checks common to the bw_share and max_average_bw of a context, for
+ * an element whose parent is @p parent. rdma-core's
+ * mlx5dv_sched_node_create(3): both "must be 0 for the root TSAR".
+ */
 static uint8_t
 emu_sched_check_values(const struct mlx5_emu *emu, const void *ctx,
-		       bool bw_share, bool max_bw, uint32_t *synd)
+		       const struct emu_sched_elem *parent, bool bw_share,
+		       bool max_bw, uint32_t *synd)
 {
 	const struct mlx5_emu_sched_caps *c = &emu->caps.sched;
 	uint32_t share = MLX5_GET(scheduling_context, ctx, bw_share);
 	uint32_t ceil = MLX5_GET(scheduling_context, ctx, max_average_bw);
+
+	if (parent->depth == 0 && !emu->cfg.sched.root_values &&
+	    ((bw_share && share != 0) || (max_bw && ceil != 0)))
+		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
 
 	if (bw_share && share != 0 &&
 	    (!c->nic_bw_share || share > c->max_tsar_bw_share))
@@ -369,7 +380,7 @@ emu_sched_cmd_create(struct mlx5_emu *emu, const void *in, size_t inlen,
 	if (parent->depth + 1u > c->max_depth)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR,
 			   MLX5_EMU_SYND_SCHED_TOO_DEEP);
-	st = emu_sched_check_values(emu, ctx, true, true, synd);
+	st = emu_sched_check_values(emu, ctx, parent, true, true, synd);
 	if (st != MLX5_CMD_STAT_OK)
 		return st;
 	if (type == MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP &&
@@ -425,7 +436,7 @@ emu_sched_cmd_modify(struct mlx5_emu *emu, const void *in, size_t inlen,
 	if (mask & ~(MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE |
 		     MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW))
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
-	st = emu_sched_check_values(emu, ctx,
+	st = emu_sched_check_values(emu, ctx, e->node.parent,
 		mask & MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE,
 		mask & MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW, synd);
 	if (st != MLX5_CMD_STAT_OK)

@@ -90,6 +90,11 @@ struct mlx5_emu_sched_config {
 	int64_t zero_bw_share;
 	/** sched_sq_pp_and_group=0|1: an SQ may have both (default 1). */
 	int64_t sq_pp_and_group;
+	/**
+	 * sched_root_values=0|1: children of the device root may have a
+	 * bw_share and a max_average_bw (default 0: both must be 0).
+	 */
+	int64_t root_values;
 };
 
 /** Options of the model, from devargs; every capability overridable. */

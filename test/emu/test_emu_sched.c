@@ -315,10 +315,22 @@ test_commands(void)
 	      MLX5_CMD_STAT_BAD_RES_ERR &&
 	      synd == MLX5_EMU_SYND_SCHED_BAD_PARENT, "missing parent");
 	CHECK(elem_create_raw(&d, &x, MLX5_SCHEDULING_HIERARCHY_NIC,
-			      MLX5_SCHED_ELEM_TYPE_TSAR, 0, 0, 101, 0, &synd) ==
+			      MLX5_SCHED_ELEM_TYPE_TSAR, 0, 0, 0, 400, &synd) ==
 	      MLX5_CMD_STAT_BAD_PARAM_ERR && synd == MLX5_EMU_SYND_BAD_FIELD,
+	      "a ceiling on a child of the device root");
+	CHECK(elem_create_raw(&d, &x, MLX5_SCHEDULING_HIERARCHY_NIC,
+			      MLX5_SCHED_ELEM_TYPE_TSAR, 0, 0, 2, 0, &synd) ==
+	      MLX5_CMD_STAT_BAD_PARAM_ERR && synd == MLX5_EMU_SYND_BAD_FIELD,
+	      "a weight on a child of the device root");
+	CHECK(tsar(&d, &root, 0, 0, 0) == 0, "root TSAR");
+	CHECK(elem_create_raw(&d, &x, MLX5_SCHEDULING_HIERARCHY_NIC,
+			      MLX5_SCHED_ELEM_TYPE_TSAR, 0, root.id, 101, 0,
+			      &synd) == MLX5_CMD_STAT_BAD_PARAM_ERR &&
+	      synd == MLX5_EMU_SYND_BAD_FIELD,
 	      "bw_share 101 above max_tsar_bw_share");
-	CHECK(tsar(&d, &root, 0, 0, 400) == 0, "root TSAR");
+	CHECK(elem_modify(&d, &root, MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW,
+			  0, 400, &synd) == MLX5_CMD_STAT_BAD_PARAM_ERR &&
+	      synd == MLX5_EMU_SYND_BAD_FIELD, "modify the root TSAR's ceiling");
 	CHECK(tsar(&d, &t2, root.id, 3, 0) == 0, "depth 2");
 	CHECK(tsar(&d, &t3, t2.id, 3, 0) == 0, "depth 3");
 	CHECK(elem_create_raw(&d, &t4, MLX5_SCHEDULING_HIERARCHY_NIC,
@@ -436,6 +448,12 @@ test_commands(void)
 	CHECK(mlx5_emu_sched_list(d.emu, NULL, 0) == 0, "none left");
 	t_close(&d);
 
+	/* Values on a child of the device root, when allowed. */
+	CHECK(t_open_kv(&d, "cx6dx", "sched_root_values=1", NULL) == 0, "open");
+	CHECK(tsar(&d, &root, 0, 2, 400) == 0, "root TSAR with values");
+	elem_destroy(&d, &root);
+	t_close(&d);
+
 	/* Element limit, and the cx5's refusal. */
 	CHECK(t_open_kv(&d, "cx6dx", "cap_log_max_qos_nic_sched_elem=2",
 			NULL) == 0, "open");
@@ -444,9 +462,9 @@ test_commands(void)
 		unsigned int i;
 
 		for (i = 0; i < 4; i++)
-			CHECK(tsar(&d, &e[i], 0, 1, 0) == 0, "element %u", i);
+			CHECK(tsar(&d, &e[i], 0, 0, 0) == 0, "element %u", i);
 		CHECK(elem_create_raw(&d, &x, MLX5_SCHEDULING_HIERARCHY_NIC,
-				      MLX5_SCHED_ELEM_TYPE_TSAR, 0, 0, 1, 0,
+				      MLX5_SCHED_ELEM_TYPE_TSAR, 0, 0, 0, 0,
 				      &synd) == MLX5_CMD_STAT_NO_RES_ERR &&
 		      synd == MLX5_EMU_SYND_SCHED_TOO_MANY, "element 5 of 4");
 		for (i = 0; i < 4; i++)
@@ -475,7 +493,7 @@ test_commands(void)
 	{
 		struct mlx5_tm_pp *pp = t_pp(&d, 100000, 0, 0, 0, 0);
 
-		CHECK(pp != NULL && group(&d, &g, 0, 1, 0) == 0, "pp, group");
+		CHECK(pp != NULL && group(&d, &g, 0, 0, 0) == 0, "pp, group");
 		CHECK(sq_ready(&d, &s, (uint16_t)g.id, pp->index) < 0,
 		      "pacing and group refused");
 		t_sq_destroy(&s);
@@ -650,14 +668,15 @@ test_weights(int cap_mode)
 		{ 50, 100, 250 }, { 100, 200, 100 }, { 100, 200, 100 },
 	};
 	struct mlx5_tm_pp *pp = NULL;
-	struct elem top, g[3];
+	struct elem root, top, g[3];
 	struct flow f[3];
 	struct t_dev d;
 	uint32_t i;
 
 	memset(f, 0, sizeof(f));
 	CHECK(t_open_kv(&d, "cx6dx", NULL, NULL) == 0, "open");
-	CHECK(tsar(&d, &top, 0, 0, 400) == 0, "TSAR 400 Mbit/s");
+	CHECK(tsar(&d, &root, 0, 0, 0) == 0 &&
+	      tsar(&d, &top, root.id, 0, 400) == 0, "TSAR 400 Mbit/s");
 	if (cap_mode == 2)
 		pp = t_pp(&d, 100000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
 	for (i = 0; i < 3; i++) {
@@ -686,6 +705,7 @@ test_weights(int cap_mode)
 	for (i = 0; i < 3; i++)
 		elem_destroy(&d, &g[i]);
 	elem_destroy(&d, &top);
+	elem_destroy(&d, &root);
 	if (pp != NULL)
 		d.g->pp_free(pp);
 	t_close(&d);
@@ -701,14 +721,16 @@ test_nested(void)
 {
 	static const double want[4] = { 100, 100, 100, 300 };
 	static const double want2[4] = { 150, 150, 150, 150 };
-	struct elem top, a, b, g[4];
+	struct elem root, top, a, b, g[4];
 	struct flow f[4];
 	struct t_dev d;
 	uint32_t i;
 
 	memset(f, 0, sizeof(f));
 	CHECK(t_open_kv(&d, "cx7", NULL, NULL) == 0, "open");
-	CHECK(tsar(&d, &top, 0, 0, 600) == 0 && tsar(&d, &a, top.id, 1, 0) ==
+	CHECK(tsar(&d, &root, 0, 0, 0) == 0, "root TSAR");
+	CHECK(tsar(&d, &top, root.id, 0, 600) == 0 &&
+	      tsar(&d, &a, top.id, 1, 0) ==
 	      0 && tsar(&d, &b, top.id, 2, 0) == 0, "TSARs");
 	CHECK(group(&d, &g[0], a.id, 1, 0) == 0 &&
 	      group(&d, &g[1], a.id, 1, 0) == 0 &&
@@ -730,6 +752,7 @@ test_nested(void)
 	elem_destroy(&d, &a);
 	elem_destroy(&d, &b);
 	elem_destroy(&d, &top);
+	elem_destroy(&d, &root);
 	t_close(&d);
 }
 
@@ -743,14 +766,16 @@ test_live_move(void)
 {
 	static const double before[2] = { 100, 300 };
 	static const double after[2] = { 150, 150 };
-	struct elem x, y, gx, gy;
+	struct elem root, x, y, gx, gy;
 	struct mlx5_emu_sched_info info;
 	struct flow f[2];
 	struct t_dev d;
 
 	memset(f, 0, sizeof(f));
 	CHECK(t_open_kv(&d, "cx6dx", NULL, NULL) == 0, "open");
-	CHECK(tsar(&d, &x, 0, 1, 100) == 0 && tsar(&d, &y, 0, 1, 300) == 0 &&
+	CHECK(tsar(&d, &root, 0, 0, 0) == 0 &&
+	      tsar(&d, &x, root.id, 1, 100) == 0 &&
+	      tsar(&d, &y, root.id, 1, 300) == 0 &&
 	      group(&d, &gx, x.id, 1, 0) == 0 &&
 	      group(&d, &gy, y.id, 1, 0) == 0, "tree");
 	CHECK(sq_ready(&d, &f[0].s, (uint16_t)gx.id, 0) == 0 &&
@@ -768,18 +793,20 @@ test_live_move(void)
 	elem_destroy(&d, &gy);
 	elem_destroy(&d, &x);
 	elem_destroy(&d, &y);
+	elem_destroy(&d, &root);
 	t_close(&d);
 }
 
 /*
- * SQs in no queue group on a 1 Gbit/s line beside a TSAR of bw_share 3:
- * share (default) gives them the root's default weight, 1 of 4; strict
- * serves them first.
+ * An SQ in no queue group on a 1 Gbit/s line beside a root TSAR (which
+ * has the default weight, as a child of the device root): share (default)
+ * gives the SQ the default weight too, half the line; strict serves it
+ * first.
  */
 static void
 test_unattached(bool strict)
 {
-	static const double share[2] = { 750, 250 };
+	static const double share[2] = { 500, 500 };
 	static const double first[2] = { 0, 1000 };
 	double line = 1000.0 * FRAME / (FRAME + 24);
 	double want[2];
@@ -793,7 +820,7 @@ test_unattached(bool strict)
 	CHECK(t_open_kv(&d, "cx6dx", "line_rate=1G",
 			strict ? "sched_unattached=strict" : NULL) == 0,
 	      "open");
-	CHECK(tsar(&d, &t, 0, 3, 0) == 0 && group(&d, &g, t.id, 1, 0) == 0,
+	CHECK(tsar(&d, &t, 0, 0, 0) == 0 && group(&d, &g, t.id, 1, 0) == 0,
 	      "tree");
 	CHECK(sq_ready(&d, &f[0].s, (uint16_t)g.id, 0) == 0 &&
 	      sq_ready(&d, &f[1].s, 0, 0) == 0, "SQs");
