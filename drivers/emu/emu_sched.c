@@ -6,7 +6,8 @@
  * NIC transmit scheduling (SCHEDULING_HIERARCHY_NIC), as Linux's mlx5 HTB
  * offload (core/qos.c, en/htb.c) and rdma-core's mlx5dv_sched_* drive it:
  * TSARs and queue groups in a tree under the device's own root (parent
- * id 0), SQs in queue groups through sqc.qos_queue_group_id.
+ * id 0; its children carry no bw_share or max_average_bw), SQs in queue
+ * groups through sqc.qos_queue_group_id.
  *
  * Arbiter: whenever the line is free and some SQ can send, the engine asks
  * which one. From the root down, each element serves the children that

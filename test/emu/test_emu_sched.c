@@ -386,6 +386,21 @@ test_commands(void)
 			  0, &synd) == MLX5_CMD_STAT_BAD_PARAM_ERR &&
 	      synd == MLX5_EMU_SYND_BAD_FIELD, "modify to 101");
 	CHECK(mlx5_emu_sched_list(d.emu, info, 8) == 5, "five elements");
+	{
+		struct mlx5_emu_fault_cmd fc = {
+			.opcode = MLX5_CMD_OP_MODIFY_SCHEDULING_ELEMENT,
+			.nth = 1,
+			.status = MLX5_CMD_STAT_INT_ERR,
+			.syndrome = MLX5_EMU_SYND_INJECTED,
+		};
+
+		CHECK(mlx5_emu_fault_cmd(d.emu, &fc) == 0, "arm a fault");
+		CHECK(elem_modify(&d, &g, MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE,
+				  1, 0, &synd) == MLX5_CMD_STAT_INT_ERR &&
+		      synd == MLX5_EMU_SYND_INJECTED, "injected failure");
+		CHECK(mlx5_emu_sched_get(d.emu, g.id, &info[0]) == 0 &&
+		      info[0].bw_share == 5, "a failed modify changes nothing");
+	}
 
 	/* SQs in queue groups. */
 	CHECK(sq_ready(&d, &s, (uint16_t)t2.id, 0) < 0, "SQ into a TSAR");
@@ -615,7 +630,6 @@ flows_end(struct t_dev *d, struct flow *f, uint32_t n, const char *what)
 		f[i].on = false;
 	CHECK(mlx5_emu_drain(d->emu) == 0, "drain");
 	for (i = 0; i < n; i++) {
-		run_until(d, f, n, mlx5_emu_now_ns(d->emu)); /* poll */
 		CHECK(m.departed[i] == f[i].seq,
 		      "%s: flow %u: %" PRIu64 " of %u departed", what, i,
 		      m.departed[i], f[i].seq);
