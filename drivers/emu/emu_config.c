@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "emu_internal.h"
+#include "emu_sched.h"
 
 const char *const mlx5_emu_config_keys[] = {
 	"clock",
@@ -35,6 +36,19 @@ const char *const mlx5_emu_config_keys[] = {
 	"fault_pp_alloc",
 	"fault_wqe",
 	"cpus",
+	"cap_nic_sq_scheduling",
+	"cap_nic_bw_share",
+	"cap_nic_rate_limit",
+	"cap_nic_element_type",
+	"cap_nic_tsar_type",
+	"cap_max_tsar_bw_share",
+	"cap_log_max_qos_nic_queue_group",
+	"cap_log_max_qos_nic_sched_elem",
+	"cap_sched_max_depth",
+	"sched_unattached",
+	"sched_zero_bw_share",
+	"sched_sq_pp_and_group",
+	"sched_root_values",
 	NULL,
 };
 
@@ -61,6 +75,7 @@ mlx5_emu_config_init(struct mlx5_emu_config *cfg, const char *profile)
 	cfg->wqe_inline_mode = -1;
 	cfg->vport_inline_mode = -1;
 	cfg->lag_threshold_us = -1;
+	emu_sched_config_init(cfg);
 	return 0;
 }
 
@@ -410,5 +425,5 @@ mlx5_emu_config_set(struct mlx5_emu_config *cfg, const char *key,
 		*(int64_t *)((uint8_t *)cfg + k->off) = (int64_t)v;
 		return 0;
 	}
-	return -ENOENT;
+	return emu_sched_config_set(cfg, key, value, err, errlen);
 }

@@ -25,6 +25,7 @@
 #include <strings.h>
 
 #include "emu_internal.h"
+#include "emu_sched.h"
 
 enum emu_cmd_kind {
 	EMU_CMD_GENERAL,
@@ -129,6 +130,7 @@ emu_fill_qos_caps(const struct mlx5_emu *emu, void *cap)
 	MLX5_SET(qos_cap, cap, packet_pacing_min_rate, c->pp_min_rate_kbps);
 	MLX5_SET(qos_cap, cap, packet_pacing_rate_table_size,
 		 c->pp_table_size);
+	emu_sched_fill_caps(emu, cap);
 }
 
 static uint8_t
@@ -494,7 +496,7 @@ emu_cmd_create_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	struct emu_uar *uar;
 	struct emu_sq *sq;
 	uint8_t *ring, *dbrec, st = 0;
-	uint32_t state, log_sz, ts, id, pp_index;
+	uint32_t state, log_sz, ts, id, pp_index, group;
 	uint64_t off, dbr_addr;
 
 	(void)inlen;
@@ -522,6 +524,10 @@ emu_cmd_create_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	if (!emu_pp_index_valid(emu, (uint16_t)pp_index))
 		EMU_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR,
 			 MLX5_EMU_SYND_BAD_PP_INDEX);
+	group = MLX5_GET(sqc, sqc, qos_queue_group_id);
+	st = emu_sched_sq_check(emu, group, (uint16_t)pp_index, synd);
+	if (st != MLX5_CMD_STAT_OK)
+		return st;
 	if (MLX5_GET(wq, wq, wq_type) != MLX5_WQ_TYPE_CYCLIC ||
 	    MLX5_GET(wq, wq, log_wq_stride) != MLX5_SEND_WQE_SHIFT ||
 	    MLX5_GET(wq, wq, wq_signature))
@@ -590,6 +596,7 @@ emu_cmd_create_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	um->users++;
 	dum->users++;
 	emu_pp_sq_ref(emu, sq->pp_index, 1);
+	emu_sq_sched_attach(emu, sq, (uint16_t)group);
 	emu_engine_sq_reset(emu, sq);
 	MLX5_SET(create_sq_out, out, sqn, id);
 	return MLX5_CMD_STAT_OK;
@@ -621,27 +628,39 @@ emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	uint32_t cur = MLX5_GET(modify_sq_in, in, sq_state);
 	uint32_t next = MLX5_GET(sqc, sqc, state);
 	uint32_t pp_index = MLX5_GET(sqc, sqc, packet_pacing_rate_limit_index);
+	uint32_t group = MLX5_GET(sqc, sqc, qos_queue_group_id);
+	bool set_pp = mask & MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX;
+	bool set_group = mask & MLX5_MODIFY_SQ_BITMASK_QOS_QUEUE_GROUP_ID;
 	struct emu_sq *sq;
+	uint8_t st;
 
 	(void)inlen;
 	(void)out;
 	sq = emu_idtab_get(&emu->sqs, MLX5_GET(modify_sq_in, in, sqn));
 	if (sq == NULL)
 		EMU_BAD_RES();
-	if (mask & ~MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX)
+	if (mask & ~(MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX |
+		     MLX5_MODIFY_SQ_BITMASK_QOS_QUEUE_GROUP_ID))
 		EMU_BAD_PARAM();
 	if (cur != sq->state || !emu_sq_transition_ok(cur, next))
 		EMU_FAIL(MLX5_CMD_STAT_BAD_RES_STATE_ERR,
 			 MLX5_EMU_SYND_BAD_STATE);
 	if (mask && next != MLX5_SQC_STATE_RDY)
 		EMU_BAD_PARAM();
-	if (mask && !emu_pp_index_valid(emu, (uint16_t)pp_index))
+	if (set_pp && !emu_pp_index_valid(emu, (uint16_t)pp_index))
 		EMU_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR,
 			 MLX5_EMU_SYND_BAD_PP_INDEX);
+	st = emu_sched_sq_check(emu, set_group ? group : sq->qos_group,
+				set_pp ? (uint16_t)pp_index : sq->pp_index,
+				synd);
+	if ((set_pp || set_group) && st != MLX5_CMD_STAT_OK)
+		return st;
 	/* What was due before the command departs at the old settings. */
 	emu_engine_sync(emu);
-	if (mask)
+	if (set_pp)
 		emu_engine_sq_set_pp(emu, sq, (uint16_t)pp_index);
+	if (set_group)
+		emu_sq_sched_attach(emu, sq, (uint16_t)group);
 	if (next == MLX5_SQC_STATE_RST) {
 		sq->state = MLX5_SQC_STATE_RST;
 		emu_engine_sq_reset(emu, sq);
@@ -668,6 +687,7 @@ emu_cmd_destroy_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	emu_engine_sync(emu);
 	emu_engine_sq_stop(emu, sq);
 	emu_uar_detach_sq(sq->uar, sq);
+	emu_sq_sched_detach(emu, sq);
 	emu_pp_sq_ref(emu, sq->pp_index, -1);
 	sq->cq->users--;
 	sq->tis->users--;
@@ -700,6 +720,7 @@ emu_cmd_query_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	MLX5_SET(sqc, sqc, user_index, sq->user_index);
 	MLX5_SET(sqc, sqc, cqn, sq->cq->cqn);
 	MLX5_SET(sqc, sqc, packet_pacing_rate_limit_index, sq->pp_index);
+	MLX5_SET(sqc, sqc, qos_queue_group_id, sq->qos_group);
 	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
 	MLX5_SET(sqc, sqc, tis_num_0, sq->tis->tisn);
 	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
@@ -734,6 +755,18 @@ static const struct emu_cmd emu_cmds[] = {
 	EMU_CMD(DEALLOC_TRANSPORT_DOMAIN, "", dealloc_transport_domain_in,
 		dealloc_transport_domain_out, emu_cmd_dealloc_td,
 		EMU_CMD_DESTROY, EMU_OBJ_TD),
+	EMU_CMD(CREATE_SCHEDULING_ELEMENT, "", create_scheduling_element_in,
+		create_scheduling_element_out, emu_sched_cmd_create,
+		EMU_CMD_CREATE, EMU_OBJ_SCHED),
+	EMU_CMD(MODIFY_SCHEDULING_ELEMENT, "", modify_scheduling_element_in,
+		modify_scheduling_element_out, emu_sched_cmd_modify,
+		EMU_CMD_MODIFY, EMU_OBJ_SCHED),
+	EMU_CMD(QUERY_SCHEDULING_ELEMENT, "", query_scheduling_element_in,
+		query_scheduling_element_out, emu_sched_cmd_query,
+		EMU_CMD_QUERY, EMU_OBJ_SCHED),
+	EMU_CMD(DESTROY_SCHEDULING_ELEMENT, "", destroy_scheduling_element_in,
+		destroy_scheduling_element_out, emu_sched_cmd_destroy,
+		EMU_CMD_DESTROY, EMU_OBJ_SCHED),
 	EMU_CMD(CREATE_TIS, "", create_tis_in, create_tis_out,
 		emu_cmd_create_tis, EMU_CMD_CREATE, EMU_OBJ_TIS),
 	EMU_CMD(MODIFY_TIS, "", modify_tis_in, modify_tis_out,
@@ -841,12 +874,55 @@ emu_fw_opcode_targets(uint16_t opcode, enum emu_obj_type *type,
 	return true;
 }
 
-/* Object number named by a MODIFY/QUERY/DESTROY command (bits 0x48-0x5f). */
+/*
+ * Object number named by a MODIFY/QUERY/DESTROY command: bits 0x48-0x5f,
+ * or the 32-bit scheduling_element_id at 0x60.
+ */
 uint32_t
 emu_fw_cmd_obj_id(const void *in, uint16_t opcode)
 {
-	(void)opcode;
+	enum emu_obj_type type;
+	bool is_modify;
+
+	if (emu_fw_opcode_targets(opcode, &type, &is_modify) &&
+	    type == EMU_OBJ_SCHED)
+		return MLX5_GET(destroy_scheduling_element_in, in,
+				scheduling_element_id);
 	return MLX5_GET(destroy_sq_in, in, sqn);
+}
+
+/* Object number in a CREATE_* answer (0x48-0x5f; elements at 0x80). */
+uint32_t
+emu_fw_created_obj_id(const void *out, enum emu_obj_type type)
+{
+	if (type == EMU_OBJ_SCHED)
+		return MLX5_GET(create_scheduling_element_out, out,
+				scheduling_element_id);
+	return MLX5_GET(create_sq_out, out, sqn);
+}
+
+/* The DESTROY_* command of object @p id of @p type, into @p in. */
+size_t
+emu_fw_destroy_cmd(enum emu_obj_type type, uint32_t id, void *in,
+		   size_t len)
+{
+	size_t sz = type == EMU_OBJ_SCHED ?
+		    MLX5_ST_SZ_BYTES(destroy_scheduling_element_in) :
+		    MLX5_ST_SZ_BYTES(destroy_sq_in);
+
+	if (len < sz)
+		return 0;
+	memset(in, 0, sz);
+	MLX5_SET(mbox_in, in, opcode, emu_fw_destroy_opcode(type));
+	if (type == EMU_OBJ_SCHED) {
+		MLX5_SET(destroy_scheduling_element_in, in,
+			 scheduling_hierarchy, MLX5_SCHEDULING_HIERARCHY_NIC);
+		MLX5_SET(destroy_scheduling_element_in, in,
+			 scheduling_element_id, id);
+	} else {
+		MLX5_SET(destroy_sq_in, in, sqn, id);
+	}
+	return sz;
 }
 
 bool

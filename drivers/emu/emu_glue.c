@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "emu_internal.h"
+#include "emu_sched.h"
 
 /* Entry points in emu_objects.c and emu_rate_table.c. */
 struct mlx5_tm_pd *emu_glue_pd_alloc(struct mlx5_tm_glue_dev *dev);
@@ -62,6 +63,7 @@ emu_free(struct mlx5_emu *emu)
 	emu_wire_close(emu);
 	emu_engine_fini(emu);
 	emu_pp_table_fini(emu);
+	emu_sched_fini(emu);
 	emu_idtab_fini(&emu->pds);
 	emu_idtab_fini(&emu->tds);
 	emu_idtab_fini(&emu->tises);
@@ -136,6 +138,8 @@ emu_open_device(const char *name, const void *opts)
 	emu->fault_pp = cfg->fault_pp;
 	emu->fault_wqe = cfg->fault_wqe;
 	ret = emu_pp_table_init(emu);
+	if (ret == 0)
+		ret = emu_sched_init(emu);
 	if (ret == 0 && cfg->pcap_path[0] != '\0')
 		ret = emu_wire_open(emu, cfg->pcap_path);
 	if (ret == 0)
@@ -169,13 +173,14 @@ emu_close_device(struct mlx5_tm_glue_dev *dev)
 	emu_lock(emu);
 	objects = emu->pds.count + emu->tds.count + emu->tises.count +
 		  emu->cqs.count + emu->sqs.count + emu->umems.count +
-		  emu->mrs.count + emu->pp_handles;
+		  emu->mrs.count + emu->pp_handles + emu_sched_count(emu);
 	if (objects > 0) {
 		emu_log(EMU_LOG_ERR, "close with objects left: %u PD, %u TD, "
-			"%u TIS, %u CQ, %u SQ, %u umem, %u MR, %u pacing",
+			"%u TIS, %u CQ, %u SQ, %u umem, %u MR, %u pacing, "
+			"%u scheduling elements",
 			emu->pds.count, emu->tds.count, emu->tises.count,
 			emu->cqs.count, emu->sqs.count, emu->umems.count,
-			emu->mrs.count, emu->pp_handles);
+			emu->mrs.count, emu->pp_handles, emu_sched_count(emu));
 		emu_unlock(emu);
 		return -EBUSY;
 	}
@@ -257,8 +262,7 @@ emu_obj_create(struct mlx5_tm_glue_dev *dev, const void *in, size_t inlen,
 	}
 	obj->emu = emu;
 	obj->type = type;
-	/* Every CREATE_* answer has the object number at bits 0x48-0x5f. */
-	obj->id = MLX5_GET(create_sq_out, out, sqn);
+	obj->id = emu_fw_created_obj_id(out, type);
 	return (struct mlx5_tm_devx_obj *)obj;
 }
 
@@ -307,18 +311,16 @@ static int
 emu_obj_destroy(struct mlx5_tm_devx_obj *o)
 {
 	struct emu_devx_obj *obj = (struct emu_devx_obj *)o;
-	uint32_t in[MLX5_ST_SZ_DW(destroy_sq_in)];
-	uint32_t out[MLX5_ST_SZ_DW(destroy_sq_out)];
+	uint32_t in[MLX5_ST_SZ_DW(destroy_scheduling_element_in)];
+	uint32_t out[MLX5_ST_SZ_DW(destroy_scheduling_element_out)];
+	size_t inlen;
 	int ret;
 
 	if (obj == NULL)
 		return -EINVAL;
-	/* Every DESTROY_* / DEALLOC_* names its object at bits 0x48-0x5f. */
-	memset(in, 0, sizeof(in));
-	MLX5_SET(destroy_sq_in, in, opcode, emu_fw_destroy_opcode(obj->type));
-	MLX5_SET(destroy_sq_in, in, sqn, obj->id);
+	inlen = emu_fw_destroy_cmd(obj->type, obj->id, in, sizeof(in));
 	emu_lock(obj->emu);
-	ret = emu_fw_exec(obj->emu, in, sizeof(in), out, sizeof(out));
+	ret = emu_fw_exec(obj->emu, in, inlen, out, sizeof(out));
 	emu_unlock(obj->emu);
 	if (ret < 0) {
 		errno = -ret;

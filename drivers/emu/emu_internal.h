@@ -16,6 +16,7 @@
  *   emu_wqe.c        WQE decoding and validation, packet gathering
  *   emu_cq.c         CQE writing
  *   emu_sq_engine.c  doorbells, pacing, line-rate sharing, departures
+ *   emu_sched.c      NIC scheduling elements and their arbiter
  *   emu_clock.c      realtime device thread and virtual clock
  *   emu_wire.c       counters, pcap, wire hook
  *   emu_fault.c      fault injection
@@ -147,6 +148,7 @@ enum emu_obj_type {
 	EMU_OBJ_TIS,
 	EMU_OBJ_CQ,
 	EMU_OBJ_SQ,
+	EMU_OBJ_SCHED,
 };
 
 /* What the glue returns as struct mlx5_tm_devx_obj. */
@@ -232,6 +234,19 @@ struct emu_sq_stats {
 	uint8_t last_syndrome;
 };
 
+struct emu_sched_elem;
+
+/* A child of a scheduling element: an element or an SQ (emu_sched.c). */
+struct emu_sched_node {
+	struct emu_sched_elem *parent;      /* NULL: not in the tree */
+	struct emu_sched_node *prev, *next; /* siblings, circular */
+	int64_t deficit;                    /* surplus round robin, bytes */
+	uint64_t elig_ps;                   /* SQ: this decision's eligibility */
+	uint64_t mark;                      /* decision it can send in */
+	uint64_t busy;                      /* decision it has work in */
+	bool is_sq;
+};
+
 struct emu_sq {
 	uint32_t sqn;
 	uint64_t seq;           /* creation order */
@@ -265,6 +280,8 @@ struct emu_sq {
 	uint64_t elig_ps;       /* head may depart from then on */
 	struct emu_wqe head;
 	struct emu_sq_stats st;
+	uint16_t qos_group;     /* sqc.qos_queue_group_id, 0 none */
+	struct emu_sched_node sched;
 };
 
 /* ---- rate table ---- */
@@ -306,6 +323,7 @@ struct mlx5_emu {
 	uint64_t port_free_ps;
 	uint64_t port_rem;
 	uint32_t rr_last_sqn;
+	struct emu_sched *sched; /* scheduling elements (emu_sched.c) */
 	/* wire */
 	pcap_t *pcap;
 	pcap_dumper_t *dumper;
@@ -378,6 +396,9 @@ bool emu_fw_is_object_cmd(uint16_t opcode);
 bool emu_fw_opcode_targets(uint16_t opcode, enum emu_obj_type *type,
 			   bool *is_modify);
 uint32_t emu_fw_cmd_obj_id(const void *in, uint16_t opcode);
+uint32_t emu_fw_created_obj_id(const void *out, enum emu_obj_type type);
+size_t emu_fw_destroy_cmd(enum emu_obj_type type, uint32_t id, void *in,
+			  size_t len);
 const char *emu_fw_opcode_name(uint16_t opcode);
 int emu_fw_opcode_parse(const char *s, uint16_t *opcode);
 

@@ -80,6 +80,7 @@ mlx5_emu_sq_get(struct mlx5_emu *emu, uint32_t sqn,
 	info->min_gap_ns = sq->st.min_gap_ps / EMU_PS_PER_NS;
 	info->max_gap_ns = sq->st.max_gap_ps / EMU_PS_PER_NS;
 	info->last_error_syndrome = sq->st.last_syndrome;
+	info->qos_queue_group_id = sq->qos_group;
 	emu_unlock(emu);
 	return 0;
 }

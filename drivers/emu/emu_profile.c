@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "emu_internal.h"
+#include "emu_sched.h"
 
 struct emu_profile {
 	const char *name;
@@ -180,5 +181,5 @@ emu_caps_resolve(const struct mlx5_emu_config *cfg, struct mlx5_emu_caps *caps)
 		caps->pp_min_rate_kbps = 0;
 		caps->pp_max_rate_kbps = 0;
 	}
-	return 0;
+	return emu_sched_caps_resolve(cfg, caps);
 }

@@ -22,6 +22,10 @@
  *
  * Line: each packet occupies the line for (max(len, 60) + 24) bytes at
  * the line rate (FCS, preamble and inter-frame gap included).
+ *
+ * Once scheduling elements exist, their ceilings also hold packets back
+ * and their arbiter (emu_sched.c), not round robin, picks among the SQs
+ * that can send when the line frees.
  */
 
 #include <errno.h>
@@ -29,6 +33,7 @@
 #include <string.h>
 
 #include "emu_internal.h"
+#include "emu_sched.h"
 
 /* Picoseconds per unit of cost, times the entry's rate. */
 #define EMU_PS_BYTE_KBPS 8000000000ULL   /* 8 bits * 1e12 ps / 1000 */
@@ -200,6 +205,8 @@ emu_sq_depart(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 	emu_wire_depart(emu, sq, w, t);
 	emu_port_occupy(emu, t, w->len);
 	emu_sq_charge(emu, sq, t);
+	if (emu_sched_on(emu))
+		emu_sched_charge(emu, sq, t, w->len);
 	if (w->cq_update)
 		emu_cq_complete(emu, sq, w, t);
 	emu->rr_last_sqn = sq->sqn;
@@ -221,6 +228,7 @@ emu_engine_run(struct mlx5_emu *emu, uint64_t horizon_ps, uint32_t budget,
 {
 	uint64_t first_due = EMU_TIME_NEVER;
 	uint64_t next = EMU_TIME_NEVER;
+	bool sched = emu_sched_on(emu);
 
 	while (emu->nb_active > 0) {
 		/*
@@ -251,6 +259,8 @@ emu_engine_run(struct mlx5_emu *emu, uint64_t horizon_ps, uint32_t budget,
 				continue;
 			}
 			e = emu_sq_eligible(emu, sq);
+			if (sched)
+				e = emu_sched_sq_elig(emu, sq, e);
 			if (e <= port_free &&
 			    (pick_free == NULL ||
 			     emu_rr_before(sq->sqn, pick_free->sqn, last)))
@@ -278,11 +288,16 @@ emu_engine_run(struct mlx5_emu *emu, uint64_t horizon_ps, uint32_t budget,
 			first_due = t;
 		if (t > emu->sim_ps)
 			emu->sim_ps = t;
-		if (t_local <= t_send)
+		if (t_local <= t_send) {
 			emu_sq_local(emu, local, t_local);
-		else
-			emu_sq_depart(emu, pick_free != NULL ? pick_free
-							     : pick_min, t);
+		} else {
+			struct emu_sq *pick = sched ? emu_sched_pick(emu, t) :
+					      NULL;
+
+			if (pick == NULL)
+				pick = pick_free != NULL ? pick_free : pick_min;
+			emu_sq_depart(emu, pick, t);
+		}
 	}
 	if (horizon_ps != EMU_TIME_NEVER && horizon_ps > emu->sim_ps &&
 	    (next == EMU_TIME_NEVER || next > horizon_ps))

@@ -62,6 +62,41 @@ struct mlx5_emu_fault_wqe {
 	uint8_t syndrome; /**< Error CQE syndrome (MLX5_CQE_SYNDROME_*). */
 };
 
+/** How SQs attached to no queue group share the line (unverified). */
+enum mlx5_emu_sched_unattached {
+	/** Children of the device root, weighed like the top elements. */
+	MLX5_EMU_SCHED_UNATTACHED_SHARE = 0,
+	/** Served before the hierarchy whenever they can send. */
+	MLX5_EMU_SCHED_UNATTACHED_STRICT,
+};
+
+/**
+ * NIC scheduling options: capability overrides (a negative value keeps
+ * the profile's) and the model's choices where the hardware is not known.
+ */
+struct mlx5_emu_sched_config {
+	int64_t nic_sq_scheduling;     /**< cap_nic_sq_scheduling=0|1. */
+	int64_t nic_bw_share;          /**< cap_nic_bw_share=0|1. */
+	int64_t nic_rate_limit;        /**< cap_nic_rate_limit=0|1. */
+	int64_t nic_element_type;      /**< cap_nic_element_type=MASK. */
+	int64_t nic_tsar_type;         /**< cap_nic_tsar_type=MASK. */
+	int64_t max_tsar_bw_share;     /**< cap_max_tsar_bw_share=N. */
+	int64_t log_max_queue_group;   /**< cap_log_max_qos_nic_queue_group=N. */
+	int64_t log_max_elements;      /**< cap_log_max_qos_nic_sched_elem=N. */
+	int64_t max_depth;             /**< cap_sched_max_depth=N. */
+	/** sched_unattached=share|strict. */
+	enum mlx5_emu_sched_unattached unattached;
+	/** sched_zero_bw_share=N: the weight a bw_share of 0 stands for. */
+	int64_t zero_bw_share;
+	/** sched_sq_pp_and_group=0|1: an SQ may have both (default 1). */
+	int64_t sq_pp_and_group;
+	/**
+	 * sched_root_values=0|1: children of the device root may have a
+	 * bw_share and a max_average_bw (default 0: both must be 0).
+	 */
+	int64_t root_values;
+};
+
 /** Options of the model, from devargs; every capability overridable. */
 struct mlx5_emu_config {
 	char profile[16];                /**< "cx5", "cx6dx", "cx7". */
@@ -95,6 +130,7 @@ struct mlx5_emu_config {
 	 * that opens the device, which EAL may have pinned to an lcore).
 	 */
 	char cpus[64];
+	struct mlx5_emu_sched_config sched; /**< NIC scheduling options. */
 };
 
 /** Fill @p cfg with the defaults of profile @p profile (no overrides). */
@@ -133,6 +169,19 @@ void mlx5_emu_set_log(void (*fn)(int level, const char *msg));
 
 /* ---- Capabilities ---- */
 
+/** NIC transmit scheduling capabilities (qos_cap). */
+struct mlx5_emu_sched_caps {
+	bool nic_sq_scheduling;      /**< SQs can join queue groups. */
+	bool nic_bw_share;           /**< bw_share honoured. */
+	bool nic_rate_limit;         /**< max_average_bw honoured. */
+	uint16_t nic_element_type;   /**< Bit 1 << element type. */
+	uint16_t nic_tsar_type;      /**< Bit 1 << TSAR type. */
+	uint32_t max_tsar_bw_share;  /**< Largest bw_share. */
+	uint8_t log_max_queue_group; /**< log_max_qos_nic_queue_group. */
+	uint8_t log_max_elements;    /**< log_max_qos_nic_scheduling_element. */
+	uint8_t max_depth;           /**< Elements on a path below the root. */
+};
+
 /** Effective capabilities of a device (profile plus overrides). */
 struct mlx5_emu_caps {
 	char profile[16];
@@ -152,6 +201,7 @@ struct mlx5_emu_caps {
 	uint8_t vport_inline_mode;  /**< 0 none, 1 L2, 2 IP, 3 TCP/UDP. */
 	uint8_t sq_ts_format;       /**< 0 free-running, 1 real-time, 2 both. */
 	uint32_t num_comp_vectors;  /**< Valid devx_query_eqn vectors. */
+	struct mlx5_emu_sched_caps sched; /**< NIC scheduling. */
 };
 
 /** Effective capabilities of @p emu. */
@@ -283,6 +333,7 @@ struct mlx5_emu_sq_info {
 	uint64_t min_gap_ns;    /**< Smallest gap between two departures. */
 	uint64_t max_gap_ns;    /**< Largest gap between two departures. */
 	uint8_t last_error_syndrome; /**< Syndrome of the last error CQE. */
+	uint16_t qos_queue_group_id; /**< Queue group element; 0 none. */
 };
 
 /**
@@ -324,6 +375,36 @@ struct mlx5_emu_pp_info {
 unsigned int mlx5_emu_pp_list(struct mlx5_emu *emu,
 			      struct mlx5_emu_pp_info *entries,
 			      unsigned int max);
+
+/** A NIC scheduling element. */
+struct mlx5_emu_sched_info {
+	uint32_t id;             /**< scheduling_element_id. */
+	uint32_t parent_id;      /**< 0: the device root. */
+	uint8_t element_type;    /**< MLX5_SCHED_ELEM_TYPE_*. */
+	uint8_t tsar_type;       /**< MLX5_TSAR_TYPE_* (TSARs). */
+	uint8_t depth;           /**< 1 for a child of the root. */
+	uint32_t bw_share;       /**< As set (0: device default weight). */
+	uint32_t max_average_bw; /**< Mbit/s, 0 unlimited. */
+	uint32_t nb_children;    /**< Elements whose parent it is. */
+	uint32_t nb_sqs;         /**< SQs attached (queue groups). */
+	uint64_t packets;        /**< Packets that went through it. */
+	uint64_t bytes;          /**< Their L2 frame bytes. */
+};
+
+/**
+ * Scheduling elements of @p emu, by id.
+ *
+ * @return
+ *   How many exist (possibly more than @p max; @p elems gets the first
+ *   @p max).
+ */
+unsigned int mlx5_emu_sched_list(struct mlx5_emu *emu,
+				 struct mlx5_emu_sched_info *elems,
+				 unsigned int max);
+
+/** Element @p id of @p emu; -ENOENT when there is none. */
+int mlx5_emu_sched_get(struct mlx5_emu *emu, uint32_t id,
+		       struct mlx5_emu_sched_info *info);
 
 /** The last firmware command that failed. */
 struct mlx5_emu_cmd_error {
@@ -372,6 +453,13 @@ int mlx5_emu_fault_wqe(struct mlx5_emu *emu,
 #define MLX5_EMU_SYND_IN_USE         0x0e0c000au /**< Object still in use. */
 #define MLX5_EMU_SYND_NO_RESOURCES   0x0e0c000bu /**< Object limit reached. */
 #define MLX5_EMU_SYND_BAD_UMEM_RANGE 0x0e0c000cu /**< Ring beyond its umem. */
+#define MLX5_EMU_SYND_SCHED_BAD_PARENT  0x0e0c0010u /**< No such TSAR. */
+#define MLX5_EMU_SYND_SCHED_TOO_DEEP    0x0e0c0011u /**< Beyond max depth. */
+#define MLX5_EMU_SYND_SCHED_TOO_MANY    0x0e0c0012u /**< Element limit. */
+#define MLX5_EMU_SYND_SCHED_BAD_TYPE    0x0e0c0013u /**< Type not in caps. */
+#define MLX5_EMU_SYND_SCHED_IN_USE      0x0e0c0014u /**< Has children/SQs. */
+#define MLX5_EMU_SYND_SCHED_UNSUPPORTED 0x0e0c0015u /**< No NIC scheduling. */
+#define MLX5_EMU_SYND_SCHED_BAD_GROUP   0x0e0c0016u /**< Not a queue group. */
 #define MLX5_EMU_SYND_INJECTED       0x0e0c00ffu /**< Default injected. */
 
 #ifdef __cplusplus

@@ -164,6 +164,7 @@ t_sq_create(struct t_dev *d, struct t_sq *s, uint32_t log_sq, uint32_t log_cq,
 	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
 	MLX5_SET(sqc, sqc, tis_num_0, d->tisn);
 	MLX5_SET(sqc, sqc, packet_pacing_rate_limit_index, pp_index);
+	MLX5_SET(sqc, sqc, qos_queue_group_id, d->qos_group);
 	wq = MLX5_ADDR_OF(sqc, sqc, wq);
 	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
 	MLX5_SET(wq, wq, pd, d->pd->pdn);

@@ -47,6 +47,7 @@ struct t_dev {
 	size_t buf_sz;
 	struct mlx5_tm_mr *mr;
 	bool flush_in_error;    /* t_sq_create sets flush_in_error_en */
+	uint16_t qos_group;     /* t_sq_create sets qos_queue_group_id */
 };
 
 struct t_sq {

@@ -206,6 +206,17 @@ test_sizes(void)
 	SIZE(nic_vport_context, 0x800); /* Linux (without the MAC list) */
 	SIZE(query_nic_vport_context_in, 0x80); /* Linux */
 	SIZE(query_nic_vport_context_out, 0x880); /* Linux */
+	SIZE(tsar_element, 0x20); /* Linux */
+	UNION_SIZE(element_attributes, 0x20); /* Linux */
+	SIZE(scheduling_context, 0x200); /* Linux */
+	SIZE(create_scheduling_element_in, 0x400); /* Linux */
+	SIZE(create_scheduling_element_out, 0x200); /* Linux */
+	SIZE(modify_scheduling_element_in, 0x400); /* Linux */
+	SIZE(modify_scheduling_element_out, 0x200); /* Linux */
+	SIZE(query_scheduling_element_in, 0x200); /* Linux */
+	SIZE(query_scheduling_element_out, 0x400); /* Linux */
+	SIZE(destroy_scheduling_element_in, 0x200); /* Linux */
+	SIZE(destroy_scheduling_element_out, 0x200); /* Linux */
 
 	/* WQE and CQE layouts: rdma-core mlx5dv.h, Linux qp.h/cq.h. */
 	SIZE(wqe_ctrl_seg, 0x80);
@@ -287,6 +298,13 @@ test_fields(void)
 	FIELD32(qos_cap, packet_pacing_max_rate, 0x40, 0x20);
 	FIELD32(qos_cap, packet_pacing_min_rate, 0x60, 0x20);
 	FIELD32(qos_cap, packet_pacing_rate_table_size, 0x90, 0x10);
+	/* qos_cap, NIC scheduling: Linux mlx5_ifc.h, DPDK mlx5_prm.h */
+	FIELD32(qos_cap, log_max_qos_nic_queue_group, 0x2b, 0x5);
+	FIELD32(qos_cap, max_tsar_bw_share, 0xe0, 0x20);
+	FIELD32(qos_cap, nic_element_type, 0x100, 0x10);
+	FIELD32(qos_cap, nic_tsar_type, 0x110, 0x10);
+	/* rdma-core tests/mlx5_prm_structs.py (QueryQosCapOut) */
+	FIELD32(qos_cap, log_max_qos_nic_scheduling_element, 0x143, 0x5);
 
 	/* set_pp_rate_limit_context: DPDK mlx5_prm.h */
 	FIELD32(set_pp_rate_limit_context, rate_limit, 0x0, 0x20);
@@ -428,6 +446,7 @@ test_fields(void)
 	FIELD32(sqc, cqn, 0x48, 0x18);
 	FIELD32(sqc, packet_pacing_rate_limit_index, 0xf0, 0x10);
 	FIELD32(sqc, tis_lst_sz, 0x100, 0x10);
+	FIELD32(sqc, qos_queue_group_id, 0x110, 0x10); /* Linux, rdma-core */
 	FIELD32(sqc, tis_num_0, 0x168, 0x18);
 	FIELD(sqc, wq, 0x180, 0x600);
 
@@ -562,6 +581,59 @@ test_fields(void)
 	FIELD32(query_nic_vport_context_in, other_vport, 0x40, 0x1);
 	FIELD32(query_nic_vport_context_in, vport_number, 0x50, 0x10);
 	FIELD32(query_nic_vport_context_in, allowed_list_type, 0x65, 0x3);
+
+	/* scheduling_context, tsar_element: Linux mlx5_ifc.h, rdma-core */
+	FIELD32(scheduling_context, element_type, 0x0, 0x8);
+	FIELD(scheduling_context, element_attributes, 0x20, 0x20);
+	FIELD32(scheduling_context, element_attributes.tsar.traffic_class,
+		0x20, 0x4);
+	FIELD32(scheduling_context, element_attributes.tsar.tsar_type,
+		0x28, 0x8);
+	FIELD32(scheduling_context, parent_element_id, 0x40, 0x20);
+	FIELD32(scheduling_context, bw_share, 0xa0, 0x20);
+	FIELD32(scheduling_context, max_average_bw, 0xc0, 0x20);
+
+	/* create_scheduling_element_in/out: Linux mlx5_ifc.h */
+	FIELD32(create_scheduling_element_in, opcode, 0x0, 0x10);
+	FIELD32(create_scheduling_element_in, uid, 0x10, 0x10);
+	FIELD32(create_scheduling_element_in, op_mod, 0x30, 0x10);
+	FIELD32(create_scheduling_element_in, scheduling_hierarchy,
+		0x40, 0x8);
+	FIELD(create_scheduling_element_in, scheduling_context, 0x100, 0x200);
+	FIELD32(create_scheduling_element_out, status, 0x0, 0x8);
+	FIELD32(create_scheduling_element_out, syndrome, 0x20, 0x20);
+	FIELD32(create_scheduling_element_out, scheduling_element_id,
+		0x80, 0x20);
+
+	/* modify_scheduling_element_in/out: Linux mlx5_ifc.h */
+	FIELD32(modify_scheduling_element_in, opcode, 0x0, 0x10);
+	FIELD32(modify_scheduling_element_in, uid, 0x10, 0x10);
+	FIELD32(modify_scheduling_element_in, scheduling_hierarchy,
+		0x40, 0x8);
+	FIELD32(modify_scheduling_element_in, scheduling_element_id,
+		0x60, 0x20);
+	FIELD32(modify_scheduling_element_in, modify_bitmask, 0xa0, 0x20);
+	FIELD(modify_scheduling_element_in, scheduling_context, 0x100, 0x200);
+	FIELD32(modify_scheduling_element_out, status, 0x0, 0x8);
+	FIELD32(modify_scheduling_element_out, syndrome, 0x20, 0x20);
+
+	/* query_scheduling_element_in/out: Linux mlx5_ifc.h */
+	FIELD32(query_scheduling_element_in, opcode, 0x0, 0x10);
+	FIELD32(query_scheduling_element_in, scheduling_hierarchy, 0x40, 0x8);
+	FIELD32(query_scheduling_element_in, scheduling_element_id,
+		0x60, 0x20);
+	FIELD32(query_scheduling_element_out, status, 0x0, 0x8);
+	FIELD32(query_scheduling_element_out, syndrome, 0x20, 0x20);
+	FIELD(query_scheduling_element_out, scheduling_context, 0x100, 0x200);
+
+	/* destroy_scheduling_element_in/out: Linux mlx5_ifc.h, rdma-core */
+	FIELD32(destroy_scheduling_element_in, opcode, 0x0, 0x10);
+	FIELD32(destroy_scheduling_element_in, scheduling_hierarchy,
+		0x40, 0x8);
+	FIELD32(destroy_scheduling_element_in, scheduling_element_id,
+		0x60, 0x20);
+	FIELD32(destroy_scheduling_element_out, status, 0x0, 0x8);
+	FIELD32(destroy_scheduling_element_out, syndrome, 0x20, 0x20);
 
 	/* query_nic_vport_context_out: Linux mlx5_ifc.h, DPDK mlx5_prm.h */
 	FIELD32(query_nic_vport_context_out, status, 0x0, 0x8);
@@ -762,6 +834,10 @@ test_constants(void)
 	EXPECT_EQ(MLX5_CMD_OP_QUERY_CQ, 0x402);
 	EXPECT_EQ(MLX5_CMD_OP_MODIFY_CQ, 0x403);
 	EXPECT_EQ(MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT, 0x754);
+	EXPECT_EQ(MLX5_CMD_OP_CREATE_SCHEDULING_ELEMENT, 0x782);
+	EXPECT_EQ(MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT, 0x783);
+	EXPECT_EQ(MLX5_CMD_OP_QUERY_SCHEDULING_ELEMENT, 0x784);
+	EXPECT_EQ(MLX5_CMD_OP_MODIFY_SCHEDULING_ELEMENT, 0x785);
 	EXPECT_EQ(MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN, 0x816);
 	EXPECT_EQ(MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN, 0x817);
 	EXPECT_EQ(MLX5_CMD_OP_CREATE_SQ, 0x904);
@@ -802,6 +878,31 @@ test_constants(void)
 	EXPECT_EQ(MLX5_SQC_STATE_RDY, 1);
 	EXPECT_EQ(MLX5_SQC_STATE_ERR, 3);
 	EXPECT_EQ(MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX, 1);
+	/* Linux en_main.c mlx5e_modify_sq, rdma-core mlx5_ifc.h */
+	EXPECT_EQ(MLX5_MODIFY_SQ_BITMASK_QOS_QUEUE_GROUP_ID, 4);
+	/* Linux mlx5_ifc.h: SCHEDULING_HIERARCHY_*, SCHEDULING_CONTEXT_*,
+	 * ELEMENT_TYPE_CAP_MASK_*, TSAR_ELEMENT_TSAR_TYPE_*,
+	 * TSAR_TYPE_CAP_MASK_*, MODIFY_SCHEDULING_ELEMENT_IN_MODIFY_BITMASK_*.
+	 */
+	EXPECT_EQ(MLX5_SCHEDULING_HIERARCHY_E_SWITCH, 2);
+	EXPECT_EQ(MLX5_SCHEDULING_HIERARCHY_NIC, 3);
+	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_TSAR, 0);
+	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_VPORT, 1);
+	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_VPORT_TC, 2);
+	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_PARA_VPORT_TC, 3);
+	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP, 4);
+	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_RATE_LIMIT, 5);
+	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_TSAR), 0x1);
+	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP),
+		  0x10);
+	EXPECT_EQ(MLX5_TSAR_TYPE_DWRR, 0);
+	EXPECT_EQ(MLX5_TSAR_TYPE_ROUND_ROBIN, 1);
+	EXPECT_EQ(MLX5_TSAR_TYPE_ETS, 2);
+	EXPECT_EQ(MLX5_TSAR_TYPE_TC_ARB, 3);
+	EXPECT_EQ(MLX5_TSAR_TYPE_CAP(MLX5_TSAR_TYPE_DWRR), 0x1);
+	EXPECT_EQ(MLX5_TSAR_TYPE_CAP(MLX5_TSAR_TYPE_ETS), 0x4);
+	EXPECT_EQ(MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE, 1);
+	EXPECT_EQ(MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW, 2);
 	/* Linux mlx5_ifc.h: MLX5_CAP_INLINE_MODE_*, enum mlx5_inline_modes. */
 	EXPECT_EQ(MLX5_CAP_INLINE_MODE_L2, 0);
 	EXPECT_EQ(MLX5_CAP_INLINE_MODE_VPORT_CONTEXT, 1);

@@ -102,7 +102,11 @@ struct mlx5_tm_glue {
 	int (*devx_general_cmd)(struct mlx5_tm_glue_dev *dev,
 				const void *in, size_t inlen,
 				void *out, size_t outlen);
-	/** Run a CREATE_* command; the object remembers how to destroy it. */
+	/**
+	 * Run a CREATE_* command; the object remembers how to destroy it.
+	 * CREATE_SCHEDULING_ELEMENT is one (as in the kernel's DEVX): its
+	 * MODIFY/QUERY go through devx_obj_modify/devx_obj_query.
+	 */
 	struct mlx5_tm_devx_obj *(*devx_obj_create)(struct mlx5_tm_glue_dev *dev,
 						    const void *in, size_t inlen,
 						    void *out, size_t outlen);

@@ -156,6 +156,10 @@ mlx5_prm_write64(void *p, size_t qw, uint64_t val)
 #define MLX5_CMD_OP_QUERY_CQ			0x402
 #define MLX5_CMD_OP_MODIFY_CQ			0x403
 #define MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT	0x754
+#define MLX5_CMD_OP_CREATE_SCHEDULING_ELEMENT	0x782
+#define MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT	0x783
+#define MLX5_CMD_OP_QUERY_SCHEDULING_ELEMENT	0x784
+#define MLX5_CMD_OP_MODIFY_SCHEDULING_ELEMENT	0x785
 #define MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN	0x816
 #define MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN	0x817
 #define MLX5_CMD_OP_CREATE_SQ			0x904
@@ -230,6 +234,33 @@ mlx5_prm_write64(void *p, size_t qw, uint64_t val)
 
 /* modify_sq_in.modify_bitmask: which sqc fields MODIFY_SQ changes. */
 #define MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX (1ULL << 0)
+#define MLX5_MODIFY_SQ_BITMASK_QOS_QUEUE_GROUP_ID (1ULL << 2)
+
+/* *_scheduling_element_in.scheduling_hierarchy. */
+#define MLX5_SCHEDULING_HIERARCHY_E_SWITCH	0x2
+#define MLX5_SCHEDULING_HIERARCHY_NIC		0x3
+
+/* scheduling_context.element_type, and its bit in qos_cap.*_element_type. */
+#define MLX5_SCHED_ELEM_TYPE_TSAR		0x0
+#define MLX5_SCHED_ELEM_TYPE_VPORT		0x1
+#define MLX5_SCHED_ELEM_TYPE_VPORT_TC		0x2
+#define MLX5_SCHED_ELEM_TYPE_PARA_VPORT_TC	0x3
+#define MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP	0x4
+#define MLX5_SCHED_ELEM_TYPE_RATE_LIMIT		0x5
+/** qos_cap.nic_element_type bit of element type @p t. */
+#define MLX5_SCHED_ELEM_TYPE_CAP(t)		(1u << (t))
+
+/* tsar_element.tsar_type, and its bit in qos_cap.*_tsar_type. */
+#define MLX5_TSAR_TYPE_DWRR			0x0
+#define MLX5_TSAR_TYPE_ROUND_ROBIN		0x1
+#define MLX5_TSAR_TYPE_ETS			0x2
+#define MLX5_TSAR_TYPE_TC_ARB			0x3
+/** qos_cap.nic_tsar_type bit of TSAR type @p t. */
+#define MLX5_TSAR_TYPE_CAP(t)			(1u << (t))
+
+/* modify_scheduling_element_in.modify_bitmask. */
+#define MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE		0x1u
+#define MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW	0x2u
 
 /* wq.wq_type. */
 #define MLX5_WQ_TYPE_LINKED_LIST		0x0
@@ -367,12 +398,20 @@ struct mlx5_ifc_qos_cap_bits {
 	u8 nic_rate_limit[0x1];
 	u8 reserved_at_b[0x15];
 	u8 wqe_rate_pp[0x1];
-	u8 reserved_at_21[0x1f];
+	u8 reserved_at_21[0xa];
+	u8 log_max_qos_nic_queue_group[0x5];
+	u8 reserved_at_30[0x10];
 	u8 packet_pacing_max_rate[0x20];
 	u8 packet_pacing_min_rate[0x20];
 	u8 reserved_at_80[0x10];
 	u8 packet_pacing_rate_table_size[0x10];
-	u8 reserved_at_a0[0x760];
+	u8 reserved_at_a0[0x40];
+	u8 max_tsar_bw_share[0x20];
+	u8 nic_element_type[0x10];
+	u8 nic_tsar_type[0x10];
+	u8 reserved_at_120[0x23];
+	u8 log_max_qos_nic_scheduling_element[0x5];
+	u8 reserved_at_148[0x6b8];
 };
 
 struct mlx5_ifc_set_pp_rate_limit_context_bits {
@@ -594,7 +633,8 @@ struct mlx5_ifc_sqc_bits {
 	u8 reserved_at_60[0x90];
 	u8 packet_pacing_rate_limit_index[0x10];
 	u8 tis_lst_sz[0x10];
-	u8 reserved_at_110[0x58];
+	u8 qos_queue_group_id[0x10];
+	u8 reserved_at_120[0x48];
 	u8 tis_num_0[0x18];
 	struct mlx5_ifc_wq_bits wq;
 };
@@ -827,6 +867,116 @@ struct mlx5_ifc_query_nic_vport_context_out_bits {
 	u8 syndrome[0x20];
 	u8 reserved_at_40[0x40];
 	struct mlx5_ifc_nic_vport_context_bits nic_vport_context;
+};
+
+/*
+ * NIC scheduling elements (the transmit scheduling hierarchy). The command
+ * headers name uid at 0x10 like every other command here; Linux names it
+ * reserved_at_10 in these four layouts, and DEVX writes the uid there.
+ */
+struct mlx5_ifc_tsar_element_bits {
+	u8 traffic_class[0x4];
+	u8 reserved_at_4[0x4];
+	u8 tsar_type[0x8];
+	u8 reserved_at_10[0x10];
+};
+
+union mlx5_ifc_element_attributes_bits {
+	struct mlx5_ifc_tsar_element_bits tsar;
+	u8 reserved_at_0[0x20];
+};
+
+struct mlx5_ifc_scheduling_context_bits {
+	u8 element_type[0x8];
+	u8 reserved_at_8[0x18];
+	union mlx5_ifc_element_attributes_bits element_attributes;
+	u8 parent_element_id[0x20];
+	u8 reserved_at_60[0x40];
+	u8 bw_share[0x20];
+	u8 max_average_bw[0x20];
+	u8 reserved_at_e0[0x120];
+};
+
+struct mlx5_ifc_create_scheduling_element_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 scheduling_hierarchy[0x8];
+	u8 reserved_at_48[0x18];
+	u8 reserved_at_60[0xa0];
+	struct mlx5_ifc_scheduling_context_bits scheduling_context;
+	u8 reserved_at_300[0x100];
+};
+
+struct mlx5_ifc_create_scheduling_element_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x40];
+	u8 scheduling_element_id[0x20];
+	u8 reserved_at_a0[0x160];
+};
+
+struct mlx5_ifc_modify_scheduling_element_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 scheduling_hierarchy[0x8];
+	u8 reserved_at_48[0x18];
+	u8 scheduling_element_id[0x20];
+	u8 reserved_at_80[0x20];
+	u8 modify_bitmask[0x20];
+	u8 reserved_at_c0[0x40];
+	struct mlx5_ifc_scheduling_context_bits scheduling_context;
+	u8 reserved_at_300[0x100];
+};
+
+struct mlx5_ifc_modify_scheduling_element_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x1c0];
+};
+
+struct mlx5_ifc_query_scheduling_element_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 scheduling_hierarchy[0x8];
+	u8 reserved_at_48[0x18];
+	u8 scheduling_element_id[0x20];
+	u8 reserved_at_80[0x180];
+};
+
+/* Linux names the first dwords opcode/op_mod (an input header): a slip. */
+struct mlx5_ifc_query_scheduling_element_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0xc0];
+	struct mlx5_ifc_scheduling_context_bits scheduling_context;
+	u8 reserved_at_300[0x100];
+};
+
+struct mlx5_ifc_destroy_scheduling_element_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 scheduling_hierarchy[0x8];
+	u8 reserved_at_48[0x18];
+	u8 scheduling_element_id[0x20];
+	u8 reserved_at_80[0x180];
+};
+
+struct mlx5_ifc_destroy_scheduling_element_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x1c0];
 };
 
 #ifdef __cplusplus
