@@ -9,5 +9,6 @@ void test_emu_config(void);
 void test_emu_fw(void);
 void test_emu_rate_table(void);
 void test_emu_datapath(void);
+void test_emu_empw(void);
 
 #endif /* TEST_EMU_H */
