@@ -7,8 +7,9 @@
  * packets through both must leave as the same frames, byte for byte. Each
  * case is an upstream burst variant (upstream_port.h: none, i, mt,
  * none_empw, i_empw, mt_empw) and a packet shape (64 B, 1500 B, and three
- * segments of 500 B for the multi-segment variants), sent in bursts of 32
- * on an emulated ConnectX-6 Dx in virtual time. Every WQE upstream writes
+ * segments of 500 B for the multi-segment variants), 2048 of them (the
+ * send queue wraps around) in bursts of 32 on an emulated ConnectX-6 Dx
+ * in virtual time. Every WQE upstream writes
  * must be accepted by the model (no error CQE), and the eMPW variants must
  * have packed several packets per WQE. Upstream's code is compiled from the
  * Debian DPDK source package at build time (test/upstream/meson.build).
@@ -30,7 +31,7 @@
 #include "mlx5_emu.h"
 #include "upstream_port.h"
 
-#define NB_PKTS 96
+#define NB_PKTS 2048
 #define BURST 32
 #define MAX_SEGS 3
 #define FRAME_MAX 1536
