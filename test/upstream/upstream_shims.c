@@ -17,6 +17,12 @@
 int mlx5_logtype;
 /* No mbuf asks for "do not inline": the dynamic flag is not registered. */
 uint64_t rte_net_mlx5_dynf_inline_mask;
+/*
+ * Checksum and software-parser tables: the variants compiled here take
+ * neither offload, but an unoptimised build keeps their references.
+ */
+uint8_t mlx5_cksum_table[1 << 10] __rte_cache_aligned;
+uint8_t mlx5_swp_types_table[1 << 10] __rte_cache_aligned;
 
 uint64_t upstream_mr_misses;
 uint32_t upstream_mr_fallback_lkey; /* big-endian, as cached */
