@@ -88,7 +88,8 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "setup: fetching DPDK $version source package for driver-SDK headers"
+echo "setup: fetching DPDK $version source package (driver-SDK headers," \
+	"upstream net/mlx5 Tx burst)"
 (cd "$work" && chmod 755 . && apt-get source -o APT::Sandbox::User=root --download-only -q "dpdk=$version" >/dev/null)
 orig=$(set +o pipefail; ls "$work"/dpdk_*.orig.tar.* | head -n 1)
 top=$(set +o pipefail; tar tf "$orig" | head -n 1 | cut -d/ -f1)

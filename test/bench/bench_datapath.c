@@ -484,8 +484,9 @@ print_and_record(const struct bench_opts *o, struct bench_json *js,
 	       " %.1f cycles of timer overhead removed per burst;\n"
 	       " bursts longer than %u us, preempted, left out)\n",
 	       o->rounds, o->packets, dp_timer_overhead, DP_PREEMPT_US);
-	printf("upstream: net/mlx5's %s burst, compiled from the Debian DPDK"
-	       " source package\n", bench_upstream_variant());
+	printf("upstream: net/mlx5's %s burst, compiled at build time from the"
+	       " Debian DPDK source package (not in this repository)\n",
+	       bench_upstream_variant());
 	printf("%-6s %5s | %9s %9s %9s %9s | %9s %9s %9s\n", "shape", "burst",
 	       "mlx5_tm", "null", "ring", "upstream", "ours/null", "ours/ring",
 	       "ours/up");
