@@ -9,7 +9,9 @@
  * none_empw, i_empw, mt_empw) and a packet shape (64 B, 1500 B, and three
  * segments of 500 B for the multi-segment variants), 2048 of them (the
  * send queue wraps around) in bursts of 32 on an emulated ConnectX-6 Dx
- * in virtual time. Every WQE upstream writes
+ * in virtual time; and on a ConnectX-5 whose vport asks for L2, then for
+ * TCP/UDP headers inline, the variant upstream runs there (i, with
+ * txq_inline_min). Every WQE upstream writes
  * must be accepted by the model (no error CQE), and the eMPW variants must
  * have packed several packets per WQE. Upstream's code is compiled from the
  * Debian DPDK source package at build time (test/upstream/meson.build).
@@ -199,21 +201,21 @@ error_cqes(struct mlx5_emu *emu)
 }
 
 static void
-run_case(enum upstream_variant v, const struct shape *s, uint16_t ours,
-	 struct mlx5_emu *ours_emu)
+run_case(const char *label, const char *profile, enum upstream_variant v,
+	 const struct shape *s, uint16_t ours, struct mlx5_emu *ours_emu)
 {
 	const char *name = upstream_variant_name(v);
 	struct mlx5_emu_sq_info info;
 	struct mlx5_emu *emu;
 	uint32_t sqn = 0, len = 0, i;
 	uint16_t up;
-	char tag[32];
+	char tag[64];
 	int ret;
 
 	for (i = 0; i < s->nb_segs; i++)
 		len += s->seg_len[i];
-	snprintf(tag, sizeof(tag), "%s_%s", name, s->name);
-	ret = upstream_port_create(tag, "cx6dx", v, &up);
+	snprintf(tag, sizeof(tag), "%s_%s_%s", label, name, s->name);
+	ret = upstream_port_create(tag, profile, v, &up);
 	CHECK(ret == 0, "%s: upstream port: %s", tag, strerror(-ret));
 	if (ret != 0)
 		return;
@@ -259,6 +261,67 @@ run_case(enum upstream_variant v, const struct shape *s, uint16_t ours,
 	      "%s: upstream and mlx5-tm frames identical", tag);
 }
 
+/* An mlx5-tm port on the device model of @p profile, started. */
+static int
+ours_port(unsigned int i, const char *profile, uint16_t *port,
+	  struct mlx5_emu **emu)
+{
+	char name[64], args[128];
+
+	snprintf(name, sizeof(name), "net_mlx5_tm_upwire%u", i);
+	snprintf(args, sizeof(args), "emu=%s,clock=virtual", profile);
+	if (rte_vdev_init(name, args) != 0 ||
+	    rte_eth_dev_get_port_by_name(name, port) != 0 ||
+	    start_port(*port, true) != 0)
+		return -1;
+	*emu = rte_pmd_mlx5_tm_emu(*port);
+	return *emu != NULL ? 0 : -1;
+}
+
+static void
+ours_close(unsigned int i, uint16_t port)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "net_mlx5_tm_upwire%u", i);
+	rte_eth_dev_stop(port);
+	rte_eth_dev_close(port);
+	rte_vdev_uninit(name);
+}
+
+/*
+ * Every variant where no inline header is required; where one is, the
+ * variant upstream runs there (inline without eMPW), the others refused.
+ */
+static void
+run_profile(unsigned int i, const char *label, const char *profile,
+	    bool inline_required)
+{
+	struct mlx5_emu *emu;
+	unsigned int v, s;
+	uint16_t port, up;
+
+	if (ours_port(i, profile, &port, &emu) != 0) {
+		CHECK(false, "%s: mlx5-tm port on the device model", label);
+		return;
+	}
+	for (v = 0; v < UPSTREAM_NB_VARIANTS; v++) {
+		if (inline_required && v != UPSTREAM_INLINE) {
+			CHECK(upstream_port_create("refused", profile, v, &up) ==
+			      -ENOTSUP, "%s: upstream never runs %s there",
+			      label, upstream_variant_name(v));
+			continue;
+		}
+		for (s = 0; s < RTE_DIM(shapes); s++)
+			if (shapes[s].nb_segs == 1 ||
+			    upstream_variant_multi_seg(v))
+				run_case(label, profile, v, &shapes[s], port,
+					 emu);
+	}
+	CHECK(error_cqes(emu) == 0, "%s: mlx5-tm: no error CQE", label);
+	ours_close(i, port);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -268,9 +331,6 @@ main(int argc, char **argv)
 		"--no-shconf", "--no-telemetry", "--log-level=warning",
 		prefix, NULL,
 	};
-	struct mlx5_emu *ours_emu;
-	uint16_t ours;
-	unsigned int v, s;
 	int ret;
 
 	(void)argc;
@@ -284,27 +344,17 @@ main(int argc, char **argv)
 	pool = rte_pktmbuf_pool_create("upwire", 4095, 256, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE,
 				       SOCKET_ID_ANY);
-	ret = rte_vdev_init("net_mlx5_tm_upwire", "emu=cx6dx,clock=virtual");
-	if (pool == NULL || ret != 0 ||
-	    rte_eth_dev_get_port_by_name("net_mlx5_tm_upwire", &ours) != 0 ||
-	    start_port(ours, true) != 0 ||
-	    (ours_emu = rte_pmd_mlx5_tm_emu(ours)) == NULL) {
-		printf("FAIL: mlx5-tm port on the device model\n");
+	if (pool == NULL) {
+		printf("FAIL: no mbuf pool\n");
 		rte_eal_cleanup();
 		return 1;
 	}
-	for (v = 0; v < UPSTREAM_NB_VARIANTS; v++)
-		for (s = 0; s < RTE_DIM(shapes); s++)
-			if (shapes[s].nb_segs == 1 ||
-			    upstream_variant_multi_seg(v))
-				run_case(v, &shapes[s], ours, ours_emu);
-	CHECK(error_cqes(ours_emu) == 0, "mlx5-tm: no error CQE");
+	run_profile(0, "cx6dx", "cx6dx", false);
+	run_profile(1, "cx5", "cx5", true);
+	run_profile(2, "cx5-l4", "cx5,cap_vport_inline=tcp_udp", true);
 	CHECK(upstream_port_mr_misses() == 0,
 	      "upstream's MR cache never missed (%llu)",
 	      (unsigned long long)upstream_port_mr_misses());
-	rte_eth_dev_stop(ours);
-	rte_eth_dev_close(ours);
-	rte_vdev_uninit("net_mlx5_tm_upwire");
 	rte_mempool_free(pool);
 	rte_eal_cleanup();
 	printf("%u passed, %u failed\n", passed, failed);

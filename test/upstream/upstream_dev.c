@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ struct ud_priv {
 	struct mlx5_tm_umem *cq_umem, *sq_umem, *db_umem;
 	struct mlx5_tm_mr *mr[UPSTREAM_DEV_MAX_MR];
 	uint8_t *dbr;
+	uint32_t tisn;
 };
 
 static size_t
@@ -40,22 +42,14 @@ ud_round(size_t n)
 	return (n + 4095) & ~(size_t)4095;
 }
 
+/* Transport domain and TIS, as upstream's shared device context. */
 static int
-ud_objects(struct upstream_dev *d, struct ud_priv *p)
+ud_tis(struct ud_priv *p)
 {
 	uint32_t tin[MLX5_ST_SZ_DW(alloc_transport_domain_in)] = { 0 };
 	uint32_t tout[MLX5_ST_SZ_DW(alloc_transport_domain_out)];
 	uint32_t in[MLX5_ST_SZ_DW(create_tis_in)] = { 0 };
 	uint32_t out[MLX5_ST_SZ_DW(create_tis_out)];
-	uint32_t cin[MLX5_ST_SZ_DW(create_cq_in)] = { 0 };
-	uint32_t cout[MLX5_ST_SZ_DW(create_cq_out)];
-	uint32_t sin[MLX5_ST_SZ_DW(create_sq_in)] = { 0 };
-	uint32_t sout[MLX5_ST_SZ_DW(create_sq_out)];
-	uint32_t min[MLX5_ST_SZ_DW(modify_sq_in)] = { 0 };
-	uint32_t mout[MLX5_ST_SZ_DW(modify_sq_out)];
-	struct mlx5_emu_caps caps;
-	void *cqc, *sqc, *wq;
-	uint32_t eqn = 0, i;
 
 	MLX5_SET(alloc_transport_domain_in, tin, opcode,
 		 MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN);
@@ -70,6 +64,23 @@ ud_objects(struct upstream_dev *d, struct ud_priv *p)
 				       sizeof(out));
 	if (p->tis == NULL)
 		return -errno;
+	p->tisn = MLX5_GET(create_tis_out, out, tisn);
+	return 0;
+}
+
+static int
+ud_objects(struct upstream_dev *d, struct ud_priv *p)
+{
+	uint32_t cin[MLX5_ST_SZ_DW(create_cq_in)] = { 0 };
+	uint32_t cout[MLX5_ST_SZ_DW(create_cq_out)];
+	uint32_t sin[MLX5_ST_SZ_DW(create_sq_in)] = { 0 };
+	uint32_t sout[MLX5_ST_SZ_DW(create_sq_out)];
+	uint32_t min[MLX5_ST_SZ_DW(modify_sq_in)] = { 0 };
+	uint32_t mout[MLX5_ST_SZ_DW(modify_sq_out)];
+	struct mlx5_emu_caps caps;
+	void *cqc, *sqc, *wq;
+	uint32_t eqn = 0, i;
+
 	for (i = 0; i < (1u << d->log_cq); i++)
 		((uint8_t *)d->cq_ring)[(size_t)i * 64 + 63] =
 			MLX5_CQE_INVALID << 4 | MLX5_CQE_OWNER_MASK;
@@ -109,7 +120,7 @@ ud_objects(struct upstream_dev *d, struct ud_priv *p)
 	MLX5_SET(sqc, sqc, ts_format, 1);
 	MLX5_SET(sqc, sqc, cqn, MLX5_GET(create_cq_out, cout, cqn));
 	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
-	MLX5_SET(sqc, sqc, tis_num_0, MLX5_GET(create_tis_out, out, tisn));
+	MLX5_SET(sqc, sqc, tis_num_0, p->tisn);
 	wq = MLX5_ADDR_OF(sqc, sqc, wq);
 	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
 	MLX5_SET(wq, wq, pd, p->pd->pdn);
@@ -135,13 +146,39 @@ ud_objects(struct upstream_dev *d, struct ud_priv *p)
 				     sizeof(mout));
 }
 
+/* "profile[,key=value...]": the profile and device-model devargs. */
+static int
+ud_config(struct mlx5_emu_config *cfg, const char *spec)
+{
+	char buf[256], err[128];
+	char *tok, *save = NULL, *eq;
+	int ret;
+
+	if (snprintf(buf, sizeof(buf), "%s", spec) >= (int)sizeof(buf))
+		return -EINVAL;
+	tok = strtok_r(buf, ",", &save);
+	if (tok == NULL)
+		return -EINVAL;
+	ret = mlx5_emu_config_init(cfg, tok);
+	while (ret == 0 && (tok = strtok_r(NULL, ",", &save)) != NULL) {
+		eq = strchr(tok, '=');
+		if (eq == NULL)
+			return -EINVAL;
+		*eq = '\0';
+		ret = mlx5_emu_config_set(cfg, tok, eq + 1, err, sizeof(err));
+	}
+	if (ret == 0)
+		ret = mlx5_emu_config_set(cfg, "clock", "virtual", err,
+					  sizeof(err));
+	return ret;
+}
+
 int
-upstream_dev_open(struct upstream_dev *d, const char *profile,
-		  uint32_t log_sq, uint32_t log_cq)
+upstream_dev_open(struct upstream_dev *d, const char *spec)
 {
 	struct mlx5_emu_config cfg;
+	struct mlx5_emu_caps caps;
 	struct ud_priv *p;
-	char err[128];
 	int ret;
 
 	memset(d, 0, sizeof(*d));
@@ -149,44 +186,58 @@ upstream_dev_open(struct upstream_dev *d, const char *profile,
 	if (p == NULL)
 		return -ENOMEM;
 	d->priv = p;
-	d->log_sq = log_sq;
-	d->log_cq = log_cq;
 	p->g = &mlx5_tm_glue_emu;
-	ret = mlx5_emu_config_init(&cfg, profile);
-	if (ret == 0)
-		ret = mlx5_emu_config_set(&cfg, "clock", "virtual", err,
-					  sizeof(err));
+	ret = ud_config(&cfg, spec);
 	if (ret < 0)
 		goto fail;
-	p->dev = p->g->open_device(profile, &cfg);
+	p->dev = p->g->open_device(cfg.profile, &cfg);
 	if (p->dev == NULL) {
 		ret = -errno;
 		goto fail;
 	}
 	d->emu = mlx5_emu_from_glue(p->dev);
-	d->sq_ring = aligned_alloc(4096, ud_round((size_t)MLX5_SEND_WQE_BB <<
-						  log_sq));
-	d->cq_ring = aligned_alloc(4096, ud_round((size_t)64 << log_cq));
-	p->dbr = aligned_alloc(64, UD_DBR_SIZE);
+	/* As upstream's mlx5_set_min_inline() with DevX capabilities. */
+	mlx5_emu_get_caps(d->emu, &caps);
+	if (caps.wqe_inline_mode == MLX5_CAP_INLINE_MODE_L2)
+		d->min_inline = MLX5_INLINE_MODE_L2;
+	else if (caps.wqe_inline_mode == MLX5_CAP_INLINE_MODE_VPORT_CONTEXT)
+		d->min_inline = caps.vport_inline_mode;
 	p->pd = p->g->pd_alloc(p->dev);
 	p->uar = p->g->devx_uar_alloc(p->dev);
-	if (d->sq_ring == NULL || d->cq_ring == NULL || p->dbr == NULL ||
-	    p->pd == NULL || p->uar == NULL) {
+	if (p->pd == NULL || p->uar == NULL) {
 		ret = -ENOMEM;
 		goto fail;
 	}
-	memset(d->sq_ring, 0, (size_t)MLX5_SEND_WQE_BB << log_sq);
-	memset(d->cq_ring, 0, (size_t)64 << log_cq);
-	memset(p->dbr, 0, UD_DBR_SIZE);
-	d->cq_dbrec = (volatile uint32_t *)(void *)p->dbr;
-	d->sq_dbrec = (volatile uint32_t *)(void *)(p->dbr + UD_SQ_DBR_OFF);
 	d->uar_reg = p->uar->reg_addr;
-	ret = ud_objects(d, p);
+	ret = ud_tis(p);
 	if (ret == 0)
 		return 0;
 fail:
 	upstream_dev_close(d);
 	return ret < 0 ? ret : -EIO;
+}
+
+int
+upstream_dev_queue(struct upstream_dev *d, uint32_t log_sq, uint32_t log_cq)
+{
+	struct ud_priv *p = d->priv;
+
+	if (p == NULL || p->sq != NULL || d->sq_ring != NULL)
+		return -EINVAL;
+	d->log_sq = log_sq;
+	d->log_cq = log_cq;
+	d->sq_ring = aligned_alloc(4096, ud_round((size_t)MLX5_SEND_WQE_BB <<
+						  log_sq));
+	d->cq_ring = aligned_alloc(4096, ud_round((size_t)64 << log_cq));
+	p->dbr = aligned_alloc(64, UD_DBR_SIZE);
+	if (d->sq_ring == NULL || d->cq_ring == NULL || p->dbr == NULL)
+		return -ENOMEM;
+	memset(d->sq_ring, 0, (size_t)MLX5_SEND_WQE_BB << log_sq);
+	memset(d->cq_ring, 0, (size_t)64 << log_cq);
+	memset(p->dbr, 0, UD_DBR_SIZE);
+	d->cq_dbrec = (volatile uint32_t *)(void *)p->dbr;
+	d->sq_dbrec = (volatile uint32_t *)(void *)(p->dbr + UD_SQ_DBR_OFF);
+	return ud_objects(d, p);
 }
 
 int

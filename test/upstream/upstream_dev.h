@@ -23,9 +23,15 @@ struct mlx5_emu;
 
 #define UPSTREAM_DEV_MAX_MR 8
 
-/** A CQ and an SQ on an emulated device, ready (SQ in RDY). */
+/** An emulated device, then a CQ and an SQ on it (SQ in RDY). */
 struct upstream_dev {
 	struct mlx5_emu *emu;   /**< The model (mlx5_emu.h). */
+	/**
+	 * Headers the device requires inline in every SEND, as upstream's
+	 * mlx5_set_min_inline() reads the capabilities: 0 none, 1 L2, 2 IP,
+	 * 3 TCP/UDP (MLX5_INLINE_MODE_*).
+	 */
+	uint8_t min_inline;
 	void *sq_ring;          /**< 2^log_sq WQEBBs. */
 	void *cq_ring;          /**< 2^log_cq 64-byte CQEs, owner 1, invalid. */
 	volatile uint32_t *sq_dbrec; /**< SQ doorbell record (2 words). */
@@ -42,13 +48,25 @@ struct upstream_dev {
 };
 
 /**
- * Open a device of profile @p profile (virtual clock) and make the queue.
+ * Open a device (virtual clock) with a PD, a UAR page and a TIS.
  *
+ * @param spec
+ *   "profile[,key=value...]": a profile and device-model devargs
+ *   ("cx5,cap_vport_inline=tcp_udp").
  * @return
  *   0 or a negative errno; on failure nothing is left.
  */
-int upstream_dev_open(struct upstream_dev *d, const char *profile,
-		      uint32_t log_sq, uint32_t log_cq);
+int upstream_dev_open(struct upstream_dev *d, const char *spec);
+
+/**
+ * Make the queue: a CQ of 2^@p log_cq CQEs and an SQ of 2^@p log_sq
+ * WQEBBs, moved to RDY.
+ *
+ * @return
+ *   0 or a negative errno (upstream_dev_close() releases what was made).
+ */
+int upstream_dev_queue(struct upstream_dev *d, uint32_t log_sq,
+		       uint32_t log_cq);
 
 /**
  * Register [@p addr, @p addr + @p len) as a memory region of the queue's

@@ -44,16 +44,17 @@ static const struct {
 	eth_tx_burst_t burst;
 	bool inline_data;
 	bool multi_seg;
+	bool empw;
 } up_variants[UPSTREAM_NB_VARIANTS] = {
-	[UPSTREAM_NONE] = { "none", mlx5_tx_burst_none, false, false },
-	[UPSTREAM_INLINE] = { "i", mlx5_tx_burst_i, true, false },
-	[UPSTREAM_MULTI] = { "mt", mlx5_tx_burst_mt, false, true },
+	[UPSTREAM_NONE] = { "none", mlx5_tx_burst_none, false, false, false },
+	[UPSTREAM_INLINE] = { "i", mlx5_tx_burst_i, true, false, false },
+	[UPSTREAM_MULTI] = { "mt", mlx5_tx_burst_mt, false, true, false },
 	[UPSTREAM_EMPW] = { "none_empw", mlx5_tx_burst_none_empw, false,
-			    false },
+			    false, true },
 	[UPSTREAM_EMPW_INLINE] = { "i_empw", mlx5_tx_burst_i_empw, true,
-				   false },
+				   false, true },
 	[UPSTREAM_EMPW_MULTI] = { "mt_empw", mlx5_tx_burst_mt_empw, false,
-				  true },
+				  true, true },
 };
 
 /* ethdev wants a device with a driver name (rte_eth_dev_info_get). */
@@ -64,11 +65,16 @@ struct up_port {
 	struct rte_device device;
 	char name[RTE_ETH_NAME_MAX_LEN];
 	enum upstream_variant v;
-	char profile[16];
 	uint32_t dev_gen;               /* MR generation: never changes */
-	struct upstream_dev dev;        /* SQ, CQ, MRs on the model */
+	struct upstream_dev dev;        /* the model, its SQ, CQ and MRs */
+	/*
+	 * The queue in its control structure, and a private data with only
+	 * what upstream's error-CQE handling reads (the port, no dump
+	 * files): it reaches them from the queue with container_of().
+	 */
+	struct mlx5_txq_ctrl *ctrl;
 	struct mlx5_txq_data *txq;
-	bool dev_open;
+	struct mlx5_priv *priv;
 };
 
 const char *
@@ -102,12 +108,42 @@ up_log2above(unsigned int v)
 }
 
 /*
+ * Bytes upstream inlines at least (txq_inline_min) for the device's
+ * required inline mode, aligned as txq_set_params() aligns them.
+ */
+static unsigned int
+up_inline_min(uint8_t mode)
+{
+	unsigned int len;
+
+	switch (mode) {
+	case MLX5_INLINE_MODE_NONE:
+		return 0;
+	case MLX5_INLINE_MODE_L2:
+		len = MLX5_INLINE_HSIZE_L2;
+		break;
+	case MLX5_INLINE_MODE_IP:
+		len = MLX5_INLINE_HSIZE_L3;
+		break;
+	default:
+		len = MLX5_INLINE_HSIZE_L4;
+		break;
+	}
+	if (len <= MLX5_ESEG_MIN_INLINE_SIZE)
+		return MLX5_ESEG_MIN_INLINE_SIZE;
+	len = RTE_ALIGN(len - MLX5_ESEG_MIN_INLINE_SIZE, MLX5_WSEG_SIZE) +
+	      MLX5_ESEG_MIN_INLINE_SIZE;
+	return RTE_MIN(len, MLX5_SEND_MAX_INLINE_LEN);
+}
+
+/*
  * Inline lengths of txq_set_params() for an inlining queue with the
- * default txq_inline_max and txq_inline_mpw and no required inline
- * header: aligned so that inlined data fills whole WQEBBs.
+ * default txq_inline_max and txq_inline_mpw and @p inlen_mode bytes of
+ * required inline header: aligned so that inlined data fills whole WQEBBs.
  */
 static void
-up_inline_lengths(bool empw, uint16_t *inlen_send, uint16_t *inlen_empw)
+up_inline_lengths(bool empw, uint16_t inlen_mode, uint16_t *inlen_send,
+		  uint16_t *inlen_empw)
 {
 	unsigned int send = MLX5_SEND_DEF_INLINE_LEN;
 	unsigned int mpw = MLX5_EMPW_DEF_INLINE_LEN;
@@ -119,7 +155,7 @@ up_inline_lengths(bool empw, uint16_t *inlen_send, uint16_t *inlen_empw)
 		       MLX5_WQE_CSEG_SIZE - MLX5_WQE_ESEG_SIZE -
 		       MLX5_WQE_DSEG_SIZE * 2);
 	send = RTE_MIN(send, MLX5_SEND_MAX_INLINE_LEN);
-	*inlen_send = (uint16_t)send;
+	*inlen_send = (uint16_t)RTE_MAX(send, inlen_mode);
 	*inlen_empw = 0;
 	if (!empw)
 		return;
@@ -157,12 +193,12 @@ up_queue_free(struct up_port *p)
 			p->txq->elts_tail++;
 		}
 		rte_free(p->txq->fcqs);
-		rte_free(p->txq);
+		rte_free(p->ctrl);
+		p->ctrl = NULL;
 		p->txq = NULL;
 	}
-	if (p->dev_open)
-		upstream_dev_close(&p->dev);
-	p->dev_open = false;
+	rte_free(p->priv);
+	p->priv = NULL;
 }
 
 static int
@@ -172,17 +208,18 @@ up_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 	struct up_port *p = dev->data->dev_private;
 	uint64_t offloads = dev->data->dev_conf.txmode.offloads |
 			    (conf != NULL ? conf->offloads : 0);
+	uint16_t inlen_mode = up_inline_min(p->dev.min_inline);
+	uint16_t inlen_send = 0, inlen_empw = 0;
 	struct mlx5_txq_data *txq;
 	unsigned int elts_n, cqe_n, wqe_size, wqe_n, i;
-	uint16_t inlen_send = 0, inlen_empw = 0;
 	int ret;
 
 	if (idx != 0 || p->txq != NULL)
 		return -EINVAL;
 	elts_n = up_log2above(desc);
 	if (up_variants[p->v].inline_data)
-		up_inline_lengths(p->v == UPSTREAM_EMPW_INLINE, &inlen_send,
-				  &inlen_empw);
+		up_inline_lengths(up_variants[p->v].empw, inlen_mode,
+				  &inlen_send, &inlen_empw);
 	/* mlx5_txq_devx_obj_new(): CQ and SQ sizes. */
 	cqe_n = (1u << elts_n) / MLX5_TX_COMP_THRESH + 1 +
 		MLX5_TX_COMP_THRESH_INLINE_DIV;
@@ -196,23 +233,26 @@ up_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 					     MLX5_WSEG_SIZE));
 	wqe_size = RTE_ALIGN(wqe_size, MLX5_WQE_SIZE) / MLX5_WQE_SIZE;
 	wqe_n = RTE_MIN((1u << elts_n) * wqe_size, 1u << 15);
-	ret = upstream_dev_open(&p->dev, p->profile, up_log2above(wqe_n),
-				up_log2above(cqe_n));
+	ret = upstream_dev_queue(&p->dev, up_log2above(wqe_n),
+				 up_log2above(cqe_n));
 	if (ret < 0)
 		return ret;
-	p->dev_open = true;
-	if (rte_memseg_list_walk(up_reg_memseg_list, p) != 0 ||
-	    p->dev.nb_mr == 0) {
-		up_queue_free(p);
+	if (p->dev.nb_mr == 0 &&
+	    (rte_memseg_list_walk(up_reg_memseg_list, p) != 0 ||
+	     p->dev.nb_mr == 0))
 		return -ENOSPC;
-	}
-	txq = rte_zmalloc_socket("upstream_txq", sizeof(*txq) +
-				 (sizeof(txq->elts[0]) << elts_n),
-				 RTE_CACHE_LINE_SIZE, socket);
-	if (txq == NULL) {
+	p->priv = rte_zmalloc_socket("upstream_priv", sizeof(*p->priv),
+				     RTE_CACHE_LINE_SIZE, socket);
+	p->ctrl = rte_zmalloc_socket("upstream_txq", sizeof(*p->ctrl) +
+				     (sizeof(p->ctrl->txq.elts[0]) << elts_n),
+				     RTE_CACHE_LINE_SIZE, socket);
+	if (p->priv == NULL || p->ctrl == NULL) {
 		up_queue_free(p);
 		return -ENOMEM;
 	}
+	p->priv->dev_data = dev->data;
+	p->ctrl->priv = p->priv;
+	txq = &p->ctrl->txq;
 	p->txq = txq;
 	txq->fcqs = rte_zmalloc_socket("upstream_fcqs",
 				       sizeof(txq->fcqs[0]) * cqe_n,
@@ -231,7 +271,7 @@ up_tx_queue_setup(struct rte_eth_dev *dev, uint16_t idx, uint16_t desc,
 			 !(offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
 	txq->inlen_send = inlen_send;
 	txq->inlen_empw = inlen_empw;
-	txq->inlen_mode = 0;
+	txq->inlen_mode = inlen_mode;
 	txq->cqe_n = up_log2above(cqe_n);
 	txq->cqe_s = cqe_n;
 	txq->cqe_m = cqe_n - 1;
@@ -324,6 +364,7 @@ up_dev_close(struct rte_eth_dev *dev)
 	struct up_port *p = dev->data->dev_private;
 
 	up_queue_free(p);
+	upstream_dev_close(&p->dev);
 	rte_free(dev->process_private);
 	dev->process_private = NULL;
 	return 0;
@@ -347,21 +388,43 @@ upstream_port_create(const char *tag, const char *profile,
 	struct rte_eth_dev *dev;
 	struct up_port *p;
 	char name[RTE_ETH_NAME_MAX_LEN];
+	int ret;
 
 	if ((unsigned int)v >= UPSTREAM_NB_VARIANTS || profile == NULL)
 		return -EINVAL;
+	p = rte_zmalloc("upstream_port", sizeof(*p), RTE_CACHE_LINE_SIZE);
+	if (p == NULL)
+		return -ENOMEM;
+	ret = upstream_dev_open(&p->dev, profile);
+	if (ret < 0) {
+		rte_free(p);
+		return ret;
+	}
+	/*
+	 * Where the device requires inline headers, upstream inlines in
+	 * every WQE and leaves eMPW (mlx5_select_tx_function()): it never
+	 * runs the other variants there.
+	 */
+	if (p->dev.min_inline != MLX5_INLINE_MODE_NONE &&
+	    (!up_variants[v].inline_data || up_variants[v].empw)) {
+		upstream_dev_close(&p->dev);
+		rte_free(p);
+		return -ENOTSUP;
+	}
 	snprintf(name, sizeof(name), "upstream_mlx5_%s", tag);
 	dev = rte_eth_dev_allocate(name);
-	if (dev == NULL)
+	if (dev == NULL) {
+		upstream_dev_close(&p->dev);
+		rte_free(p);
 		return -ENOSPC;
-	p = rte_zmalloc("upstream_port", sizeof(*p), RTE_CACHE_LINE_SIZE);
+	}
 	dev->data->mac_addrs = rte_zmalloc("upstream_mac",
 					   sizeof(struct rte_ether_addr), 0);
 	dev->process_private = rte_zmalloc("upstream_ppriv",
 		sizeof(struct mlx5_proc_priv) + sizeof(struct mlx5_uar_data),
 		RTE_CACHE_LINE_SIZE);
-	if (p == NULL || dev->data->mac_addrs == NULL ||
-	    dev->process_private == NULL) {
+	if (dev->data->mac_addrs == NULL || dev->process_private == NULL) {
+		upstream_dev_close(&p->dev);
 		rte_free(p);
 		rte_free(dev->process_private);
 		dev->process_private = NULL;
@@ -369,7 +432,6 @@ upstream_port_create(const char *tag, const char *profile,
 		return -ENOMEM;
 	}
 	p->v = v;
-	snprintf(p->profile, sizeof(p->profile), "%s", profile);
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	p->device.name = p->name;
 	p->device.driver = &up_driver;
@@ -394,7 +456,7 @@ upstream_port_emu(uint16_t port_id)
 	if (rte_eth_devices[port_id].dev_ops != &up_ops)
 		return NULL;
 	p = rte_eth_devices[port_id].data->dev_private;
-	return p != NULL && p->dev_open ? p->dev.emu : NULL;
+	return p != NULL ? p->dev.emu : NULL;
 }
 
 void

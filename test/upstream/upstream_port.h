@@ -41,15 +41,19 @@ int upstream_variant_multi_seg(enum upstream_variant v);
 
 /**
  * Create port "upstream_mlx5_<tag>" with Tx burst variant @p v on a device
- * model of profile @p profile (virtual clock).
+ * model (virtual clock) of @p profile: a profile name and optionally
+ * device-model devargs, "cx5,cap_vport_inline=tcp_udp". Where the device requires
+ * inline headers, upstream inlines them (txq_inline_min) and runs only
+ * its inline variants without eMPW.
  *
  * @return
- *   0 or a negative errno.
+ *   0 or a negative errno: -ENOTSUP for a variant upstream never runs on
+ *   that device.
  */
 int upstream_port_create(const char *tag, const char *profile,
 			 enum upstream_variant v, uint16_t *port_id);
 
-/** The device model of the port's Tx queue (NULL before queue set-up). */
+/** The device model of the port's Tx queue, NULL for another port. */
 struct mlx5_emu *upstream_port_emu(uint16_t port_id);
 
 /** Lkey look-ups that missed upstream's MR cache (should stay 0). */
