@@ -1,12 +1,29 @@
 #!/bin/bash
 # Idempotent set-up on a Debian bookworm machine: installs the packages the
-# build and the tests need (skipping those present), then extracts DPDK's
-# driver-SDK headers from the Debian source package of exactly the installed
-# libdpdk-dev version into deps/ (never committed).
+# build and the tests need (skipping those present), then extracts from the
+# Debian source package of exactly the installed libdpdk-dev version into
+# deps/ (never committed): DPDK's driver-SDK headers, and upstream net/mlx5's
+# Tx burst (mlx5_tx.h, mlx5_tx.c and the headers they include), which
+# test/upstream compiles at build time as the datapath reference.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SDK_DIR="$ROOT/deps/dpdk-sdk"
+UPSTREAM_DIR="$ROOT/deps/dpdk-mlx5"
+# What upstream's Tx burst templates include beyond the installed headers,
+# and the rdma-core probes test/upstream turns into mlx5_autoconf.h.
+UPSTREAM_FILES="drivers/net/mlx5/mlx5_tx.h drivers/net/mlx5/mlx5_tx.c
+drivers/net/mlx5/mlx5.h drivers/net/mlx5/mlx5_defs.h drivers/net/mlx5/mlx5_rx.h
+drivers/net/mlx5/mlx5_rxtx.h drivers/net/mlx5/mlx5_utils.h
+drivers/net/mlx5/rte_pmd_mlx5.h drivers/net/mlx5/linux/mlx5_os.h
+drivers/net/mlx5/hws/mlx5dr.h drivers/common/mlx5/mlx5_common.h
+drivers/common/mlx5/mlx5_common_defs.h drivers/common/mlx5/mlx5_common_devx.h
+drivers/common/mlx5/mlx5_common_mp.h drivers/common/mlx5/mlx5_common_mr.h
+drivers/common/mlx5/mlx5_common_utils.h drivers/common/mlx5/mlx5_devx_cmds.h
+drivers/common/mlx5/mlx5_malloc.h drivers/common/mlx5/mlx5_prm.h
+drivers/common/mlx5/linux/mlx5_common_os.h drivers/common/mlx5/linux/mlx5_glue.h
+drivers/common/mlx5/linux/meson.build drivers/bus/pci/bus_pci_driver.h
+drivers/bus/pci/rte_bus_pci.h lib/eal/linux/include/rte_os_shim.h"
 SDK_HEADERS="lib/ethdev/ethdev_driver.h lib/ethdev/ethdev_vdev.h
 drivers/bus/vdev/bus_vdev_driver.h lib/eal/include/bus_driver.h
 lib/eal/include/dev_driver.h"
@@ -36,7 +53,10 @@ fi
 
 version=$(dpkg-query -W -f='${Version}' libdpdk-dev)
 stamp="$SDK_DIR/.version"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$version" ]; then
+upstream_stamp="$UPSTREAM_DIR/.version"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$version" ] &&
+		[ -f "$upstream_stamp" ] &&
+		[ "$(cat "$upstream_stamp")" = "$version" ]; then
 	exit 0
 fi
 
@@ -68,12 +88,13 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "setup: fetching DPDK $version source package for driver-SDK headers"
+echo "setup: fetching DPDK $version source package (driver-SDK headers," \
+	"upstream net/mlx5 Tx burst)"
 (cd "$work" && chmod 755 . && apt-get source -o APT::Sandbox::User=root --download-only -q "dpdk=$version" >/dev/null)
 orig=$(set +o pipefail; ls "$work"/dpdk_*.orig.tar.* | head -n 1)
 top=$(set +o pipefail; tar tf "$orig" | head -n 1 | cut -d/ -f1)
 members=""
-for h in $SDK_HEADERS; do
+for h in $SDK_HEADERS $UPSTREAM_FILES; do
 	members="$members $top/$h"
 done
 tar xf "$orig" -C "$work" $members
@@ -84,3 +105,10 @@ for h in $SDK_HEADERS; do
 done
 echo "$version" > "$stamp"
 echo "setup: driver-SDK headers of DPDK $version in $SDK_DIR/include"
+rm -rf "$UPSTREAM_DIR"
+for f in $UPSTREAM_FILES; do
+	mkdir -p "$UPSTREAM_DIR/$(dirname "$f")"
+	cp "$work/$top/$f" "$UPSTREAM_DIR/$f"
+done
+echo "$version" > "$upstream_stamp"
+echo "setup: upstream net/mlx5 Tx burst of DPDK $version in $UPSTREAM_DIR"

@@ -31,6 +31,8 @@ const char *const mlx5_emu_config_keys[] = {
 	"cap_inline_mode",
 	"cap_vport_inline_mode",
 	"cap_vport_inline",
+	"cap_empw",
+	"cap_mpw",
 	"lag_threshold_us",
 	"fault_cmd",
 	"fault_pp_alloc",
@@ -74,6 +76,8 @@ mlx5_emu_config_init(struct mlx5_emu_config *cfg, const char *profile)
 	cfg->log_max_cq_sz = -1;
 	cfg->wqe_inline_mode = -1;
 	cfg->vport_inline_mode = -1;
+	cfg->empw = -1;
+	cfg->mpw = -1;
 	cfg->lag_threshold_us = -1;
 	emu_sched_config_init(cfg);
 	return 0;
@@ -336,6 +340,8 @@ static const struct emu_int_key emu_int_keys[] = {
 		"0 (L2), 1 (vport context) or 2 (not required)"),
 	EMU_KEY("cap_vport_inline_mode", vport_inline_mode, 0, 3,
 		"0 (none), 1 (L2), 2 (IP) or 3 (TCP/UDP)"),
+	EMU_KEY("cap_empw", empw, 0, 1, "0 or 1"),
+	EMU_KEY("cap_mpw", mpw, 0, 3, "0..3"),
 	EMU_KEY("lag_threshold_us", lag_threshold_us, 1, 60000000,
 		"microseconds, 1..60000000"),
 };

@@ -9,7 +9,9 @@
  * CQE when the owner bit matches its own wrap counter. A CQ whose consumer
  * counter (doorbell record word 0) says it is full overflows, unless
  * created with oi (overrun ignore): the CQE is lost and the CQ status
- * becomes CQ_OVERFLOW, as on hardware.
+ * becomes CQ_OVERFLOW, as on hardware. Fullness is judged on the counters'
+ * low log_size + 1 bits (slot and owner bit): upstream DPDK's Tx writes a
+ * 16-bit consumer counter into the 24-bit record and runs on hardware.
  */
 
 #include <string.h>
@@ -21,6 +23,7 @@ static uint8_t *
 emu_cq_slot(struct mlx5_emu *emu, struct emu_cq *cq)
 {
 	uint32_t size = 1u << cq->log_size;
+	uint32_t wrap = (2u << cq->log_size) - 1;
 	uint32_t ci;
 
 	if (cq->status != MLX5_CQC_STATUS_OK) {
@@ -30,7 +33,7 @@ emu_cq_slot(struct mlx5_emu *emu, struct emu_cq *cq)
 	ci = __atomic_load_n((const uint32_t *)(const void *)cq->dbrec,
 			     __ATOMIC_ACQUIRE);
 	ci = be32toh(ci) & 0xffffff;
-	if (!cq->oi && ((cq->pi - ci) & 0xffffff) >= size) {
+	if (!cq->oi && ((cq->pi - ci) & wrap) >= size) {
 		cq->status = MLX5_CQC_STATUS_CQ_OVERFLOW;
 		emu->port.cq_overruns++;
 		emu_log(EMU_LOG_ERR, "CQ 0x%x overrun: producer %u, consumer "

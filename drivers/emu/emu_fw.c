@@ -109,11 +109,11 @@ emu_fill_eth_caps(const struct mlx5_emu *emu, void *cap)
 	MLX5_SET(per_protocol_networking_offload_caps, cap, wqe_vlan_insert, 1);
 	MLX5_SET(per_protocol_networking_offload_caps, cap, max_lso_cap, 0);
 	MLX5_SET(per_protocol_networking_offload_caps, cap,
-		 multi_pkt_send_wqe, 0);
+		 multi_pkt_send_wqe, emu->caps.mpw);
 	MLX5_SET(per_protocol_networking_offload_caps, cap, wqe_inline_mode,
 		 emu->caps.wqe_inline_mode);
 	MLX5_SET(per_protocol_networking_offload_caps, cap,
-		 enhanced_multi_pkt_send_wqe, 0);
+		 enhanced_multi_pkt_send_wqe, emu->caps.empw);
 	MLX5_SET(per_protocol_networking_offload_caps, cap, swp, 0);
 }
 
@@ -507,6 +507,9 @@ emu_cmd_create_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	    MLX5_GET(sqc, sqc, static_sq_wq) || MLX5_GET(sqc, sqc, reg_umr) ||
 	    MLX5_GET(sqc, sqc, cd_master))
 		EMU_BAD_PARAM();
+	/* Multi-packet WQEs allowed only where the device has them. */
+	if (MLX5_GET(sqc, sqc, allow_multi_pkt_send_wqe) && emu->caps.mpw == 0)
+		EMU_BAD_PARAM();
 	ts = MLX5_GET(sqc, sqc, ts_format);
 	/* ts_format: 0 free-running, 1 default, 2 real time. */
 	if (ts > 2 || (ts == 2 && emu->caps.sq_ts_format == 0) ||
@@ -588,6 +591,7 @@ emu_cmd_create_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	sq->wq_umem_offset = off;
 	sq->dbr_addr = dbr_addr;
 	sq->allow_swp = MLX5_GET(sqc, sqc, allow_swp);
+	sq->allow_mpw = MLX5_GET(sqc, sqc, allow_multi_pkt_send_wqe);
 	sq->flush_in_error = MLX5_GET(sqc, sqc, flush_in_error_en);
 	cq->users++;
 	tis->users++;
@@ -715,6 +719,7 @@ emu_cmd_query_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	MLX5_SET(sqc, sqc, min_wqe_inline_mode, sq->min_inline_mode);
 	MLX5_SET(sqc, sqc, state, sq->state);
 	MLX5_SET(sqc, sqc, allow_swp, sq->allow_swp);
+	MLX5_SET(sqc, sqc, allow_multi_pkt_send_wqe, sq->allow_mpw);
 	MLX5_SET(sqc, sqc, flush_in_error_en, sq->flush_in_error);
 	MLX5_SET(sqc, sqc, ts_format, sq->ts_format);
 	MLX5_SET(sqc, sqc, user_index, sq->user_index);

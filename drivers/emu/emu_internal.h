@@ -61,6 +61,8 @@
 /* Largest WQE: 63 segments of 16 bytes (ds is 6 bits). */
 #define EMU_MAX_WQE_BYTES (MLX5_WQE_CTRL_DS_MASK * MLX5_WQE_DS_UNITS)
 #define EMU_MAX_GATHER 64u
+/* Most packets in one WQE: an eMPW WQE has one segment per packet. */
+#define EMU_MAX_WQE_PKTS (MLX5_WQE_CTRL_DS_MASK - 2u)
 
 /* Object number bases, so that numbers of different kinds differ. */
 #define EMU_BASE_PDN 0x10u
@@ -205,6 +207,13 @@ struct emu_gather {
 	uint32_t len;
 };
 
+/* One packet of a WQE: gather entries [first, first + nb). */
+struct emu_wqe_pkt {
+	uint8_t first;
+	uint8_t nb;
+	uint32_t len;           /* frame bytes */
+};
+
 struct emu_wqe {
 	bool valid;
 	enum emu_wqe_kind kind;
@@ -212,12 +221,15 @@ struct emu_wqe {
 	uint8_t nbb;            /* WQEBBs it takes */
 	bool cq_update;
 	uint16_t index;
-	uint32_t len;           /* frame bytes */
+	uint32_t len;           /* frame bytes of the packet at the head */
+	uint8_t nb_pkts;        /* packets (1 for SEND, n for eMPW) */
+	uint8_t pkt;            /* the packet at the head, 0..nb_pkts-1 */
 	uint8_t syndrome;       /* EMU_WQE_BAD */
 	bool vlan_insert;
 	uint16_t vlan_tci;
 	uint32_t nb_gather;
 	struct emu_gather gather[EMU_MAX_GATHER];
+	struct emu_wqe_pkt pkts[EMU_MAX_WQE_PKTS];
 	uint8_t raw[EMU_MAX_WQE_BYTES + MLX5_SEND_WQE_BB];
 };
 
@@ -267,6 +279,7 @@ struct emu_sq {
 	uint64_t wq_umem_offset;
 	uint64_t dbr_addr;
 	bool allow_swp;
+	bool allow_mpw;         /* sqc.allow_multi_pkt_send_wqe */
 	bool flush_in_error;    /* sqc.flush_in_error_en */
 	/* engine */
 	uint16_t ci;            /* next WQEBB to process */
@@ -405,6 +418,7 @@ int emu_fw_opcode_parse(const char *s, uint16_t *opcode);
 /* emu_wqe.c */
 void emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq);
 uint32_t emu_wqe_gather(const struct emu_wqe *w, uint8_t *frame);
+bool emu_wqe_next_packet(struct emu_wqe *w);
 
 /* emu_cq.c */
 void emu_cq_complete(struct mlx5_emu *emu, struct emu_sq *sq,

@@ -23,7 +23,8 @@ struct emu_profile {
 /*
  * What every profile has in common: packet pacing from 1 Mbps with burst
  * bound and typical packet size, 2^15-WQEBB send queues, 2^22-entry
- * completion queues, 2^17 SQs and CQs.
+ * completion queues, 2^17 SQs and CQs, enhanced multi-packet send WQEs
+ * (ConnectX-5 and later) with the multi-packet capability that allows them.
  */
 #define EMU_PROFILE_COMMON \
 	.packet_pacing = true, \
@@ -34,7 +35,9 @@ struct emu_profile {
 	.log_max_cq_sz = 22, \
 	.log_max_sq = 17, \
 	.log_max_cq = 17, \
-	.num_comp_vectors = EMU_NUM_COMP_VECTORS
+	.num_comp_vectors = EMU_NUM_COMP_VECTORS, \
+	.empw = true, \
+	.mpw = 1
 
 static const struct emu_profile emu_profiles[] = {
 	{
@@ -157,6 +160,8 @@ emu_caps_resolve(const struct mlx5_emu_config *cfg, struct mlx5_emu_caps *caps)
 		     caps->wqe_inline_mode);
 	EMU_OVERRIDE(cfg->vport_inline_mode, 3, "cap_vport_inline_mode",
 		     caps->vport_inline_mode);
+	EMU_OVERRIDE(cfg->empw, 1, "cap_empw", caps->empw);
+	EMU_OVERRIDE(cfg->mpw, 3, "cap_mpw", caps->mpw);
 	if (caps->packet_pacing &&
 	    (caps->pp_min_rate_kbps == 0 ||
 	     caps->pp_min_rate_kbps > caps->pp_max_rate_kbps)) {

@@ -26,6 +26,9 @@
  * Once scheduling elements exist, their ceilings also hold packets back
  * and their arbiter (emu_sched.c), not round robin, picks among the SQs
  * that can send when the line frees.
+ *
+ * The packets of an eMPW WQE depart one by one, as packets of their own;
+ * the WQE completes (one CQE) with its last packet.
  */
 
 #include <errno.h>
@@ -46,10 +49,17 @@ emu_pp_unit(const struct emu_pp_entry *e)
 						     : EMU_PS_BYTE_KBPS;
 }
 
+/*
+ * Tokens the packet at the head takes: its bytes, or in WQE-rate mode 1
+ * for the first packet of a WQE and 0 for the other packets of an eMPW
+ * WQE (the pacer counts WQEs).
+ */
 static uint64_t
 emu_pp_cost(const struct emu_pp_entry *e, const struct emu_wqe *w)
 {
-	return e->mode == MLX5_PP_RATE_MODE_WQE_RATE ? 1 : w->len;
+	if (e->mode == MLX5_PP_RATE_MODE_WQE_RATE)
+		return w->pkt == 0 ? 1 : 0;
+	return w->len;
 }
 
 /* Room in the active list for @p nb_sqs SQs (done at CREATE_SQ). */
@@ -108,8 +118,8 @@ emu_sq_eligible(struct mlx5_emu *emu, struct emu_sq *sq)
 		return sq->elig_ps;
 	elig = sq->ready_ps;
 	e = emu_pp_get(emu, sq->pp_index);
-	if (e != NULL) {
-		cost = emu_pp_cost(e, &sq->head);
+	cost = e != NULL ? emu_pp_cost(e, &sq->head) : 0;
+	if (cost > 0) {
 		depth = e->burst > cost ? e->burst : cost;
 		tol = depth == cost ? 0 :
 		      (uint64_t)((unsigned __int128)(depth - cost) *
@@ -134,7 +144,7 @@ emu_sq_charge(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 	const struct emu_pp_entry *e = emu_pp_get(emu, sq->pp_index);
 	uint64_t num, interval, floor;
 
-	if (e == NULL)
+	if (e == NULL || emu_pp_cost(e, &sq->head) == 0)
 		return;
 	/* At most 9978 bytes * 8e9 or 1e12: 64 bits are enough. */
 	num = emu_pp_cost(e, &sq->head) * emu_pp_unit(e);
@@ -207,9 +217,15 @@ emu_sq_depart(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 	emu_sq_charge(emu, sq, t);
 	if (emu_sched_on(emu))
 		emu_sched_charge(emu, sq, t, w->len);
+	emu->rr_last_sqn = sq->sqn;
+	/* An eMPW WQE: its next packet is the head; one CQE at the last. */
+	if (emu_wqe_next_packet(w)) {
+		sq->ready_ps = t;
+		sq->elig_valid = false;
+		return;
+	}
 	if (w->cq_update)
 		emu_cq_complete(emu, sq, w, t);
-	emu->rr_last_sqn = sq->sqn;
 	emu_sq_next(emu, sq, t);
 }
 

@@ -5,15 +5,19 @@
 /*
  * Decoding of the WQE at the head of an SQ: control, Ethernet and data
  * segments, checked the way the device checks them; and gathering of the
- * packet bytes at departure.
+ * packet bytes at departure. A SEND WQE carries one packet, an enhanced
+ * multi-packet (eMPW) WQE one packet per data segment.
  *
  * Error syndromes (error CQE):
- *   LOCAL_QP_OP_ERR  malformed WQE: opcode other than SEND/NOP, ds count
- *                    too small or beyond the posted WQEBBs, wrong index or
- *                    SQ number in the control segment, inline header
- *                    shorter than the SQ's inline mode requires
+ *   LOCAL_QP_OP_ERR  malformed WQE: opcode other than SEND/eMPW/NOP, ds
+ *                    count too small or beyond the posted WQEBBs, wrong
+ *                    index or SQ number in the control segment, inline
+ *                    header shorter than the SQ's inline mode requires; eMPW without the capability or
+ *                    the SQ's permission, with an inline header or VLAN
+ *                    insertion, or without a packet
  *   LOCAL_LENGTH_ERR frame shorter than an Ethernet header or longer than
- *                    the largest frame, zero-length data segment
+ *                    the largest frame, zero-length data segment, inline
+ *                    data past the WQE
  *   LOCAL_PROT_ERR   unknown lkey, an MR of another PD, or a data segment
  *                    outside its MR
  */
@@ -104,14 +108,193 @@ emu_inline_needed(const uint8_t *p, uint32_t n, uint8_t mode)
 	return need;
 }
 
+/*
+ * Take the data segment or inline data segment at @p seg (ending before
+ * @p end) as the next gather entry. Returns the segment after it, or NULL
+ * once @p w is marked bad.
+ */
+static const uint8_t *
+emu_wqe_take_seg(const struct mlx5_emu *emu, const struct emu_sq *sq,
+		 struct emu_wqe *w, const uint8_t *seg, const uint8_t *end,
+		 bool *inline_seg)
+{
+	uint32_t bc = mlx5_prm_read32(seg, 0);
+	struct emu_gather *g = &w->gather[w->nb_gather];
+
+	if (w->nb_gather == EMU_MAX_GATHER) {
+		emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+		return NULL;
+	}
+	*inline_seg = (bc & MLX5_INLINE_SEG) != 0;
+	if (*inline_seg) {
+		uint32_t n = bc & ~MLX5_INLINE_SEG;
+
+		if (n == 0 || n > (size_t)(end - seg) - 4) {
+			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+			return NULL;
+		}
+		g->ptr = seg + 4;
+		g->len = n;
+		w->nb_gather++;
+		return seg + (4 + n + MLX5_WQE_DS_UNITS - 1) /
+			     MLX5_WQE_DS_UNITS * MLX5_WQE_DS_UNITS;
+	} else {
+		uint32_t lkey = MLX5_GET(wqe_data_seg, seg, lkey);
+		uint64_t addr = MLX5_GET64(wqe_data_seg, seg, addr);
+		const struct emu_mr *mr = emu_idtab_get(&emu->mrs, lkey);
+
+		if (bc == 0) {
+			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+			return NULL;
+		}
+		if (mr == NULL || mr->pd != sq->pd || addr < mr->start ||
+		    addr > mr->end || bc > mr->end - addr) {
+			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+			return NULL;
+		}
+		g->ptr = (const uint8_t *)(uintptr_t)addr;
+		g->len = bc;
+		w->nb_gather++;
+		return seg + MLX5_ST_SZ_BYTES(wqe_data_seg);
+	}
+}
+
+/* Header inlining the SQ (or the device) requires of every packet. */
+static uint8_t
+emu_wqe_inline_required(const struct mlx5_emu *emu, const struct emu_sq *sq)
+{
+	return sq->min_inline_mode > emu->min_inline_required ?
+	       sq->min_inline_mode : emu->min_inline_required;
+}
+
+/*
+ * SEND: the Ethernet segment (inline header or VLAN insertion), then data
+ * and inline data segments that together make one frame.
+ */
+static void
+emu_wqe_decode_send(const struct mlx5_emu *emu, const struct emu_sq *sq,
+		    struct emu_wqe *w, const uint8_t *end)
+{
+	const uint8_t *eseg = w->raw + MLX5_ST_SZ_BYTES(wqe_ctrl_seg);
+	const uint8_t *seg = eseg + MLX5_ST_SZ_BYTES(wqe_eth_seg);
+	uint32_t inl, len = 0;
+	uint8_t required;
+	bool inline_seg;
+
+	inl = MLX5_GET(wqe_eth_seg, eseg, inline_hdr_sz);
+	if (inl & MLX5_ETH_WQE_INSERT_VLAN) {
+		w->vlan_insert = true;
+		w->vlan_tci = (uint16_t)MLX5_GET(wqe_eth_seg_vlan, eseg,
+						 vlan_tci);
+		inl = 0;
+	} else {
+		inl &= 0x3ff;
+		/* The header starts at inline_hdr_start, then 16B units. */
+		if (inl > 2)
+			seg += (inl - 2 + MLX5_WQE_DS_UNITS - 1) /
+			       MLX5_WQE_DS_UNITS * MLX5_WQE_DS_UNITS;
+		if (seg > end) {
+			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+			return;
+		}
+		if (inl > 0) {
+			w->gather[0].ptr = eseg +
+				MLX5_BYTE_OFF(wqe_eth_seg, inline_hdr_start);
+			w->gather[0].len = inl;
+			w->nb_gather = 1;
+			len = inl;
+		}
+	}
+	while (seg < end) {
+		seg = emu_wqe_take_seg(emu, sq, w, seg, end, &inline_seg);
+		if (seg == NULL)
+			return;
+		len += w->gather[w->nb_gather - 1].len;
+		if (len > EMU_MAX_FRAME) {
+			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+			return;
+		}
+	}
+	if (w->vlan_insert)
+		len += 4;
+	if (len < 14 || len > EMU_MAX_FRAME) {
+		emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+		return;
+	}
+	required = emu_wqe_inline_required(emu, sq);
+	if (required != MLX5_INLINE_MODE_NONE) {
+		if (w->vlan_insert ||
+		    inl < emu_inline_needed(w->gather[0].ptr, inl, required)) {
+			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+			return;
+		}
+	}
+	w->pkts[0].first = 0;
+	w->pkts[0].nb = (uint8_t)w->nb_gather;
+	w->pkts[0].len = len;
+	w->nb_pkts = 1;
+	w->len = len;
+	w->kind = EMU_WQE_SEND;
+}
+
+/*
+ * Enhanced multi-packet send (eMPW), as upstream DPDK and Linux write it:
+ * a control segment, one Ethernet segment shared by all packets (offload
+ * flags; no inline header, no VLAN insertion), then one segment per
+ * packet: a data segment pointing to the whole frame or an inline data
+ * segment carrying it. The device needs enhanced_multi_pkt_send_wqe and
+ * the SQ allow_multi_pkt_send_wqe.
+ */
+static void
+emu_wqe_decode_empw(const struct mlx5_emu *emu, const struct emu_sq *sq,
+		    struct emu_wqe *w, const uint8_t *end)
+{
+	const uint8_t *eseg = w->raw + MLX5_ST_SZ_BYTES(wqe_ctrl_seg);
+	const uint8_t *seg = eseg + MLX5_ST_SZ_BYTES(wqe_eth_seg);
+	uint8_t required = emu_wqe_inline_required(emu, sq);
+	bool inline_seg;
+
+	if (!emu->caps.empw || !sq->allow_mpw ||
+	    MLX5_GET(wqe_eth_seg, eseg, inline_hdr_sz) != 0 || seg >= end) {
+		emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+		return;
+	}
+	while (seg < end) {
+		struct emu_wqe_pkt *p = &w->pkts[w->nb_pkts];
+		const struct emu_gather *g;
+
+		seg = emu_wqe_take_seg(emu, sq, w, seg, end, &inline_seg);
+		if (seg == NULL)
+			return;
+		g = &w->gather[w->nb_gather - 1];
+		if (g->len < 14 || g->len > EMU_MAX_FRAME) {
+			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+			return;
+		}
+		/* Only a packet inline in the WQE has its headers inline. */
+		if (required != MLX5_INLINE_MODE_NONE &&
+		    (!inline_seg ||
+		     g->len < emu_inline_needed(g->ptr, g->len, required))) {
+			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+			return;
+		}
+		p->first = (uint8_t)(w->nb_gather - 1);
+		p->nb = 1;
+		p->len = g->len;
+		w->nb_pkts++;
+	}
+	w->len = w->pkts[0].len;
+	w->kind = EMU_WQE_SEND;
+}
+
 void
 emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq)
 {
 	struct emu_wqe *w = &sq->head;
 	uint16_t posted = (uint16_t)(sq->rung_pi - sq->ci);
-	const uint8_t *ctrl, *eseg, *seg, *end;
-	uint32_t ds, inl, len = 0, n;
-	uint8_t inject, required;
+	const uint8_t *ctrl;
+	uint32_t ds;
+	uint8_t inject;
 
 	memset(w, 0, offsetof(struct emu_wqe, gather));
 	w->valid = true;
@@ -144,112 +327,36 @@ emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq)
 		w->kind = EMU_WQE_LOCAL;
 		return;
 	}
-	if (w->opcode != MLX5_OPCODE_SEND || ds < 2) {
+	if ((w->opcode != MLX5_OPCODE_SEND &&
+	     w->opcode != MLX5_OPCODE_ENHANCED_MPSW) || ds < 2) {
 		emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
 		return;
 	}
 	if (w->nbb > 1)
 		emu_wqe_copy(sq, sq->ci, w->nbb, w->raw);
-	end = w->raw + ds * MLX5_WQE_DS_UNITS;
-	eseg = w->raw + MLX5_ST_SZ_BYTES(wqe_ctrl_seg);
-	inl = MLX5_GET(wqe_eth_seg, eseg, inline_hdr_sz);
-	if (inl & MLX5_ETH_WQE_INSERT_VLAN) {
-		w->vlan_insert = true;
-		w->vlan_tci = (uint16_t)MLX5_GET(wqe_eth_seg_vlan, eseg,
-						 vlan_tci);
-		inl = 0;
-		seg = eseg + MLX5_ST_SZ_BYTES(wqe_eth_seg);
-	} else {
-		inl &= 0x3ff;
-		/* The header starts at inline_hdr_start, then 16B units. */
-		seg = eseg + MLX5_ST_SZ_BYTES(wqe_eth_seg);
-		if (inl > 2)
-			seg += (inl - 2 + MLX5_WQE_DS_UNITS - 1) /
-			       MLX5_WQE_DS_UNITS * MLX5_WQE_DS_UNITS;
-		if (seg > end) {
-			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
-			return;
-		}
-		if (inl > 0) {
-			w->gather[0].ptr = eseg +
-				MLX5_BYTE_OFF(wqe_eth_seg, inline_hdr_start);
-			w->gather[0].len = inl;
-			w->nb_gather = 1;
-			len = inl;
-		}
-	}
-	while (seg < end) {
-		uint32_t bc = mlx5_prm_read32(seg, 0);
+	if (w->opcode == MLX5_OPCODE_SEND)
+		emu_wqe_decode_send(emu, sq, w, w->raw + ds * MLX5_WQE_DS_UNITS);
+	else
+		emu_wqe_decode_empw(emu, sq, w, w->raw + ds * MLX5_WQE_DS_UNITS);
+}
 
-		if (w->nb_gather == EMU_MAX_GATHER) {
-			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
-			return;
-		}
-		if (bc & MLX5_INLINE_SEG) {
-			n = bc & ~MLX5_INLINE_SEG;
-			if (n == 0 || seg + 4 + n > end) {
-				emu_wqe_bad(w,
-					    MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
-				return;
-			}
-			w->gather[w->nb_gather].ptr = seg + 4;
-			w->gather[w->nb_gather++].len = n;
-			seg += (4 + n + MLX5_WQE_DS_UNITS - 1) /
-			       MLX5_WQE_DS_UNITS * MLX5_WQE_DS_UNITS;
-		} else {
-			uint32_t lkey = MLX5_GET(wqe_data_seg, seg, lkey);
-			uint64_t addr = MLX5_GET64(wqe_data_seg, seg, addr);
-			const struct emu_mr *mr = emu_idtab_get(&emu->mrs, lkey);
-
-			if (bc == 0) {
-				emu_wqe_bad(w,
-					    MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
-				return;
-			}
-			if (mr == NULL || mr->pd != sq->pd ||
-			    addr < mr->start || addr > mr->end ||
-			    bc > mr->end - addr) {
-				emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
-				return;
-			}
-			w->gather[w->nb_gather].ptr =
-				(const uint8_t *)(uintptr_t)addr;
-			w->gather[w->nb_gather++].len = bc;
-			n = bc;
-			seg += MLX5_ST_SZ_BYTES(wqe_data_seg);
-		}
-		len += n;
-		if (len > EMU_MAX_FRAME) {
-			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
-			return;
-		}
-	}
-	if (w->vlan_insert)
-		len += 4;
-	if (len < 14 || len > EMU_MAX_FRAME) {
-		emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
-		return;
-	}
-	w->len = len;
-	/* Header inlining the SQ (or the device) requires. */
-	required = sq->min_inline_mode > emu->min_inline_required ?
-		   sq->min_inline_mode : emu->min_inline_required;
-	if (required != MLX5_INLINE_MODE_NONE) {
-		if (w->vlan_insert ||
-		    inl < emu_inline_needed(w->gather[0].ptr, inl, required)) {
-			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
-			return;
-		}
-	}
-	w->kind = EMU_WQE_SEND;
+bool
+emu_wqe_next_packet(struct emu_wqe *w)
+{
+	if (w->pkt + 1 >= w->nb_pkts)
+		return false;
+	w->pkt++;
+	w->len = w->pkts[w->pkt].len;
+	return true;
 }
 
 uint32_t
 emu_wqe_gather(const struct emu_wqe *w, uint8_t *frame)
 {
+	const struct emu_wqe_pkt *p = &w->pkts[w->pkt];
 	uint32_t i, off = 0, skip = 0;
 
-	for (i = 0; i < w->nb_gather; i++) {
+	for (i = p->first; i < (uint32_t)p->first + p->nb; i++) {
 		const uint8_t *p = w->gather[i].ptr;
 		uint32_t n = w->gather[i].len;
 

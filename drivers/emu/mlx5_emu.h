@@ -119,6 +119,10 @@ struct mlx5_emu_config {
 	 * NIC vport min_wqe_inline_mode.
 	 */
 	int64_t vport_inline_mode;
+	/** cap_empw=0|1: enhanced_multi_pkt_send_wqe. */
+	int64_t empw;
+	/** cap_mpw=0..3: multi_pkt_send_wqe. */
+	int64_t mpw;
 	/** lag_threshold_us=N: lag above which the model reports lagging. */
 	int64_t lag_threshold_us;
 	struct mlx5_emu_fault_cmd fault_cmd; /**< fault_cmd=OP:NTH:STATUS[:SYND]. */
@@ -200,6 +204,8 @@ struct mlx5_emu_caps {
 	uint8_t wqe_inline_mode;    /**< 0 L2, 1 vport context, 2 none. */
 	uint8_t vport_inline_mode;  /**< 0 none, 1 L2, 2 IP, 3 TCP/UDP. */
 	uint8_t sq_ts_format;       /**< 0 free-running, 1 real-time, 2 both. */
+	bool empw;                  /**< enhanced_multi_pkt_send_wqe. */
+	uint8_t mpw;                /**< multi_pkt_send_wqe (0 = none). */
 	uint32_t num_comp_vectors;  /**< Valid devx_query_eqn vectors. */
 	struct mlx5_emu_sched_caps sched; /**< NIC scheduling. */
 };

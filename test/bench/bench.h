@@ -43,6 +43,11 @@ enum bench_pmd {
 	BENCH_PMD_MLX5_TM = 0, /**< Ours, on the device model. */
 	BENCH_PMD_NULL,        /**< net_null: frees the mbufs (the floor). */
 	BENCH_PMD_RING,        /**< net_ring: enqueues to an rte_ring. */
+	/**
+	 * Upstream net/mlx5's Tx burst (compiled at build time from the
+	 * Debian DPDK source package) on the same device model.
+	 */
+	BENCH_PMD_UPSTREAM,
 	BENCH_PMD_COUNT,
 };
 
@@ -57,6 +62,33 @@ uint64_t bench_thread_cpu_ns(void);
 
 /** Whether the mlx5-tm PMD is linked into this program. */
 bool bench_have_mlx5_tm(void);
+
+/** Whether upstream net/mlx5's Tx burst is compiled into this program. */
+bool bench_have_upstream(void);
+
+/**
+ * Create the upstream port (test/upstream/upstream_port.h) on a device
+ * model of profile @p profile: the burst variant upstream's selector
+ * picks for the benchmark's offloads (MULTI_SEGS) on an eMPW-capable
+ * device with no required inline header, "mt_empw".
+ *
+ * @return
+ *   0 or a negative errno (-ENOTSUP: not compiled in).
+ */
+int bench_upstream_create(const char *profile, uint16_t *port_id);
+
+/** Run the upstream port's device model until every WQE has left. */
+void bench_upstream_drain(uint16_t port_id);
+
+/** Packets on the upstream port's wire and error CQEs, as _mlx5_tm_wire. */
+int bench_upstream_wire(uint16_t port_id, uint64_t *packets,
+			uint64_t *error_cqes);
+
+/** Stop and close the upstream port. */
+void bench_upstream_destroy(uint16_t port_id);
+
+/** Upstream's burst variant in the benchmark ("mt_empw"). */
+const char *bench_upstream_variant(void);
 
 /**
  * Create an mlx5-tm port on the device model in virtual-clock mode.

@@ -171,9 +171,9 @@ def main():
     bursts.sort()
     print("\nDatapath: instructions per packet inside rte_eth_tx_burst"
           " (callgrind)")
-    print("%-6s %5s | %9s %9s %9s | %9s %9s" % (
-        "shape", "burst", "mlx5_tm", "null", "ring", "ours/null",
-        "ours/ring"))
+    print("%-6s %5s | %9s %9s %9s %9s | %9s %9s %9s" % (
+        "shape", "burst", "mlx5_tm", "null", "ring", "upstream",
+        "ours/null", "ours/ring", "ours/up"))
 
     def fmt(v, spec="%9.1f"):
         return spec % v if isinstance(v, (int, float)) else "%9s" % "-"
@@ -183,14 +183,17 @@ def main():
             o = by_key.get(("mlx5_tm", s, b))
             n = by_key.get(("null", s, b))
             r = by_key.get(("ring", s, b))
+            u = by_key.get(("upstream", s, b))
             on = o / n if o is not None and n else None
             orr = o / r if o is not None and r else None
+            ou = o / u if o is not None and u else None
             cg["ratios"].append({"shape": s, "burst": b,
                                  "ours_over_null": on,
-                                 "ours_over_ring": orr})
-            print("%-6s %5d | %s %s %s | %s %s" % (
-                s, b, fmt(o), fmt(n), fmt(r), fmt(on, "%9.2f"),
-                fmt(orr, "%9.2f")))
+                                 "ours_over_ring": orr,
+                                 "ours_over_upstream": ou})
+            print("%-6s %5d | %s %s %s %s | %s %s %s" % (
+                s, b, fmt(o), fmt(n), fmt(r), fmt(u), fmt(on, "%9.2f"),
+                fmt(orr, "%9.2f"), fmt(ou, "%9.2f")))
     if hot_dump is not None:
         total, hot = hot_lines(hot_dump["_lines"], args.src_filter, args.top,
                                [args.build_dir, args.src_root])

@@ -4,9 +4,12 @@
 
 /*
  * Datapath cost on the sending lcore: TSC cycles spent inside
- * rte_eth_tx_burst() per packet sent, for mlx5-tm on the device model and
- * for DPDK's net_null (the floor: it only frees the mbufs) and net_ring
- * (a real software PMD: one rte_ring enqueue per burst).
+ * rte_eth_tx_burst() per packet sent, for mlx5-tm on the device model, for
+ * DPDK's net_null (the floor: it only frees the mbufs) and net_ring (a real
+ * software PMD: one rte_ring enqueue per burst), and for upstream
+ * net/mlx5's own Tx burst on the same device model (compiled at build
+ * time from the Debian DPDK source package, never committed; see
+ * test/upstream): the code people would otherwise run on this NIC.
  *
  * Everything else happens outside the measured region: building the
  * packets, freeing what a burst did not take, and draining the wire (the
@@ -213,6 +216,9 @@ drain(const struct dp_port *p)
 	case BENCH_PMD_MLX5_TM:
 		bench_mlx5_tm_drain(p->port_id);
 		break;
+	case BENCH_PMD_UPSTREAM:
+		bench_upstream_drain(p->port_id);
+		break;
 	case BENCH_PMD_RING:
 		do {
 			n = rte_eth_rx_burst(p->port_id, 0, rx, DP_MAX_BURST);
@@ -343,7 +349,7 @@ run_case(const struct bench_opts *o, struct dp_port *p,
 }
 
 static int
-setup_port(struct dp_port *p, bool fast_free)
+setup_port(struct dp_port *p, bool fast_free, const char *profile)
 {
 	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
@@ -353,6 +359,12 @@ setup_port(struct dp_port *p, bool fast_free)
 	switch (p->pmd) {
 	case BENCH_PMD_MLX5_TM:
 		ret = bench_mlx5_tm_create("dp", "", &p->port_id);
+		if (ret != 0)
+			return ret;
+		p->created = true;
+		break;
+	case BENCH_PMD_UPSTREAM:
+		ret = bench_upstream_create(profile, &p->port_id);
 		if (ret != 0)
 			return ret;
 		p->created = true;
@@ -401,12 +413,46 @@ teardown_port(struct dp_port *p)
 {
 	if (p->ready)
 		drain(p);
-	if (p->created)
+	if (p->created && p->pmd == BENCH_PMD_UPSTREAM)
+		bench_upstream_destroy(p->port_id);
+	else if (p->created)
 		bench_mlx5_tm_destroy(p->port_id);
 	else if (p->ready)
 		rte_eth_dev_stop(p->port_id);
 	p->created = false;
 	p->ready = false;
+}
+
+/*
+ * After the cases: did @p p's device model (read by @p wire) send every
+ * packet tx_burst took, without an error CQE? Recorded as
+ * "<pmd>_check"; true when it did or @p p is not in the run.
+ */
+static bool
+wire_check(struct bench_json *js, struct dp_port *p,
+	   int (*wire)(uint16_t port_id, uint64_t *packets,
+		       uint64_t *error_cqes))
+{
+	uint64_t packets = 0, errors = 0;
+	char key[32];
+
+	if (!p->ready)
+		return true;
+	drain(p);
+	if (wire(p->port_id, &packets, &errors) != 0)
+		return true;
+	snprintf(key, sizeof(key), "%s_check", bench_pmd_name(p->pmd));
+	bench_json_obj_begin(js, key);
+	bench_json_int(js, "taken_by_tx_burst", p->sent);
+	bench_json_int(js, "departed_on_wire", packets);
+	bench_json_int(js, "error_cqes", errors);
+	bench_json_obj_end(js);
+	if (packets == p->sent && errors == 0)
+		return true;
+	fprintf(stderr, "datapath: %s took %" PRIu64 " packets, %" PRIu64
+		" left, %" PRIu64 " error CQEs\n", bench_pmd_name(p->pmd),
+		p->sent, packets, errors);
+	return false;
 }
 
 static double
@@ -438,8 +484,12 @@ print_and_record(const struct bench_opts *o, struct bench_json *js,
 	       " %.1f cycles of timer overhead removed per burst;\n"
 	       " bursts longer than %u us, preempted, left out)\n",
 	       o->rounds, o->packets, dp_timer_overhead, DP_PREEMPT_US);
-	printf("%-6s %5s | %9s %9s %9s | %9s %9s\n", "shape", "burst",
-	       "mlx5_tm", "null", "ring", "ours/null", "ours/ring");
+	printf("upstream: net/mlx5's %s burst, compiled at build time from the"
+	       " Debian DPDK source package (not in this repository)\n",
+	       bench_upstream_variant());
+	printf("%-6s %5s | %9s %9s %9s %9s | %9s %9s %9s\n", "shape", "burst",
+	       "mlx5_tm", "null", "ring", "upstream", "ours/null", "ours/ring",
+	       "ours/up");
 	bench_json_arr_begin(js, "cases");
 	for (s = 0; s < DP_NB_SHAPES; s++) {
 		for (b = 0; b < DP_NB_BURSTS; b++) {
@@ -475,6 +525,8 @@ print_and_record(const struct bench_opts *o, struct bench_json *js,
 					  &res[BENCH_PMD_NULL][s][b]), " | ");
 			print_ratio(ratio(&res[0][s][b],
 					  &res[BENCH_PMD_RING][s][b]), " ");
+			print_ratio(ratio(&res[0][s][b],
+					  &res[BENCH_PMD_UPSTREAM][s][b]), " ");
 			printf("\n");
 		}
 	}
@@ -491,6 +543,9 @@ print_and_record(const struct bench_opts *o, struct bench_json *js,
 			bench_json_num(js, "ours_over_ring",
 				       ratio(&res[0][s][b],
 					     &res[BENCH_PMD_RING][s][b]));
+			bench_json_num(js, "ours_over_upstream",
+				       ratio(&res[0][s][b],
+					     &res[BENCH_PMD_UPSTREAM][s][b]));
 			bench_json_obj_end(js);
 		}
 	}
@@ -531,12 +586,17 @@ bench_datapath_run(const struct bench_opts *o, struct bench_json *js)
 	bench_json_str(js, "mlx5_tm_wire",
 		       "device model, clock=virtual, drained between bursts"
 		       " outside the measured region");
+	bench_json_str(js, "upstream",
+		       "upstream net/mlx5 Tx burst (mlx5_tx.h) compiled at"
+		       " build time from the Debian DPDK source package, not"
+		       " committed; on its own device model like mlx5_tm");
+	bench_json_str(js, "upstream_variant", bench_upstream_variant());
 	bench_json_arr_begin(js, "unavailable");
 	for (pmd = 0; pmd < BENCH_PMD_COUNT; pmd++) {
 		int ret;
 
 		ports[pmd] = (struct dp_port){ .pmd = pmd };
-		ret = setup_port(&ports[pmd], o->fast_free);
+		ret = setup_port(&ports[pmd], o->fast_free, o->profile);
 		if (ret != 0) {
 			fprintf(stderr, "datapath: %s port unavailable: %s\n",
 				bench_pmd_name(pmd), strerror(-ret));
@@ -555,29 +615,10 @@ bench_datapath_run(const struct bench_opts *o, struct bench_json *js)
 					 dp_bursts[b], &res[pmd][s][b]);
 				valid += res[pmd][s][b].valid;
 			}
-	if (ports[BENCH_PMD_MLX5_TM].ready) {
-		uint64_t wire = 0, errors = 0;
-
-		/* The wire must have carried every packet tx_burst took. */
-		drain(&ports[BENCH_PMD_MLX5_TM]);
-		if (bench_mlx5_tm_wire(ports[BENCH_PMD_MLX5_TM].port_id, &wire,
-				       &errors) == 0) {
-			bench_json_obj_begin(js, "mlx5_tm_check");
-			bench_json_int(js, "taken_by_tx_burst",
-				       ports[BENCH_PMD_MLX5_TM].sent);
-			bench_json_int(js, "departed_on_wire", wire);
-			bench_json_int(js, "error_cqes", errors);
-			bench_json_obj_end(js);
-			if (wire != ports[BENCH_PMD_MLX5_TM].sent || errors) {
-				fprintf(stderr, "datapath: mlx5_tm took %" PRIu64
-					" packets, %" PRIu64 " left, %" PRIu64
-					" error CQEs\n",
-					ports[BENCH_PMD_MLX5_TM].sent, wire,
-					errors);
-				valid = 0;
-			}
-		}
-	}
+	/* The wires must have carried every packet tx_burst took. */
+	if (!wire_check(js, &ports[BENCH_PMD_MLX5_TM], bench_mlx5_tm_wire) ||
+	    !wire_check(js, &ports[BENCH_PMD_UPSTREAM], bench_upstream_wire))
+		valid = 0;
 	for (pmd = 0; pmd < BENCH_PMD_COUNT; pmd++)
 		teardown_port(&ports[pmd]);
 	print_and_record(o, js, res);

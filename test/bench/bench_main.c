@@ -35,6 +35,7 @@ static const char *const pmd_names[BENCH_PMD_COUNT] = {
 	[BENCH_PMD_MLX5_TM] = "mlx5_tm",
 	[BENCH_PMD_NULL] = "null",
 	[BENCH_PMD_RING] = "ring",
+	[BENCH_PMD_UPSTREAM] = "upstream",
 };
 
 const char *
@@ -290,6 +291,7 @@ main(int argc, char **argv)
 	bench_mlx5_tm_set_profile(o.profile);
 	json_machine(&js, &o, argc, argv);
 	bench_json_bool(&js, "mlx5_tm_linked", bench_have_mlx5_tm());
+	bench_json_bool(&js, "upstream_linked", bench_have_upstream());
 	if (o.run_datapath && bench_datapath_run(&o, &js) != 0)
 		failed++;
 	if (o.run_control && bench_control_run(&o, &js) != 0)

@@ -44,21 +44,24 @@ def main():
     rows = []
     for shape in ("64B", "1500B", "3seg"):
         for burst in (1, 8, 32, 64):
-            o, n, r = (cyc.get((p, shape, burst))
-                       for p in ("mlx5_tm", "null", "ring"))
-            io, inn, ir_ = (ir.get((p, shape, burst))
-                            for p in ("mlx5_tm", "null", "ring"))
+            o, n, r, u = (cyc.get((p, shape, burst))
+                          for p in ("mlx5_tm", "null", "ring", "upstream"))
+            io, inn, ir_, iu = (ir.get((p, shape, burst))
+                                for p in ("mlx5_tm", "null", "ring",
+                                          "upstream"))
             rows.append([shape, burst, num(o),
                          num(cmin.get(("mlx5_tm", shape, burst))),
-                         num(n), num(r),
+                         num(n), num(r), num(u),
                          num(o / n if o and n and n > 0 else None, "%.2f"),
-                         num(io), num(inn), num(ir_),
+                         num(o / u if o and u and u > 0 else None, "%.2f"),
+                         num(io), num(inn), num(ir_), num(iu),
                          num(io / inn if io and inn else None, "%.2f"),
-                         num(io / ir_ if io and ir_ else None, "%.2f")])
+                         num(io / ir_ if io and ir_ else None, "%.2f"),
+                         num(io / iu if io and iu else None, "%.2f")])
     print(table(["shape", "burst", "cyc ours", "best ours", "cyc null",
-                 "cyc ring",
-                 "ours/null", "Ir ours", "Ir null", "Ir ring", "Ir o/n",
-                 "Ir o/r"], rows))
+                 "cyc ring", "cyc up",
+                 "ours/null", "ours/up", "Ir ours", "Ir null", "Ir ring",
+                 "Ir up", "Ir o/n", "Ir o/r", "Ir o/u"], rows))
     ctl = d.get("control", {})
     rows = []
     for c in ctl.get("commit", []):

@@ -72,6 +72,15 @@ def check_datapath(doc, pmds):
         check(all(ratio_ok(r, "null", "ours_over_null") and
                   ratio_ok(r, "ring", "ours_over_ring") for r in ratios),
               "datapath: ratios ours/null and ours/ring are numbers")
+        if "upstream" in pmds:
+            chk = dp.get("upstream_check", {})
+            check(chk.get("taken_by_tx_burst", 0) > 0 and
+                  chk.get("departed_on_wire") == chk["taken_by_tx_burst"]
+                  and chk.get("error_cqes") == 0,
+                  "datapath: every packet upstream took left on the wire")
+            check(all(ratio_ok(r, "upstream", "ours_over_upstream")
+                      for r in ratios),
+                  "datapath: ratios ours/upstream are numbers")
 
 
 def check_control(doc):
@@ -132,8 +141,10 @@ def main():
                   doc.get("mode") == "timing" and doc.get("smoke") is True,
                   "machine, mode and smoke flag recorded")
             linked = doc.get("mlx5_tm_linked") is True
+            upstream = doc.get("upstream_linked") is True
             check_datapath(doc, ["null", "ring"] +
-                           (["mlx5_tm"] if linked else []))
+                           (["mlx5_tm"] if linked else []) +
+                           (["upstream"] if upstream else []))
             if check(linked, "mlx5_tm PMD linked into the benchmark"):
                 check_control(doc)
                 check_memory(doc)

@@ -160,6 +160,7 @@ t_sq_create(struct t_dev *d, struct t_sq *s, uint32_t log_sq, uint32_t log_cq,
 	sqc = MLX5_ADDR_OF(create_sq_in, sin, ctx);
 	MLX5_SET(sqc, sqc, state, state);
 	MLX5_SET(sqc, sqc, flush_in_error_en, d->flush_in_error);
+	MLX5_SET(sqc, sqc, allow_multi_pkt_send_wqe, d->allow_mpw);
 	MLX5_SET(sqc, sqc, cqn, s->cqn);
 	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
 	MLX5_SET(sqc, sqc, tis_num_0, d->tisn);
@@ -282,6 +283,47 @@ t_post_raw(struct t_sq *s, uint32_t inl, const uint8_t *hdr, uint32_t lkey,
 		MLX5_SET(wqe_data_seg, dseg, lkey, lkey);
 		MLX5_SET64(wqe_data_seg, dseg, addr, addr);
 	}
+	t_wqe_write(s, s->pi, 0, wqe, ds * 16);
+	memcpy(s->last_ctrl, wqe, 8);
+	s->last_wqe = s->pi;
+	s->pi = (uint16_t)(s->pi + (ds + 3) / 4);
+}
+
+uint32_t
+t_empw_build(struct t_sq *s, uint8_t *wqe, const struct t_empw_pkt *p,
+	     unsigned int n, bool cq_update)
+{
+	uint32_t off = 32, i;
+	void *ctrl = wqe;
+
+	memset(wqe, 0, 1024);
+	for (i = 0; i < n; i++) {
+		uint8_t *seg = wqe + off;
+
+		if (p[i].inl) {
+			mlx5_prm_write32(seg, 0, p[i].len | MLX5_INLINE_SEG);
+			memcpy(seg + 4, p[i].data, p[i].len);
+			off += (4 + p[i].len + 15) / 16 * 16;
+		} else {
+			MLX5_SET(wqe_data_seg, seg, byte_count, p[i].len);
+			MLX5_SET(wqe_data_seg, seg, lkey, s->d->mr->lkey);
+			MLX5_SET64(wqe_data_seg, seg, addr,
+				   (uint64_t)(uintptr_t)p[i].data);
+			off += 16;
+		}
+	}
+	MLX5_SET(wqe_ctrl_seg, ctrl, opcode, MLX5_OPCODE_ENHANCED_MPSW);
+	MLX5_SET(wqe_ctrl_seg, ctrl, wqe_index, s->pi);
+	MLX5_SET(wqe_ctrl_seg, ctrl, qpn_or_sqn, s->sqn);
+	MLX5_SET(wqe_ctrl_seg, ctrl, ds, off / 16);
+	if (cq_update)
+		MLX5_SET(wqe_ctrl_seg, ctrl, ce, 2);
+	return off / 16;
+}
+
+void
+t_post_wqe(struct t_sq *s, const uint8_t *wqe, uint32_t ds)
+{
 	t_wqe_write(s, s->pi, 0, wqe, ds * 16);
 	memcpy(s->last_ctrl, wqe, 8);
 	s->last_wqe = s->pi;

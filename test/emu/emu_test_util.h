@@ -48,6 +48,7 @@ struct t_dev {
 	struct mlx5_tm_mr *mr;
 	bool flush_in_error;    /* t_sq_create sets flush_in_error_en */
 	uint16_t qos_group;     /* t_sq_create sets qos_queue_group_id */
+	bool allow_mpw;         /* ... and allow_multi_pkt_send_wqe */
 };
 
 struct t_sq {
@@ -91,6 +92,21 @@ void t_post(struct t_sq *s, const uint8_t *pkt, uint32_t len, uint32_t inl,
 /* Post a SEND whose data segment uses @p lkey/@p addr as given. */
 void t_post_raw(struct t_sq *s, uint32_t inl, const uint8_t *hdr,
 		uint32_t lkey, uint64_t addr, uint32_t bc, bool cq_update);
+/* One packet of an eMPW WQE: by pointer (lkey of the test MR) or inline. */
+struct t_empw_pkt {
+	const uint8_t *data;
+	uint32_t len;
+	bool inl;
+};
+
+/*
+ * Build an eMPW WQE of @p n packets at the producer index in @p wqe
+ * (1024 bytes); returns its ds (16-byte segments).
+ */
+uint32_t t_empw_build(struct t_sq *s, uint8_t *wqe, const struct t_empw_pkt *p,
+		      unsigned int n, bool cq_update);
+/* Copy a built WQE of @p ds segments to the ring and advance the index. */
+void t_post_wqe(struct t_sq *s, const uint8_t *wqe, uint32_t ds);
 /* Write the doorbell record and the UAR register. */
 void t_ring(struct t_sq *s);
 /* Poll up to @p max CQEs; updates the CQ doorbell record. */

@@ -34,6 +34,8 @@ main(int argc, char **argv)
 		test_emu_datapath();
 	if (only == NULL || strcmp(only, "sched") == 0)
 		test_emu_sched();
+	if (only == NULL || strcmp(only, "empw") == 0)
+		test_emu_empw();
 	printf("%u passed, %u failed\n", t_passed, t_failed);
 	return t_failed == 0 ? 0 : 1;
 }

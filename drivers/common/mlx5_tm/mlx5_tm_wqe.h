@@ -45,6 +45,11 @@ extern "C" {
 #define MLX5_OPCODE_NOP			0x00
 #define MLX5_OPCODE_SEND		0x0a
 #define MLX5_OPCODE_TSO			0x0e
+/**
+ * Enhanced multi-packet send (eMPW): one Ethernet segment, then one data
+ * or inline data segment per packet.
+ */
+#define MLX5_OPCODE_ENHANCED_MPSW	0x29
 
 /* Control segment fm_ce_se byte: fence mode 7:5, CQ update 3:2, SE 1. */
 #define MLX5_WQE_CTRL_SOLICITED		(1 << 1)
