@@ -497,6 +497,14 @@ test_ring_companion(void)
 	CHECK(setup_and_start(port, 2) == 0, "start");
 	rte_eth_link_get_nowait(ring, &link);
 	CHECK(link.link_status == RTE_ETH_LINK_UP, "companion not started");
+	/* Started, whether or not the companion keeps queue states. */
+	{
+		struct rte_eth_rxq_info qi;
+
+		CHECK(rte_eth_rx_queue_info_get(port, 1, &qi) == 0 &&
+		      qi.queue_state == RTE_ETH_QUEUE_STATE_STARTED,
+		      "Rx queue 1 state %u", qi.queue_state);
+	}
 	/* Packets fed into the companion come out of our Rx queues. */
 	r[0] = rte_ring_lookup("ETH_RXTX0_net_ring_c0");
 	r[1] = rte_ring_lookup("ETH_RXTX1_net_ring_c0");

@@ -113,6 +113,7 @@ mlx5_tm_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 		return -ENOMEM;
 	rxq->port_id = RTE_MAX_ETHPORTS;
 	rxq->queue_id = qid;
+	rxq->deferred = conf != NULL && conf->rx_deferred_start;
 	if (rx == NULL) {
 		/*
 		 * Accepted: applications that pair Rx and Tx queues (testpmd
@@ -182,6 +183,8 @@ rxq_info_get(struct rte_eth_dev *dev, uint16_t qid,
 
 	if (port >= 0)
 		rte_eth_rx_queue_info_get(port, qid, qinfo);
+	/* Ours: not every PMD keeps its queue states. */
+	qinfo->queue_state = dev->data->rx_queue_state[qid];
 }
 
 /* ---- port life cycle: ours first up, the companion first down ---- */
@@ -227,7 +230,6 @@ static int
 rx_dev_start(struct rte_eth_dev *dev)
 {
 	struct mlx5_tm_rx *rx = rx_of(dev);
-	const struct rte_eth_dev_data *cdata;
 	uint16_t i;
 	int ret;
 
@@ -251,10 +253,13 @@ rx_dev_start(struct rte_eth_dev *dev)
 		return ret;
 	}
 	rx->started = true;
-	/* Deferred-start queues stay stopped, as the companion's do. */
-	cdata = rte_eth_devices[rx->port_id].data;
-	for (i = 0; i < dev->data->nb_rx_queues; i++)
-		dev->data->rx_queue_state[i] = cdata->rx_queue_state[i];
+	for (i = 0; i < dev->data->nb_rx_queues; i++) {
+		const struct mlx5_tm_rxq *rxq = dev->data->rx_queues[i];
+
+		dev->data->rx_queue_state[i] = rxq->deferred ?
+			RTE_ETH_QUEUE_STATE_STOPPED :
+			RTE_ETH_QUEUE_STATE_STARTED;
+	}
 	return 0;
 }
 

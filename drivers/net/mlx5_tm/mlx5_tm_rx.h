@@ -25,6 +25,7 @@ struct mlx5_tm_rx;
 struct mlx5_tm_rxq {
 	uint16_t port_id;   /**< Companion port, RTE_MAX_ETHPORTS if none. */
 	uint16_t queue_id;  /**< Companion queue. */
+	bool deferred;      /**< Not started with the port (rx_deferred_start). */
 };
 
 /**
