@@ -40,6 +40,7 @@ SUITES = [
     "tm_rates",
     "tm_queue_rate_limit",
     "tm_bad_input",
+    "companion_rx",
 ]
 
 

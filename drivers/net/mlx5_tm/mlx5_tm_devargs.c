@@ -18,10 +18,11 @@
 #define KEY_TYPICAL_SZ "tx_typical_pkt_sz"
 #define KEY_PACING_INDEX "pacing_index"
 #define KEY_TOLERANCE "rate_tolerance_ppm"
+#define KEY_RX_PORT "rx_port"
 
 static const char *const pmd_keys[] = {
 	KEY_DEV, KEY_EMU, KEY_BURST_BOUND, KEY_TYPICAL_SZ, KEY_PACING_INDEX,
-	KEY_TOLERANCE, NULL,
+	KEY_TOLERANCE, KEY_RX_PORT, NULL,
 };
 
 /* "dev, emu, ..., <device-model keys>" into @p buf. */
@@ -116,6 +117,19 @@ parse_pmd_key(struct mlx5_tm_devargs *da, const char *key, const char *value,
 			 "bad value '%s' for devarg %s; accepted: shared, dedicated",
 			 value ? value : "", key);
 		return -EINVAL;
+	}
+	if (strcmp(key, KEY_RX_PORT) == 0) {
+		/* Resolved to a port at probe (mlx5_tm_rx.c). */
+		if (value == NULL || *value == '\0' ||
+		    strlen(value) >= sizeof(da->rx_port)) {
+			snprintf(err, errlen,
+				 "bad value '%s' for devarg %s; accepted: an ethdev port name or port id (up to %zu characters)",
+				 value ? value : "", key,
+				 sizeof(da->rx_port) - 1);
+			return -EINVAL;
+		}
+		snprintf(da->rx_port, sizeof(da->rx_port), "%s", value);
+		return 0;
 	}
 	/* dev= and emu= are handled by the caller. */
 	return 0;

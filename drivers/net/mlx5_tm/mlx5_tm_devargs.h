@@ -8,7 +8,7 @@
 /**
  * @file
  * Devargs of a net_mlx5_tm port: the device (dev= or emu= with the device
- * model's options) and the pacing options.
+ * model's options), the pacing options and the Rx companion port.
  */
 
 #include <stdbool.h>
@@ -23,6 +23,8 @@ struct mlx5_tm_devargs {
 	char dev[64];                   /**< dev= value or emu= profile. */
 	struct mlx5_emu_config emu_cfg; /**< Device-model options. */
 	struct mlx5_tm_pacing_args pacing;
+	/** rx_port=: companion port name or id, empty for a Tx-only port. */
+	char rx_port[RTE_ETH_NAME_MAX_LEN];
 };
 
 /** Devarg keys of the PMD itself (device-model keys come on top). */
@@ -33,6 +35,7 @@ struct mlx5_tm_devargs {
 	"tx_typical_pkt_sz=<bytes> " \
 	"pacing_index=shared|dedicated " \
 	"rate_tolerance_ppm=<0..1000000> " \
+	"rx_port=<ethdev name|port id> " \
 	"clock=realtime|virtual " \
 	"pcap=<file> " \
 	"cap_<name>=<value> line_rate=<Mbps>"

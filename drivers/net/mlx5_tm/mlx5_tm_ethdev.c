@@ -4,7 +4,8 @@
 
 /*
  * The net_mlx5_tm virtual device: probe and remove, port objects (PD,
- * transport domain, TIS) and the ethdev operations of a Tx-only port.
+ * transport domain, TIS) and the ethdev operations of the port (its Rx,
+ * Tx-only or through a companion port, is mlx5_tm_rx.c's).
  */
 
 #include <errno.h>
@@ -25,6 +26,7 @@
 #include "mlx5_tm_caps_read.h"
 #include "mlx5_tm_devx.h"
 #include "mlx5_tm_mr.h"
+#include "mlx5_tm_rx.h"
 #include "mlx5_tm_tx.h"
 #include "mlx5_tm_txq_ctrl.h"
 #include "mlx5_tm_stats.h"
@@ -74,40 +76,8 @@ mlx5_tm_dev_configure(struct rte_eth_dev *dev)
 			    mlx5_tm_tx_offload_capa(dev));
 		return -ENOTSUP;
 	}
-	if (dev->data->nb_rx_queues > 0)
-		MLX5_TM_LOG(INFO,
-			    "port %u: %u Rx queues accepted; net_mlx5_tm sends only, they never receive",
-			    dev->data->port_id, dev->data->nb_rx_queues);
 	mlx5_tm_sched_txq_count_changed(dev, dev->data->nb_tx_queues);
 	return 0;
-}
-
-/*
- * Rx queues exist only so that applications that pair Rx and Tx queues
- * (testpmd uses min(rxq, txq) streams) can use several Tx queues.
- */
-static int
-mlx5_tm_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
-		       uint16_t nb_desc __rte_unused, unsigned int socket,
-		       const struct rte_eth_rxconf *conf __rte_unused,
-		       struct rte_mempool *mp __rte_unused)
-{
-	uint16_t *rxq;
-
-	rte_free(dev->data->rx_queues[qid]);
-	rxq = rte_zmalloc_socket("mlx5_tm_rxq", sizeof(*rxq), 0, socket);
-	if (rxq == NULL)
-		return -ENOMEM;
-	*rxq = qid;
-	dev->data->rx_queues[qid] = rxq;
-	return 0;
-}
-
-static void
-mlx5_tm_rx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
-{
-	rte_free(dev->data->rx_queues[qid]);
-	dev->data->rx_queues[qid] = NULL;
 }
 
 uint64_t
@@ -338,6 +308,7 @@ mlx5_tm_dev_close(struct rte_eth_dev *dev)
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY || priv->closed)
 		return 0;
+	mlx5_tm_rx_detach(dev); /* Stops receiving first. */
 	if (priv->started)
 		mlx5_tm_dev_stop(dev);
 	port_teardown(dev);
@@ -412,14 +383,6 @@ static const struct eth_dev_ops mlx5_tm_ops = {
 	.set_queue_rate_limit = mlx5_tm_dev_set_queue_rate_limit,
 	.tm_ops_get = mlx5_tm_dev_tm_ops_get,
 };
-
-/* The port never receives. */
-static uint16_t
-mlx5_tm_rx_burst_none(void *rxq __rte_unused, struct rte_mbuf **pkts __rte_unused,
-		      uint16_t n __rte_unused)
-{
-	return 0;
-}
 
 /* Why dev= found nothing, with the devices that exist. */
 static void
@@ -557,6 +520,11 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	dev->tx_descriptor_status = mlx5_tm_tx_descriptor_status;
 	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
 	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;
+	if (da->rx_port[0] != '\0') {
+		ret = mlx5_tm_rx_attach(dev, da->rx_port);
+		if (ret < 0)
+			goto fail;
+	}
 	rte_eth_dev_probing_finish(dev);
 	MLX5_TM_LOG(INFO, "%s: port %u on %s device %s%s%s", name,
 		    dev->data->port_id, priv->glue->name, da->dev,

@@ -24,6 +24,7 @@
 struct mlx5_emu;
 struct mlx5_tm_txq;
 struct mlx5_tm_mr_ctrl;
+struct mlx5_tm_rx;
 
 extern int mlx5_tm_logtype;
 
@@ -74,6 +75,8 @@ struct mlx5_tm_priv {
 	bool alarm_armed;
 	/** Scheduling layer state (mlx5_tm_sched*.c), opaque here. */
 	void *sched;
+	/** Rx companion port (mlx5_tm_rx.c), NULL for a Tx-only port. */
+	struct mlx5_tm_rx *rx;
 };
 
 /** Tx offloads the device offers (from its capabilities). */
