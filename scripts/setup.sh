@@ -4,7 +4,9 @@
 # Debian source package of exactly the installed libdpdk-dev version into
 # deps/ (never committed): DPDK's driver-SDK headers, and upstream net/mlx5's
 # Tx burst (mlx5_tx.h, mlx5_tx.c and the headers they include), which
-# test/upstream compiles at build time as the datapath reference.
+# test/upstream compiles at build time as the datapath reference; the same
+# common/mlx5 headers let test/conform call upstream's command builders in
+# Debian's librte_common_mlx5 (package librte-common-mlx5-23).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,7 +31,7 @@ drivers/bus/vdev/bus_vdev_driver.h lib/eal/include/bus_driver.h
 lib/eal/include/dev_driver.h"
 PACKAGES="build-essential pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev
 libibverbs-dev ibverbs-providers libpcap-dev python3 python3-pexpect
-dpkg-dev xz-utils gnuplot-nox valgrind"
+dpkg-dev xz-utils gnuplot-nox valgrind librte-common-mlx5-23"
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then

@@ -73,6 +73,11 @@ emu_fill_general_caps(const struct mlx5_emu *emu, void *cap)
 	MLX5_SET(cmd_hca_cap, cap, log_max_cq, c->log_max_cq);
 	MLX5_SET(cmd_hca_cap, cap, log_max_eq_sz, 22);
 	MLX5_SET(cmd_hca_cap, cap, log_max_eq, 4);
+	/*
+	 * Upstream's net/mlx5 consults the vport context (wqe_inline_mode 1)
+	 * only on devices that report eth_virt.
+	 */
+	MLX5_SET(cmd_hca_cap, cap, eth_virt, 1);
 	MLX5_SET(cmd_hca_cap, cap, port_type, MLX5_CAP_PORT_TYPE_ETH);
 	MLX5_SET(cmd_hca_cap, cap, num_ports, 1);
 	MLX5_SET(cmd_hca_cap, cap, log_max_msg, 30);
@@ -152,6 +157,12 @@ emu_cmd_query_hca_cap(struct mlx5_emu *emu, const void *in, size_t inlen,
 		break;
 	case MLX5_CAP_QOS:
 		emu_fill_qos_caps(emu, cap);
+		break;
+	case MLX5_CAP_FLOW_TABLE:
+		/*
+		 * Every Ethernet device answers it (upstream reads it when
+		 * eth_net_offloads is set); no steering is modelled: all 0.
+		 */
 		break;
 	default:
 		EMU_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_OPMOD);

@@ -198,6 +198,7 @@ test_caps(void)
 		      MLX5_GET(cmd_hca_cap, cap, port_type) ==
 		      MLX5_CAP_PORT_TYPE_ETH &&
 		      MLX5_GET(cmd_hca_cap, cap, qos) == 1 &&
+		      MLX5_GET(cmd_hca_cap, cap, eth_virt) == 1 &&
 		      MLX5_GET(cmd_hca_cap, cap, device_frequency_khz) ==
 		      1000000, "%s general values", want[i].profile);
 		CHECK(query_cap(&d, MLX5_CAP_ETHERNET_OFFLOADS, out,
@@ -205,7 +206,14 @@ test_caps(void)
 		CHECK(MLX5_GET(per_protocol_networking_offload_caps, cap,
 			       wqe_inline_mode) == want[i].inline_mode,
 		      "%s inline mode", want[i].profile);
-		CHECK(query_cap(&d, 0x7, out, sizeof(out)) == -EREMOTEIO &&
+		/* NIC flow table caps: answered (upstream reads them), 0. */
+		memset(out, 0xff, sizeof(out));
+		CHECK(query_cap(&d, MLX5_CAP_FLOW_TABLE, out, sizeof(out)) == 0 &&
+		      MLX5_GET(cmd_hca_cap, cap, log_max_qp) == 0 &&
+		      MLX5_GET(qos_cap, cap, packet_pacing_rate_table_size) == 0,
+		      "%s flow table caps all 0", want[i].profile);
+		/* ROCE caps (type 0x4): no RoCE, refused. */
+		CHECK(query_cap(&d, 0x4, out, sizeof(out)) == -EREMOTEIO &&
 		      t_status(out) == MLX5_CMD_STAT_BAD_PARAM_ERR,
 		      "unsupported cap type");
 		t_close(&d);

@@ -194,6 +194,7 @@ mlx5_prm_write64(void *p, size_t qw, uint64_t val)
 #define MLX5_HCA_CAP_OPMOD_GET_CUR		0x1
 #define MLX5_CAP_GENERAL			0x0
 #define MLX5_CAP_ETHERNET_OFFLOADS		0x1
+#define MLX5_CAP_FLOW_TABLE			0x7
 #define MLX5_CAP_QOS				0xc
 /** op_mod of QUERY_HCA_CAP for capability type @p type. */
 #define MLX5_HCA_CAP_OP_MOD(type, cur) (((type) << 1) | ((cur) & 1))
@@ -319,7 +320,9 @@ struct mlx5_ifc_cmd_hca_cap_bits {
 	u8 log_max_eq_sz[0x8];
 	u8 reserved_at_e8[0x14];
 	u8 log_max_eq[0x4];
-	u8 reserved_at_100[0xb6];
+	u8 reserved_at_100[0xa3];
+	u8 eth_virt[0x1];
+	u8 reserved_at_1a4[0x12];
 	u8 port_type[0x2];
 	u8 num_ports[0x8];
 	u8 reserved_at_1c0[0x3];
