@@ -157,14 +157,18 @@ txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed)
 			 * did not run; what it covers is freed unsent. The
 			 * control path checks whether the SQ is in error.
 			 */
-			const struct mlx5_tm_txq_fcq *f =
-				&txq->fcqs[txq->fcq_tail++ & (txq->cqe_n - 1)];
+			if (txq->fcq_tail != txq->fcq_head) {
+				const struct mlx5_tm_txq_fcq *f =
+					&txq->fcqs[txq->fcq_tail++ &
+						   (txq->cqe_n - 1)];
 
-			if (upto != txq->elts_tail)
-				*freed += free_elts(txq, upto);
-			txq->st.err_mbufs += free_elts(txq, f->elts_head);
-			upto = f->elts_head;
-			txq->wqe_pi = f->wqe_end;
+				if (upto != txq->elts_tail)
+					*freed += free_elts(txq, upto);
+				txq->st.err_mbufs += free_elts(txq,
+							       f->elts_head);
+				upto = f->elts_head;
+				txq->wqe_pi = f->wqe_end;
+			}
 			txq->st.flush_cqes++;
 			__atomic_store_n(&txq->flush_seen, 1,
 					 __ATOMIC_RELEASE);
