@@ -185,6 +185,12 @@ emu_caps_resolve(const struct mlx5_emu_config *cfg, struct mlx5_emu_caps *caps)
 			caps->pp_table_size - 1u);
 		return -EINVAL;
 	}
+	if (cfg->mtu < EMU_MIN_MTU || cfg->mtu > EMU_MAX_MTU) {
+		emu_log(EMU_LOG_ERR, "mtu=%lld: the netdev MTU is %u..%u "
+			"(a configuration not from mlx5_emu_config_init?)",
+			(long long)cfg->mtu, EMU_MIN_MTU, EMU_MAX_MTU);
+		return -EINVAL;
+	}
 	if (caps->line_rate_mbps == 0) {
 		emu_log(EMU_LOG_ERR, "line_rate must be above 0");
 		return -EINVAL;
