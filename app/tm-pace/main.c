@@ -198,6 +198,22 @@ configure_port(struct pace_run *run)
 			strerror(-ret));
 		return ret;
 	}
+	/* Some drivers keep their own MTU at configure: set it, then check. */
+	if (conf.rxmode.mtu != 0) {
+		uint16_t mtu = 0;
+
+		ret = rte_eth_dev_get_mtu(run->port_id, &mtu);
+		if (ret == 0 && mtu < conf.rxmode.mtu)
+			ret = rte_eth_dev_set_mtu(run->port_id,
+						  conf.rxmode.mtu);
+		if (ret != 0) {
+			fprintf(stderr, "tm-pace: %u-byte frames need an MTU "
+				"of %u on port %u (%s): %s; the NIC would drop "
+				"them\n", max_frame, conf.rxmode.mtu,
+				run->port_id, run->driver, strerror(-ret));
+			return ret;
+		}
+	}
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(run->port_id, &nb_rxd, &nb_txd);
 	if (ret == 0 && nb_txd != run->opt.nb_txd) {
 		printf("port %u: %u Tx descriptors per queue (asked %u)\n",

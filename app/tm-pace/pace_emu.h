@@ -45,6 +45,7 @@ struct pace_emu_wire {
 	uint64_t bytes;             /**< Frame bytes, no FCS. */
 	uint64_t last_departure_ns; /**< Device time, 0 before the first. */
 	uint16_t pp_index;          /**< The SQ's pacing entry, 0 = none. */
+	uint64_t mtu_drops;         /**< Frames the port dropped: above MTU. */
 };
 
 /**

@@ -80,5 +80,6 @@ pace_emu_wire(const struct pace_emu *e, uint16_t queue,
 	w->bytes = info.bytes;
 	w->last_departure_ns = info.last_departure_ns;
 	w->pp_index = info.pp_index;
+	w->mtu_drops = info.mtu_drops;
 	return true;
 }

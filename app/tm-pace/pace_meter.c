@@ -89,6 +89,7 @@ pace_meter_sample(struct pace_run *run, uint64_t t_ns)
 			qs->wire_bytes = w.bytes;
 			qs->wire_last_ns = w.last_departure_ns;
 			qs->pp_index = w.pp_index;
+			qs->wire_mtu_drops = w.mtu_drops;
 		} else if (run->have_wire[i]) {
 			ids[n++] = run->xid_wire_pkts[i];
 			ids[n++] = run->xid_wire_bytes[i];
@@ -209,7 +210,7 @@ static void
 measure_phase(const struct pace_run *run, unsigned int idx,
 	      struct pace_phase *ph)
 {
-	const struct pace_sample *a = NULL, *b = NULL;
+	const struct pace_sample *a = NULL, *b = NULL, *first = NULL;
 	/*
 	 * Settle from the planned start: a change lands a little after its
 	 * time, and samples are due on the same grid as --at times.
@@ -224,7 +225,14 @@ measure_phase(const struct pace_run *run, unsigned int idx,
 	for (i = 0; i < run->nb_samples; i++) {
 		const struct pace_sample *s = &run->samples[i];
 
-		if (s->t_ns < from || s->t_ns > ph->end_ns)
+		if (s->t_ns < ph->start_ns || s->t_ns > ph->end_ns)
+			continue;
+		if (first == NULL)
+			first = s;
+		/* Frames the port dropped never count as sent. */
+		ph->mtu_drops = s->q[idx].wire_mtu_drops -
+				first->q[idx].wire_mtu_drops;
+		if (s->t_ns < from)
 			continue;
 		if (a == NULL)
 			a = s;

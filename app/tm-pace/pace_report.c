@@ -132,6 +132,8 @@ pace_report_live(const struct pace_run *run)
 static const char *
 phase_status(const struct pace_run *run, const struct pace_phase *ph)
 {
+	if (ph->mtu_drops > 0)
+		return "MTU-DROPS";
 	if (!run->shaped)
 		return "UNSHAPED";
 	if (!ph->measured)
@@ -212,7 +214,8 @@ pace_report_summary(const struct pace_run *run)
 			       ph[k].pkts, ph[k].ring_full_pct, st,
 			       k == n - 1 && with[0] ? "  shares profile with "
 			       "queue " : "", k == n - 1 ? with : "");
-			if (!ph[k].measured || !ph[k].within)
+			if (!ph[k].measured || !ph[k].within ||
+			    ph[k].mtu_drops > 0)
 				all_ok = false;
 			lag |= ph[k].device_lag;
 			sender |= ph[k].sender_limited;

@@ -32,6 +32,7 @@ struct pace_qsample {
 	uint64_t wire_bytes;
 	uint64_t wire_last_ns;      /**< Last departure, device time; 0 unknown. */
 	int32_t pp_index;           /**< Device pacing entry, -1 unknown. */
+	uint64_t wire_mtu_drops;    /**< Frames dropped at the port (MTU). */
 	uint64_t q_pkts;
 	uint64_t q_bytes;
 	struct pace_tx_counters tx;
@@ -73,6 +74,7 @@ struct pace_phase {
 	bool within;
 	bool sender_limited;
 	bool device_lag;
+	uint64_t mtu_drops;         /**< Frames the port dropped (MTU). */
 };
 
 #define PACE_MAX_PHASES (PACE_MAX_CHANGES + 1)

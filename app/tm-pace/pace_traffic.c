@@ -23,6 +23,8 @@ struct frame_tmpl {
 	uint16_t queue;
 	uint16_t size;
 	uint16_t size_max;
+	/* The port's own MAC: a VF's spoof check drops any other source. */
+	struct rte_ether_addr src;
 };
 
 static void
@@ -50,8 +52,6 @@ prebuild(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
 	struct pace_payload *pl = (struct pace_payload *)(udp + 1);
-	static const struct rte_ether_addr src = {
-		.addr_bytes = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 } };
 	static const struct rte_ether_addr dst = {
 		.addr_bytes = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x02 } };
 
@@ -59,7 +59,7 @@ prebuild(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
 	RTE_SET_USED(idx);
 	memset(frame, 0, tm->size_max);
 	rte_ether_addr_copy(&dst, &eth->dst_addr);
-	rte_ether_addr_copy(&src, &eth->src_addr);
+	rte_ether_addr_copy(&tm->src, &eth->src_addr);
 	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 	ip->version_ihl = RTE_IPV4_VHL_DEF;
 	ip->time_to_live = 64;
@@ -90,6 +90,11 @@ pace_txq_init(struct pace_txq *t, uint16_t port_id, uint16_t queue,
 	t->size_max = size_max;
 	t->burst = RTE_MIN(burst, PACE_MAX_TX_BURST);
 	snprintf(name, sizeof(name), "tm_pace_p%u_q%u", port_id, queue);
+	if (rte_eth_macaddr_get(port_id, &tmpl.src) != 0) {
+		fprintf(stderr, "tm-pace: port %u has no MAC address\n",
+			port_id);
+		return -ENODEV;
+	}
 	t->pool = rte_pktmbuf_pool_create(name, nb_mbufs, 64, 0, room, socket);
 	if (t->pool == NULL) {
 		fprintf(stderr, "tm-pace: mempool for queue %u (%u mbufs of "

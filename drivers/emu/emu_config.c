@@ -51,6 +51,13 @@ const char *const mlx5_emu_config_keys[] = {
 	"sched_zero_bw_share",
 	"sched_sq_pp_and_group",
 	"sched_root_values",
+	"cap_sq_ts_format",
+	"cap_packet_pacing_uid",
+	"mtu",
+	"link",
+	"eswitch",
+	"pp_foreign",
+	"rst2rdy_pp",
 	NULL,
 };
 
@@ -80,6 +87,13 @@ mlx5_emu_config_init(struct mlx5_emu_config *cfg, const char *profile)
 	cfg->mpw = -1;
 	cfg->lag_threshold_us = -1;
 	emu_sched_config_init(cfg);
+	cfg->sq_ts_format = -1;
+	cfg->packet_pacing_uid = -1;
+	cfg->mtu = 1500;
+	cfg->link_up = 1;
+	cfg->eswitch_switchdev = 0;
+	cfg->pp_foreign = 0;
+	cfg->rst2rdy_pp_ignore = 0;
 	return 0;
 }
 
@@ -344,7 +358,57 @@ static const struct emu_int_key emu_int_keys[] = {
 	EMU_KEY("cap_mpw", mpw, 0, 3, "0..3"),
 	EMU_KEY("lag_threshold_us", lag_threshold_us, 1, 60000000,
 		"microseconds, 1..60000000"),
+	EMU_KEY("cap_packet_pacing_uid", packet_pacing_uid, 0, 1, "0 or 1"),
+	EMU_KEY("mtu", mtu, EMU_MIN_MTU, EMU_MAX_MTU,
+		"a netdev MTU in bytes, 68..9960"),
+	EMU_KEY("pp_foreign", pp_foreign, 0, UINT16_MAX,
+		"a number of rate-table entries, 0..65535"),
 };
+
+/* Keys taking one of a few names into an int64_t field (index = value). */
+struct emu_name_key {
+	const char *key;
+	size_t off;
+	const char *names[4];
+};
+
+#define EMU_NAMES(k, field, ...) \
+	{ k, offsetof(struct mlx5_emu_config, field), { __VA_ARGS__ } }
+
+static const struct emu_name_key emu_name_keys[] = {
+	EMU_NAMES("cap_sq_ts_format", sq_ts_format, "free_run", "rt", "both"),
+	EMU_NAMES("link", link_up, "down", "up"),
+	EMU_NAMES("eswitch", eswitch_switchdev, "legacy", "switchdev"),
+	EMU_NAMES("rst2rdy_pp", rst2rdy_pp_ignore, "apply", "ignore"),
+};
+
+/* Set a named-value key; -ENOENT when @p key is not one. */
+static int
+emu_cfg_name(struct mlx5_emu_config *cfg, const char *key, const char *value,
+	     char *err, size_t errlen)
+{
+	size_t i, j;
+
+	for (i = 0; i < sizeof(emu_name_keys) / sizeof(emu_name_keys[0]); i++) {
+		const struct emu_name_key *k = &emu_name_keys[i];
+		char list[64] = "";
+
+		if (strcmp(key, k->key) != 0)
+			continue;
+		for (j = 0; j < 4 && k->names[j] != NULL; j++) {
+			if (strcmp(value, k->names[j]) == 0) {
+				*(int64_t *)((uint8_t *)cfg + k->off) =
+					(int64_t)j;
+				return 0;
+			}
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s%s", j > 0 ? ", " : "", k->names[j]);
+		}
+		return emu_cfg_error(err, errlen,
+			"%s='%s': accepted values are %s", key, value, list);
+	}
+	return -ENOENT;
+}
 
 int
 mlx5_emu_config_set(struct mlx5_emu_config *cfg, const char *key,
@@ -352,6 +416,7 @@ mlx5_emu_config_set(struct mlx5_emu_config *cfg, const char *key,
 {
 	uint64_t v;
 	size_t i;
+	int ret;
 
 	if (err != NULL && errlen > 0)
 		err[0] = '\0';
@@ -413,6 +478,9 @@ mlx5_emu_config_set(struct mlx5_emu_config *cfg, const char *key,
 			"cap_vport_inline='%s': accepted values are none, l2, "
 			"ip, tcp_udp", value);
 	}
+	ret = emu_cfg_name(cfg, key, value, err, errlen);
+	if (ret != -ENOENT)
+		return ret;
 	if (strcmp(key, "fault_cmd") == 0)
 		return emu_cfg_fault_cmd(cfg, value, err, errlen);
 	if (strcmp(key, "fault_pp_alloc") == 0)

@@ -130,6 +130,7 @@ emu_fill_qos_caps(const struct mlx5_emu *emu, void *cap)
 	MLX5_SET(qos_cap, cap, packet_pacing, c->packet_pacing);
 	MLX5_SET(qos_cap, cap, packet_pacing_burst_bound, c->pp_burst_bound);
 	MLX5_SET(qos_cap, cap, packet_pacing_typical_size, c->pp_typical_size);
+	MLX5_SET(qos_cap, cap, packet_pacing_uid, c->packet_pacing_uid);
 	MLX5_SET(qos_cap, cap, wqe_rate_pp, c->wqe_rate_pp);
 	MLX5_SET(qos_cap, cap, packet_pacing_max_rate, c->pp_max_rate_kbps);
 	MLX5_SET(qos_cap, cap, packet_pacing_min_rate, c->pp_min_rate_kbps);
@@ -672,6 +673,12 @@ emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 		return st;
 	/* What was due before the command departs at the old settings. */
 	emu_engine_sync(emu);
+	/*
+	 * Devarg rst2rdy_pp=ignore: RST->RDY leaves the pacing index as it
+	 * was (whether firmware applies it there is unverified).
+	 */
+	if (set_pp && cur == MLX5_SQC_STATE_RST && emu->cfg.rst2rdy_pp_ignore)
+		set_pp = false;
 	if (set_pp)
 		emu_engine_sq_set_pp(emu, sq, (uint16_t)pp_index);
 	if (set_group)

@@ -134,6 +134,8 @@ emu_open_device(const char *name, const void *opts)
 	emu_idtab_init(&emu->umems, EMU_BASE_UMEM, 1u << 20);
 	emu_idtab_init(&emu->uars, EMU_BASE_UAR, 1u << 16);
 	emu_idtab_init(&emu->mrs, EMU_BASE_LKEY, 1u << 20);
+	emu->mtu = (uint32_t)cfg->mtu;
+	emu->link_up = cfg->link_up != 0;
 	emu->fault_cmd = cfg->fault_cmd;
 	emu->fault_pp = cfg->fault_pp;
 	emu->fault_wqe = cfg->fault_wqe;
@@ -330,6 +332,62 @@ emu_obj_destroy(struct mlx5_tm_devx_obj *o)
 	return 0;
 }
 
+static int
+emu_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
+{
+	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
+
+	if (emu == NULL || info == NULL)
+		return -EINVAL;
+	memset(info, 0, sizeof(*info));
+	emu_lock(emu);
+	info->mtu = emu->mtu;
+	info->min_mtu = EMU_MIN_MTU;
+	info->max_mtu = EMU_MAX_MTU;
+	info->link_up = emu->link_up;
+	info->speed_mbps = emu->link_up ? emu->caps.line_rate_mbps : 0;
+	info->switchdev = emu->cfg.eswitch_switchdev != 0;
+	info->pci_device_id = emu->caps.pci_device_id;
+	emu_unlock(emu);
+	return 0;
+}
+
+static int
+emu_port_set_mtu(struct mlx5_tm_glue_dev *dev, uint32_t mtu)
+{
+	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
+
+	if (emu == NULL)
+		return -EINVAL;
+	/* The kernel refuses what is outside [min_mtu, max_mtu]. */
+	if (mtu < EMU_MIN_MTU || mtu > EMU_MAX_MTU)
+		return -EINVAL;
+	emu_lock(emu);
+	emu_engine_sync(emu);
+	emu->mtu = mtu;
+	emu_unlock(emu);
+	return 0;
+}
+
+uint32_t
+mlx5_emu_mtu(struct mlx5_emu *emu)
+{
+	uint32_t mtu;
+
+	emu_lock(emu);
+	mtu = emu->mtu;
+	emu_unlock(emu);
+	return mtu;
+}
+
+void
+mlx5_emu_set_link(struct mlx5_emu *emu, bool up)
+{
+	emu_lock(emu);
+	emu->link_up = up;
+	emu_unlock(emu);
+}
+
 const struct mlx5_tm_glue mlx5_tm_glue_emu = {
 	.name = "emulated",
 	.open_device = emu_open_device,
@@ -350,4 +408,6 @@ const struct mlx5_tm_glue mlx5_tm_glue_emu = {
 	.pp_free = emu_glue_pp_free,
 	.reg_mr = emu_glue_reg_mr,
 	.dereg_mr = emu_glue_dereg_mr,
+	.port_query = emu_port_query,
+	.port_set_mtu = emu_port_set_mtu,
 };

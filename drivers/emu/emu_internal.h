@@ -47,6 +47,15 @@
 #define EMU_MAX_FRAME 9978u
 /* Ethernet overheads counted on the line: FCS, preamble+SFD, IFG. */
 #define EMU_WIRE_OVERHEAD (4u + 8u + 12u)
+/*
+ * The kernel's MLX5E_ETH_HARD_MTU (Ethernet header, one VLAN tag, FCS):
+ * the port MTU is the netdev MTU plus this (MLX5E_SW2HW_MTU).
+ */
+#define EMU_HARD_MTU (14u + 4u + 4u)
+#define EMU_FCS_LEN 4u
+/* Netdev MTU range: Linux's minimum, and what fits EMU_MAX_FRAME. */
+#define EMU_MIN_MTU 68u
+#define EMU_MAX_MTU (EMU_MAX_FRAME + EMU_FCS_LEN - EMU_HARD_MTU)
 /* Frames shorter than this (without FCS) are padded on the line. */
 #define EMU_MIN_FRAME 60u
 
@@ -244,6 +253,8 @@ struct emu_sq_stats {
 	uint64_t min_gap_ps;
 	uint64_t max_gap_ps;
 	uint8_t last_syndrome;
+	uint64_t mtu_drops;
+	uint64_t eswitch_drops;
 };
 
 struct emu_sched_elem;
@@ -329,6 +340,10 @@ struct mlx5_emu {
 	uint64_t sq_seq;
 	struct emu_pp_entry *pp;    /* index 1..caps.pp_table_size */
 	uint32_t pp_handles;
+	uint16_t pp_foreign;        /* entries held by other users */
+	/* port (netdev) */
+	uint32_t mtu;
+	bool link_up;
 	/* engine */
 	struct emu_sq **active;
 	uint32_t nb_active;

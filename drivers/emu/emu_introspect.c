@@ -75,6 +75,8 @@ mlx5_emu_sq_get(struct mlx5_emu *emu, uint32_t sqn,
 	info->wqes = sq->st.wqes;
 	info->cqes = sq->st.cqes;
 	info->errors = sq->st.errors;
+	info->mtu_drops = sq->st.mtu_drops;
+	info->eswitch_drops = sq->st.eswitch_drops;
 	info->first_departure_ns = sq->st.first_ps / EMU_PS_PER_NS;
 	info->last_departure_ns = sq->st.last_ps / EMU_PS_PER_NS;
 	info->min_gap_ns = sq->st.min_gap_ps / EMU_PS_PER_NS;

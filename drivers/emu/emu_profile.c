@@ -28,6 +28,7 @@ struct emu_profile {
  */
 #define EMU_PROFILE_COMMON \
 	.packet_pacing = true, \
+	.packet_pacing_uid = true, \
 	.pp_burst_bound = true, \
 	.pp_typical_size = true, \
 	.pp_min_rate_kbps = 1000, \
@@ -44,6 +45,7 @@ static const struct emu_profile emu_profiles[] = {
 		.name = "cx5",
 		.caps = {
 			EMU_PROFILE_COMMON,
+			.pci_device_id = 0x1017,
 			.wqe_rate_pp = false,
 			.pp_max_rate_kbps = 100000000,
 			.pp_table_size = 128,
@@ -57,6 +59,7 @@ static const struct emu_profile emu_profiles[] = {
 		.name = "cx6dx",
 		.caps = {
 			EMU_PROFILE_COMMON,
+			.pci_device_id = 0x101d,
 			.wqe_rate_pp = true,
 			.pp_max_rate_kbps = 100000000,
 			.pp_table_size = 512,
@@ -70,6 +73,7 @@ static const struct emu_profile emu_profiles[] = {
 		.name = "cx7",
 		.caps = {
 			EMU_PROFILE_COMMON,
+			.pci_device_id = 0x1021,
 			.wqe_rate_pp = true,
 			.pp_max_rate_kbps = 400000000,
 			.pp_table_size = 1024,
@@ -162,6 +166,10 @@ emu_caps_resolve(const struct mlx5_emu_config *cfg, struct mlx5_emu_caps *caps)
 		     caps->vport_inline_mode);
 	EMU_OVERRIDE(cfg->empw, 1, "cap_empw", caps->empw);
 	EMU_OVERRIDE(cfg->mpw, 3, "cap_mpw", caps->mpw);
+	EMU_OVERRIDE(cfg->sq_ts_format, 2, "cap_sq_ts_format",
+		     caps->sq_ts_format);
+	EMU_OVERRIDE(cfg->packet_pacing_uid, 1, "cap_packet_pacing_uid",
+		     caps->packet_pacing_uid);
 	if (caps->packet_pacing &&
 	    (caps->pp_min_rate_kbps == 0 ||
 	     caps->pp_min_rate_kbps > caps->pp_max_rate_kbps)) {
@@ -170,8 +178,23 @@ emu_caps_resolve(const struct mlx5_emu_config *cfg, struct mlx5_emu_caps *caps)
 			caps->pp_min_rate_kbps, caps->pp_max_rate_kbps);
 		return -EINVAL;
 	}
-	if (caps->packet_pacing && caps->pp_table_size == 0) {
-		emu_log(EMU_LOG_ERR, "packet pacing with an empty rate table");
+	/* Index 0 is "unlimited": a table of N has N - 1 entries. */
+	if (caps->packet_pacing && caps->pp_table_size < 2) {
+		emu_log(EMU_LOG_ERR, "packet pacing with a rate table of %u: "
+			"index 0 is reserved, at least 2 needed",
+			caps->pp_table_size);
+		return -EINVAL;
+	}
+	if (caps->packet_pacing && cfg->pp_foreign >= caps->pp_table_size) {
+		emu_log(EMU_LOG_ERR, "pp_foreign=%lld: the rate table has "
+			"only %u usable entries", (long long)cfg->pp_foreign,
+			caps->pp_table_size - 1u);
+		return -EINVAL;
+	}
+	if (cfg->mtu < EMU_MIN_MTU || cfg->mtu > EMU_MAX_MTU) {
+		emu_log(EMU_LOG_ERR, "mtu=%lld: the netdev MTU is %u..%u "
+			"(a configuration not from mlx5_emu_config_init?)",
+			(long long)cfg->mtu, EMU_MIN_MTU, EMU_MAX_MTU);
 		return -EINVAL;
 	}
 	if (caps->line_rate_mbps == 0) {
@@ -182,6 +205,7 @@ emu_caps_resolve(const struct mlx5_emu_config *cfg, struct mlx5_emu_caps *caps)
 		caps->pp_burst_bound = false;
 		caps->pp_typical_size = false;
 		caps->wqe_rate_pp = false;
+		caps->packet_pacing_uid = false;
 		caps->pp_table_size = 0;
 		caps->pp_min_rate_kbps = 0;
 		caps->pp_max_rate_kbps = 0;

@@ -4,10 +4,15 @@
 
 /*
  * The packet-pacing rate table, with the semantics of the Linux mlx5 core
- * (rl.c) behind mlx5dv_pp_alloc(): index 0 means unlimited, entries are
- * 1..table size; an identical context of the same user shares an entry
+ * (rl.c) behind mlx5dv_pp_alloc(): index 0 means unlimited, so a table of
+ * packet_pacing_rate_table_size N has entries 1..N-1 (rl.c: max_size =
+ * size - 1); an identical context of the same user shares an entry
  * (refcounted), a dedicated entry is never shared; an entry is cleared
- * when its last holder frees it.
+ * when its last holder frees it. Devarg pp_foreign=n has entries 1..n
+ * held by other users (the kernel netdev, other processes) from the start.
+ * Without qos_cap.packet_pacing_uid the kernel (mlx5_ib qos.c,
+ * pp_is_supported) does not expose the pacing object to DEVX: pp_alloc
+ * fails with EOPNOTSUPP.
  */
 
 #include <errno.h>
@@ -18,12 +23,27 @@
 
 #define EMU_PP_CTX_SZ MLX5_ST_SZ_BYTES(set_pp_rate_limit_context)
 
+/* The holder of the entries taken by other users (pp_foreign). */
+static const char emu_pp_foreign_user;
+
 int
 emu_pp_table_init(struct mlx5_emu *emu)
 {
+	uint16_t i;
+
 	emu->pp = calloc((size_t)emu->caps.pp_table_size + 1,
 			 sizeof(*emu->pp));
-	return emu->pp == NULL ? -ENOMEM : 0;
+	if (emu->pp == NULL)
+		return -ENOMEM;
+	emu->pp_foreign = emu->caps.pp_table_size > 0 ?
+			  (uint16_t)emu->cfg.pp_foreign : 0;
+	for (i = 1; i <= emu->pp_foreign; i++) {
+		emu->pp[i].used = true;
+		emu->pp[i].dedicated = true;
+		emu->pp[i].refcount = 1;
+		emu->pp[i].user = &emu_pp_foreign_user;
+	}
+	return 0;
 }
 
 void
@@ -77,7 +97,7 @@ emu_pp_acquire(struct mlx5_emu *emu, const void *user, const void *ctx,
 	ret = emu_pp_check(emu, raw);
 	if (ret < 0)
 		return ret;
-	for (i = 1; i <= emu->caps.pp_table_size; i++) {
+	for (i = 1; i < emu->caps.pp_table_size; i++) {
 		e = &emu->pp[i];
 		if (!e->used) {
 			if (free_i == 0)
@@ -115,7 +135,7 @@ emu_pp_release(struct mlx5_emu *emu, uint16_t index)
 	struct emu_pp_entry *e;
 	uint32_t sq_users;
 
-	if (index == 0 || index > emu->caps.pp_table_size)
+	if (index == 0 || index >= emu->caps.pp_table_size)
 		return;
 	e = &emu->pp[index];
 	if (!e->used || --e->refcount > 0)
@@ -133,7 +153,7 @@ emu_pp_release(struct mlx5_emu *emu, uint16_t index)
 const struct emu_pp_entry *
 emu_pp_get(const struct mlx5_emu *emu, uint16_t index)
 {
-	if (index == 0 || index > emu->caps.pp_table_size ||
+	if (index == 0 || index >= emu->caps.pp_table_size ||
 	    !emu->pp[index].used)
 		return NULL;
 	return &emu->pp[index];
@@ -148,7 +168,7 @@ emu_pp_index_valid(const struct mlx5_emu *emu, uint16_t index)
 void
 emu_pp_sq_ref(struct mlx5_emu *emu, uint16_t index, int delta)
 {
-	if (index == 0 || index > emu->caps.pp_table_size)
+	if (index == 0 || index >= emu->caps.pp_table_size)
 		return;
 	emu->pp[index].sq_users += delta;
 }
@@ -175,6 +195,8 @@ emu_glue_pp_alloc(struct mlx5_tm_glue_dev *dev, size_t pp_context_sz,
 	emu_lock(emu);
 	start = emu_mono_ns();
 	ret = emu_fault_pp_hit(emu);
+	if (ret == 0 && emu->caps.packet_pacing && !emu->caps.packet_pacing_uid)
+		ret = -EOPNOTSUPP;
 	if (ret == 0)
 		ret = emu_pp_acquire(emu, emu, pp_context, pp_context_sz,
 				     flags & MLX5_TM_PP_FLAG_DEDICATED_INDEX,
@@ -224,7 +246,7 @@ mlx5_emu_pp_list(struct mlx5_emu *emu, struct mlx5_emu_pp_info *entries,
 	if (emu == NULL)
 		return 0;
 	emu_lock(emu);
-	for (i = 1; i <= emu->caps.pp_table_size; i++) {
+	for (i = 1; i < emu->caps.pp_table_size; i++) {
 		const struct emu_pp_entry *e = &emu->pp[i];
 
 		if (!e->used)
@@ -240,7 +262,8 @@ mlx5_emu_pp_list(struct mlx5_emu *emu, struct mlx5_emu_pp_info *entries,
 			o->rate_mode = e->mode;
 			o->dedicated = e->dedicated;
 			o->refcount = e->refcount;
-			o->user = emu->dev_id;
+			o->user = e->user == &emu_pp_foreign_user ? 0 :
+				  emu->dev_id;
 			o->sq_users = e->sq_users;
 		}
 		n++;

@@ -194,6 +194,19 @@ emu_sq_local(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 {
 	struct emu_wqe *w = &sq->head;
 
+	if (w->kind == EMU_WQE_BAD &&
+	    w->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR) {
+		/*
+		 * Injected flush (fault_wqe=N:5): the WQE is flushed, with a
+		 * CQE if it asked for one as flushes come, the SQ stays
+		 * ready: a flush CQE without an error, which upstream's
+		 * mlx5_tx_error_cqe_handle() ignores.
+		 */
+		if (w->cq_update)
+			emu_cq_flush(emu, sq, w->index, w->opcode);
+		emu_sq_next(emu, sq, t);
+		return;
+	}
 	if (w->kind == EMU_WQE_BAD) {
 		/* As hardware: an error CQE, then the SQ is in error. */
 		emu_cq_error(emu, sq, w, t);
@@ -207,13 +220,40 @@ emu_sq_local(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 	emu_sq_next(emu, sq, t);
 }
 
+/*
+ * Whether the port lets the frame out: in switchdev mode an SQ reaches
+ * the wire only through an E-Switch rule (upstream adds one per SQ), which
+ * this model never has; the port drops frames longer than its MTU allows
+ * (netdev MTU + MLX5E_ETH_HARD_MTU, FCS included), without an error CQE.
+ * Both are counted per SQ and for the port.
+ */
+static bool
+emu_port_admits(struct mlx5_emu *emu, struct emu_sq *sq,
+		const struct emu_wqe *w)
+{
+	if (emu->cfg.eswitch_switchdev) {
+		sq->st.eswitch_drops++;
+		emu->port.eswitch_drops++;
+		return false;
+	}
+	if (w->len + EMU_FCS_LEN > emu->mtu + EMU_HARD_MTU) {
+		sq->st.mtu_drops++;
+		emu->port.mtu_drops++;
+		return false;
+	}
+	return true;
+}
+
 static void
 emu_sq_depart(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 {
 	struct emu_wqe *w = &sq->head;
 
-	emu_wire_depart(emu, sq, w, t);
-	emu_port_occupy(emu, t, w->len);
+	/* Paced as any frame; a dropped one never occupies the line. */
+	if (emu_port_admits(emu, sq, w)) {
+		emu_wire_depart(emu, sq, w, t);
+		emu_port_occupy(emu, t, w->len);
+	}
 	emu_sq_charge(emu, sq, t);
 	if (emu_sched_on(emu))
 		emu_sched_charge(emu, sq, t, w->len);

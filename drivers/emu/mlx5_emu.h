@@ -135,6 +135,23 @@ struct mlx5_emu_config {
 	 */
 	char cpus[64];
 	struct mlx5_emu_sched_config sched; /**< NIC scheduling options. */
+	/** cap_sq_ts_format=free_run|rt|both (0, 1, 2). */
+	int64_t sq_ts_format;
+	/** cap_packet_pacing_uid=0|1: qos_cap.packet_pacing_uid. */
+	int64_t packet_pacing_uid;
+	/** mtu=BYTES: netdev (software) MTU of the port; default 1500. */
+	int64_t mtu;
+	/** link=up|down: the port's link; default up. */
+	int64_t link_up;
+	/** eswitch=legacy|switchdev: E-Switch mode; default legacy. */
+	int64_t eswitch_switchdev;
+	/** pp_foreign=N: rate-table entries held by other users at open. */
+	int64_t pp_foreign;
+	/**
+	 * rst2rdy_pp=apply|ignore: whether MODIFY_SQ RST->RDY applies the
+	 * pacing index it carries (unverified on hardware; default apply).
+	 */
+	int64_t rst2rdy_pp_ignore;
 };
 
 /** Fill @p cfg with the defaults of profile @p profile (no overrides). */
@@ -206,6 +223,8 @@ struct mlx5_emu_caps {
 	uint8_t sq_ts_format;       /**< 0 free-running, 1 real-time, 2 both. */
 	bool empw;                  /**< enhanced_multi_pkt_send_wqe. */
 	uint8_t mpw;                /**< multi_pkt_send_wqe (0 = none). */
+	bool packet_pacing_uid;     /**< qos_cap.packet_pacing_uid. */
+	uint16_t pci_device_id;     /**< PCI device id the profile stands for. */
 	uint32_t num_comp_vectors;  /**< Valid devx_query_eqn vectors. */
 	struct mlx5_emu_sched_caps sched; /**< NIC scheduling. */
 };
@@ -309,11 +328,27 @@ struct mlx5_emu_port_stats {
 	uint64_t cq_overruns;  /**< CQEs dropped: CQ full (consumer index). */
 	uint64_t doorbells;    /**< Doorbell register changes seen. */
 	uint64_t doorbell_mismatches; /**< UAR write beyond the doorbell record. */
+	/** Frames dropped at the port: longer than the MTU allows. */
+	uint64_t mtu_drops;
+	/** Frames dropped in switchdev mode: no E-Switch rule for the SQ. */
+	uint64_t eswitch_drops;
 };
 
 /** Counters of the port of @p emu. */
 void mlx5_emu_get_port_stats(struct mlx5_emu *emu,
 			     struct mlx5_emu_port_stats *stats);
+
+/**
+ * The netdev MTU of the port (what SIOCSIFMTU sets on hardware). A frame
+ * leaves only when its length with FCS fits in MTU + 22 bytes (the
+ * kernel's MLX5E_SW2HW_MTU: Ethernet header, one VLAN tag and FCS): at
+ * most MTU + 18 bytes without FCS; longer ones complete without error and
+ * are counted in mtu_drops.
+ */
+uint32_t mlx5_emu_mtu(struct mlx5_emu *emu);
+
+/** Set the link of the port up or down (as devarg link=). */
+void mlx5_emu_set_link(struct mlx5_emu *emu, bool up);
 
 /* ---- Introspection ---- */
 
@@ -340,6 +375,8 @@ struct mlx5_emu_sq_info {
 	uint64_t max_gap_ns;    /**< Largest gap between two departures. */
 	uint8_t last_error_syndrome; /**< Syndrome of the last error CQE. */
 	uint16_t qos_queue_group_id; /**< Queue group element; 0 none. */
+	uint64_t mtu_drops;     /**< Frames dropped: longer than the MTU allows. */
+	uint64_t eswitch_drops; /**< Frames dropped: no E-Switch rule (switchdev). */
 };
 
 /**
@@ -368,7 +405,7 @@ struct mlx5_emu_pp_info {
 	uint8_t rate_mode;          /**< 0 data rate, 1 WQE rate. */
 	bool dedicated;
 	uint32_t refcount;          /**< pp_alloc handles holding it. */
-	uint64_t user;              /**< Opaque id of the owning glue device. */
+	uint64_t user;              /**< Id of the owning glue device; 0 other users (pp_foreign). */
 	uint32_t sq_users;          /**< SQs whose pacing index is this. */
 };
 

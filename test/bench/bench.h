@@ -116,7 +116,7 @@ int bench_mlx5_tm_port(const char *tag, uint16_t nb_txq, uint16_t nb_desc,
 /** Choose the device-model profile of the ports created from now on. */
 void bench_mlx5_tm_set_profile(const char *profile);
 
-/** Rate-table size of the current profile's device, 0 if unknown. */
+/** Usable rate-table entries of the current profile (size - 1), 0 if unknown. */
 uint32_t bench_mlx5_tm_table_size(void);
 
 /** Stop, close and remove a port made by bench_mlx5_tm_create(). */

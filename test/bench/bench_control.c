@@ -534,7 +534,7 @@ bench_control_run(const struct bench_opts *o, struct bench_json *js)
 		return -ENOTSUP;
 	}
 	if (table == 0)
-		table = 512;
+		table = 511;
 	bench_json_str(js, "profile", o->profile);
 	bench_json_int(js, "rate_table_size", table);
 	bench_json_int(js, "tx_desc_per_queue", CTL_NB_DESC);

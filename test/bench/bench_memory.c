@@ -225,7 +225,7 @@ bench_memory_run(const struct bench_opts *o, struct bench_json *js)
 	}
 	if (big < 2)
 		big = 2;
-	k = RTE_MIN(table ? table : 512u, (uint32_t)big);
+	k = RTE_MIN(table ? table : 511u, (uint32_t)big);
 	ret = port_cost(1, 64, &p1, &s1);
 	if (ret == 0)
 		ret = port_cost(big, 64, &pn64, &sn64);

@@ -81,7 +81,8 @@ bench_mlx5_tm_table_size(void)
 	emu = rte_pmd_mlx5_tm_emu(port);
 	if (emu != NULL) {
 		mlx5_emu_get_caps(emu, &caps);
-		size = caps.pp_table_size;
+		/* Index 0 is "unlimited": N - 1 usable entries. */
+		size = caps.pp_table_size > 0 ? caps.pp_table_size - 1u : 0;
 	}
 	bench_mlx5_tm_destroy(port);
 	return size;

@@ -499,7 +499,7 @@ static void
 test_pp_semantics(void)
 {
 	static const char *const kv[] = { "clock=virtual",
-		"cap_pp_table_size=4", NULL };
+		"cap_pp_table_size=5", NULL };  /* 4 entries: index 0 reserved */
 	struct mlx5_tm_pp *a, *b, *c, *x, *full[4];
 	struct mlx5_emu_pp_info info[8];
 	struct mlx5_emu_fault_pp fp;

@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -981,6 +982,145 @@ test_realtime(void)
 	t_close(&d);
 }
 
+/*
+ * mtu=: a frame longer than MTU + 18 bytes (MLX5E_SW2HW_MTU, FCS aside)
+ * completes without error and is counted, not sent; port_set_mtu moves
+ * the limit.
+ */
+static void
+test_port_mtu(void)
+{
+	static const char *const kv[] = { "clock=virtual", "mtu=1500", NULL };
+	static const uint32_t lens[] = { 1518, 1519, 1518 };
+	struct mlx5_emu_port_stats ps;
+	struct mlx5_emu_sq_info info;
+	struct mlx5_tm_port_info port;
+	struct t_cqe cqe[4];
+	struct t_dev d;
+	struct t_sq s;
+	unsigned int i, n;
+
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	CHECK(ready_sq(&d, &s, 8, 0) == 0, "SQ");
+	CHECK(d.g->port_query(d.dev, &port) == 0 && port.mtu == 1500 &&
+	      port.max_mtu == 9960 && port.link_up && !port.switchdev,
+	      "port: MTU %u max %u", port.mtu, port.max_mtu);
+	for (i = 0; i < 3; i++)
+		t_post(&s, t_frame(&d, (size_t)i * 16384, lens[i], i), lens[i],
+		       18, true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	n = t_poll(&s, cqe, 4);
+	CHECK(n == 3 && cqe[0].opcode == MLX5_CQE_REQ &&
+	      cqe[1].opcode == MLX5_CQE_REQ && cqe[2].opcode == MLX5_CQE_REQ,
+	      "%u CQEs, opcodes %u %u %u", n, cqe[0].opcode, cqe[1].opcode,
+	      cqe[2].opcode);
+	CHECK(mlx5_emu_sq_get(d.emu, s.sqn, &info) == 0 && info.packets == 2 &&
+	      info.mtu_drops == 1 && info.errors == 0,
+	      "%" PRIu64 " sent, %" PRIu64 " dropped", info.packets,
+	      info.mtu_drops);
+	mlx5_emu_get_port_stats(d.emu, &ps);
+	CHECK(ps.mtu_drops == 1 && ps.packets == 2, "port: %" PRIu64
+	      " dropped", ps.mtu_drops);
+	CHECK(d.g->port_set_mtu(d.dev, 9961) == -EINVAL &&
+	      d.g->port_set_mtu(d.dev, 1501) == 0 && mlx5_emu_mtu(d.emu) == 1501,
+	      "set MTU");
+	t_post(&s, t_frame(&d, 0, 1519, 7), 1519, 18, true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	CHECK(mlx5_emu_sq_get(d.emu, s.sqn, &info) == 0 && info.packets == 3,
+	      "1519 bytes at MTU 1501: %" PRIu64 " sent", info.packets);
+	t_sq_destroy(&s);
+	t_close(&d);
+}
+
+/* eswitch=switchdev: an SQ without an E-Switch rule sends nothing. */
+static void
+test_port_switchdev(void)
+{
+	static const char *const kv[] = { "clock=virtual", "eswitch=switchdev",
+					  NULL };
+	struct mlx5_emu_sq_info info;
+	struct mlx5_tm_port_info port;
+	struct mlx5_emu_config cfg;
+	char err[256];
+	struct t_dev d;
+	struct t_sq s;
+
+	mlx5_emu_config_init(&cfg, "cx6dx");
+	CHECK(mlx5_emu_config_set(&cfg, "eswitch", "offloads", err,
+				  sizeof(err)) == -EINVAL &&
+	      strstr(err, "eswitch='offloads'") != NULL &&
+	      strstr(err, "legacy, switchdev") != NULL, "refusal: %s", err);
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	CHECK(d.g->port_query(d.dev, &port) == 0 && port.switchdev,
+	      "switchdev not reported");
+	CHECK(ready_sq(&d, &s, 8, 0) == 0, "SQ");
+	t_post(&s, t_frame(&d, 0, 100, 1), 100, 18, true);
+	t_post(&s, t_frame(&d, 4096, 100, 2), 100, 18, true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	CHECK(mlx5_emu_sq_get(d.emu, s.sqn, &info) == 0 && info.packets == 0 &&
+	      info.eswitch_drops == 2, "%" PRIu64 " sent, %" PRIu64
+	      " dropped", info.packets, info.eswitch_drops);
+	t_sq_destroy(&s);
+	t_close(&d);
+}
+
+/*
+ * Rate table: index 0 reserved (size 3: entries 1 and 2), pp_foreign
+ * holds one; without packet_pacing_uid pp_alloc fails EOPNOTSUPP;
+ * rst2rdy_pp=ignore keeps the index through RST->RDY.
+ */
+static void
+test_pp_sharing_and_uid(void)
+{
+	static const char *const kv[] = { "clock=virtual",
+		"cap_pp_table_size=3", "pp_foreign=1", "rst2rdy_pp=ignore",
+		NULL };
+	static const char *const kv_uid[] = { "clock=virtual",
+		"cap_packet_pacing_uid=0", NULL };
+	struct mlx5_emu_pp_info e[4];
+	struct mlx5_emu_sq_info info;
+	struct mlx5_tm_pp *a, *b;
+	struct t_dev d;
+	struct t_sq s;
+	uint8_t st;
+
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	CHECK(mlx5_emu_pp_list(d.emu, e, 4) == 1 && e[0].index == 1 &&
+	      e[0].user == 0, "foreign entry");
+	a = t_pp(&d, 100000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	errno = 0;
+	b = t_pp(&d, 200000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(a != NULL && a->index == 2 && b == NULL && errno == ENOSPC,
+	      "table of 3: index %u, then errno %d", a ? a->index : 0, errno);
+	CHECK(a != NULL && t_sq_create(&d, &s, 6, 6, 0, MLX5_SQC_STATE_RST)
+	      == 0, "SQ");
+	if (a != NULL) {
+		CHECK(t_sq_modify(&s, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY,
+				  true, a->index, &st) == 0 &&
+		      mlx5_emu_sq_get(d.emu, s.sqn, &info) == 0 &&
+		      info.pp_index == 0, "RST->RDY applied index %u",
+		      info.pp_index);
+		CHECK(t_sq_modify(&s, MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RDY,
+				  true, a->index, &st) == 0 &&
+		      mlx5_emu_sq_get(d.emu, s.sqn, &info) == 0 &&
+		      info.pp_index == a->index, "RDY->RDY index %u",
+		      info.pp_index);
+		t_sq_destroy(&s);
+		d.g->pp_free(a);
+	}
+	t_close(&d);
+	CHECK(t_open(&d, "cx6dx", kv_uid) == 0, "open without uid");
+	errno = 0;
+	a = t_pp(&d, 100000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(a == NULL && errno == EOPNOTSUPP, "pp_alloc: errno %d", errno);
+	if (a != NULL)
+		d.g->pp_free(a);
+	t_close(&d);
+}
+
 void
 test_emu_datapath(void)
 {
@@ -996,5 +1136,8 @@ test_emu_datapath(void)
 	test_inline_mode();
 	test_inline_vport_modes();
 	test_pcap_and_bytes();
+	test_port_mtu();
+	test_port_switchdev();
+	test_pp_sharing_and_uid();
 	test_realtime();
 }

@@ -666,7 +666,7 @@ test_million_packets(void)
 		RTE_ETH_TX_OFFLOAD_MULTI_SEGS | RTE_ETH_TX_OFFLOAD_VLAN_INSERT);
 }
 
-/* ---- vport inline modes (cx5, min_wqe_inline_mode IP / TCP_UDP) ---- */
+/* ---- vport inline modes (min_wqe_inline_mode IP / TCP_UDP) ---- */
 
 #define INL_PACKETS 3000u
 #define INL_FRAME_MAX 1100u
@@ -840,7 +840,7 @@ vport_inline_run(const char *mode_name, uint8_t mode)
 	inl.lens = calloc(INL_PACKETS, sizeof(*inl.lens));
 	CHECK(inl.frames != NULL && inl.lens != NULL, "memory");
 	snprintf(args, sizeof(args),
-		 "emu=cx5,clock=virtual,cap_vport_inline=%s", mode_name);
+		 "emu=cx6dx,clock=virtual,cap_vport_inline=%s", mode_name);
 	CHECK(port_create(name, args, &port) == 0, "probe %s", args);
 	if (!test_ok)
 		goto free_mem;
@@ -932,7 +932,8 @@ free_mem:
 }
 
 /*
- * cx5 whose vport asks for IP, then TCP/UDP headers inline: frames of
+ * A vport that asks for IP, then TCP/UDP headers inline (cx6dx with
+ * cap_vport_inline; ConnectX-5 has no VLAN insertion here): frames of
  * every header shape leave byte for byte, those whose headers are not in
  * the first segment are dropped and counted, no error CQE.
  */
@@ -1365,7 +1366,7 @@ main(int argc, char **argv)
 	run("1M mixed packets, 4 queues, 2 lcores", test_million_packets);
 	run("100k mixed packets on cx7: no inline header, fast free",
 	    test_no_inline_fast_free);
-	run("vport inline modes IP and TCP/UDP on cx5", test_vport_inline);
+	run("vport inline modes IP and TCP/UDP", test_vport_inline);
 	run("queue rate limit on a started queue", test_rate_limit);
 	run("error CQE recovery", test_error_recovery);
 	run("error CQE on a full CQ recovers", test_error_cqe_on_full_cq);

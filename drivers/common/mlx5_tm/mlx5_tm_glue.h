@@ -65,6 +65,19 @@ struct mlx5_tm_mr {
 	uint32_t lkey;  /**< Local key to put in data segments. */
 };
 
+/** The Ethernet port of a device as its kernel netdev shows it. */
+struct mlx5_tm_port_info {
+	char ifname[32];      /**< Netdev name; "" when there is none. */
+	uint32_t mtu;         /**< Netdev MTU (IP bytes, as ip link shows). */
+	uint32_t min_mtu;     /**< Smallest MTU the netdev accepts. */
+	uint32_t max_mtu;     /**< Largest MTU the netdev accepts. */
+	uint32_t speed_mbps;  /**< Link speed; 0 when unknown or down. */
+	uint8_t link_up;      /**< 1 when the link is up. */
+	uint8_t switchdev;    /**< 1 when the E-Switch is in switchdev mode. */
+	uint8_t mac[6];       /**< Netdev MAC address; all zero if unknown. */
+	uint16_t pci_device_id; /**< PCI device id (0x1017 ConnectX-5, ...). */
+};
+
 /** pp_alloc flag: an entry never shared with another allocation. */
 #define MLX5_TM_PP_FLAG_DEDICATED_INDEX (1u << 0)
 
@@ -159,6 +172,19 @@ struct mlx5_tm_glue {
 				     size_t length, uint32_t access);
 	/** Deregister a memory region. */
 	int (*dereg_mr)(struct mlx5_tm_mr *mr);
+
+	/**
+	 * Read the port's netdev: MTU, link, MAC, E-Switch mode, PCI id.
+	 * Real: the netdev of the device's PCI function (ioctl and sysfs).
+	 * Emulated: the device model's port.
+	 */
+	int (*port_query)(struct mlx5_tm_glue_dev *dev,
+			  struct mlx5_tm_port_info *info);
+	/**
+	 * Set the netdev MTU (real: SIOCSIFMTU on the netdev, which programs
+	 * the port MTU as MTU + 22; needs CAP_NET_ADMIN).
+	 */
+	int (*port_set_mtu)(struct mlx5_tm_glue_dev *dev, uint32_t mtu);
 };
 
 /** The real device, through libibverbs and libmlx5 (DEVX). */

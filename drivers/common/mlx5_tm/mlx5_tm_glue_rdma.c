@@ -18,6 +18,10 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 
 #include <infiniband/verbs.h>
 #include <infiniband/mlx5dv.h>
@@ -530,6 +534,145 @@ mlx5_tm_glue_rdma_list(char *buf, size_t len)
 	return found;
 }
 
+/* The netdev of @p dev: the first entry of its PCI function's net/. */
+static int
+rdma_netdev_name(struct mlx5_tm_glue_dev *dev, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+	int ret = -ENODEV;
+
+	if (snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/net",
+		     ibv_get_device_name(dev->ctx->device)) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	d = opendir(path);
+	if (d == NULL)
+		return -errno;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (snprintf(buf, len, "%s", e->d_name) >= (int)len)
+			ret = -ENAMETOOLONG;
+		else
+			ret = 0;
+		break;
+	}
+	closedir(d);
+	return ret;
+}
+
+/* A sysfs attribute of @p ifname (or of the ibdev's PCI device). */
+static int
+rdma_sysfs_read(const char *fmt, const char *name, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	char *nl;
+
+	if (snprintf(path, sizeof(path), fmt, name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -errno;
+	if (fgets(buf, (int)len, f) == NULL) {
+		int err = ferror(f) ? EIO : ENODATA;
+
+		fclose(f);
+		return -err;
+	}
+	fclose(f);
+	nl = strchr(buf, '\n');
+	if (nl != NULL)
+		*nl = '\0';
+	return 0;
+}
+
+/* The mlx5e netdev's MTU range (min_mtu, max_mtu = 9978 on ConnectX). */
+#define RDMA_NETDEV_MIN_MTU 68u
+#define RDMA_NETDEV_MAX_MTU 9978u
+
+static int
+rdma_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
+{
+	struct ifreq ifr;
+	char buf[64];
+	int fd, ret;
+
+	if (dev == NULL || info == NULL)
+		return -EINVAL;
+	memset(info, 0, sizeof(*info));
+	info->min_mtu = RDMA_NETDEV_MIN_MTU;
+	info->max_mtu = RDMA_NETDEV_MAX_MTU;
+	if (rdma_sysfs_read("/sys/class/infiniband/%s/device/device",
+			    ibv_get_device_name(dev->ctx->device), buf,
+			    sizeof(buf)) == 0)
+		info->pci_device_id = (uint16_t)strtoul(buf, NULL, 16);
+	ret = rdma_netdev_name(dev, info->ifname, sizeof(info->ifname));
+	if (ret < 0)
+		return ret;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	if (strlen(info->ifname) >= sizeof(ifr.ifr_name)) {
+		close(fd);
+		return -ENAMETOOLONG;
+	}
+	memcpy(ifr.ifr_name, info->ifname, strlen(info->ifname));
+	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0)
+		goto fail;
+	info->mtu = (uint32_t)ifr.ifr_mtu;
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		goto fail;
+	info->link_up = (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
+		goto fail;
+	memcpy(info->mac, ifr.ifr_hwaddr.sa_data, sizeof(info->mac));
+	close(fd);
+	/* "speed" reads -1 or fails while the link is down. */
+	if (info->link_up &&
+	    rdma_sysfs_read("/sys/class/net/%s/speed", info->ifname, buf,
+			    sizeof(buf)) == 0 && atol(buf) > 0)
+		info->speed_mbps = (uint32_t)atol(buf);
+	/*
+	 * As upstream mlx5 (mlx5_sysfs_switch_info): a switch id is
+	 * published for the uplink and its representors in switchdev mode
+	 * only.
+	 */
+	info->switchdev = rdma_sysfs_read("/sys/class/net/%s/phys_switch_id",
+					  info->ifname, buf, sizeof(buf)) == 0 &&
+			  buf[0] != '\0';
+	return 0;
+fail:
+	ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int
+rdma_port_set_mtu(struct mlx5_tm_glue_dev *dev, uint32_t mtu)
+{
+	struct ifreq ifr;
+	char ifname[IFNAMSIZ];
+	int fd, ret;
+
+	if (dev == NULL)
+		return -EINVAL;
+	ret = rdma_netdev_name(dev, ifname, sizeof(ifname));
+	if (ret < 0)
+		return ret;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_mtu = (int)mtu;
+	ret = ioctl(fd, SIOCSIFMTU, &ifr) < 0 ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
 const struct mlx5_tm_glue mlx5_tm_glue_rdma = {
 	.name = "rdma-core",
 	.open_device = rdma_open_device,
@@ -550,4 +693,6 @@ const struct mlx5_tm_glue mlx5_tm_glue_rdma = {
 	.pp_free = rdma_pp_free,
 	.reg_mr = rdma_reg_mr,
 	.dereg_mr = rdma_dereg_mr,
+	.port_query = rdma_port_query,
+	.port_set_mtu = rdma_port_set_mtu,
 };

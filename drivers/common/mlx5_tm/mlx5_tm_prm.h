@@ -233,6 +233,15 @@ mlx5_prm_write64(void *p, size_t qw, uint64_t val)
 #define MLX5_SQC_STATE_RDY			0x1
 #define MLX5_SQC_STATE_ERR			0x3
 
+/* cmd_hca_cap.sq_ts_format: timestamp formats the device supports. */
+#define MLX5_HCA_CAP_TIMESTAMP_FORMAT_FR	0x0
+#define MLX5_HCA_CAP_TIMESTAMP_FORMAT_RT	0x1
+#define MLX5_HCA_CAP_TIMESTAMP_FORMAT_FR_RT	0x2
+/* sqc.ts_format. */
+#define MLX5_SQC_TIMESTAMP_FORMAT_FREE_RUNNING	0x0
+#define MLX5_SQC_TIMESTAMP_FORMAT_DEFAULT	0x1
+#define MLX5_SQC_TIMESTAMP_FORMAT_REAL_TIME	0x2
+
 /* modify_sq_in.modify_bitmask: which sqc fields MODIFY_SQ changes. */
 #define MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX (1ULL << 0)
 #define MLX5_MODIFY_SQ_BITMASK_QOS_QUEUE_GROUP_ID (1ULL << 2)
@@ -399,7 +408,8 @@ struct mlx5_ifc_qos_cap_bits {
 	u8 nic_sq_scheduling[0x1];
 	u8 nic_bw_share[0x1];
 	u8 nic_rate_limit[0x1];
-	u8 reserved_at_b[0x15];
+	u8 packet_pacing_uid[0x1];
+	u8 reserved_at_c[0x14];
 	u8 wqe_rate_pp[0x1];
 	u8 reserved_at_21[0xa];
 	u8 log_max_qos_nic_queue_group[0x5];

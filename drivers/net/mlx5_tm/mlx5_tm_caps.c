@@ -97,6 +97,10 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 	c->log_max_cq = MLX5_GET(cmd_hca_cap, cap, log_max_cq);
 	c->log_max_wq_sz = MLX5_GET(cmd_hca_cap, cap, log_max_wq_sz);
 	c->log_max_cq_sz = MLX5_GET(cmd_hca_cap, cap, log_max_cq_sz);
+	c->sq_ts_format = MLX5_GET(cmd_hca_cap, cap, sq_ts_format) ==
+			  MLX5_HCA_CAP_TIMESTAMP_FORMAT_FR ?
+			  MLX5_SQC_TIMESTAMP_FORMAT_FREE_RUNNING :
+			  MLX5_SQC_TIMESTAMP_FORMAT_DEFAULT;
 	has_qos = MLX5_GET(cmd_hca_cap, cap, qos);
 	has_eth = MLX5_GET(cmd_hca_cap, cap, eth_net_offloads);
 
@@ -145,6 +149,12 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 			MLX5_GET(qos_cap, cap, packet_pacing_min_rate);
 		c->packet_pacing_rate_table_size =
 			MLX5_GET(qos_cap, cap, packet_pacing_rate_table_size);
+		c->packet_pacing_uid = MLX5_GET(qos_cap, cap,
+						packet_pacing_uid);
+		if (c->packet_pacing && !c->packet_pacing_uid)
+			MLX5_TM_LOG(WARNING,
+				    "%s: packet pacing without qos_cap.packet_pacing_uid: the kernel gives DEVX applications no pacing entries, no shaping on this port",
+				    priv->dev_name);
 	}
 	c->line_rate_mbps = default_line_rate;
 	MLX5_TM_LOG(INFO,

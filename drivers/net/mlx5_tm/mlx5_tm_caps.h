@@ -23,7 +23,16 @@ struct mlx5_tm_caps {
 	bool wqe_rate_pp;               /**< WQE-rate (packets/s) pacing. */
 	uint32_t packet_pacing_max_rate;/**< Highest rate, kbps. */
 	uint32_t packet_pacing_min_rate;/**< Lowest rate, kbps. */
-	uint16_t packet_pacing_rate_table_size; /**< Entries (index 1..size). */
+	/**
+	 * qos_cap.packet_pacing_rate_table_size: index 0 is "unlimited",
+	 * entries 1..size - 1 exist, shared with other users of the device.
+	 */
+	uint16_t packet_pacing_rate_table_size;
+	/**
+	 * qos_cap.packet_pacing_uid: without it the kernel does not expose
+	 * pacing entries to DEVX applications (mlx5dv_pp_alloc fails).
+	 */
+	bool packet_pacing_uid;
 	/* General capabilities (QUERY_HCA_CAP op_mod general). */
 	uint8_t log_max_sq;             /**< log2 of the number of SQs. */
 	uint8_t log_max_cq;             /**< log2 of the number of CQs. */
@@ -38,6 +47,12 @@ struct mlx5_tm_caps {
 	uint8_t min_inline_mode;
 	bool csum_cap;                  /**< L3/L4 checksum offload. */
 	bool vlan_cap;                  /**< VLAN insertion offload. */
+	/**
+	 * sqc.ts_format for our SQs, converted from cmd_hca_cap.sq_ts_format
+	 * as upstream's mlx5_ts_format_conv(): free-running on devices that
+	 * have only that, the default (real time where supported) otherwise.
+	 */
+	uint8_t sq_ts_format;
 	uint32_t line_rate_mbps;        /**< Port speed (emulated: profile). */
 };
 

@@ -39,6 +39,7 @@ struct mlx5_tm_sq_attr {
 	uint16_t pp_index;   /**< Pacing index (0 = unlimited). */
 	uint8_t min_inline;  /**< MLX5_INLINE_MODE_*. */
 	uint32_t user_index;
+	uint8_t ts_format;   /**< MLX5_SQC_TIMESTAMP_FORMAT_*. */
 };
 
 /** ALLOC_TRANSPORT_DOMAIN; its number in @p tdn. */

@@ -64,10 +64,36 @@ mlx5_tm_recover_all(struct rte_eth_dev *dev)
 			mlx5_tm_txq_recover(dev->data->tx_queues[i]);
 }
 
+/* Set the netdev MTU (hardware: SIOCSIFMTU) and remember it. */
+static int
+mlx5_tm_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	int ret;
+
+	if (mtu == priv->port.mtu)
+		return 0;
+	ret = priv->glue->port_set_mtu(priv->gdev, mtu);
+	if (ret < 0) {
+		MLX5_TM_LOG(ERR,
+			    "port %u: cannot set MTU %u on netdev %s: %s%s",
+			    dev->data->port_id, mtu,
+			    priv->port.ifname[0] ? priv->port.ifname : priv->dev_name,
+			    strerror(-ret),
+			    ret == -EPERM ? " (setting the MTU needs CAP_NET_ADMIN)" : "");
+		return ret;
+	}
+	MLX5_TM_LOG(INFO, "port %u: MTU %u -> %u", dev->data->port_id,
+		    priv->port.mtu, mtu);
+	priv->port.mtu = mtu;
+	return 0;
+}
+
 static int
 mlx5_tm_dev_configure(struct rte_eth_dev *dev)
 {
 	const struct rte_eth_conf *conf = &dev->data->dev_conf;
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 
 	if (conf->txmode.offloads & ~mlx5_tm_tx_offload_capa(dev)) {
 		MLX5_TM_LOG(ERR,
@@ -76,6 +102,16 @@ mlx5_tm_dev_configure(struct rte_eth_dev *dev)
 			    mlx5_tm_tx_offload_capa(dev));
 		return -ENOTSUP;
 	}
+	/*
+	 * ethdev put rxmode.mtu (1500 unless the application gave one) in
+	 * data->mtu. The netdev MTU is what the NIC enforces: raised to a
+	 * larger MTU asked for, never lowered here (rte_eth_dev_set_mtu
+	 * does that), and what data->mtu reports.
+	 */
+	if (dev->data->mtu > priv->port.mtu &&
+	    mlx5_tm_mtu_set(dev, dev->data->mtu) < 0)
+		return -EINVAL;
+	dev->data->mtu = priv->port.mtu;
 	mlx5_tm_sched_txq_count_changed(dev, dev->data->nb_tx_queues);
 	return 0;
 }
@@ -123,10 +159,11 @@ mlx5_tm_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->rx_desc_lim.nb_min = 1;
 	info->rx_desc_lim.nb_align = 1;
 	info->max_mac_addrs = 1;
-	info->max_rx_pktlen = RTE_ETHER_MAX_JUMBO_FRAME_LEN;
-	info->min_mtu = RTE_ETHER_MIN_MTU;
-	info->max_mtu = RTE_ETHER_MAX_JUMBO_FRAME_LEN - RTE_ETHER_HDR_LEN -
-			RTE_ETHER_CRC_LEN;
+	/* The netdev's range; a frame may be MTU + 18 bytes (see mtu_set). */
+	info->min_mtu = priv->port.min_mtu;
+	info->max_mtu = priv->port.max_mtu;
+	info->max_rx_pktlen = priv->port.max_mtu + RTE_ETHER_HDR_LEN +
+			      RTE_ETHER_CRC_LEN;
 	info->tx_offload_capa = mlx5_tm_tx_offload_capa(dev);
 	info->tx_queue_offload_capa = info->tx_offload_capa;
 	info->tx_desc_lim.nb_max = ring_max;
@@ -142,22 +179,25 @@ mlx5_tm_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	return 0;
 }
 
+/* Link of the netdev (hardware) or of the model's port, while started. */
 static int
 mlx5_tm_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct mlx5_tm_port_info port;
 	struct rte_eth_link link = {
-		.link_speed = priv->started && priv->caps.line_rate_mbps ?
-			      priv->caps.line_rate_mbps :
-			      RTE_ETH_SPEED_NUM_NONE,
+		.link_speed = RTE_ETH_SPEED_NUM_NONE,
 		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
 		.link_autoneg = RTE_ETH_LINK_FIXED,
-		.link_status = priv->started ? RTE_ETH_LINK_UP :
-					       RTE_ETH_LINK_DOWN,
+		.link_status = RTE_ETH_LINK_DOWN,
 	};
 
-	if (priv->started && priv->caps.line_rate_mbps == 0)
-		link.link_speed = RTE_ETH_SPEED_NUM_UNKNOWN;
+	if (priv->started && priv->glue->port_query(priv->gdev, &port) == 0 &&
+	    port.link_up) {
+		link.link_status = RTE_ETH_LINK_UP;
+		link.link_speed = port.speed_mbps != 0 ? port.speed_mbps :
+				  RTE_ETH_SPEED_NUM_UNKNOWN;
+	}
 	return rte_eth_linkstatus_set(dev, &link);
 }
 
@@ -381,6 +421,7 @@ static const struct eth_dev_ops mlx5_tm_ops = {
 	.rx_queue_release = mlx5_tm_rx_queue_release,
 	.tx_done_cleanup = mlx5_tm_tx_done_cleanup,
 	.set_queue_rate_limit = mlx5_tm_dev_set_queue_rate_limit,
+	.mtu_set = mlx5_tm_mtu_set,
 	.tm_ops_get = mlx5_tm_dev_tm_ops_get,
 };
 
@@ -410,16 +451,61 @@ emu_log(int level, const char *msg)
 		mlx5_tm_logtype, "mlx5_tm: device model: %s\n", msg);
 }
 
-/* Port speed in Mbps: the model's; unknown (0) on hardware for now. */
+/* Port speed in Mbps: the model's line; the netdev's on hardware. */
 static uint32_t
 line_rate(struct mlx5_tm_priv *priv)
 {
 	struct mlx5_emu_caps caps;
 
 	if (priv->emu == NULL)
-		return 0;
+		return priv->port.speed_mbps;
 	mlx5_emu_get_caps(priv->emu, &caps);
 	return caps.line_rate_mbps;
+}
+
+/* ConnectX-5 PCI device ids (PF, VF, Ex, Ex VF). */
+static bool
+is_connectx5(uint16_t pci_device_id)
+{
+	return pci_device_id >= 0x1017 && pci_device_id <= 0x101a;
+}
+
+/*
+ * Read the netdev: MTU, link, MAC, E-Switch mode. A port in switchdev
+ * mode is refused: its SQs reach the wire only through a per-SQ E-Switch
+ * rule (upstream mlx5 adds one), which this PMD does not create.
+ */
+static int
+port_read(struct mlx5_tm_priv *priv, const char *name)
+{
+	static const uint8_t zero[RTE_ETHER_ADDR_LEN];
+	struct rte_eth_dev *dev = priv->dev;
+	int ret;
+
+	ret = priv->glue->port_query(priv->gdev, &priv->port);
+	if (ret < 0) {
+		MLX5_TM_LOG(WARNING,
+			    "%s: cannot read the netdev of %s: %s; MTU assumed 1500, link unknown",
+			    name, priv->dev_name, strerror(-ret));
+		memset(&priv->port, 0, sizeof(priv->port));
+		priv->port.mtu = RTE_ETHER_MTU;
+		priv->port.min_mtu = RTE_ETHER_MIN_MTU;
+		priv->port.max_mtu = RTE_ETHER_MTU;
+		return 0;
+	}
+	if (priv->port.switchdev) {
+		MLX5_TM_LOG(ERR,
+			    "%s: the E-Switch of %s%s%s is in switchdev mode: its send queues reach the wire only through a per-queue E-Switch rule, which net_mlx5_tm does not create, so every frame would be dropped; set the E-Switch to legacy mode (devlink dev eswitch set pci/<address> mode legacy) or use the mlx5 PMD",
+			    name, priv->dev_name,
+			    priv->port.ifname[0] ? " netdev " : "",
+			    priv->port.ifname);
+		return -ENOTSUP;
+	}
+	dev->data->mtu = priv->port.mtu;
+	if (memcmp(priv->port.mac, zero, sizeof(zero)) != 0)
+		memcpy(dev->data->mac_addrs->addr_bytes, priv->port.mac,
+		       RTE_ETHER_ADDR_LEN);
+	return 0;
 }
 
 static int
@@ -499,9 +585,23 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	ret = open_device(priv, name, da);
 	if (ret < 0)
 		goto fail;
+	ret = port_read(priv, name);
+	if (ret < 0)
+		goto fail;
 	ret = mlx5_tm_caps_read(priv, line_rate(priv));
 	if (ret < 0)
 		goto fail;
+	/*
+	 * As upstream mlx5 (mlx5_set_min_inline): ConnectX-5 reports
+	 * wqe_vlan_insert, "but there is the bug and PFC control may be
+	 * broken". Upstream disables it where it identifies the NIC by PCI
+	 * id; here it is off on every ConnectX-5.
+	 */
+	if (priv->caps.vlan_cap && is_connectx5(priv->port.pci_device_id)) {
+		priv->caps.vlan_cap = false;
+		MLX5_TM_LOG(INFO, "%s: VLAN insertion off on ConnectX-5",
+			    name);
+	}
 	ret = port_objs_create(priv);
 	if (ret < 0)
 		goto fail;

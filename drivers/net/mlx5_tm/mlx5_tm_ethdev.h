@@ -55,6 +55,8 @@ struct mlx5_tm_priv {
 	struct mlx5_emu *emu;                /**< Device model, NULL if real. */
 	char dev_name[64];                   /**< dev= or emu= value. */
 	struct mlx5_tm_caps caps;            /**< Read at probe. */
+	/** The netdev: read at probe, MTU kept current by mtu_set. */
+	struct mlx5_tm_port_info port;
 	struct mlx5_tm_pacing_args pacing;   /**< Pacing devargs. */
 	/** Serialises queue-object changes (ethdev calls, alarm, sched). */
 	pthread_mutex_t lock;

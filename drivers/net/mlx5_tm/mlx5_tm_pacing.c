@@ -30,6 +30,7 @@ struct mlx5_tm_pacing {
 	struct mlx5_tm_pacing_conf conf;
 	struct mlx5_tm_pacing_range range;
 	struct pacing_table *table;
+	bool no_uid;           /* pacing, but no entries for DEVX users */
 	uint32_t hw_allocated; /* pp_alloc not yet matched by pp_free */
 	bool failed;           /* a pp_alloc failed: fail_ctx, fail_errno */
 	struct pacing_ctx fail_ctx;
@@ -126,14 +127,18 @@ mlx5_tm_pacing_create(const struct mlx5_tm_glue *glue,
 	pm->glue = glue;
 	pm->gdev = gdev;
 	pm->conf = *conf;
-	pm->caps.packet_pacing = caps->packet_pacing;
+	/* Without packet_pacing_uid the kernel hides pacing from DEVX. */
+	pm->no_uid = caps->packet_pacing && !caps->packet_pacing_uid;
+	pm->caps.packet_pacing = caps->packet_pacing && !pm->no_uid;
 	pm->caps.burst_bound = caps->packet_pacing_burst_bound;
 	pm->caps.typical_size = caps->packet_pacing_typical_size;
 	pm->caps.wqe_rate = caps->wqe_rate_pp;
 	pm->caps.min_rate_kbps = caps->packet_pacing_min_rate;
 	pm->caps.max_rate_kbps = caps->packet_pacing_max_rate;
-	pm->caps.table_size = caps->packet_pacing ?
-			      caps->packet_pacing_rate_table_size : 0;
+	/* Index 0 is "unlimited": a table of N has N - 1 entries. */
+	pm->caps.table_size = pm->caps.packet_pacing &&
+			      caps->packet_pacing_rate_table_size > 0 ?
+			      caps->packet_pacing_rate_table_size - 1u : 0;
 	pm->defaults.burst_bound = conf->burst_bound;
 	pm->defaults.typical_pkt_sz = conf->typical_pkt_sz;
 	/* A bucket the device would ignore is refused, not dropped. */
@@ -179,22 +184,39 @@ mlx5_tm_pacing_convert(const struct mlx5_tm_pacing *pm,
 {
 	uint64_t max = shaper->packet_mode ? pm->range.pkt_max :
 		       pm->range.byte_max;
+	struct pacing_defaults def = pm->defaults;
+	struct pacing_shaper s = *shaper;
 	int ret;
 
-	ret = pacing_shaper_to_ctx(shaper, &pm->caps, &pm->defaults, res,
-				   err);
+	if (pm->no_uid)
+		return pacing_error_set(err, PACING_FIELD_DEVICE, -ENOTSUP,
+			"the device has packet pacing but not "
+			"qos_cap.packet_pacing_uid: the kernel gives DEVX "
+			"applications no pacing entries, so this port cannot "
+			"shape (a firmware update may add it)");
 	/*
-	 * In WQE-rate mode the device counts the bucket in WQEs (one per
-	 * packet); the library gives bytes (packets times the typical size,
-	 * or the port's tx_burst_bound): back to packets, or the device
-	 * default when no typical size says how many bytes a packet is.
+	 * WQE-rate mode (packet mode) has no upstream precedent on a wire
+	 * SQ and what its burst bound counts is unverified: it stays 0
+	 * (device default) unless the profile gives one, taken as WQEs (one
+	 * per packet); the port's tx_burst_bound, in bytes, is not used.
 	 */
-	if (ret == 0 && res->ctx.rate_mode == PACING_RATE_MODE_WQE &&
-	    res->ctx.burst_upper_bound != 0) {
-		uint32_t sz = pm->conf.typical_pkt_sz;
-
-		res->ctx.burst_upper_bound = sz == 0 ? 0 :
-			RTE_MAX(res->ctx.burst_upper_bound / sz, 1u);
+	if (s.packet_mode) {
+		s.peak_size = 0;
+		def.burst_bound = 0;
+	}
+	ret = pacing_shaper_to_ctx(&s, &pm->caps, &def, res, err);
+	if (ret == 0 && shaper->packet_mode && shaper->peak_size != 0) {
+		if (!pm->caps.burst_bound)
+			return pacing_error_set(err, PACING_FIELD_PEAK_SIZE,
+				-ENOTSUP, "peak size %" PRIu64 " packets: the "
+				"device does not support a burst bound; allowed "
+				"0 (device default)", shaper->peak_size);
+		if (shaper->peak_size > UINT32_MAX)
+			return pacing_error_set(err, PACING_FIELD_PEAK_SIZE,
+				-EINVAL, "peak size %" PRIu64 " packets "
+				"exceeds the 32-bit burst_upper_bound; allowed "
+				"0..4294967295 packets", shaper->peak_size);
+		res->ctx.burst_upper_bound = (uint32_t)shaper->peak_size;
 	}
 	/*
 	 * A byte rate just above the maximum rounds down to it; refuse it

@@ -115,10 +115,13 @@ explain_prepare(struct mlx5_tm_sched *s, const struct apply_range *r,
 	struct pacing_ctx ctx = { 0 };
 	int errnum;
 
+	uint32_t table = mlx5_tm_priv(s->dev)->caps.packet_pacing_rate_table_size;
+
 	s->fail_qid = UINT16_MAX;
 	if (perr->field == PACING_FIELD_TABLE_CAPACITY) {
 		snprintf(s->msg, sizeof(s->msg),
-			 "not enough pacing entries: %.160s%s", perr->message,
+			 "not enough pacing entries: %.160s (the device's rate table has %u entries, index 0 reserved)%s",
+			 perr->message, table,
 			 mlx5_tm_pacing_conf(s->pacing)->dedicated ? "" :
 			 " (queues with equal rates share an entry; see "
 			 "devarg rate_tolerance_ppm)");
@@ -127,6 +130,17 @@ explain_prepare(struct mlx5_tm_sched *s, const struct apply_range *r,
 	if (perr->field != PACING_FIELD_HW ||
 	    !mlx5_tm_pacing_last_failure(s->pacing, &ctx, &errnum)) {
 		snprintf(s->msg, sizeof(s->msg), "%s", perr->message);
+		return;
+	}
+	if (ret == -ENOSPC) {
+		/*
+		 * Within our plan, yet full: the rest of the table is held
+		 * by other users (the kernel netdev, other processes), which
+		 * only a failed allocation reveals.
+		 */
+		snprintf(s->msg, sizeof(s->msg),
+			 "the device's rate table is full: %u entries, %u held by this port, the rest by other users (index 0 is reserved; queue rate limits and rte_tm shapers of this port count alike)",
+			 table, mlx5_tm_pacing_hw_allocated(s->pacing));
 		return;
 	}
 	s->fail_qid = queue_of_ctx(r, &ctx);

@@ -29,6 +29,7 @@ enum {
 	XQ_WIRE_RATE_BPS,
 	XQ_WIRE_FIRST_NS,
 	XQ_WIRE_LAST_NS,
+	XQ_WIRE_MTU_DROPS,
 	XQ_NB_EMU,              /* The emulated device adds the wire's view. */
 };
 
@@ -45,6 +46,7 @@ static const char *const xq_names[XQ_NB_EMU] = {
 	[XQ_WIRE_RATE_BPS] = "wire_rate_bps",
 	[XQ_WIRE_FIRST_NS] = "wire_first_ns",
 	[XQ_WIRE_LAST_NS] = "wire_last_ns",
+	[XQ_WIRE_MTU_DROPS] = "wire_mtu_drops",
 };
 
 /* Port figures of the emulated device (before the per-queue ones). */
@@ -136,12 +138,14 @@ wire_figures(struct mlx5_tm_priv *priv, const struct mlx5_tm_txq *txq,
 	v[XQ_WIRE_RATE_BPS] = 0;
 	v[XQ_WIRE_FIRST_NS] = 0;
 	v[XQ_WIRE_LAST_NS] = 0;
+	v[XQ_WIRE_MTU_DROPS] = 0;
 	if (!txq->live || mlx5_emu_sq_get(priv->emu, txq->sqn, &info) < 0)
 		return;
 	v[XQ_WIRE_PACKETS] = info.packets;
 	v[XQ_WIRE_BYTES] = info.bytes;
 	v[XQ_WIRE_FIRST_NS] = info.first_departure_ns;
 	v[XQ_WIRE_LAST_NS] = info.last_departure_ns;
+	v[XQ_WIRE_MTU_DROPS] = info.mtu_drops;
 	/*
 	 * n departures span n - 1 intervals: count the bytes of n - 1
 	 * average packets over first..last departure.

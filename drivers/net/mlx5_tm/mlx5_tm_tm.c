@@ -99,8 +99,13 @@ static int
 apply_error(struct mlx5_tm_sched *s, struct rte_tm_error *error,
 	    const char *what, uint32_t qid, int ret)
 {
+	/*
+	 * A full rate table is a shortage of a shared resource, not a
+	 * missing capability nor one node's fault: rte_tm has no type for
+	 * it, the message says what.
+	 */
 	enum rte_tm_error_type type = ret == -ENOSPC &&
-		s->fail_qid == UINT16_MAX ? RTE_TM_ERROR_TYPE_CAPABILITIES :
+		s->fail_qid == UINT16_MAX ? RTE_TM_ERROR_TYPE_UNSPECIFIED :
 		RTE_TM_ERROR_TYPE_NODE_ID;
 
 	if (s->fail_qid != UINT16_MAX)

@@ -106,14 +106,21 @@ cqe_ready(const struct mlx5_tm_txq *txq, uint32_t ci, uint8_t *op_own)
 	       MLX5_CQE_OPCODE(v) != MLX5_CQE_INVALID;
 }
 
-/* Count the error CQE at @p ci: a flush, or the error itself. */
-static void
-count_err_cqe(struct mlx5_tm_txq *txq, uint32_t ci)
+/* Whether the error CQE at @p ci is a flush (WR_FLUSH_ERR). */
+static __rte_always_inline bool
+is_flush_cqe(const struct mlx5_tm_txq *txq, uint32_t ci)
 {
 	volatile struct mlx5_tm_err_cqe64 *err = (volatile void *)
 		&txq->cqes[ci & (txq->cqe_n - 1)];
 
-	if (err->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR)
+	return err->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
+}
+
+/* Count the error CQE at @p ci: a flush, or the error itself. */
+static void
+count_err_cqe(struct mlx5_tm_txq *txq, uint32_t ci)
+{
+	if (is_flush_cqe(txq, ci))
 		txq->st.flush_cqes++;
 	else
 		txq->st.err_cqes++;
@@ -144,6 +151,30 @@ txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed)
 			ci++;
 			continue;
 		}
+		if (is_flush_cqe(txq, ci)) {
+			/*
+			 * A flush alone: its WQE asked for a completion and
+			 * did not run; what it covers is freed unsent. The
+			 * control path checks whether the SQ is in error.
+			 */
+			if (txq->fcq_tail != txq->fcq_head) {
+				const struct mlx5_tm_txq_fcq *f =
+					&txq->fcqs[txq->fcq_tail++ &
+						   (txq->cqe_n - 1)];
+
+				if (upto != txq->elts_tail)
+					*freed += free_elts(txq, upto);
+				txq->st.err_mbufs += free_elts(txq,
+							       f->elts_head);
+				upto = f->elts_head;
+				txq->wqe_pi = f->wqe_end;
+			}
+			txq->st.flush_cqes++;
+			__atomic_store_n(&txq->flush_seen, 1,
+					 __ATOMIC_RELEASE);
+			ci++;
+			continue;
+		}
 		/* An error: the SQ is in error, the control path resets it. */
 		count_err_cqe(txq, ci);
 		ci++;
@@ -155,7 +186,7 @@ txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed)
 		rte_io_wmb();
 		*txq->cq_db = rte_cpu_to_be_32(ci & 0xffffff);
 	}
-	*freed = upto != txq->elts_tail ? free_elts(txq, upto) : 0;
+	*freed += upto != txq->elts_tail ? free_elts(txq, upto) : 0;
 	if (unlikely(!ok))
 		__atomic_store_n(&txq->state, MLX5_TM_TXQ_ERR,
 				 __ATOMIC_RELEASE);
@@ -222,6 +253,7 @@ mlx5_tm_tx_ring_init(struct mlx5_tm_txq *txq)
 				      MLX5_CQE_OWNER_MASK;
 	*txq->cq_db = 0;
 	mlx5_tm_mr_cache_init(&txq->mr, txq->mr.ctrl);
+	__atomic_store_n(&txq->flush_seen, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&txq->state, MLX5_TM_TXQ_OK, __ATOMIC_RELEASE);
 }
 
@@ -359,7 +391,7 @@ mlx5_tm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	uint16_t wqe_ci, elts_head, i;
 	uint64_t bytes = 0, packets = 0;
 	bool last_ce = false;
-	uint32_t freed;
+	uint32_t freed = 0;
 
 	if (unlikely(state != MLX5_TM_TXQ_OK)) {
 		if (state == MLX5_TM_TXQ_RST)

@@ -16,10 +16,16 @@
  *
  * Error recovery handshake (the datapath makes no firmware call):
  *  OK    --datapath sees an error CQE-->            ERR
- *  ERR   --control path: MODIFY_SQ to RST-->        RST
+ *  ERR   --control path: QUERY_SQ; if firmware
+ *          says ERR, MODIFY_SQ to RST-->              RST
  *  RST   --datapath: drains the CQ, frees every
  *          posted mbuf, rewinds its ring-->          REARM
- *  REARM --control path: MODIFY_SQ RST->RDY-->       OK
+ *  REARM --control path: MODIFY_SQ RST->RDY, then
+ *          RDY->RDY with the pacing index-->         OK
+ * A flush CQE alone (syndrome WR_FLUSH_ERR) is not an error: the datapath
+ * consumes it, frees what it covers (counted unsent) and raises flush_seen;
+ * the control path moves the queue to ERR only if QUERY_SQ says the SQ
+ * is in error (upstream's mlx5_tx_error_cqe_handle() ignores flushes).
  * The control path steps are taken by a periodic EAL alarm while the port
  * is started (and by stats/xstats queries); the datapath steps by the next
  * tx_burst or tx_done_cleanup on the queue. While not OK, tx_burst accepts
@@ -96,6 +102,8 @@ struct mlx5_tm_txq {
 	struct mlx5_tm_txq_stats st;
 	/* Shared: see the file comment. */
 	uint32_t state;                    /**< enum mlx5_tm_txq_state. */
+	/** Non-zero: a flush CQE came while OK; the control path checks. */
+	uint32_t flush_seen;
 	uint32_t suspended;                /**< Non-zero: accept nothing. */
 
 	/* Control path only. */

@@ -210,6 +210,7 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 	sqa.pp_index = priv->pp_index[txq->qid];
 	sqa.min_inline = txq->inline_mode;
 	sqa.user_index = txq->qid;
+	sqa.ts_format = priv->caps.sq_ts_format;
 	txq->sq_obj = mlx5_tm_devx_sq_create(priv, &sqa, &txq->sqn);
 	if (txq->sq_obj == NULL) {
 		ret = -(errno ? errno : EIO);
@@ -260,41 +261,105 @@ mlx5_tm_txq_stop(struct mlx5_tm_txq *txq)
 	txq->uar_reg = NULL;
 }
 
+/*
+ * A flush CQE came while the queue was OK: if firmware says the SQ is in
+ * error, start the recovery; a flush on a ready SQ is left alone.
+ */
+static void
+txq_check_flush(struct mlx5_tm_txq *txq)
+{
+	struct mlx5_tm_priv *priv = txq->priv;
+	uint32_t ok = MLX5_TM_TXQ_OK;
+	int hw;
+
+	if (!__atomic_exchange_n(&txq->flush_seen, 0, __ATOMIC_ACQ_REL))
+		return;
+	hw = mlx5_tm_devx_sq_state(priv, txq->sq_obj, txq->sqn);
+	if (hw == MLX5_SQC_STATE_ERR) {
+		__atomic_compare_exchange_n(&txq->state, &ok, MLX5_TM_TXQ_ERR,
+					    false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE);
+		return;
+	}
+	MLX5_TM_LOG(INFO,
+		    "port %u txq %u: flush CQE while SQ 0x%x is %s: ignored",
+		    priv->dev->data->port_id, txq->qid, txq->sqn,
+		    hw == MLX5_SQC_STATE_RDY ? "ready" : "not in error");
+}
+
+/* ERR: reset the SQ, unless firmware does not report it in error. */
+static void
+txq_recover_err(struct mlx5_tm_txq *txq)
+{
+	struct mlx5_tm_priv *priv = txq->priv;
+	int hw;
+
+	hw = mlx5_tm_devx_sq_state(priv, txq->sq_obj, txq->sqn);
+	if (hw < 0)
+		return;
+	if (hw == MLX5_SQC_STATE_RDY) {
+		/* Not in error (yet): a reset would drop what is posted. */
+		MLX5_TM_LOG(DEBUG,
+			    "port %u txq %u: error CQE but SQ 0x%x is ready: not reset, checked again",
+			    priv->dev->data->port_id, txq->qid, txq->sqn);
+		return;
+	}
+	if (hw != MLX5_SQC_STATE_RST &&
+	    mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn, hw,
+				   MLX5_SQC_STATE_RST, false, 0) < 0)
+		return;
+	MLX5_TM_LOG(WARNING, "port %u txq %u: error completion, SQ 0x%x reset",
+		    priv->dev->data->port_id, txq->qid, txq->sqn);
+	__atomic_store_n(&txq->state, MLX5_TM_TXQ_RST, __ATOMIC_RELEASE);
+}
+
+/*
+ * REARM: RST->RDY, then the pacing index in a RDY->RDY of its own, the
+ * way every live index change is made (whether RST->RDY applies the
+ * index is unverified on hardware). A failed step is retried next time,
+ * from the state firmware reports.
+ */
+static void
+txq_recover_rearm(struct mlx5_tm_txq *txq)
+{
+	struct mlx5_tm_priv *priv = txq->priv;
+	uint16_t pp = priv->pp_index[txq->qid];
+	int hw;
+
+	hw = mlx5_tm_devx_sq_state(priv, txq->sq_obj, txq->sqn);
+	if (hw < 0)
+		return;
+	if (hw == MLX5_SQC_STATE_RST &&
+	    mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn,
+				   MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY,
+				   false, 0) < 0)
+		return;
+	if (hw != MLX5_SQC_STATE_RST && hw != MLX5_SQC_STATE_RDY)
+		return;
+	if (mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn,
+				   MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RDY,
+				   true, pp) < 0)
+		return;
+	txq->recoveries++;
+	MLX5_TM_LOG(INFO, "port %u txq %u: SQ 0x%x ready again, pacing index %u",
+		    priv->dev->data->port_id, txq->qid, txq->sqn, pp);
+	__atomic_store_n(&txq->state, MLX5_TM_TXQ_OK, __ATOMIC_RELEASE);
+}
+
 void
 mlx5_tm_txq_recover(struct mlx5_tm_txq *txq)
 {
-	struct mlx5_tm_priv *priv = txq->priv;
 	uint32_t state;
-	int hw;
 
 	if (!txq->live)
 		return;
+	if (__atomic_load_n(&txq->state, __ATOMIC_ACQUIRE) == MLX5_TM_TXQ_OK)
+		txq_check_flush(txq);
 	state = __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE);
-	if (state == MLX5_TM_TXQ_ERR) {
-		hw = mlx5_tm_devx_sq_state(priv, txq->sq_obj, txq->sqn);
-		if (hw < 0)
-			return;
-		if (hw != MLX5_SQC_STATE_RST &&
-		    mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn, hw,
-					   MLX5_SQC_STATE_RST, false, 0) < 0)
-			return;
-		MLX5_TM_LOG(WARNING,
-			    "port %u txq %u: error completion, SQ 0x%x reset",
-			    priv->dev->data->port_id, txq->qid, txq->sqn);
-		__atomic_store_n(&txq->state, MLX5_TM_TXQ_RST,
-				 __ATOMIC_RELEASE);
-	} else if (state == MLX5_TM_TXQ_REARM) {
-		if (mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn,
-					   MLX5_SQC_STATE_RST,
-					   MLX5_SQC_STATE_RDY, true,
-					   priv->pp_index[txq->qid]) < 0)
-			return;
-		txq->recoveries++;
-		MLX5_TM_LOG(INFO, "port %u txq %u: SQ 0x%x ready again",
-			    priv->dev->data->port_id, txq->qid, txq->sqn);
-		__atomic_store_n(&txq->state, MLX5_TM_TXQ_OK,
-				 __ATOMIC_RELEASE);
-	}
+	if (state == MLX5_TM_TXQ_ERR)
+		txq_recover_err(txq);
+	else if (state == MLX5_TM_TXQ_REARM)
+		txq_recover_rearm(txq);
 }
 
 /* The queue-layer contract (mlx5_tm_txq.h). */

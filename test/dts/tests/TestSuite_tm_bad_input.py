@@ -94,7 +94,7 @@ class TestTmBadInput(TestCase):
         leaks no pacing entry (a 2-entry table holds the 2 rates every
         time)."""
         self.close_all()
-        self.launch("cx6dx", txq=4, devargs={"cap_pp_table_size": 2})
+        self.launch("cx6dx", txq=4, devargs={"cap_pp_table_size": 3})
         self.add_profile(1, 3125000)
         self.add_profile(2, 6250000)
         self.two_level([1, 2, 1, 2])

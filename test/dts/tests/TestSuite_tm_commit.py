@@ -66,7 +66,7 @@ class TestTmCommit(TrafficMixin, TestCase):
         """A commit that cannot be honoured (more distinct rates than
         pacing entries) fails with a reason; with clean_on_fail the
         hierarchy is gone, nothing is leaked, and a new one commits."""
-        self.launch("cx6dx", txq=3, devargs={"cap_pp_table_size": 2})
+        self.launch("cx6dx", txq=3, devargs={"cap_pp_table_size": 3})
         rates = {0: 3125000, 1: 6250000, 2: 9375000}
         self.build(rates)
         err = self.refused("port tm hierarchy commit 0 yes")
@@ -85,7 +85,7 @@ class TestTmCommit(TrafficMixin, TestCase):
 
     def test_failed_commit_keeps_hierarchy(self):
         """Without clean_on_fail the hierarchy stays for the user to fix."""
-        self.launch("cx6dx", txq=3, devargs={"cap_pp_table_size": 2})
+        self.launch("cx6dx", txq=3, devargs={"cap_pp_table_size": 3})
         self.build({0: 3125000, 1: 6250000, 2: 9375000})
         self.refused("port tm hierarchy commit 0 no")
         for node in (0, 1, 2, 1000):
@@ -104,7 +104,7 @@ class TestTmCommit(TrafficMixin, TestCase):
         entry, so a 1-entry table holds them; pacing_index=dedicated: each
         queue needs its own entry, and the same commit fails."""
         for mode, fits in (("shared", True), ("dedicated", False)):
-            self.launch("cx6dx", txq=2, devargs={"cap_pp_table_size": 1,
+            self.launch("cx6dx", txq=2, devargs={"cap_pp_table_size": 2,
                                                  "pacing_index": mode})
             self.build({0: 3125000, 1: 6250000})
             self.ok("set port tm node shaper profile 0 1 1")
@@ -119,7 +119,7 @@ class TestTmCommit(TrafficMixin, TestCase):
         ppm of its rate: 25000 and 25001 kbps (40 ppm apart) need two
         entries exactly, one with a 100 ppm tolerance."""
         for ppm, fits in ((0, False), (100, True)):
-            self.launch("cx6dx", txq=2, devargs={"cap_pp_table_size": 1,
+            self.launch("cx6dx", txq=2, devargs={"cap_pp_table_size": 2,
                                                  "rate_tolerance_ppm": ppm})
             self.build({0: 25000 * 125, 1: 25001 * 125})
             if fits:

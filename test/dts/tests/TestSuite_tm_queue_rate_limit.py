@@ -51,7 +51,7 @@ class TestTmQueueRateLimit(TrafficMixin, TestCase):
     def test_rate_zero_unlimits(self):
         """0 Mbit/s removes the limit: the queue's pacing entry is gone, so
         the only entry of a 1-entry table is free for another rate."""
-        self.launch("cx6dx", txq=2, devargs={"cap_pp_table_size": 1})
+        self.launch("cx6dx", txq=2, devargs={"cap_pp_table_size": 2})
         self.ok("set port 0 queue 0 rate 25")
         out = self.send("set port 0 queue 1 rate 50")
         self.verify("failed" in out,

@@ -102,11 +102,10 @@ class TestTmShaperProfile(TestCase):
         self.refused(ADD % (2, 0, 0, 12500000, U64_MAX, 0, 0),
                      "SHAPER_PROFILE_PEAK_SIZE", r"32-bit")
 
-    def test_packet_size_in_packets_needs_typical_size(self):
-        """A bucket counted in packets needs tx_typical_pkt_sz to become
-        bytes: refused without it, accepted with it."""
-        self.refused(ADD % (1, 0, 0, 10000, 16, 0, 1),
-                     "SHAPER_PROFILE_PEAK_SIZE", r"typical packet size")
+    def test_packet_size_in_packets(self):
+        """A bucket counted in packets goes to the device as WQEs (one per
+        packet): no typical packet size needed, with or without one."""
+        self.ok(ADD % (1, 0, 0, 10000, 16, 0, 1))
         self.close_all()
         self.launch("cx6dx", txq=4, devargs={"tx_typical_pkt_sz": 1000})
         self.ok(ADD % (1, 0, 0, 10000, 16, 0, 1))

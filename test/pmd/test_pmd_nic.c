@@ -1,0 +1,602 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * Real-NIC behaviours: one test per behaviour a ConnectX shows and the
+ * device model reproduces with a devarg knob (MTU, timestamp format,
+ * E-Switch mode, rate-table sharing, packet_pacing_uid, recovery, packet
+ * mode, VLAN insertion and link). Each sets the knob; the PMD must cope
+ * as it would on the NIC. EAL in process, virtual device time.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_tm.h>
+
+#include "mlx5_emu.h"
+#include "mlx5_tm_prm.h"
+#include "mlx5_tm_wqe.h"
+#include "rte_pmd_mlx5_tm.h"
+
+#include "pmd_test_util.h"
+
+static unsigned int n_pass, n_fail;
+static bool test_ok;
+static const char *only; /* argv[1]: run the tests whose name has it */
+static struct rte_mempool *pool;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		printf("  FAIL %s:%d: %s: ", __func__, __LINE__, #cond); \
+		printf(__VA_ARGS__); \
+		printf("\n"); \
+		test_ok = false; \
+	} \
+} while (0)
+
+#define PORT_NAME "net_mlx5_tm7"
+#define RING 256
+#define ROOT 100
+#define FRAME_MAX 9100
+
+/* ---- log capture ---- */
+
+static char *log_buf;
+static size_t log_len;
+static FILE *log_stream;
+
+static void
+log_capture_start(void)
+{
+	free(log_buf);
+	log_buf = NULL;
+	log_len = 0;
+	log_stream = open_memstream(&log_buf, &log_len);
+	rte_openlog_stream(log_stream);
+}
+
+static const char *
+log_capture_stop(void)
+{
+	rte_openlog_stream(NULL);
+	fclose(log_stream);
+	log_stream = NULL;
+	return log_buf ? log_buf : "";
+}
+
+/* ---- ports ---- */
+
+/* Probe PORT_NAME with @p args, set up @p nb_txq queues, maybe start. */
+static int
+port_open(const char *args, uint16_t nb_txq, bool start, uint16_t *port,
+	  struct mlx5_emu **emu)
+{
+	struct rte_eth_conf conf = { 0 };
+	uint16_t q;
+
+	if (rte_vdev_init(PORT_NAME, args) != 0 ||
+	    rte_eth_dev_get_port_by_name(PORT_NAME, port) != 0) {
+		CHECK(false, "probe %s", args);
+		return -1;
+	}
+	*emu = rte_pmd_mlx5_tm_emu(*port);
+	CHECK(*emu != NULL, "no device model");
+	CHECK(rte_eth_dev_configure(*port, 0, nb_txq, &conf) == 0,
+	      "configure");
+	for (q = 0; q < nb_txq; q++)
+		CHECK(rte_eth_tx_queue_setup(*port, q, RING, SOCKET_ID_ANY,
+					     NULL) == 0, "txq %u", q);
+	if (start)
+		CHECK(rte_eth_dev_start(*port) == 0, "start");
+	return 0;
+}
+
+static void
+port_close(uint16_t port)
+{
+	rte_eth_dev_stop(port);
+	rte_eth_dev_close(port);
+	rte_vdev_uninit(PORT_NAME);
+}
+
+/* Send one frame of @p len bytes on queue @p q and let it complete. */
+static bool
+send_one(uint16_t port, uint16_t q, struct mlx5_emu *emu, uint32_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t *d;
+	uint16_t n;
+
+	if (m == NULL || len > rte_pktmbuf_tailroom(m)) {
+		rte_pktmbuf_free(m);
+		return false;
+	}
+	d = (uint8_t *)rte_pktmbuf_append(m, len);
+	memset(d, 0x5a, len);
+	d[0] = 0x02;
+	d[6] = 0x02;
+	d[12] = 0x88;
+	d[13] = 0xb5;
+	n = rte_eth_tx_burst(port, q, &m, 1);
+	if (n == 0)
+		rte_pktmbuf_free(m);
+	mlx5_emu_drain(emu);
+	rte_eth_tx_done_cleanup(port, q, 0);
+	return n == 1;
+}
+
+static int
+sq_info(uint16_t port, uint16_t q, struct mlx5_emu *emu,
+	struct mlx5_emu_sq_info *info)
+{
+	uint32_t sqn;
+
+	if (rte_pmd_mlx5_tm_txq_sqn(port, q, &sqn) != 0)
+		return -1;
+	return mlx5_emu_sq_get(emu, sqn, info);
+}
+
+/* ---- 1. MTU ---- */
+
+/*
+ * The port drops frames longer than netdev MTU + 18 bytes (the kernel's
+ * MLX5E_SW2HW_MTU adds Ethernet header, one VLAN tag and FCS), with a
+ * good CQE; mtu_set raises the MTU so that jumbo frames leave.
+ */
+static void
+test_mtu(void)
+{
+	struct rte_eth_dev_info info;
+	struct mlx5_emu_port_stats ps;
+	struct mlx5_emu_sq_info sq;
+	struct mlx5_emu *emu;
+	uint16_t port, mtu = 0;
+
+	if (port_open("emu=cx6dx,clock=virtual,mtu=1500", 1, true, &port,
+		      &emu) != 0)
+		return;
+	CHECK(rte_eth_dev_info_get(port, &info) == 0 && info.min_mtu == 68 &&
+	      info.max_mtu == 9960, "MTU range %u..%u", info.min_mtu,
+	      info.max_mtu);
+	CHECK(rte_eth_dev_get_mtu(port, &mtu) == 0 && mtu == 1500,
+	      "MTU %u", mtu);
+	CHECK(send_one(port, 0, emu, 1518), "post 1518");
+	CHECK(send_one(port, 0, emu, 1519), "post 1519");
+	CHECK(sq_info(port, 0, emu, &sq) == 0 && sq.packets == 1 &&
+	      sq.mtu_drops == 1 && sq.errors == 0,
+	      "%" PRIu64 " sent, %" PRIu64 " dropped, %" PRIu64 " errors",
+	      sq.packets, sq.mtu_drops, sq.errors);
+	mlx5_emu_get_port_stats(emu, &ps);
+	CHECK(ps.mtu_drops == 1, "port: %" PRIu64 " MTU drops", ps.mtu_drops);
+	CHECK(xstat(port, "tx_q0_wire_mtu_drops") == 1 &&
+	      xstat(port, "tx_q0_error_cqes") == 0,
+	      "xstat %" PRIu64, xstat(port, "tx_q0_wire_mtu_drops"));
+	CHECK(rte_eth_dev_set_mtu(port, 9000) == 0, "set MTU 9000");
+	CHECK(mlx5_emu_mtu(emu) == 9000, "model MTU %u", mlx5_emu_mtu(emu));
+	CHECK(send_one(port, 0, emu, 9018), "post 9018");
+	CHECK(sq_info(port, 0, emu, &sq) == 0 && sq.packets == 2 &&
+	      sq.mtu_drops == 1, "jumbo: %" PRIu64 " sent", sq.packets);
+	CHECK(rte_eth_dev_set_mtu(port, 10000) != 0, "MTU 10000 accepted");
+	port_close(port);
+	/* A configured MTU above the netdev's raises it. */
+	if (rte_vdev_init(PORT_NAME, "emu=cx6dx,clock=virtual") == 0 &&
+	    rte_eth_dev_get_port_by_name(PORT_NAME, &port) == 0) {
+		struct rte_eth_conf conf = { .rxmode = { .mtu = 4000 } };
+
+		emu = rte_pmd_mlx5_tm_emu(port);
+		CHECK(mlx5_emu_mtu(emu) == 1500, "default MTU %u",
+		      mlx5_emu_mtu(emu));
+		CHECK(rte_eth_dev_configure(port, 0, 1, &conf) == 0,
+		      "configure");
+		CHECK(mlx5_emu_mtu(emu) == 4000 &&
+		      rte_eth_dev_get_mtu(port, &mtu) == 0 && mtu == 4000,
+		      "configured MTU: model %u, port %u", mlx5_emu_mtu(emu),
+		      mtu);
+		port_close(port);
+	} else {
+		CHECK(false, "probe");
+	}
+}
+
+/* ---- 2. sqc.ts_format ---- */
+
+/* Every cap_sq_ts_format: the SQ's ts_format is one the device takes. */
+static void
+test_ts_format(void)
+{
+	static const char *const fmts[] = { "free_run", "rt", "both" };
+	struct mlx5_emu_cmd_error ce;
+	struct mlx5_emu *emu;
+	char args[128];
+	unsigned int i;
+	uint16_t port;
+
+	for (i = 0; i < RTE_DIM(fmts); i++) {
+		snprintf(args, sizeof(args),
+			 "emu=cx6dx,clock=virtual,cap_sq_ts_format=%s",
+			 fmts[i]);
+		if (port_open(args, 1, true, &port, &emu) != 0)
+			return;
+		mlx5_emu_last_cmd_error(emu, &ce);
+		CHECK(ce.count == 0, "%s: command 0x%x failed", fmts[i],
+		      ce.opcode);
+		CHECK(send_one(port, 0, emu, 100), "%s: send", fmts[i]);
+		port_close(port);
+	}
+}
+
+/* ---- 3. E-Switch ---- */
+
+/* switchdev: refused at probe, saying why and what to do. */
+static void
+test_eswitch(void)
+{
+	const char *log;
+	uint16_t port;
+	int ret;
+
+	log_capture_start();
+	ret = rte_vdev_init(PORT_NAME, "emu=cx6dx,clock=virtual,"
+			    "eswitch=switchdev");
+	log = log_capture_stop();
+	CHECK(ret < 0, "switchdev port probed");
+	CHECK(strstr(log, "switchdev mode") != NULL &&
+	      strstr(log, "mode legacy") != NULL, "message: %s", log);
+	if (ret == 0 && rte_eth_dev_get_port_by_name(PORT_NAME, &port) == 0)
+		port_close(port);
+	ret = rte_vdev_init(PORT_NAME, "emu=cx6dx,clock=virtual,"
+			    "eswitch=legacy");
+	CHECK(ret == 0, "legacy port refused");
+	if (ret == 0 && rte_eth_dev_get_port_by_name(PORT_NAME, &port) == 0)
+		port_close(port);
+}
+
+/* ---- 4. rate table ---- */
+
+static int
+tm_commit_rates(uint16_t port, unsigned int n, struct rte_tm_error *err)
+{
+	struct rte_tm_node_params np;
+	struct rte_tm_shaper_params sp;
+	unsigned int q;
+
+	memset(&np, 0, sizeof(np));
+	np.shaper_profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE;
+	np.nonleaf.n_sp_priorities = 1;
+	if (rte_tm_node_add(port, ROOT, RTE_TM_NODE_ID_NULL, 0, 1, 0, &np,
+			    err) != 0)
+		return -1;
+	for (q = 0; q < n; q++) {
+		memset(&sp, 0, sizeof(sp));
+		sp.peak.rate = 1250000ull * (q + 1);
+		if (rte_tm_shaper_profile_add(port, q, &sp, err) != 0)
+			return -1;
+		memset(&np, 0, sizeof(np));
+		np.shaper_profile_id = q;
+		np.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
+		np.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
+		if (rte_tm_node_add(port, q, ROOT, 0, 1, 1, &np, err) != 0)
+			return -1;
+	}
+	return rte_tm_hierarchy_commit(port, 0, err);
+}
+
+/*
+ * A table of N has N - 1 entries (index 0 is "unlimited"), some held by
+ * other users: the PMD plans with N - 1 and names a full table as such.
+ */
+static void
+test_rate_table(void)
+{
+	struct rte_tm_error err;
+	struct mlx5_emu *emu;
+	const char *log;
+	uint16_t port;
+	int ret;
+
+	/* 4 entries, 3 usable: 4 distinct rates do not fit. */
+	if (port_open("emu=cx6dx,clock=virtual,cap_pp_table_size=4", 4,
+		      true, &port, &emu) != 0)
+		return;
+	memset(&err, 0, sizeof(err));
+	ret = tm_commit_rates(port, 4, &err);
+	CHECK(ret == -ENOSPC && err.type == RTE_TM_ERROR_TYPE_UNSPECIFIED &&
+	      err.message != NULL && strstr(err.message, "4 entries") != NULL,
+	      "%d type %d: %s", ret, err.type,
+	      err.message ? err.message : "");
+	CHECK(mlx5_emu_pp_list(emu, NULL, 0) == 0, "entries left");
+	port_close(port);
+	/* 1 of 3 held by another user: the third queue rate finds none. */
+	if (port_open("emu=cx6dx,clock=virtual,cap_pp_table_size=4,"
+		      "pp_foreign=1", 3, true, &port, &emu) != 0)
+		return;
+	CHECK(mlx5_emu_pp_list(emu, NULL, 0) == 1, "foreign entry");
+	CHECK(rte_eth_set_queue_rate_limit(port, 0, 100) == 0, "q0");
+	CHECK(rte_eth_set_queue_rate_limit(port, 1, 200) == 0, "q1");
+	log_capture_start();
+	ret = rte_eth_set_queue_rate_limit(port, 2, 300);
+	log = log_capture_stop();
+	CHECK(ret == -ENOSPC, "q2: %d", ret);
+	CHECK(strstr(log, "the device's rate table is full: 4 entries, "
+			  "2 held by this port, the rest by other users")
+	      != NULL, "message: %s", log);
+	port_close(port);
+}
+
+/* ---- 5. packet_pacing_uid ---- */
+
+/* Without the cap: no shaping advertised, and the refusal says why. */
+static void
+test_pacing_uid(void)
+{
+	struct rte_tm_capabilities cap;
+	struct rte_tm_shaper_params sp;
+	struct rte_tm_error err;
+	struct mlx5_emu *emu;
+	uint16_t port;
+	int ret;
+
+	if (port_open("emu=cx6dx,clock=virtual,cap_packet_pacing_uid=0", 1,
+		      true, &port, &emu) != 0)
+		return;
+	memset(&cap, 0, sizeof(cap));
+	CHECK(rte_tm_capabilities_get(port, &cap, &err) == 0 &&
+	      cap.shaper_n_max == 0 && cap.shaper_private_n_max == 0,
+	      "%u shapers advertised", cap.shaper_n_max);
+	memset(&sp, 0, sizeof(sp));
+	sp.peak.rate = 12500000;
+	memset(&err, 0, sizeof(err));
+	ret = rte_tm_shaper_profile_add(port, 1, &sp, &err);
+	CHECK(ret != 0 && err.message != NULL &&
+	      strstr(err.message, "packet_pacing_uid") != NULL,
+	      "%d: %s", ret, err.message ? err.message : "");
+	CHECK(rte_eth_set_queue_rate_limit(port, 0, 100) != 0,
+	      "queue rate limit accepted");
+	port_close(port);
+}
+
+/* ---- 6. recovery ---- */
+
+/* A flush CQE on a ready SQ: skipped, the SQ is not reset. */
+static void
+test_flush_only(void)
+{
+	struct mlx5_emu_sq_info sq;
+	struct rte_eth_stats st;
+	struct mlx5_emu *emu;
+	uint32_t sqn = 0, i, sent = 0;
+	uint16_t port;
+
+	if (port_open("emu=cx6dx,clock=virtual", 1, true, &port, &emu) != 0)
+		return;
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 0, &sqn) == 0, "sqn");
+	CHECK(mlx5_emu_fault_wqe(emu, &(struct mlx5_emu_fault_wqe){
+		.sqn = sqn, .nth = 10,
+		.syndrome = MLX5_CQE_SYNDROME_WR_FLUSH_ERR }) == 0, "arm");
+	for (i = 0; i < 100; i++) {
+		sent += send_one(port, 0, emu, 200);
+		rte_eth_stats_get(port, &st); /* control-path step */
+	}
+	CHECK(sent == 100, "%u of 100 posted", sent);
+	CHECK(xstat(port, "tx_q0_recoveries") == 0, "%" PRIu64 " resets",
+	      xstat(port, "tx_q0_recoveries"));
+	CHECK(xstat(port, "tx_q0_flush_cqes") == 1 &&
+	      xstat(port, "tx_q0_error_cqes") == 0, "CQEs: %" PRIu64
+	      " flush, %" PRIu64 " error", xstat(port, "tx_q0_flush_cqes"),
+	      xstat(port, "tx_q0_error_cqes"));
+	CHECK(sq_info(port, 0, emu, &sq) == 0 &&
+	      sq.state == MLX5_SQC_STATE_RDY && sq.packets == 99,
+	      "state %u, %" PRIu64 " sent", sq.state, sq.packets);
+	CHECK(rte_mempool_in_use_count(pool) == 0, "%u mbufs in use",
+	      rte_mempool_in_use_count(pool));
+	port_close(port);
+}
+
+/*
+ * The pacing index is applied by RDY->RDY after RST->RDY: with a model
+ * whose RST->RDY ignores the index, a rate set during recovery holds.
+ */
+static void
+test_recovery_pacing_index(void)
+{
+	struct mlx5_emu_pp_info pp[4];
+	struct mlx5_emu_sq_info sq;
+	struct rte_eth_stats st;
+	struct mlx5_emu *emu;
+	uint32_t sqn = 0, i;
+	uint16_t port, new_index = 0;
+	unsigned int n;
+
+	if (port_open("emu=cx6dx,clock=virtual,rst2rdy_pp=ignore", 1, true,
+		      &port, &emu) != 0)
+		return;
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 0, &sqn) == 0, "sqn");
+	CHECK(rte_eth_set_queue_rate_limit(port, 0, 1000) == 0, "1 Gbps");
+	CHECK(mlx5_emu_fault_wqe(emu, &(struct mlx5_emu_fault_wqe){
+		.sqn = sqn, .nth = 3,
+		.syndrome = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR }) == 0, "arm");
+	for (i = 0; i < 3; i++)
+		send_one(port, 0, emu, 200);
+	/* The datapath sees the error; the control path resets the SQ. */
+	rte_eth_tx_burst(port, 0, NULL, 0);
+	rte_eth_stats_get(port, &st);
+	CHECK(sq_info(port, 0, emu, &sq) == 0 &&
+	      sq.state == MLX5_SQC_STATE_RST, "state %u", sq.state);
+	/* A new rate while in reset: kept for the queue. */
+	CHECK(rte_eth_set_queue_rate_limit(port, 0, 2000) == 0, "2 Gbps");
+	n = mlx5_emu_pp_list(emu, pp, RTE_DIM(pp));
+	for (i = 0; i < n && i < RTE_DIM(pp); i++)
+		if (pp[i].rate_limit == 2000000)
+			new_index = pp[i].index;
+	CHECK(new_index != 0, "no 2 Gbps entry");
+	rte_eth_tx_burst(port, 0, NULL, 0); /* rewind */
+	rte_eth_stats_get(port, &st);       /* ready again */
+	CHECK(xstat(port, "tx_q0_recoveries") == 1, "%" PRIu64 " recoveries",
+	      xstat(port, "tx_q0_recoveries"));
+	CHECK(sq_info(port, 0, emu, &sq) == 0 &&
+	      sq.state == MLX5_SQC_STATE_RDY && sq.pp_index == new_index,
+	      "state %u, pacing index %u, expected %u", sq.state, sq.pp_index,
+	      new_index);
+	port_close(port);
+}
+
+/* ---- 7. packet mode ---- */
+
+static unsigned int
+commit_pkt_profile(uint16_t port, uint64_t size)
+{
+	struct rte_tm_node_params np;
+	struct rte_tm_shaper_params sp;
+	struct rte_tm_error err;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.peak.rate = 10000;
+	sp.peak.size = size;
+	sp.packet_mode = 1;
+	memset(&np, 0, sizeof(np));
+	np.shaper_profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE;
+	np.nonleaf.n_sp_priorities = 1;
+	if (rte_tm_shaper_profile_add(port, 1, &sp, &err) != 0 ||
+	    rte_tm_node_add(port, ROOT, RTE_TM_NODE_ID_NULL, 0, 1, 0, &np,
+			    &err) != 0)
+		return 1;
+	memset(&np, 0, sizeof(np));
+	np.shaper_profile_id = 1;
+	np.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
+	np.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
+	if (rte_tm_node_add(port, 0, ROOT, 0, 1, 1, &np, &err) != 0 ||
+	    rte_tm_hierarchy_commit(port, 0, &err) != 0)
+		return 1;
+	return 0;
+}
+
+/* WQE-rate pacing: burst bound 0 unless the profile gives one. */
+static void
+test_packet_mode_burst(void)
+{
+	static const uint64_t sizes[] = { 0, 32 };
+	struct mlx5_emu_pp_info pp[2];
+	struct mlx5_emu *emu;
+	unsigned int i;
+	uint16_t port;
+
+	for (i = 0; i < RTE_DIM(sizes); i++) {
+		if (port_open("emu=cx6dx,clock=virtual,tx_burst_bound=65536,"
+			      "tx_typical_pkt_sz=64", 1, true, &port,
+			      &emu) != 0)
+			return;
+		CHECK(commit_pkt_profile(port, sizes[i]) == 0, "commit");
+		CHECK(mlx5_emu_pp_list(emu, pp, RTE_DIM(pp)) == 1 &&
+		      pp[0].rate_mode == MLX5_PP_RATE_MODE_WQE_RATE &&
+		      pp[0].burst_upper_bound == sizes[i],
+		      "size %" PRIu64 ": burst %u", sizes[i],
+		      pp[0].burst_upper_bound);
+		port_close(port);
+	}
+}
+
+/* ---- 8. VLAN insertion, link ---- */
+
+static void
+test_vlan_and_link(void)
+{
+	struct rte_eth_dev_info info;
+	struct rte_eth_link link;
+	struct mlx5_emu_caps caps;
+	struct mlx5_emu *emu;
+	uint16_t port;
+
+	if (port_open("emu=cx5,clock=virtual", 1, false, &port, &emu) != 0)
+		return;
+	CHECK(rte_eth_dev_info_get(port, &info) == 0 &&
+	      !(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_VLAN_INSERT),
+	      "VLAN insertion offered on ConnectX-5");
+	port_close(port);
+	if (port_open("emu=cx6dx,clock=virtual,link=down", 1, true, &port,
+		      &emu) != 0)
+		return;
+	CHECK(rte_eth_dev_info_get(port, &info) == 0 &&
+	      (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_VLAN_INSERT),
+	      "no VLAN insertion on ConnectX-6 Dx");
+	rte_eth_link_get_nowait(port, &link);
+	CHECK(link.link_status == RTE_ETH_LINK_DOWN, "link up");
+	mlx5_emu_set_link(emu, true);
+	mlx5_emu_get_caps(emu, &caps);
+	rte_eth_link_get_nowait(port, &link);
+	CHECK(link.link_status == RTE_ETH_LINK_UP &&
+	      link.link_speed == caps.line_rate_mbps, "link %u speed %u",
+	      link.link_status, link.link_speed);
+	port_close(port);
+}
+
+static void
+run(const char *name, void (*fn)(void))
+{
+	if (only != NULL && strstr(name, only) == NULL)
+		return;
+	test_ok = true;
+	printf("%s\n", name);
+	fflush(stdout);
+	fn();
+	if (test_ok)
+		n_pass++;
+	else
+		n_fail++;
+	printf("  %s\n", test_ok ? "ok" : "FAILED");
+	fflush(stdout);
+}
+
+int
+main(int argc, char **argv)
+{
+	char *eal_argv[] = {
+		argv[0], "--no-huge", "--no-pci", "-m", "256", "-l", "0",
+		"--no-shconf", "--log-level", "lib.eal:error",
+		"--log-level", "pmd.net.mlx5_tm:notice", NULL,
+	};
+	int eal_argc = RTE_DIM(eal_argv) - 1;
+
+	if (argc > 1)
+		only = argv[1];
+	if (rte_eal_init(eal_argc, eal_argv) < 0) {
+		printf("EAL init failed: %s\n", rte_strerror(rte_errno));
+		printf("0 passed, 1 failed\n");
+		return 1;
+	}
+	pool = rte_pktmbuf_pool_create("test_nic", 1023, 0, 0,
+				       RTE_PKTMBUF_HEADROOM + FRAME_MAX,
+				       SOCKET_ID_ANY);
+	if (pool == NULL) {
+		printf("no mempool: %s\n", rte_strerror(rte_errno));
+		printf("0 passed, 1 failed\n");
+		return 1;
+	}
+	run("MTU: longer frames dropped and counted, mtu_set", test_mtu);
+	run("sqc.ts_format follows cap sq_ts_format", test_ts_format);
+	run("E-Switch switchdev refused at probe", test_eswitch);
+	run("rate table: index 0 reserved, other users", test_rate_table);
+	run("no packet_pacing_uid: no shaping", test_pacing_uid);
+	run("flush CQE on a ready SQ: no reset", test_flush_only);
+	run("recovery applies the pacing index by RDY->RDY",
+	    test_recovery_pacing_index);
+	run("packet mode: burst bound 0 unless given", test_packet_mode_burst);
+	run("VLAN insertion off on ConnectX-5, link", test_vlan_and_link);
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	free(log_buf);
+	printf("%u passed, %u failed\n", n_pass, n_fail);
+	return n_fail == 0 ? 0 : 1;
+}
