@@ -97,6 +97,8 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 	c->log_max_cq = MLX5_GET(cmd_hca_cap, cap, log_max_cq);
 	c->log_max_wq_sz = MLX5_GET(cmd_hca_cap, cap, log_max_wq_sz);
 	c->log_max_cq_sz = MLX5_GET(cmd_hca_cap, cap, log_max_cq_sz);
+	c->device_frequency_khz = MLX5_GET(cmd_hca_cap, cap,
+					   device_frequency_khz);
 	has_qos = MLX5_GET(cmd_hca_cap, cap, qos);
 	has_eth = MLX5_GET(cmd_hca_cap, cap, eth_net_offloads);
 

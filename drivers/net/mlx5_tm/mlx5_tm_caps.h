@@ -29,6 +29,8 @@ struct mlx5_tm_caps {
 	uint8_t log_max_cq;             /**< log2 of the number of CQs. */
 	uint8_t log_max_wq_sz;          /**< log2 of the largest SQ, WQEBBs. */
 	uint8_t log_max_cq_sz;          /**< log2 of the largest CQ, CQEs. */
+	/** Free-running clock of CQE time stamps (ts_format 0), kHz. */
+	uint32_t device_frequency_khz;
 	uint8_t wqe_inline_mode;        /**< 0 L2, 1 vport context, 2 none. */
 	/**
 	 * Header bytes every WQE must carry inline (MLX5_INLINE_MODE_*):
