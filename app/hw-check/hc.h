@@ -61,6 +61,7 @@ struct hc {
 	uint16_t port_id;
 	struct mlx5_emu *emu;    /**< Device model, NULL on hardware. */
 	bool vclock;             /**< Device time moves only when we say. */
+	bool ran_vclock;         /**< Some step ran on a virtual clock. */
 	uint16_t nb_txq;
 	uint16_t nb_desc;
 	bool started;

@@ -143,6 +143,7 @@ hc_port_open(struct hc *hc, const char *extra)
 	hc->emu = rte_pmd_mlx5_tm_emu(port);
 	hc->vclock = hc->emu != NULL &&
 		     mlx5_emu_clock(hc->emu) == MLX5_EMU_CLOCK_VIRTUAL;
+	hc->ran_vclock |= hc->vclock;
 	return 0;
 }
 

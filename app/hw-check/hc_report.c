@@ -242,7 +242,7 @@ write_json(const struct hc *hc, FILE *f, const char *device_line)
 	fprintf(f, ",\n  \"emulated\": %s,\n  \"virtual_clock\": %s,\n"
 		"  \"tolerance_pct\": %.6g,\n  \"steps\": [",
 		hc->info.emulated ? "true" : "false",
-		hc->vclock ? "true" : "false", hc->opt.tolerance_pct);
+		hc->ran_vclock ? "true" : "false", hc->opt.tolerance_pct);
 	for (i = 0; i < hc->nb_steps; i++) {
 		const struct hc_step *st = &hc->steps[i];
 		char *e = NULL;
