@@ -108,6 +108,9 @@ def test_profile(profile):
     if not os.path.exists(report):
         return
     rep = json.load(open(report))
+    check("%s: no sanitizer report" % profile,
+          not any(w in err for w in ("runtime error:", "AddressSanitizer",
+                                     "LeakSanitizer")), err[-2000:])
     check_complete(profile, rep, out)
     check("%s: ran in virtual time" % profile,
           rep.get("emulated") is True and rep.get("virtual_clock") is True)
