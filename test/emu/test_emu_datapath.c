@@ -936,6 +936,42 @@ test_vport_counter(void)
 	t_close(&d);
 }
 
+/*
+ * CQE time stamps per sqc.ts_format: free running (0) in ticks of the
+ * 1 GHz clock, default (1) and real time (2) as seconds:nanoseconds.
+ */
+static void
+test_cqe_ts_format(void)
+{
+	static const char *const kv[] = { "clock=virtual", NULL };
+	const uint64_t at = 5123456789ULL; /* past 2^32 ns */
+	uint8_t fmt;
+
+	for (fmt = 0; fmt <= 2; fmt++) {
+		struct t_cqe c[4];
+		struct t_dev d;
+		struct t_sq s;
+		uint64_t want;
+		unsigned int n;
+
+		CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+		d.ts_format = fmt;
+		CHECK(ready_sq(&d, &s, 8, 0) == 0, "SQ, ts_format %u", fmt);
+		mlx5_emu_advance(d.emu, at);
+		t_post(&s, t_frame(&d, 0, 100, 1), 100, 18, true);
+		t_ring(&s);
+		mlx5_emu_drain(d.emu);
+		n = t_poll(&s, c, 4);
+		want = fmt == 0 ? at : (at / 1000000000ULL) << 32 |
+		       at % 1000000000ULL;
+		CHECK(n == 1 && c[0].timestamp == want, "ts_format %u: CQE "
+		      "time stamp 0x%" PRIx64 ", expected 0x%" PRIx64, fmt,
+		      n ? c[0].timestamp : 0, want);
+		t_sq_destroy(&s);
+		t_close(&d);
+	}
+}
+
 static void
 test_pcap_and_bytes(void)
 {
@@ -1077,5 +1113,6 @@ test_emu_datapath(void)
 	test_inline_vport_modes();
 	test_pcap_and_bytes();
 	test_vport_counter();
+	test_cqe_ts_format();
 	test_realtime();
 }
