@@ -155,14 +155,23 @@ rte_pmd_mlx5_tm_txq_query(uint16_t port_id, uint16_t qid,
 	return ret < 0 ? api_fail(ret) : 0;
 }
 
-/* sqc.ts_format of time stamps in seconds and nanoseconds (PRM). */
+/* sqc.ts_format values (PRM): the device's default, real time. */
+#define SQC_TS_FORMAT_DEFAULT 1
 #define SQC_TS_FORMAT_REAL_TIME 2
+/* device_frequency_khz of a clock in real-time mode. */
+#define RT_CLOCK_KHZ 1000000
 
-/* Device time of raw CQE time stamp @p ts in ns; false if unknown. */
+/*
+ * Device time of raw CQE time stamp @p ts in ns; false if unknown. The
+ * default format is the clock's mode: real time when the device reports a
+ * 1 GHz clock, as upstream DPDK infers when it cannot read the MTUTC
+ * register.
+ */
 static bool
 cqe_ts_ns(uint8_t ts_format, uint32_t freq_khz, uint64_t ts, uint64_t *ns)
 {
-	if (ts_format == SQC_TS_FORMAT_REAL_TIME) {
+	if (ts_format == SQC_TS_FORMAT_REAL_TIME ||
+	    (ts_format == SQC_TS_FORMAT_DEFAULT && freq_khz == RT_CLOCK_KHZ)) {
 		*ns = (ts >> 32) * 1000000000ULL + (ts & 0xffffffffULL);
 		return true;
 	}

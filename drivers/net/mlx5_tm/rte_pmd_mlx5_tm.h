@@ -128,7 +128,9 @@ struct rte_pmd_mlx5_tm_txq_completions {
  * Completion evidence of Tx queue @p qid (control path; the datapath may
  * run at the same time on another lcore). Time stamps are converted to
  * nanoseconds: real-time format as seconds (63:32) and nanoseconds
- * (31:0), free-running format with the device_frequency_khz capability;
+ * (31:0), free-running format with the device_frequency_khz capability,
+ * the default format as real time when that frequency is 1 GHz (a clock
+ * in real-time mode, as upstream DPDK infers) and as free running else;
  * ts_valid is false when neither applies (the raw values are then
  * clock ticks of unknown frequency).
  *
