@@ -218,7 +218,9 @@ step_mtu(struct hc *hc)
 static void
 step_eswitch(struct hc *hc)
 {
-	char dev[128], ifname[64], path[160], mode[32] = "";
+	char dev[128], ifname[64], path[160], mode[32] = "", err[256];
+	struct mlx5_emu_config cfg;
+	int ret;
 
 	hc_step_begin(hc, "eswitch", "the e-switch mode, and whether the "
 		      "PMD reaches the wire in it");
@@ -230,9 +232,38 @@ step_eswitch(struct hc *hc)
 			hc_ev(hc, "e-switch mode %s (%s)", mode, path);
 	}
 	hc_evj_str(hc, "sysfs_mode", mode);
-	hc_step_end(hc, HC_SKIP, "not supported by this driver build (the "
-		    "PMD reports no e-switch mode%s)",
-		    mode[0] != '\0' ? "; see the sysfs mode" : "");
+	/* A build that knows switchdev has the model knob for it. */
+	mlx5_emu_config_init(&cfg, "cx6dx");
+	if (mlx5_emu_config_set(&cfg, "eswitch", "switchdev", err,
+				sizeof(err)) == -ENOENT) {
+		hc_step_end(hc, HC_SKIP, "not supported by this driver build "
+			    "(the PMD does not look at the e-switch mode%s)",
+			    mode[0] != '\0' ? "; see the sysfs mode" : "");
+		return;
+	}
+	if (!hc->info.emulated) {
+		/* The port opened: the PMD found no switchdev e-switch. */
+		hc_ev(hc, "the PMD accepted the port: its e-switch is not in "
+		      "switchdev mode (it refuses switchdev at probe)");
+		if (strcmp(mode, "switchdev") == 0)
+			hc_step_end(hc, HC_FAIL, "sysfs says switchdev but the "
+				    "PMD took the port: its frames would not "
+				    "reach the wire");
+		else
+			hc_step_end(hc, HC_PASS, NULL);
+		return;
+	}
+	ret = hc_port_open(hc, "eswitch=switchdev");
+	hc_ev(hc, "a port on an e-switch in switchdev mode (eswitch="
+	      "switchdev): %s", ret == 0 ? "probed" : "refused at probe");
+	hc_evj_bool(hc, "switchdev_refused", ret != 0);
+	if (ret == 0) {
+		hc_port_close(hc);
+		hc_step_end(hc, HC_FAIL, "the PMD took a port whose frames "
+			    "would not reach the wire (switchdev)");
+		return;
+	}
+	hc_step_end(hc, HC_PASS, NULL);
 }
 
 /* One capability: this device's value, a profile's, and its devarg. */

@@ -328,16 +328,23 @@ step_ring_wrap(struct hc *hc)
 		hc_step_end(hc, HC_PASS, NULL);
 }
 
+/*
+ * The NIC's port MTU is the netdev MTU + 22 with FCS (the kernel's
+ * MLX5E_SW2HW_MTU: Ethernet header, one VLAN tag, FCS): the longest frame
+ * that leaves is MTU + 18 bytes without FCS.
+ */
+#define HC_MTU_L2_OVERHEAD 18
+
 static void
 step_over_mtu(struct hc *hc)
 {
-	struct rte_pmd_mlx5_tm_txq_completions c0, c1, c2;
-	uint64_t vp = 0, vo = 0, vp2 = 0, vo2 = 0;
-	uint32_t big;
+	struct rte_pmd_mlx5_tm_txq_completions c0, c1, c2, c3;
+	uint64_t vp[3] = { 0 }, vo[3] = { 0 };
+	uint32_t edge;
 	int ret;
 
-	hc_step_begin(hc, "mtu.oversize", "a frame above the MTU does not "
-		      "leave; the next frame does");
+	hc_step_begin(hc, "mtu.oversize", "the longest frame the MTU allows "
+		      "leaves, one byte more does not, the next frame does");
 	if (!hc->mtu_supported) {
 		hc_step_end(hc, HC_SKIP, "not supported by this driver build "
 			    "(no mtu_set: the PMD does not know the MTU the "
@@ -346,33 +353,41 @@ step_over_mtu(struct hc *hc)
 	}
 	if (!fresh(hc, "", 1, 256, true))
 		return;
-	big = (uint32_t)hc->mtu + 14 + 1;
-	if (big > 9216) {
+	edge = (uint32_t)hc->mtu + HC_MTU_L2_OVERHEAD;
+	if (edge + 1 > 9216) {
 		hc_step_end(hc, HC_SKIP, "MTU %u: a larger frame does not fit "
 			    "the check's buffers", hc->mtu);
 		return;
 	}
-	ret = send_counted(hc, 1, big, &c0, &c1, &vp, &vo);
+	ret = send_counted(hc, 1, edge, &c0, &c1, &vp[0], &vo[0]);
 	if (ret == 0)
-		ret = send_counted(hc, 1, 100, &c1, &c2, &vp2, &vo2);
+		ret = send_counted(hc, 1, edge + 1, &c1, &c2, &vp[1], &vo[1]);
+	if (ret == 0)
+		ret = send_counted(hc, 1, 100, &c2, &c3, &vp[2], &vo[2]);
 	if (ret != 0) {
 		hc_step_end(hc, HC_FAIL, "could not send or read back: %s",
 			    strerror(-ret));
 		return;
 	}
-	hc_ev(hc, "MTU %u: frame of %u bytes: completed %" PRIu64
-	      ", vport +%" PRIu64 "; then 100 bytes: completed %" PRIu64
-	      ", vport +%" PRIu64, hc->mtu, big,
-	      c1.last_packets - c0.last_packets, vp,
-	      c2.last_packets - c1.last_packets, vp2);
+	hc_ev(hc, "MTU %u: frame of %u bytes (MTU + %u): completed %" PRIu64
+	      ", vport +%" PRIu64, hc->mtu, edge, HC_MTU_L2_OVERHEAD,
+	      c1.last_packets - c0.last_packets, vp[0]);
+	hc_ev(hc, "frame of %u bytes: completed %" PRIu64 ", vport +%" PRIu64,
+	      edge + 1, c2.last_packets - c1.last_packets, vp[1]);
+	hc_ev(hc, "then 100 bytes: completed %" PRIu64 ", vport +%" PRIu64,
+	      c3.last_packets - c2.last_packets, vp[2]);
 	hc_evj_u64(hc, "mtu", hc->mtu);
-	hc_evj_u64(hc, "oversize_vport_packets", vp);
-	hc_evj_u64(hc, "next_vport_packets", vp2);
+	hc_evj_u64(hc, "edge_vport_packets", vp[0]);
+	hc_evj_u64(hc, "oversize_vport_packets", vp[1]);
+	hc_evj_u64(hc, "next_vport_packets", vp[2]);
 	hc_evj_u64(hc, "error_cqes", hc_xstat(hc, "tx_q0_error_cqes"));
-	if (vp != 0)
+	if (vp[0] != 1)
+		hc_step_end(hc, HC_FAIL, "the longest frame the MTU allows did "
+			    "not leave the port");
+	else if (vp[1] != 0)
 		hc_step_end(hc, HC_FAIL, "the frame above the MTU left the "
 			    "port");
-	else if (vp2 != 1 || c2.last_packets - c1.last_packets != 1)
+	else if (vp[2] != 1 || c3.last_packets - c2.last_packets != 1)
 		hc_step_end(hc, HC_FAIL, "the queue did not send the next "
 			    "frame");
 	else
