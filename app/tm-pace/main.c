@@ -456,6 +456,7 @@ run_plan(struct pace_run *run)
 	if (ret != 0)
 		return EXIT_REFUSED;
 	pace_emu_attach(&run->emu, run->port_id);
+	pace_hw_attach(&run->hw, run->port_id, run->opt.from_device);
 	for (i = 0; i < run->opt.nb_queues; i++)
 		run->current[i] = run->opt.queues[i].shaper;
 	printf("port %u: %s (driver %s), %u Tx queues, %s device time\n",

@@ -17,15 +17,18 @@ pace_meter_init(struct pace_run *run)
 	struct pace_emu_lag lag;
 	unsigned int i;
 
-	/* The device model's own per-SQ figures carry departure times. */
-	run->wire_from_model = run->emu.present;
+	/*
+	 * The device model's own per-SQ figures carry departure times; a
+	 * real NIC (or --from-device) is measured from its own evidence.
+	 */
+	run->wire_from_model = run->emu.present && !run->hw.present;
 	for (i = 0; i < run->opt.nb_queues && run->wire_from_model; i++) {
 		struct pace_emu_wire w;
 
 		if (!pace_emu_wire(&run->emu, run->opt.queues[i].queue, &w))
 			run->wire_from_model = false;
 	}
-	for (i = 0; i < run->opt.nb_queues; i++) {
+	for (i = 0; i < run->opt.nb_queues && !run->hw.present; i++) {
 		uint16_t q = run->opt.queues[i].queue;
 
 		if (run->wire_from_model) {
@@ -90,11 +93,16 @@ pace_meter_sample(struct pace_run *run, uint64_t t_ns)
 			qs->wire_last_ns = w.last_departure_ns;
 			qs->pp_index = w.pp_index;
 			qs->wire_mtu_drops = w.mtu_drops;
+		} else if (run->hw.present) {
+			qs->cqe_ok = pace_hw_cqe(&run->hw, q, &qs->cqe);
 		} else if (run->have_wire[i]) {
 			ids[n++] = run->xid_wire_pkts[i];
 			ids[n++] = run->xid_wire_bytes[i];
 		}
 	}
+	if (run->hw.present)
+		s->vport_ok = pace_hw_vport(&run->hw, &s->vport_pkts,
+					    &s->vport_octets);
 	if (n > 0 && rte_eth_xstats_get_by_id(run->port_id, ids, vals, n) ==
 	    (int)n) {
 		n = 0;
@@ -120,9 +128,17 @@ enum pace_source
 pace_meter_source(const struct pace_run *run, unsigned int idx)
 {
 	const struct pace_sample *last;
+	unsigned int i;
 
 	if (run->have_wire[idx])
 		return PACE_SRC_WIRE;
+	/* A real NIC: its own evidence or nothing, never what was posted. */
+	if (run->hw.present) {
+		for (i = 0; i < run->nb_samples; i++)
+			if (run->samples[i].q[idx].cqe_ok)
+				return PACE_SRC_CQE;
+		return PACE_SRC_NONE;
+	}
 	if (run->nb_samples > 0) {
 		last = &run->samples[run->nb_samples - 1];
 		/* Some drivers count packets per queue but not bytes. */
@@ -140,6 +156,10 @@ pace_source_name(enum pace_source src)
 		return "device wire counters";
 	case PACE_SRC_QSTATS:
 		return "per-queue Tx stats";
+	case PACE_SRC_CQE:
+		return "device completions (bytes between CQE time stamps)";
+	case PACE_SRC_NONE:
+		return "nothing readable on the device (no figure given)";
 	default:
 		return "sender counts";
 	}
@@ -160,6 +180,14 @@ counters(const struct pace_run *run, unsigned int idx,
 		*pkts = qs->q_pkts;
 		*bytes = qs->q_bytes;
 		break;
+	case PACE_SRC_CQE:
+		*pkts = qs->cqe.pkts;
+		*bytes = qs->cqe.bytes;
+		break;
+	case PACE_SRC_NONE:
+		*pkts = 0;
+		*bytes = 0;
+		break;
 	default:
 		*pkts = qs->tx.pkts;
 		*bytes = qs->tx.bytes;
@@ -177,6 +205,20 @@ pace_meter_rate(const struct pace_run *run, unsigned int idx,
 	if (b->t_ns <= a->t_ns)
 		return -1;
 	dt = (double)(b->t_ns - a->t_ns) / 1e9;
+	switch (pace_meter_source(run, idx)) {
+	case PACE_SRC_NONE:
+		return -1;
+	case PACE_SRC_CQE:
+		/* Bytes completed between two CQEs over their time stamps. */
+		if (!a->q[idx].cqe_ok || !b->q[idx].cqe_ok ||
+		    b->q[idx].cqe.last_ns <= a->q[idx].cqe.last_ns)
+			return -1;
+		dt = (double)(b->q[idx].cqe.last_ns -
+			      a->q[idx].cqe.last_ns) / 1e9;
+		break;
+	default:
+		break;
+	}
 	counters(run, idx, a, &pa, &ba);
 	counters(run, idx, b, &pb, &bb);
 	if (pb < pa || bb < ba)
@@ -309,4 +351,14 @@ pace_meter_phases(const struct pace_run *run, unsigned int idx,
 		measure_phase(run, idx, &ph[i]);
 	}
 	return n;
+}
+
+uint64_t
+pace_meter_packets(const struct pace_run *run, unsigned int idx,
+		   const struct pace_sample *s)
+{
+	uint64_t pkts, bytes;
+
+	counters(run, idx, s, &pkts, &bytes);
+	return pkts;
 }

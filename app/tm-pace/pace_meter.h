@@ -36,6 +36,13 @@ double pace_meter_rate(const struct pace_run *run, unsigned int idx,
 		       const struct pace_sample *a,
 		       const struct pace_sample *b);
 
+/**
+ * Packets of plan queue @p idx at sample @p s, from the queue's source
+ * (what the device says it sent or completed, where it can say).
+ */
+uint64_t pace_meter_packets(const struct pace_run *run, unsigned int idx,
+			    const struct pace_sample *s);
+
 /** Share of bursts that met a full Tx ring between two samples, %. */
 double pace_meter_ring_full_pct(unsigned int idx, const struct pace_sample *a,
 				const struct pace_sample *b);

@@ -71,9 +71,14 @@ pace_usage(FILE *out, const char *prog)
 "  --quiet            no live display, summary only\n"
 "  --keep-going       if the port refuses the rte_tm hierarchy, send\n"
 "                     unshaped traffic anyway (reported as UNSHAPED)\n"
+"  --from-device      on an emulated mlx5-tm device, measure as on a real\n"
+"                     NIC: from its completions and vport counters\n"
 "  --help             this text\n"
 "\n"
-"Achieved rates come from the port: the emulated mlx5-tm device's wire\n"
+"Achieved rates come from the port: on a real mlx5-tm NIC (dev=) from the\n"
+"device only: bytes completed between the time stamps of two CQEs per\n"
+"queue, the vport counters for the port, and no figure where neither can\n"
+"be read; the emulated mlx5-tm device's wire\n"
 "counters when present (exact departure times), otherwise the per-queue\n"
 "Tx statistics (with a full ring, accepted = departed), otherwise the\n"
 "sender's own counts. A queue whose ring never filled while it fell short\n"
@@ -453,7 +458,7 @@ enum {
 	OPT_QUEUE = 256, OPT_PLAN, OPT_AT, OPT_SHARE, OPT_LEVELS,
 	OPT_PKT_SIZE, OPT_TXD, OPT_TX_BURST, OPT_PORT, OPT_DURATION,
 	OPT_INTERVAL, OPT_SETTLE, OPT_TOLERANCE, OPT_JSON, OPT_PLOT,
-	OPT_QUIET, OPT_KEEP_GOING, OPT_HELP,
+	OPT_QUIET, OPT_KEEP_GOING, OPT_FROM_DEVICE, OPT_HELP,
 };
 
 static const struct option long_opts[] = {
@@ -474,6 +479,7 @@ static const struct option long_opts[] = {
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
+	{ "from-device", no_argument, NULL, OPT_FROM_DEVICE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -666,6 +672,9 @@ pace_options_parse(struct pace_options *opt, int argc, char **argv)
 			break;
 		case OPT_KEEP_GOING:
 			opt->keep_going = true;
+			break;
+		case OPT_FROM_DEVICE:
+			opt->from_device = true;
 			break;
 		case OPT_HELP:
 		case 'h':

@@ -61,6 +61,7 @@ struct pace_options {
 	uint16_t nb_txd;
 	uint16_t tx_burst;
 	bool keep_going;        /**< Send unshaped if rte_tm refuses. */
+	bool from_device;       /**< Emulated: measure as on a real NIC. */
 	bool quiet;             /**< No live display. */
 	const char *json_path;
 	const char *plot_path;

@@ -96,8 +96,7 @@ pace_report_live(const struct pace_run *run)
 		double r = pace_meter_rate(run, i, a, b);
 		double err = 100 * (r - (double)qs->shaper.rate) /
 			     (double)qs->shaper.rate;
-		uint64_t pkts = run->have_wire[i] ? qs->wire_pkts :
-				qs->tx.pkts;
+		uint64_t pkts = pace_meter_packets(run, i, b);
 
 		double full = pace_meter_ring_full_pct(i, a, b);
 		const char *note = "";
@@ -130,14 +129,18 @@ pace_report_live(const struct pace_run *run)
 }
 
 static const char *
-phase_status(const struct pace_run *run, const struct pace_phase *ph)
+phase_status(const struct pace_run *run, unsigned int idx,
+	     const struct pace_phase *ph)
 {
+	enum pace_source src = pace_meter_source(run, idx);
+
 	if (ph->mtu_drops > 0)
 		return "MTU-DROPS";
 	if (!run->shaped)
 		return "UNSHAPED";
 	if (!ph->measured)
-		return "too short";
+		return src == PACE_SRC_NONE || src == PACE_SRC_CQE ?
+		       "UNREADABLE" : "too short";
 	if (ph->device_lag)
 		return "DEVICE-LAG";
 	if (ph->sender_limited)
@@ -166,6 +169,37 @@ sharers(const struct pace_run *run, unsigned int idx, uint32_t profile,
 	}
 }
 
+/* The port's own figure on a real NIC: vport counters over the run. */
+static void
+report_vport(const struct pace_run *run)
+{
+	const struct pace_sample *a = NULL, *b = NULL;
+	unsigned int k;
+	char r[32];
+
+	for (k = 0; k < run->nb_samples; k++) {
+		if (!run->samples[k].vport_ok)
+			continue;
+		if (a == NULL)
+			a = &run->samples[k];
+		b = &run->samples[k];
+	}
+	if (a == NULL || b == a || b->t_ns <= a->t_ns) {
+		printf("port: the vport counters (QUERY_VPORT_COUNTER) could "
+		       "not be read: no port figure\n");
+		return;
+	}
+	printf("port: vport counters (QUERY_VPORT_COUNTER): %" PRIu64
+	       " frames, %" PRIu64 " octets in %.1fs of %s time: %sbit/s "
+	       "(every sender on the vport)\n",
+	       b->vport_pkts - a->vport_pkts,
+	       b->vport_octets - a->vport_octets,
+	       (double)(b->t_ns - a->t_ns) / 1e9,
+	       run->emu.virtual_clock ? "device" : "real",
+	       pace_fmt_si(r, sizeof(r), (double)(b->vport_octets -
+			   a->vport_octets) * 8e9 / (double)(b->t_ns - a->t_ns)));
+}
+
 bool
 pace_report_summary(const struct pace_run *run)
 {
@@ -186,7 +220,7 @@ pace_report_summary(const struct pace_run *run)
 	for (i = 0; i < run->opt.nb_queues; i++) {
 		n = pace_meter_phases(run, i, ph, PACE_MAX_PHASES);
 		for (k = 0; k < n; k++) {
-			const char *st = phase_status(run, &ph[k]);
+			const char *st = phase_status(run, i, &ph[k]);
 
 			pace_fmt_shaper(shaper, sizeof(shaper), &ph[k].shaper);
 			if (ph[k].measured)
@@ -240,6 +274,14 @@ pace_report_summary(const struct pace_run *run)
 	printf("achieved rates from %s%s; frame bytes without FCS\n",
 	       pace_source_name(pace_meter_source(run, 0)),
 	       i < run->opt.nb_queues ? " (queue 0; others differ)" : "");
+	if (run->hw.present)
+		report_vport(run);
+	for (i = 0; i < run->opt.nb_queues; i++)
+		if (pace_meter_source(run, i) == PACE_SRC_NONE)
+			printf("UNREADABLE: queue %u: the device gave no "
+			       "completion with a time stamp it could be "
+			       "read from: no rate is given for it\n",
+			       run->opt.queues[i].queue);
 	if (sender && run->shaped)
 		printf("SENDER-LIMITED: the Tx ring had room while the rate "
 		       "fell short: this machine could not send fast enough; "
@@ -341,7 +383,7 @@ json_phases(FILE *f, const struct pace_run *run, unsigned int idx,
 			ph[k].within ? "true" : "false",
 			ph[k].sender_limited ? "true" : "false",
 			ph[k].device_lag ? "true" : "false",
-			phase_status(run, &ph[k]), k + 1 < n ? "," : "");
+			phase_status(run, idx, &ph[k]), k + 1 < n ? "," : "");
 		if (!ph[k].measured || !ph[k].within)
 			*all_ok = false;
 		if (ph[k].device_lag || ph[k].sender_limited)
@@ -360,8 +402,7 @@ json_samples(FILE *f, const struct pace_run *run, unsigned int idx)
 		const struct pace_sample *a = &run->samples[k - 1];
 		const struct pace_sample *b = &run->samples[k];
 		double r = pace_meter_rate(run, idx, a, b);
-		uint64_t pkts = run->have_wire[idx] ? b->q[idx].wire_pkts :
-				b->q[idx].tx.pkts;
+		uint64_t pkts = pace_meter_packets(run, idx, b);
 
 		fprintf(f, "%s\n        {\"t_s\": %.6f, \"configured\": %"
 			PRIu64 ", \"achieved\": ", k > 1 ? "," : "",

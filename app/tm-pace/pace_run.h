@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "pace_emu.h"
+#include "pace_hw.h"
 #include "pace_plan.h"
 #include "pace_tm.h"
 #include "pace_traffic.h"
@@ -24,6 +25,10 @@ enum pace_source {
 	PACE_SRC_WIRE = 0,  /**< Device wire counters (emulated device). */
 	PACE_SRC_QSTATS,    /**< ethdev per-queue Tx statistics. */
 	PACE_SRC_SENDER,    /**< Packets tx_burst accepted, counted here. */
+	/** A real mlx5-tm NIC: bytes completed between CQE time stamps. */
+	PACE_SRC_CQE,
+	/** A real mlx5-tm NIC whose evidence cannot be read: no figure. */
+	PACE_SRC_NONE,
 };
 
 /** Counters of one queue at one instant. */
@@ -33,6 +38,8 @@ struct pace_qsample {
 	uint64_t wire_last_ns;      /**< Last departure, device time; 0 unknown. */
 	int32_t pp_index;           /**< Device pacing entry, -1 unknown. */
 	uint64_t wire_mtu_drops;    /**< Frames dropped at the port (MTU). */
+	bool cqe_ok;                /**< Completion evidence read. */
+	struct pace_hw_cqe cqe;     /**< Real mlx5-tm NIC (pace_hw.h). */
 	uint64_t q_pkts;
 	uint64_t q_bytes;
 	struct pace_tx_counters tx;
@@ -45,6 +52,9 @@ struct pace_sample {
 	uint64_t t_ns;              /**< Since the start of traffic. */
 	uint64_t lag;               /**< Device-model late passes so far. */
 	uint64_t max_lag_ns;        /**< Largest lateness so far. */
+	bool vport_ok;              /**< vport counters read (real NIC). */
+	uint64_t vport_pkts;        /**< vport Tx frames. */
+	uint64_t vport_octets;      /**< vport Tx octets. */
 	struct pace_qsample q[PACE_MAX_QUEUES]; /**< By plan index. */
 };
 
@@ -87,6 +97,7 @@ struct pace_run {
 	char driver[64];
 	char port_name[64];
 	struct pace_emu emu;
+	struct pace_hw hw;          /**< Real mlx5-tm NIC: its evidence. */
 	struct pace_tm tm;
 	int tm_ret;                 /**< 0, or the hierarchy's refusal. */
 	bool shaped;                /**< Hierarchy committed. */

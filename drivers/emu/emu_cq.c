@@ -61,8 +61,15 @@ emu_cq_timestamp(const struct emu_sq *sq, uint64_t time_ps)
 {
 	uint64_t ns = time_ps / EMU_PS_PER_NS;
 
-	/* Real-time format: seconds in 63:32, nanoseconds in 31:0. */
-	if (sq->ts_format == 2)
+	/*
+	 * Real-time format: seconds in 63:32, nanoseconds in 31:0; asked
+	 * for (2), or the device's default (1): the model's clock runs in
+	 * real-time mode, which its device_frequency_khz of 1 000 000 says
+	 * (upstream DPDK infers real-time time stamps from that frequency
+	 * when it cannot read the MTUTC register). Free running (0): ticks
+	 * of that 1 GHz clock.
+	 */
+	if (sq->ts_format == 2 || sq->ts_format == 1)
 		return (ns / 1000000000ULL) << 32 | (ns % 1000000000ULL);
 	return ns;
 }

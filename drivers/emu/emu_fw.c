@@ -186,6 +186,44 @@ emu_cmd_query_nic_vport(struct mlx5_emu *emu, const void *in, size_t inlen,
 	return MLX5_CMD_STAT_OK;
 }
 
+/*
+ * The vport's traffic counters: frames that left the wire, by destination
+ * class, octets as L2 frame bytes without FCS (an assumption, see
+ * device_model.rst); nothing is received, and no errors are counted.
+ */
+static uint8_t
+emu_cmd_query_vport_counter(struct mlx5_emu *emu, const void *in,
+			    size_t inlen, void *out, uint32_t *synd)
+{
+	static const struct {
+		enum emu_vport_tx_class cls;
+		size_t off; /* bit offset of the traffic_counter */
+	} tx[] = {
+		{ EMU_VPORT_TX_UNICAST, MLX5_BIT_OFF(query_vport_counter_out,
+			transmitted_eth_unicast) },
+		{ EMU_VPORT_TX_MULTICAST, MLX5_BIT_OFF(query_vport_counter_out,
+			transmitted_eth_multicast) },
+		{ EMU_VPORT_TX_BROADCAST, MLX5_BIT_OFF(query_vport_counter_out,
+			transmitted_eth_broadcast) },
+	};
+	size_t i;
+
+	(void)inlen;
+	if (MLX5_GET(query_vport_counter_in, in, other_vport))
+		EMU_BAD_PARAM();
+	emu_engine_sync(emu);
+	for (i = 0; i < sizeof(tx) / sizeof(tx[0]); i++) {
+		void *c = (uint8_t *)out + tx[i].off / 8;
+		struct emu_vport_tx *v = &emu->vport_tx[tx[i].cls];
+
+		MLX5_SET64(traffic_counter, c, packets, v->packets);
+		MLX5_SET64(traffic_counter, c, octets, v->octets);
+		if (MLX5_GET(query_vport_counter_in, in, clear))
+			memset(v, 0, sizeof(*v));
+	}
+	return MLX5_CMD_STAT_OK;
+}
+
 /* ---- transport domain ---- */
 
 static uint8_t
@@ -771,6 +809,9 @@ static const struct emu_cmd emu_cmds[] = {
 		emu_cmd_query_hca_cap, EMU_CMD_GENERAL, EMU_OBJ_TD),
 	EMU_CMD(QUERY_NIC_VPORT_CONTEXT, "", query_nic_vport_context_in,
 		query_nic_vport_context_out, emu_cmd_query_nic_vport,
+		EMU_CMD_GENERAL, EMU_OBJ_TD),
+	EMU_CMD(QUERY_VPORT_COUNTER, "", query_vport_counter_in,
+		query_vport_counter_out, emu_cmd_query_vport_counter,
 		EMU_CMD_GENERAL, EMU_OBJ_TD),
 	EMU_CMD(ALLOC_TRANSPORT_DOMAIN, "", alloc_transport_domain_in,
 		alloc_transport_domain_out, emu_cmd_alloc_td, EMU_CMD_CREATE,

@@ -242,6 +242,20 @@ struct emu_wqe {
 	uint8_t raw[EMU_MAX_WQE_BYTES + MLX5_SEND_WQE_BB];
 };
 
+/* Destination classes of the vport Tx counters. */
+enum emu_vport_tx_class {
+	EMU_VPORT_TX_UNICAST,
+	EMU_VPORT_TX_MULTICAST,
+	EMU_VPORT_TX_BROADCAST,
+	EMU_VPORT_TX_NB,
+};
+
+/* One vport traffic counter: frames and L2 bytes (no FCS) sent. */
+struct emu_vport_tx {
+	uint64_t packets;
+	uint64_t octets;
+};
+
 struct emu_sq_stats {
 	uint64_t packets;
 	uint64_t bytes;
@@ -359,6 +373,8 @@ struct mlx5_emu {
 	void *hook_arg;
 	uint8_t frame[EMU_MAX_FRAME + 4];
 	struct mlx5_emu_port_stats port;
+	/* vport Tx counters (QUERY_VPORT_COUNTER), by destination class */
+	struct emu_vport_tx vport_tx[EMU_VPORT_TX_NB];
 	/* lag */
 	struct mlx5_emu_lag lag;
 	/* faults */

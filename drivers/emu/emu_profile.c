@@ -212,3 +212,12 @@ emu_caps_resolve(const struct mlx5_emu_config *cfg, struct mlx5_emu_caps *caps)
 	}
 	return emu_sched_caps_resolve(cfg, caps);
 }
+
+int
+mlx5_emu_config_caps(const struct mlx5_emu_config *cfg,
+		     struct mlx5_emu_caps *caps)
+{
+	if (cfg == NULL || caps == NULL)
+		return -EINVAL;
+	return emu_caps_resolve(cfg, caps);
+}

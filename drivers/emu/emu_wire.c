@@ -63,14 +63,36 @@ emu_sq_stats_note(struct emu_sq *sq, uint64_t time_ps)
 	st->packets++;
 }
 
+/* Unicast, multicast or broadcast, from the destination MAC of @p w. */
+static enum emu_vport_tx_class
+emu_wire_class(const struct emu_wqe *w)
+{
+	uint8_t dmac[6];
+	uint32_t i, k, n = 0;
+
+	for (i = 0; i < w->nb_gather && n < sizeof(dmac); i++)
+		for (k = 0; k < w->gather[i].len && n < sizeof(dmac); k++)
+			dmac[n++] = w->gather[i].ptr[k];
+	if (n < sizeof(dmac) || !(dmac[0] & 1))
+		return EMU_VPORT_TX_UNICAST;
+	for (i = 0; i < sizeof(dmac); i++)
+		if (dmac[i] != 0xff)
+			return EMU_VPORT_TX_MULTICAST;
+	return EMU_VPORT_TX_BROADCAST;
+}
+
 void
 emu_wire_depart(struct mlx5_emu *emu, struct emu_sq *sq,
 		const struct emu_wqe *w, uint64_t time_ps)
 {
+	struct emu_vport_tx *vc = &emu->vport_tx[emu_wire_class(w)];
+
 	emu_sq_stats_note(sq, time_ps);
 	sq->st.bytes += w->len;
 	emu->port.packets++;
 	emu->port.bytes += w->len;
+	vc->packets++;
+	vc->octets += w->len;
 	if (emu->dumper == NULL && emu->hook == NULL)
 		return;
 	emu_wqe_gather(w, emu->frame);

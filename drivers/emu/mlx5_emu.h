@@ -232,6 +232,17 @@ struct mlx5_emu_caps {
 /** Effective capabilities of @p emu. */
 void mlx5_emu_get_caps(struct mlx5_emu *emu, struct mlx5_emu_caps *caps);
 
+/**
+ * The capabilities a device opened with @p cfg would report (its profile
+ * plus overrides), without opening one: to compare a real NIC with the
+ * profiles.
+ *
+ * @return
+ *   0; -ENODEV unknown profile; -EINVAL overrides the model refuses.
+ */
+int mlx5_emu_config_caps(const struct mlx5_emu_config *cfg,
+			 struct mlx5_emu_caps *caps);
+
 /* ---- Clock ---- */
 
 /** The clock mode of @p emu. */

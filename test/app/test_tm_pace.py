@@ -315,6 +315,28 @@ def test_jumbo_frames_set_the_mtu():
           repr(frame[6:12]))
 
 
+def test_from_device():
+    """As on a real NIC: rates from CQE time stamps, port from the vport."""
+    report = os.path.join(WORK, "from-device.json")
+    rc, out, err = run(eal("net_mlx5_tm0,emu=cx6dx,clock=virtual") + [
+        "--", "--queue", "0:peak=100M", "--queue", "1:pps=20K,size=64",
+        "--duration", "2s", "--quiet", "--from-device", "--json", report])
+    check("--from-device: exit 0", rc == 0, "rc=%d %s" % (rc, err[-500:]))
+    rep = json.load(open(report))
+    srcs = {q["source"] for q in rep["queues"]}
+    check("--from-device: every queue measured from CQE time stamps",
+          srcs == {"device completions (bytes between CQE time stamps)"},
+          srcs)
+    check("--from-device: within tolerance",
+          rep["summary"]["all_within_tolerance"], rep["summary"])
+    check("--from-device: the port figure comes from the vport counters",
+          re.search(r"port: vport counters \(QUERY_VPORT_COUNTER\): "
+                    r"\d+ frames", out) is not None, out[-800:])
+    check("--from-device: packets are completed ones, not posted",
+          all(s["packets"] <= s["sent_packets"]
+              for q in rep["queues"] for s in q["samples"]))
+
+
 def main():
     if TOOL is None:
         check("dpdk-tm-pace is built", False, "in %s/app" % BUILD)
@@ -328,6 +350,7 @@ def main():
             case(test_three_levels)
             case(test_rate_above_device_max)
             case(test_jumbo_frames_set_the_mtu)
+            case(test_from_device)
         else:
             check("the PMD is built", False, PMD)
     shutil.rmtree(WORK, ignore_errors=True)

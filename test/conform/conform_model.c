@@ -82,6 +82,7 @@ ours_create_sq(struct conform_dev *d, const struct conform_txq_attr *a,
 		.pp_index = a->pp_index,
 		.min_inline = a->min_inline,
 		.user_index = a->user_index,
+		.ts_format = a->ts_format,
 	};
 
 	return mlx5_tm_devx_sq_create(ours_priv(d), &sqa, sqn);
@@ -177,4 +178,10 @@ ours_extra_fields(uint16_t opcode, size_t *n)
 		*n = 0;
 		return NULL;
 	}
+}
+
+uint8_t
+ours_sq_ts_format(uint8_t cap)
+{
+	return mlx5_tm_sq_ts_format(cap);
 }

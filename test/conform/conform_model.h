@@ -25,6 +25,9 @@ void *ours_create_td(struct conform_dev *d, uint32_t *tdn);
 void *ours_create_tis(struct conform_dev *d, uint32_t tdn, uint32_t *tisn);
 void *ours_create_cq(struct conform_dev *d, const struct conform_txq_attr *a,
 		     uint32_t *cqn);
+/** sqc.ts_format the PMD puts in CREATE_SQ for a device's sq_ts_format. */
+uint8_t ours_sq_ts_format(uint8_t cap);
+
 void *ours_create_sq(struct conform_dev *d, const struct conform_txq_attr *a,
 		     uint32_t *sqn);
 int ours_modify_sq(struct conform_dev *d, void *sq, uint32_t sqn,

@@ -441,10 +441,6 @@ static const struct known_diff known_diffs[] = {
 	  "the PMD sets the TIS's PD; upstream DPDK leaves 0 (its layout "
 	  "reserves the bits); the kernel's mlx5_ifc.h names the field and "
 	  "mlx5e sets it for TLS; firmware reads it only with tls_en" },
-	{ "CREATE_SQ", "sqc.ts_format", ONLY_UPSTREAM_SETS,
-	  "the PMD sends 0 (free running) whatever sq_ts_format says; "
-	  "upstream sends mlx5_ts_format_conv(sq_ts_format): issue 11, "
-	  "Build 1 (cap_sq_ts_format) fixes the PMD" },
 };
 
 static const struct known_diff *
@@ -723,6 +719,8 @@ compare_fields(const char *cfg, const struct conform_config *conf,
 	}
 	ao.min_inline = au.min_inline = h->vport_inline_mode;
 	au.ts_format = up_ts_format_conv(h->sq_ts_format);
+	/* As mlx5_tm_txq.c sets it from the caps it read. */
+	ao.ts_format = ours_sq_ts_format(h->sq_ts_format);
 
 	/* The PMD's builders, as mlx5_tm_txq.c calls them. */
 	conform_rec_clear();

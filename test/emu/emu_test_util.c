@@ -161,6 +161,7 @@ t_sq_create(struct t_dev *d, struct t_sq *s, uint32_t log_sq, uint32_t log_cq,
 	MLX5_SET(sqc, sqc, state, state);
 	MLX5_SET(sqc, sqc, flush_in_error_en, d->flush_in_error);
 	MLX5_SET(sqc, sqc, allow_multi_pkt_send_wqe, d->allow_mpw);
+	MLX5_SET(sqc, sqc, ts_format, d->ts_format);
 	MLX5_SET(sqc, sqc, cqn, s->cqn);
 	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
 	MLX5_SET(sqc, sqc, tis_num_0, d->tisn);

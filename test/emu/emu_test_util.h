@@ -49,6 +49,7 @@ struct t_dev {
 	bool flush_in_error;    /* t_sq_create sets flush_in_error_en */
 	uint16_t qos_group;     /* t_sq_create sets qos_queue_group_id */
 	bool allow_mpw;         /* ... and allow_multi_pkt_send_wqe */
+	uint8_t ts_format;      /* t_sq_create sets sqc.ts_format */
 };
 
 struct t_sq {

@@ -8,6 +8,7 @@
  * change, CQ ring conventions, error CQEs and recovery, pcap, realtime.
  */
 
+#include <inttypes.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -857,6 +858,121 @@ test_inline_vport_modes(void)
 	}
 }
 
+/* QUERY_VPORT_COUNTER: Tx frames and L2 bytes by destination class; clear. */
+static void
+query_vport_tx(struct t_dev *d, bool clear, uint64_t v[3][2])
+{
+	uint32_t in[MLX5_ST_SZ_DW(query_vport_counter_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_vport_counter_out)] = { 0 };
+	const size_t off[3] = {
+		MLX5_BIT_OFF(query_vport_counter_out, transmitted_eth_unicast),
+		MLX5_BIT_OFF(query_vport_counter_out,
+			     transmitted_eth_multicast),
+		MLX5_BIT_OFF(query_vport_counter_out,
+			     transmitted_eth_broadcast),
+	};
+	int i, ret;
+
+	MLX5_SET(query_vport_counter_in, in, opcode,
+		 MLX5_CMD_OP_QUERY_VPORT_COUNTER);
+	MLX5_SET(query_vport_counter_in, in, clear, clear ? 1 : 0);
+	ret = d->g->devx_general_cmd(d->dev, in, sizeof(in), out, sizeof(out));
+	CHECK(ret == 0, "QUERY_VPORT_COUNTER: %d", ret);
+	for (i = 0; i < 3; i++) {
+		const uint8_t *c = (const uint8_t *)out + off[i] / 8;
+
+		v[i][0] = MLX5_GET64(traffic_counter, c, packets);
+		v[i][1] = MLX5_GET64(traffic_counter, c, octets);
+	}
+}
+
+static void
+test_vport_counter(void)
+{
+	static const char *const kv[] = { "clock=virtual", NULL };
+	uint32_t in[MLX5_ST_SZ_DW(query_vport_counter_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_vport_counter_out)] = { 0 };
+	uint64_t v[3][2];
+	struct t_dev d;
+	struct t_sq s;
+	uint8_t *p;
+	uint32_t i;
+
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	CHECK(ready_sq(&d, &s, 8, 0) == 0, "SQ");
+	query_vport_tx(&d, false, v);
+	CHECK(v[0][0] == 0 && v[1][0] == 0 && v[2][0] == 0 &&
+	      v[0][1] == 0, "counters start at 0");
+	/* 3 unicast frames of 100 bytes, 2 multicast of 200, 1 broadcast. */
+	for (i = 0; i < 6; i++) {
+		uint32_t len = i < 3 ? 100 : i < 5 ? 200 : 300;
+
+		p = t_frame(&d, (size_t)i * 4096, len, i);
+		if (i >= 3 && i < 5)
+			p[0] = 0x01;
+		else if (i == 5)
+			memset(p, 0xff, 6);
+		t_post(&s, p, len, 18, i == 5);
+	}
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	query_vport_tx(&d, true, v);
+	CHECK(v[0][0] == 3 && v[0][1] == 300, "unicast %" PRIu64 "/%" PRIu64,
+	      v[0][0], v[0][1]);
+	CHECK(v[1][0] == 2 && v[1][1] == 400, "multicast %" PRIu64 "/%"
+	      PRIu64, v[1][0], v[1][1]);
+	CHECK(v[2][0] == 1 && v[2][1] == 300, "broadcast %" PRIu64 "/%"
+	      PRIu64, v[2][0], v[2][1]);
+	query_vport_tx(&d, false, v);
+	CHECK(v[0][0] == 0 && v[1][0] == 0 && v[2][0] == 0,
+	      "clear zeroed the counters");
+	/* Another vport is not ours to read. */
+	MLX5_SET(query_vport_counter_in, in, opcode,
+		 MLX5_CMD_OP_QUERY_VPORT_COUNTER);
+	MLX5_SET(query_vport_counter_in, in, other_vport, 1);
+	CHECK(d.g->devx_general_cmd(d.dev, in, sizeof(in), out,
+				    sizeof(out)) == -EREMOTEIO,
+	      "other_vport refused");
+	t_sq_destroy(&s);
+	t_close(&d);
+}
+
+/*
+ * CQE time stamps per sqc.ts_format: free running (0) in ticks of the
+ * 1 GHz clock, default (1) and real time (2) as seconds:nanoseconds.
+ */
+static void
+test_cqe_ts_format(void)
+{
+	static const char *const kv[] = { "clock=virtual", NULL };
+	const uint64_t at = 5123456789ULL; /* past 2^32 ns */
+	uint8_t fmt;
+
+	for (fmt = 0; fmt <= 2; fmt++) {
+		struct t_cqe c[4];
+		struct t_dev d;
+		struct t_sq s;
+		uint64_t want;
+		unsigned int n;
+
+		CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+		d.ts_format = fmt;
+		CHECK(ready_sq(&d, &s, 8, 0) == 0, "SQ, ts_format %u", fmt);
+		mlx5_emu_advance(d.emu, at);
+		t_post(&s, t_frame(&d, 0, 100, 1), 100, 18, true);
+		t_ring(&s);
+		mlx5_emu_drain(d.emu);
+		n = t_poll(&s, c, 4);
+		want = fmt == 0 ? at : (at / 1000000000ULL) << 32 |
+		       at % 1000000000ULL;
+		CHECK(n == 1 && c[0].timestamp == want, "ts_format %u: CQE "
+		      "time stamp 0x%" PRIx64 ", expected 0x%" PRIx64, fmt,
+		      n ? c[0].timestamp : 0, want);
+		t_sq_destroy(&s);
+		t_close(&d);
+	}
+}
+
 static void
 test_pcap_and_bytes(void)
 {
@@ -1139,5 +1255,7 @@ test_emu_datapath(void)
 	test_port_mtu();
 	test_port_switchdev();
 	test_pp_sharing_and_uid();
+	test_vport_counter();
+	test_cqe_ts_format();
 	test_realtime();
 }

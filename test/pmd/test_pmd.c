@@ -1322,6 +1322,76 @@ test_start_stop_cycles(void)
 	rte_vdev_uninit("net_mlx5_tm5");
 }
 
+/*
+ * The read-back API: QUERY_SQ as the device has it, completion evidence
+ * (packets and bytes completed at CQE time stamps) and the vport counters
+ * agree with the device model's own view of the same SQ.
+ */
+static void
+test_read_back(void)
+{
+	struct rte_pmd_mlx5_tm_txq_completions c;
+	struct rte_pmd_mlx5_tm_dev_info di;
+	struct rte_pmd_mlx5_tm_sq_info sq;
+	struct rte_pmd_mlx5_tm_vport_tx vt;
+	struct mlx5_emu_sq_info info;
+	struct mlx5_emu *emu;
+	uint32_t seq = 0, sqn;
+	double bps;
+	uint16_t port;
+
+	if (start_port("net_mlx5_tm6", "emu=cx6dx,clock=virtual", 2, 0,
+		       &port, &emu, 1, &sqn) != 0)
+		return;
+	if (!test_ok)
+		goto out;
+	CHECK(rte_pmd_mlx5_tm_dev_info(port, &di) == 0 && di.emulated &&
+	      strcmp(di.device, "cx6dx") == 0 && di.pp_table_size == 512 &&
+	      di.device_frequency_khz == 1000000, "device info");
+	CHECK(rte_eth_set_queue_rate_limit(port, 1, 1000) == 0, "rate");
+	CHECK(rte_pmd_mlx5_tm_txq_query(port, 1, &sq) == 0, "QUERY_SQ");
+	CHECK(mlx5_emu_sq_get(emu, sqn, &info) == 0, "model's SQ");
+	CHECK(sq.sqn == sqn && sq.state == 1 && sq.pp_index != 0 &&
+	      sq.pp_index == info.pp_index && sq.cqn == info.cqn &&
+	      sq.tisn == info.tisn && sq.log_wq_sz == info.log_wq_sz &&
+	      sq.user_index == 1, "QUERY_SQ: SQ 0x%x state %u index %u",
+	      sq.sqn, sq.state, sq.pp_index);
+	CHECK(rte_pmd_mlx5_tm_txq_completions(port, 1, &c) == 0 &&
+	      c.cqes == 0, "completions before any send");
+	CHECK(send_simple(port, 1, emu, 2000, 1000, &seq) == 2000, "send");
+	mlx5_emu_drain(emu);
+	rte_eth_tx_done_cleanup(port, 1, 0);
+	CHECK(rte_pmd_mlx5_tm_txq_completions(port, 1, &c) == 0, "read");
+	CHECK(mlx5_emu_sq_get(emu, sqn, &info) == 0, "model's SQ");
+	CHECK(c.ts_valid && c.cqes > 1 && c.cqes == info.cqes &&
+	      c.last_packets == 2000 && c.last_bytes == 2000000,
+	      "%" PRIu64 " CQEs, %" PRIu64 " packets, %" PRIu64 " bytes",
+	      c.cqes, c.last_packets, c.last_bytes);
+	/* The last CQE is the last departure's, in the model's ns. */
+	CHECK(c.last_ns == info.last_departure_ns, "last CQE at %" PRIu64
+	      " ns, last departure at %" PRIu64, c.last_ns,
+	      info.last_departure_ns);
+	bps = c.last_ns > c.first_ns ? (double)(c.last_bytes - c.first_bytes) *
+	      8e9 / (double)(c.last_ns - c.first_ns) : 0;
+	CHECK(bps > 0.995e9 && bps < 1.005e9, "%.0f b/s between CQEs", bps);
+	CHECK(rte_pmd_mlx5_tm_vport_tx(port, &vt) == 0 &&
+	      vt.unicast_packets + vt.multicast_packets +
+	      vt.broadcast_packets == 2000 &&
+	      vt.unicast_octets + vt.multicast_octets +
+	      vt.broadcast_octets == 2000000, "vport counters");
+	CHECK(rte_pmd_mlx5_tm_txq_completions(port, 2, &c) == -EINVAL &&
+	      rte_pmd_mlx5_tm_txq_completions(port, 1, NULL) == -EINVAL &&
+	      rte_pmd_mlx5_tm_txq_query(RTE_MAX_ETHPORTS - 1, 0, &sq) ==
+	      -ENODEV && rte_pmd_mlx5_tm_vport_tx(port, NULL) == -EINVAL,
+	      "bad arguments refused");
+	CHECK(rte_eth_dev_stop(port) == 0, "stop");
+	CHECK(rte_pmd_mlx5_tm_txq_query(port, 1, &sq) == -EAGAIN &&
+	      rte_pmd_mlx5_tm_txq_completions(port, 1, &c) == -EAGAIN,
+	      "no SQ after stop");
+out:
+	port_destroy("net_mlx5_tm6", port);
+}
+
 static void
 run(const char *name, void (*fn)(void))
 {
@@ -1368,6 +1438,8 @@ main(int argc, char **argv)
 	    test_no_inline_fast_free);
 	run("vport inline modes IP and TCP/UDP", test_vport_inline);
 	run("queue rate limit on a started queue", test_rate_limit);
+	run("read-back: QUERY_SQ, CQE evidence, vport counters",
+	    test_read_back);
 	run("error CQE recovery", test_error_recovery);
 	run("error CQE on a full CQ recovers", test_error_cqe_on_full_cq);
 	run("unregistered memory, descriptor status",

@@ -217,6 +217,9 @@ test_sizes(void)
 	SIZE(query_scheduling_element_out, 0x400); /* Linux */
 	SIZE(destroy_scheduling_element_in, 0x200); /* Linux */
 	SIZE(destroy_scheduling_element_out, 0x200); /* Linux */
+	SIZE(traffic_counter, 0x80); /* Linux */
+	SIZE(query_vport_counter_in, 0x100); /* Linux */
+	SIZE(query_vport_counter_out, 0x1080); /* Linux */
 
 	/* WQE and CQE layouts: rdma-core mlx5dv.h, Linux qp.h/cq.h. */
 	SIZE(wqe_ctrl_seg, 0x80);
@@ -573,6 +576,20 @@ test_fields(void)
 
 	/* nic_vport_context: Linux mlx5_ifc.h, DPDK mlx5_prm.h */
 	FIELD32(nic_vport_context, min_wqe_inline_mode, 0x5, 0x3);
+
+	/* query_vport_counter_in/out, traffic_counter: Linux mlx5_ifc.h */
+	FIELD32(query_vport_counter_in, opcode, 0x0, 0x10);
+	FIELD32(query_vport_counter_in, other_vport, 0x40, 0x1);
+	FIELD32(query_vport_counter_in, port_num, 0x4c, 0x4);
+	FIELD32(query_vport_counter_in, vport_number, 0x50, 0x10);
+	FIELD32(query_vport_counter_in, clear, 0xc0, 0x1);
+	FIELD64(traffic_counter, packets, 0x0);
+	FIELD64(traffic_counter, octets, 0x40);
+	FIELD32(query_vport_counter_out, status, 0x0, 0x8);
+	FIELD32(query_vport_counter_out, syndrome, 0x20, 0x20);
+	FIELD(query_vport_counter_out, transmitted_eth_broadcast, 0x400, 0x80);
+	FIELD(query_vport_counter_out, transmitted_eth_unicast, 0x500, 0x80);
+	FIELD(query_vport_counter_out, transmitted_eth_multicast, 0x600, 0x80);
 
 	/* query_nic_vport_context_in: Linux mlx5_ifc.h, DPDK mlx5_prm.h */
 	FIELD32(query_nic_vport_context_in, opcode, 0x0, 0x10);

@@ -156,6 +156,7 @@ mlx5_prm_write64(void *p, size_t qw, uint64_t val)
 #define MLX5_CMD_OP_QUERY_CQ			0x402
 #define MLX5_CMD_OP_MODIFY_CQ			0x403
 #define MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT	0x754
+#define MLX5_CMD_OP_QUERY_VPORT_COUNTER		0x770
 #define MLX5_CMD_OP_CREATE_SCHEDULING_ELEMENT	0x782
 #define MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT	0x783
 #define MLX5_CMD_OP_QUERY_SCHEDULING_ELEMENT	0x784
@@ -990,6 +991,47 @@ struct mlx5_ifc_destroy_scheduling_element_out_bits {
 	u8 reserved_at_8[0x18];
 	u8 syndrome[0x20];
 	u8 reserved_at_40[0x1c0];
+};
+
+/* QUERY_VPORT_COUNTER: the vport's traffic counters (DEVX general command). */
+struct mlx5_ifc_traffic_counter_bits {
+	u8 packets[0x40];
+	u8 octets[0x40];
+};
+
+struct mlx5_ifc_query_vport_counter_in_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 op_mod[0x10];
+	u8 other_vport[0x1];
+	u8 reserved_at_41[0xb];
+	u8 port_num[0x4];
+	u8 vport_number[0x10];
+	u8 reserved_at_60[0x60];
+	u8 clear[0x1];
+	u8 reserved_at_c1[0x1f];
+	u8 reserved_at_e0[0x20];
+};
+
+struct mlx5_ifc_query_vport_counter_out_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 reserved_at_40[0x40];
+	struct mlx5_ifc_traffic_counter_bits received_errors;
+	struct mlx5_ifc_traffic_counter_bits transmit_errors;
+	struct mlx5_ifc_traffic_counter_bits received_ib_unicast;
+	struct mlx5_ifc_traffic_counter_bits transmitted_ib_unicast;
+	struct mlx5_ifc_traffic_counter_bits received_ib_multicast;
+	struct mlx5_ifc_traffic_counter_bits transmitted_ib_multicast;
+	struct mlx5_ifc_traffic_counter_bits received_eth_broadcast;
+	struct mlx5_ifc_traffic_counter_bits transmitted_eth_broadcast;
+	struct mlx5_ifc_traffic_counter_bits received_eth_unicast;
+	struct mlx5_ifc_traffic_counter_bits transmitted_eth_unicast;
+	struct mlx5_ifc_traffic_counter_bits received_eth_multicast;
+	struct mlx5_ifc_traffic_counter_bits transmitted_eth_multicast;
+	u8 reserved_at_680[0xa00];
 };
 
 #ifdef __cplusplus

@@ -11,6 +11,14 @@
 #include "mlx5_tm_caps_read.h"
 
 /* Run QUERY_HCA_CAP for @p op_mod; the capability block lands in @p out. */
+uint8_t
+mlx5_tm_sq_ts_format(uint8_t cap)
+{
+	return cap == MLX5_HCA_CAP_TIMESTAMP_FORMAT_FR ?
+	       MLX5_SQC_TIMESTAMP_FORMAT_FREE_RUNNING :
+	       MLX5_SQC_TIMESTAMP_FORMAT_DEFAULT;
+}
+
 static int
 query_cap(struct mlx5_tm_priv *priv, uint16_t op_mod, void *out,
 	  size_t outlen)
@@ -97,10 +105,10 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 	c->log_max_cq = MLX5_GET(cmd_hca_cap, cap, log_max_cq);
 	c->log_max_wq_sz = MLX5_GET(cmd_hca_cap, cap, log_max_wq_sz);
 	c->log_max_cq_sz = MLX5_GET(cmd_hca_cap, cap, log_max_cq_sz);
-	c->sq_ts_format = MLX5_GET(cmd_hca_cap, cap, sq_ts_format) ==
-			  MLX5_HCA_CAP_TIMESTAMP_FORMAT_FR ?
-			  MLX5_SQC_TIMESTAMP_FORMAT_FREE_RUNNING :
-			  MLX5_SQC_TIMESTAMP_FORMAT_DEFAULT;
+	c->sq_ts_format = mlx5_tm_sq_ts_format(MLX5_GET(cmd_hca_cap, cap,
+							sq_ts_format));
+	c->device_frequency_khz = MLX5_GET(cmd_hca_cap, cap,
+					   device_frequency_khz);
 	has_qos = MLX5_GET(cmd_hca_cap, cap, qos);
 	has_eth = MLX5_GET(cmd_hca_cap, cap, eth_net_offloads);
 

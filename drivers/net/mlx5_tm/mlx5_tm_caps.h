@@ -38,6 +38,8 @@ struct mlx5_tm_caps {
 	uint8_t log_max_cq;             /**< log2 of the number of CQs. */
 	uint8_t log_max_wq_sz;          /**< log2 of the largest SQ, WQEBBs. */
 	uint8_t log_max_cq_sz;          /**< log2 of the largest CQ, CQEs. */
+	/** Free-running clock of CQE time stamps (ts_format 0), kHz. */
+	uint32_t device_frequency_khz;
 	uint8_t wqe_inline_mode;        /**< 0 L2, 1 vport context, 2 none. */
 	/**
 	 * Header bytes every WQE must carry inline (MLX5_INLINE_MODE_*):
@@ -55,5 +57,13 @@ struct mlx5_tm_caps {
 	uint8_t sq_ts_format;
 	uint32_t line_rate_mbps;        /**< Port speed (emulated: profile). */
 };
+
+/**
+ * The sqc.ts_format for SQs of a device whose cmd_hca_cap.sq_ts_format is
+ * @p cap, as upstream's mlx5_ts_format_conv(): free running on a device
+ * that has only that, the default (real time where supported) otherwise.
+ */
+uint8_t
+mlx5_tm_sq_ts_format(uint8_t cap);
 
 #endif /* MLX5_TM_CAPS_H */

@@ -3,12 +3,14 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_errno.h>
 #include <ethdev_driver.h>
 
 #include "mlx5_tm_ethdev.h"
+#include "mlx5_tm_devx_query.h"
 #include "mlx5_tm_tx.h"
 #include "rte_pmd_mlx5_tm.h"
 
@@ -65,4 +67,184 @@ rte_pmd_mlx5_tm_txq_sqn(uint16_t port_id, uint16_t qid, uint32_t *sqn)
 	}
 	*sqn = txq->sqn;
 	return 0;
+}
+
+/* Fail with @p ret (a negative errno), also in rte_errno. */
+static int
+api_fail(int ret)
+{
+	rte_errno = -ret;
+	return ret;
+}
+
+int
+rte_pmd_mlx5_tm_dev_info(uint16_t port_id,
+			 struct rte_pmd_mlx5_tm_dev_info *info)
+{
+	struct rte_eth_dev *dev = our_port(port_id);
+	const struct mlx5_tm_priv *priv;
+	const struct mlx5_tm_caps *c;
+
+	if (dev == NULL)
+		return api_fail(-ENODEV);
+	if (info == NULL)
+		return api_fail(-EINVAL);
+	priv = mlx5_tm_priv(dev);
+	c = &priv->caps;
+	memset(info, 0, sizeof(*info));
+	info->emulated = priv->emu != NULL;
+	snprintf(info->device, sizeof(info->device), "%s", priv->dev_name);
+	info->packet_pacing = c->packet_pacing;
+	info->pp_burst_bound = c->packet_pacing_burst_bound;
+	info->pp_typical_size = c->packet_pacing_typical_size;
+	info->wqe_rate_pp = c->wqe_rate_pp;
+	info->pp_min_rate_kbps = c->packet_pacing_min_rate;
+	info->pp_max_rate_kbps = c->packet_pacing_max_rate;
+	info->pp_table_size = c->packet_pacing_rate_table_size;
+	info->log_max_sq = c->log_max_sq;
+	info->log_max_cq = c->log_max_cq;
+	info->log_max_wq_sz = c->log_max_wq_sz;
+	info->log_max_cq_sz = c->log_max_cq_sz;
+	info->wqe_inline_mode = c->wqe_inline_mode;
+	info->min_inline_mode = c->min_inline_mode;
+	info->csum_cap = c->csum_cap;
+	info->vlan_cap = c->vlan_cap;
+	info->device_frequency_khz = c->device_frequency_khz;
+	info->line_rate_mbps = c->line_rate_mbps;
+	return 0;
+}
+
+/* The started queue @p qid of @p dev, or NULL with the errno in @p ret. */
+static struct mlx5_tm_txq *
+live_txq(struct rte_eth_dev *dev, uint16_t qid, int *ret)
+{
+	struct mlx5_tm_txq *txq;
+
+	if (qid >= dev->data->nb_tx_queues ||
+	    dev->data->tx_queues[qid] == NULL) {
+		*ret = -EINVAL;
+		return NULL;
+	}
+	txq = dev->data->tx_queues[qid];
+	if (!txq->live) {
+		*ret = -EAGAIN;
+		return NULL;
+	}
+	return txq;
+}
+
+int
+rte_pmd_mlx5_tm_txq_query(uint16_t port_id, uint16_t qid,
+			  struct rte_pmd_mlx5_tm_sq_info *info)
+{
+	struct rte_eth_dev *dev = our_port(port_id);
+	struct mlx5_tm_priv *priv;
+	struct mlx5_tm_txq *txq;
+	int ret = 0;
+
+	if (dev == NULL)
+		return api_fail(-ENODEV);
+	if (info == NULL)
+		return api_fail(-EINVAL);
+	priv = mlx5_tm_priv(dev);
+	pthread_mutex_lock(&priv->lock);
+	txq = live_txq(dev, qid, &ret);
+	if (txq != NULL)
+		ret = mlx5_tm_devx_sq_query(priv, txq->sq_obj, txq->sqn, info);
+	pthread_mutex_unlock(&priv->lock);
+	return ret < 0 ? api_fail(ret) : 0;
+}
+
+/* sqc.ts_format values (PRM): the device's default, real time. */
+#define SQC_TS_FORMAT_DEFAULT 1
+#define SQC_TS_FORMAT_REAL_TIME 2
+/* device_frequency_khz of a clock in real-time mode. */
+#define RT_CLOCK_KHZ 1000000
+
+/*
+ * Device time of raw CQE time stamp @p ts in ns; false if unknown. The
+ * default format is the clock's mode: real time when the device reports a
+ * 1 GHz clock, as upstream DPDK infers when it cannot read the MTUTC
+ * register.
+ */
+static bool
+cqe_ts_ns(uint8_t ts_format, uint32_t freq_khz, uint64_t ts, uint64_t *ns)
+{
+	if (ts_format == SQC_TS_FORMAT_REAL_TIME ||
+	    (ts_format == SQC_TS_FORMAT_DEFAULT && freq_khz == RT_CLOCK_KHZ)) {
+		*ns = (ts >> 32) * 1000000000ULL + (ts & 0xffffffffULL);
+		return true;
+	}
+	if (freq_khz == 0)
+		return false;
+	/* Ticks to ns, without overflow for any 64-bit tick count. */
+	*ns = ts / freq_khz * 1000000ULL +
+	      ts % freq_khz * 1000000ULL / freq_khz;
+	return true;
+}
+
+/* Reads of the completion evidence before giving up on a busy writer. */
+#define CMPL_READ_TRIES 1000
+
+int
+rte_pmd_mlx5_tm_txq_completions(uint16_t port_id, uint16_t qid,
+				struct rte_pmd_mlx5_tm_txq_completions *c)
+{
+	struct rte_eth_dev *dev = our_port(port_id);
+	struct rte_pmd_mlx5_tm_sq_info sq;
+	struct mlx5_tm_txq_cmpl snap;
+	struct mlx5_tm_priv *priv;
+	struct mlx5_tm_txq *txq;
+	uint32_t seq, tries;
+	int ret = 0;
+
+	if (dev == NULL)
+		return api_fail(-ENODEV);
+	if (c == NULL)
+		return api_fail(-EINVAL);
+	priv = mlx5_tm_priv(dev);
+	pthread_mutex_lock(&priv->lock);
+	txq = live_txq(dev, qid, &ret);
+	if (txq != NULL)
+		ret = mlx5_tm_devx_sq_query(priv, txq->sq_obj, txq->sqn, &sq);
+	for (tries = 0; ret == 0 && tries < CMPL_READ_TRIES; tries++) {
+		seq = __atomic_load_n(&txq->cmpl.seq, __ATOMIC_ACQUIRE);
+		if (seq & 1)
+			continue;
+		memcpy(&snap, &txq->cmpl, sizeof(snap));
+		rte_smp_rmb();
+		if (__atomic_load_n(&txq->cmpl.seq, __ATOMIC_RELAXED) == seq)
+			break;
+	}
+	pthread_mutex_unlock(&priv->lock);
+	if (ret == 0 && tries == CMPL_READ_TRIES)
+		ret = -EAGAIN;
+	if (ret < 0)
+		return api_fail(ret);
+	memset(c, 0, sizeof(*c));
+	c->cqes = snap.cqes;
+	c->ts_format = sq.ts_format;
+	c->first_packets = snap.first_packets;
+	c->first_bytes = snap.first_bytes;
+	c->last_packets = snap.last_packets;
+	c->last_bytes = snap.last_bytes;
+	c->ts_valid = cqe_ts_ns(sq.ts_format, priv->caps.device_frequency_khz,
+				snap.first_ts, &c->first_ns) &&
+		      cqe_ts_ns(sq.ts_format, priv->caps.device_frequency_khz,
+				snap.last_ts, &c->last_ns);
+	return 0;
+}
+
+int
+rte_pmd_mlx5_tm_vport_tx(uint16_t port_id, struct rte_pmd_mlx5_tm_vport_tx *tx)
+{
+	struct rte_eth_dev *dev = our_port(port_id);
+	int ret;
+
+	if (dev == NULL)
+		return api_fail(-ENODEV);
+	if (tx == NULL)
+		return api_fail(-EINVAL);
+	ret = mlx5_tm_devx_vport_tx(mlx5_tm_priv(dev), tx);
+	return ret < 0 ? api_fail(ret) : 0;
 }

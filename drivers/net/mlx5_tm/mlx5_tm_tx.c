@@ -127,6 +127,31 @@ count_err_cqe(struct mlx5_tm_txq *txq, uint32_t ci)
 }
 
 /*
+ * Record the last of @p n good CQEs taken (time stamp @p ts, completing
+ * @p f) as completion evidence, under its sequence count.
+ */
+static __rte_always_inline void
+cmpl_note(struct mlx5_tm_txq *txq, uint32_t n, uint64_t ts,
+	  const struct mlx5_tm_txq_fcq *f)
+{
+	struct mlx5_tm_txq_cmpl *c = &txq->cmpl;
+	uint32_t seq = c->seq;
+
+	__atomic_store_n(&c->seq, seq + 1, __ATOMIC_RELAXED);
+	rte_smp_wmb();
+	if (c->cqes == 0) {
+		c->first_ts = ts;
+		c->first_packets = f->packets;
+		c->first_bytes = f->bytes;
+	}
+	c->cqes += n;
+	c->last_ts = ts;
+	c->last_packets = f->packets;
+	c->last_bytes = f->bytes;
+	__atomic_store_n(&c->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+/*
  * Consume the CQEs present and free what they complete (counted in
  * @p freed, as free_elts() counts). Return false when an error CQE moved
  * the queue to ERR.
@@ -136,18 +161,20 @@ txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed)
 {
 	uint32_t ci = txq->cq_ci;
 	uint16_t upto = txq->elts_tail;
+	const struct mlx5_tm_txq_fcq *f = NULL;
+	uint64_t ts = 0;
+	uint32_t good = 0;
 	bool ok = true;
 	uint8_t op_own;
 
 	while (cqe_ready(txq, ci, &op_own)) {
 		rte_io_rmb();
 		if (likely(MLX5_CQE_OPCODE(op_own) == MLX5_CQE_REQ)) {
-			const struct mlx5_tm_txq_fcq *f =
-				&txq->fcqs[txq->fcq_tail++ & (txq->cqe_n - 1)];
-
+			f = &txq->fcqs[txq->fcq_tail++ & (txq->cqe_n - 1)];
+			ts = txq->cqes[ci & (txq->cqe_n - 1)].timestamp;
 			upto = f->elts_head;
 			txq->wqe_pi = f->wqe_end;
-			txq->st.completions++;
+			good++;
 			ci++;
 			continue;
 		}
@@ -180,6 +207,10 @@ txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed)
 		ci++;
 		ok = false;
 		break;
+	}
+	if (good != 0) {
+		txq->st.completions += good;
+		cmpl_note(txq, good, rte_be_to_cpu_64(ts), f);
 	}
 	if (ci != txq->cq_ci) {
 		txq->cq_ci = ci;
@@ -560,17 +591,19 @@ mlx5_tm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			seg = next;
 		}
 		wqe_ci += nbb;
+		packets++;
 		if (ce) {
 			struct mlx5_tm_txq_fcq *f = &txq->fcqs[txq->fcq_head++ &
 							     (txq->cqe_n - 1)];
 
 			f->elts_head = elts_head;
 			f->wqe_end = wqe_ci;
+			f->packets = txq->st.packets + packets;
+			f->bytes = txq->st.bytes + bytes;
 			txq->wqe_comp = wqe_ci;
 		}
 		last = ctrl;
 		last_ce = ce;
-		packets++;
 	}
 	if (last != NULL) {
 		/* Ask for a completion on the last WQE: no mbuf waits forever. */
@@ -581,6 +614,8 @@ mlx5_tm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
 			f->elts_head = elts_head;
 			f->wqe_end = wqe_ci;
+			f->packets = txq->st.packets + packets;
+			f->bytes = txq->st.bytes + bytes;
 			txq->wqe_comp = wqe_ci;
 		}
 		txq->wqe_ci = wqe_ci;

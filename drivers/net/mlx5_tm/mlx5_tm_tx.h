@@ -50,10 +50,29 @@ enum mlx5_tm_txq_state {
 	MLX5_TM_TXQ_REARM,
 };
 
-/** What a requested completion frees. */
+/** What a requested completion frees, and what it proves was sent. */
 struct mlx5_tm_txq_fcq {
 	uint16_t elts_head; /**< elts_head after the completed WQE. */
 	uint16_t wqe_end;   /**< wqe_ci after the completed WQE. */
+	uint64_t packets;   /**< Packets posted up to the completed WQE. */
+	uint64_t bytes;     /**< Their bytes (pkt_len: L2, no FCS). */
+};
+
+/**
+ * Completion evidence: what the device reported done, with its own time.
+ * Written by the datapath once per completion pass, read by the control
+ * path: the writer makes seq odd while it writes, even when done (one
+ * writer, plain stores and barriers, no read-modify-write).
+ */
+struct mlx5_tm_txq_cmpl {
+	uint32_t seq;
+	uint64_t cqes;        /**< Good CQEs taken. */
+	uint64_t first_ts;    /**< Raw timestamp of the first good CQE. */
+	uint64_t first_packets; /**< Packets completed at the first CQE. */
+	uint64_t first_bytes;
+	uint64_t last_ts;     /**< Raw timestamp of the last good CQE. */
+	uint64_t last_packets; /**< Packets completed at the last CQE. */
+	uint64_t last_bytes;
 };
 
 /** Counters written by the datapath only. */
@@ -100,6 +119,7 @@ struct mlx5_tm_txq {
 	uint32_t cq_ci;
 	struct mlx5_tm_mr_cache mr;
 	struct mlx5_tm_txq_stats st;
+	struct mlx5_tm_txq_cmpl cmpl;
 	/* Shared: see the file comment. */
 	uint32_t state;                    /**< enum mlx5_tm_txq_state. */
 	/** Non-zero: a flush CQE came while OK; the control path checks. */

@@ -11,6 +11,7 @@
  * or steer the device behind a port (tests, demos, benchmarks).
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -37,6 +38,134 @@ struct mlx5_emu *rte_pmd_mlx5_tm_emu(uint16_t port_id);
  *   (port not started).
  */
 int rte_pmd_mlx5_tm_txq_sqn(uint16_t port_id, uint16_t qid, uint32_t *sqn);
+
+/** The device behind a port and the capabilities the PMD read from it. */
+struct rte_pmd_mlx5_tm_dev_info {
+	bool emulated;                  /**< Device model (emu=), not dev=. */
+	char device[64];                /**< The dev= or emu= value. */
+	/* QUERY_HCA_CAP, QoS. */
+	bool packet_pacing;             /**< Per-SQ rate limiting. */
+	bool pp_burst_bound;            /**< burst_upper_bound honoured. */
+	bool pp_typical_size;           /**< typical_packet_size honoured. */
+	bool wqe_rate_pp;               /**< Packet-rate (WQE-rate) pacing. */
+	uint32_t pp_min_rate_kbps;      /**< Lowest pacing rate. */
+	uint32_t pp_max_rate_kbps;      /**< Highest pacing rate. */
+	uint16_t pp_table_size;         /**< packet_pacing_rate_table_size. */
+	/* QUERY_HCA_CAP, general device and Ethernet offloads. */
+	uint8_t log_max_sq;
+	uint8_t log_max_cq;
+	uint8_t log_max_wq_sz;          /**< log2 of the largest SQ, WQEBBs. */
+	uint8_t log_max_cq_sz;          /**< log2 of the largest CQ, CQEs. */
+	uint8_t wqe_inline_mode;        /**< 0 L2, 1 vport context, 2 none. */
+	uint8_t min_inline_mode;        /**< Header bytes inlined: 0 none,
+					 *   1 L2, 2 IP, 3 TCP/UDP. */
+	bool csum_cap;                  /**< L3/L4 checksum offload. */
+	bool vlan_cap;                  /**< VLAN insertion. */
+	uint32_t device_frequency_khz;  /**< Free-running CQE clock. */
+	uint32_t line_rate_mbps;        /**< Port speed the PMD assumes. */
+};
+
+/**
+ * The device behind port @p port_id and its capabilities.
+ *
+ * @return
+ *   0, or -ENODEV (also in rte_errno) when the port is not a net_mlx5_tm
+ *   port, -EINVAL when @p info is NULL.
+ */
+int rte_pmd_mlx5_tm_dev_info(uint16_t port_id,
+			     struct rte_pmd_mlx5_tm_dev_info *info);
+
+/** A send queue as the device reports it (QUERY_SQ). */
+struct rte_pmd_mlx5_tm_sq_info {
+	uint32_t sqn;
+	uint8_t state;                  /**< 0 RST, 1 RDY, 3 ERR. */
+	uint16_t pp_index;              /**< packet_pacing_rate_limit_index. */
+	uint32_t cqn;
+	uint32_t tisn;                  /**< tis_num_0. */
+	uint8_t ts_format;              /**< 0 free running, 1 default,
+					 *   2 real time. */
+	uint8_t min_wqe_inline_mode;
+	uint8_t log_wq_sz;              /**< log2 of the ring, WQEBBs. */
+	uint32_t user_index;
+	uint32_t hw_counter;            /**< WQEBB counter the device is at. */
+	uint32_t sw_counter;
+};
+
+/**
+ * Read the send queue of Tx queue @p qid back from the device (QUERY_SQ).
+ *
+ * @return
+ *   0, or a negative errno (also in rte_errno): -ENODEV not a net_mlx5_tm
+ *   port, -EINVAL no such queue or @p info NULL, -EAGAIN the queue has no
+ *   SQ (port not started), -EREMOTEIO the device refused the query.
+ */
+int rte_pmd_mlx5_tm_txq_query(uint16_t port_id, uint16_t qid,
+			      struct rte_pmd_mlx5_tm_sq_info *info);
+
+/**
+ * Completion evidence of a Tx queue: what the device reported done, with
+ * the device's own time stamps. Each good CQE the queue asks for (one per
+ * 32 WQEBBs at most, and on the last WQE of every burst) carries the time
+ * its WQE completed; the PMD records how many packets and bytes were
+ * posted up to that WQE. The rate the device achieved between two reads is
+ * (last_bytes - last_bytes') / (last_ns - last_ns'): bytes completed
+ * between the time stamps of two CQEs. Bytes are the mbufs' pkt_len: the
+ * L2 frame without FCS (and without a VLAN tag the device inserts).
+ */
+struct rte_pmd_mlx5_tm_txq_completions {
+	uint64_t cqes;           /**< Good CQEs since the queue was set up. */
+	bool ts_valid;           /**< Time stamps convertible to ns. */
+	uint8_t ts_format;       /**< The SQ's ts_format (QUERY_SQ). */
+	uint64_t first_ns;       /**< Device time of the first good CQE. */
+	uint64_t first_packets;  /**< Packets completed by then. */
+	uint64_t first_bytes;    /**< Bytes completed by then. */
+	uint64_t last_ns;        /**< Device time of the last good CQE. */
+	uint64_t last_packets;   /**< Packets completed by then. */
+	uint64_t last_bytes;     /**< Bytes completed by then. */
+};
+
+/**
+ * Completion evidence of Tx queue @p qid (control path; the datapath may
+ * run at the same time on another lcore). Time stamps are converted to
+ * nanoseconds: real-time format as seconds (63:32) and nanoseconds
+ * (31:0), free-running format with the device_frequency_khz capability,
+ * the default format as real time when that frequency is 1 GHz (a clock
+ * in real-time mode, as upstream DPDK infers) and as free running else;
+ * ts_valid is false when neither applies (the raw values are then
+ * clock ticks of unknown frequency).
+ *
+ * @return
+ *   0, or a negative errno (also in rte_errno): -ENODEV not a net_mlx5_tm
+ *   port, -EINVAL no such queue or @p c NULL, -EAGAIN the queue has no SQ
+ *   or the datapath kept writing while it was read.
+ */
+int rte_pmd_mlx5_tm_txq_completions(uint16_t port_id, uint16_t qid,
+				    struct rte_pmd_mlx5_tm_txq_completions *c);
+
+/** The vport's Tx counters (QUERY_VPORT_COUNTER), since device reset. */
+struct rte_pmd_mlx5_tm_vport_tx {
+	uint64_t unicast_packets;
+	uint64_t unicast_octets;
+	uint64_t multicast_packets;
+	uint64_t multicast_octets;
+	uint64_t broadcast_packets;
+	uint64_t broadcast_octets;
+	uint64_t error_packets;    /**< transmit_errors. */
+	uint64_t error_octets;
+};
+
+/**
+ * Read the Tx counters of the port's vport from the device
+ * (QUERY_VPORT_COUNTER through DEVX). They count every sender on the
+ * vport (the kernel netdev included) and frames that left, not frames
+ * posted.
+ *
+ * @return
+ *   0, or a negative errno (also in rte_errno): -ENODEV not a net_mlx5_tm
+ *   port, -EINVAL @p tx NULL, -EREMOTEIO the device refused the query.
+ */
+int rte_pmd_mlx5_tm_vport_tx(uint16_t port_id,
+			     struct rte_pmd_mlx5_tm_vport_tx *tx);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,173 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5-tm authors
+"""Functional tests of dpdk-mlx5-tm-check, the hardware self-check: it runs
+end to end on the emulated ConnectX-5, -6 Dx and -7 (virtual time), every
+step passes and the JSON report is complete; its capability step suggests
+the devargs of the device it ran on; with dev= and no NIC it says what it
+needs and exits 2.
+
+A step may be skipped only as "not supported by this driver build" (a
+feature the PMD lacks, such as mtu_set); such skips are listed.
+
+usage: test_hw_check.py BUILD_DIR
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
+TOOL = os.path.join(BUILD, "app", "hw-check", "dpdk-mlx5-tm-check")
+TIMEOUT = 300
+WORK = tempfile.mkdtemp(prefix="hw-check-test.", dir=BUILD)
+os.chmod(WORK, 0o700)
+
+# Every step a report must hold (pacing.<rate>.<size> come on top).
+STEPS = [
+    "environment", "mtu", "eswitch", "capabilities", "objects.setup",
+    "objects.start", "objects.modify_pp", "objects.create_pp",
+    "objects.stop", "smoke.one_frame", "ring.wrap", "mtu.oversize",
+    "ratetable.capacity", "ratetable.sharing", "ratetable.dedicated",
+    "ratetable.range", "packet_mode", "live_change", "mixed_queues",
+]
+BUILD_SKIP = "not supported by this driver build"
+
+results = {"passed": 0, "failed": 0}
+
+
+def check(name, cond, detail=""):
+    if cond:
+        results["passed"] += 1
+        print("PASS %s" % name)
+    else:
+        results["failed"] += 1
+        print("FAIL %s %s" % (name, detail))
+
+
+def case(fn, *args):
+    """Run one test function; an exception is a failure, not a crash."""
+    try:
+        fn(*args)
+    except Exception as exc:  # noqa: BLE001 - reported as a failure
+        check("%s%s" % (fn.__name__, args), False, "raised %r" % exc)
+
+
+def run(vdev, extra=()):
+    args = [TOOL, "--no-huge", "--no-pci", "-m", "512", "-l", "0",
+            "--no-telemetry", "--log-level=lib.eal:error",
+            "--log-level=pmd.net.mlx5_tm:error",
+            "--file-prefix", "hwcheck%d" % os.getpid(),
+            "--vdev", vdev, "--"] + list(extra)
+    proc = subprocess.run(args, capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def check_complete(tag, rep, out):
+    """The report has every field, every step, and consistent counts."""
+    for key in ("tool", "format", "device", "emulated", "virtual_clock",
+                "tolerance_pct", "steps", "summary"):
+        check("%s: JSON has %s" % (tag, key), key in rep)
+    steps = rep.get("steps", [])
+    names = [s.get("name") for s in steps]
+    for name in STEPS:
+        check("%s: step %s reported" % (tag, name), name in names)
+    pacing = [n for n in names if n and n.startswith("pacing.")]
+    check("%s: pacing measured at 3 sizes and several rates" % tag,
+          len(pacing) >= 9 and
+          {n.rsplit(".", 1)[1] for n in pacing} == {"60", "512", "1500"},
+          pacing)
+    bad = [s.get("name") for s in steps
+           if set(s) != {"name", "title", "verdict", "reason", "text",
+                         "evidence"} or
+           s["verdict"] not in ("pass", "fail", "skip") or
+           not isinstance(s["evidence"], dict) or not s["title"] or
+           (s["verdict"] != "pass" and not s["reason"])]
+    check("%s: every step has name, title, verdict, reason, text and "
+          "evidence" % tag, not bad, bad)
+    count = {v: sum(s.get("verdict") == v for s in steps)
+             for v in ("pass", "fail", "skip")}
+    summ = rep.get("summary", {})
+    check("%s: summary counts the steps" % tag,
+          summ.get("steps") == len(steps) and
+          all(summ.get(v) == count[v] for v in count), (summ, count))
+    check("%s: the text report has a verdict line per step" % tag,
+          all(("] %-26s " % n) in out for n in names))
+
+
+def test_profile(profile):
+    report = os.path.join(WORK, "%s.json" % profile)
+    rc, out, err = run("net_mlx5_tm0,emu=%s" % profile,
+                       ["--json", report])
+    check("%s: report written" % profile, os.path.exists(report),
+          err[-2000:])
+    if not os.path.exists(report):
+        return
+    rep = json.load(open(report))
+    check("%s: no sanitizer report" % profile,
+          not any(w in err for w in ("runtime error:", "AddressSanitizer",
+                                     "LeakSanitizer")), err[-2000:])
+    check_complete(profile, rep, out)
+    check("%s: ran in virtual time" % profile,
+          rep.get("emulated") is True and rep.get("virtual_clock") is True)
+    for s in rep["steps"]:
+        if s["verdict"] == "skip" and s["reason"].startswith(BUILD_SKIP):
+            print("note: %s: %s skipped: %s" % (profile, s["name"],
+                                                s["reason"]))
+            continue
+        check("%s: %s passed" % (profile, s["name"]),
+              s["verdict"] == "pass", "%s: %s" % (s["verdict"],
+                                                  s["reason"]))
+    fails = rep["summary"].get("fail", 1)
+    check("%s: exit status %d for %d failed steps" % (profile, rc, fails),
+          rc == (1 if fails else 0), err[-500:])
+    caps = next((s for s in rep["steps"] if s["name"] == "capabilities"),
+                {})
+    check("%s: the capability step suggests emu=%s itself" %
+          (profile, profile),
+          caps.get("evidence", {}).get("suggested_devargs") ==
+          "emu=%s" % profile, caps.get("evidence"))
+
+
+def test_suggestion_with_overrides():
+    report = os.path.join(WORK, "override.json")
+    run("net_mlx5_tm0,emu=cx6dx,cap_pp_table_size=256,"
+        "cap_pp_max_rate=50000000", ["--quick", "--json", report])
+    rep = json.load(open(report))
+    ev = next(s for s in rep["steps"]
+              if s["name"] == "capabilities")["evidence"]
+    check("overrides: the suggestion carries them",
+          ev.get("suggested_devargs") == "emu=cx6dx,cap_pp_max_rate="
+          "50000000,cap_pp_table_size=256", ev.get("suggested_devargs"))
+    check("overrides: the model reproduces the suggestion",
+          ev.get("suggestion_reproduces") is True)
+
+
+def test_no_device():
+    rc, out, err = run("net_mlx5_tm0,dev=mlx5_99")
+    check("dev= without a NIC: exit 2", rc == 2, "rc=%d" % rc)
+    check("dev= without a NIC: says what it needs",
+          "The check needs" in err and "rdma-core" in err and
+          "emu=cx5|cx6dx|cx7" in err and "CAP_NET_RAW" in err, err)
+    check("dev= without a NIC: no step ran", "[PASS]" not in out, out)
+
+
+def main():
+    if not os.access(TOOL, os.X_OK):
+        check("dpdk-mlx5-tm-check is built", False, TOOL)
+    else:
+        for profile in ("cx6dx", "cx5", "cx7"):
+            case(test_profile, profile)
+        case(test_suggestion_with_overrides)
+        case(test_no_device)
+    shutil.rmtree(WORK, ignore_errors=True)
+    print("%d passed, %d failed" % (results["passed"], results["failed"]))
+    return 0 if results["failed"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
