@@ -30,6 +30,7 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+#include <rte_tm.h>
 
 #include "mlx5_emu.h"
 #include "mlx5_tm_prm.h"
@@ -1338,6 +1339,76 @@ test_start_stop_cycles(void)
 	rte_vdev_uninit("net_mlx5_tm5");
 }
 
+/* Lines of @p log that contain @p what. */
+static unsigned int
+count_lines(const char *log, const char *what)
+{
+	unsigned int n = 0;
+	const char *p = log;
+
+	while ((p = strstr(p, what)) != NULL) {
+		n++;
+		p += strlen(what);
+	}
+	return n;
+}
+
+/*
+ * A program retrying rte_eth_set_queue_rate_limit() under a committed
+ * hierarchy: 1400 refusals log the message once and the count of repeats
+ * at 10, 100 and 1000, then the total when the port closes.
+ */
+static void
+test_refusal_log_limited(void)
+{
+	struct rte_tm_node_params np;
+	struct rte_tm_error terr;
+	struct mlx5_emu *emu;
+	unsigned int i, busy = 0;
+	const char *log;
+	uint16_t port, q;
+
+	if (start_port("net_mlx5_tm6", "emu=cx6dx,clock=virtual", 2, 0,
+		       &port, &emu, 0, NULL) != 0)
+		return;
+	memset(&np, 0, sizeof(np));
+	np.shaper_profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE;
+	np.nonleaf.n_sp_priorities = 1;
+	CHECK(rte_tm_node_add(port, 100, RTE_TM_NODE_ID_NULL, 0, 1,
+			      RTE_TM_NODE_LEVEL_ID_ANY, &np, &terr) == 0,
+	      "root");
+	memset(&np, 0, sizeof(np));
+	np.shaper_profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE;
+	np.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
+	for (q = 0; q < 2; q++)
+		CHECK(rte_tm_node_add(port, q, 100, 0, 1,
+				      RTE_TM_NODE_LEVEL_ID_ANY, &np,
+				      &terr) == 0, "leaf %u", q);
+	CHECK(rte_tm_hierarchy_commit(port, 0, &terr) == 0, "commit");
+	log_capture_start();
+	for (i = 0; i < 1400; i++)
+		if (rte_eth_set_queue_rate_limit(port, i % 2, 100) == -EBUSY)
+			busy++;
+	log = log_capture_stop();
+	CHECK(busy == 1400, "%u of 1400 refused with EBUSY", busy);
+	CHECK(count_lines(log, "hierarchy is committed") == 1,
+	      "refusal logged %u times: %s",
+	      count_lines(log, "hierarchy is committed"), log);
+	CHECK(strstr(log, "port ") != NULL &&
+	      strstr(log, ": 10 more times since") != NULL &&
+	      strstr(log, ": 100 more times since") != NULL &&
+	      strstr(log, ": 1000 more times since") != NULL &&
+	      count_lines(log, "mlx5_tm:") == 4,
+	      "repeat counts: %s", log);
+	log_capture_start();
+	rte_eth_dev_stop(port);
+	rte_eth_dev_close(port);
+	log = log_capture_stop();
+	CHECK(strstr(log, "hierarchy committed: 1399 more times in all") !=
+	      NULL, "total at close: %s", log);
+	port_destroy("net_mlx5_tm6", port);
+}
+
 static void
 run(const char *name, void (*fn)(void))
 {
@@ -1390,6 +1461,8 @@ main(int argc, char **argv)
 	    test_unregistered_memory);
 	run("failures half-way release everything", test_halfway_failures);
 	run("start/stop/close cycles", test_start_stop_cycles);
+	run("repeated refusals logged once, then counted",
+	    test_refusal_log_limited);
 	rte_mempool_free(pool);
 	rte_eal_cleanup();
 	free(log_buf);
