@@ -1409,6 +1409,45 @@ test_refusal_log_limited(void)
 	port_destroy("net_mlx5_tm6", port);
 }
 
+/*
+ * An application that never takes the device model (testpmd, any plain
+ * DPDK program) cannot move virtual time: starting a clock=virtual port
+ * is refused with what to use instead; once taken, the port starts.
+ */
+static void
+test_virtual_clock_plain_app(void)
+{
+	const char *log;
+	uint16_t port;
+	int ret;
+
+	CHECK(port_create("net_mlx5_tm7", "emu=cx6dx,clock=virtual",
+			  &port) == 0, "probe");
+	if (!test_ok)
+		return;
+	CHECK(port_setup(port, 2, 0) == 0, "setup");
+	log_capture_start();
+	ret = rte_eth_dev_start(port);
+	log = log_capture_stop();
+	CHECK(ret == -ENOTSUP, "start in virtual time without a driver: %d",
+	      ret);
+	CHECK(strstr(log, "clock=virtual") != NULL &&
+	      strstr(log, "start refused") != NULL &&
+	      strstr(log, "Use clock=realtime") != NULL,
+	      "refusal message: %s", log);
+	CHECK(rte_pmd_mlx5_tm_emu(port) != NULL, "model");
+	CHECK(rte_eth_dev_start(port) == 0, "start once the model is taken");
+	port_destroy("net_mlx5_tm7", port);
+	/* Real time moves by itself: no model needed. */
+	CHECK(port_create("net_mlx5_tm7", "emu=cx6dx", &port) == 0,
+	      "probe realtime");
+	if (!test_ok)
+		return;
+	CHECK(port_setup(port, 2, 0) == 0, "setup realtime");
+	CHECK(rte_eth_dev_start(port) == 0, "start realtime");
+	port_destroy("net_mlx5_tm7", port);
+}
+
 static void
 run(const char *name, void (*fn)(void))
 {
@@ -1463,6 +1502,8 @@ main(int argc, char **argv)
 	run("start/stop/close cycles", test_start_stop_cycles);
 	run("repeated refusals logged once, then counted",
 	    test_refusal_log_limited);
+	run("clock=virtual in an application that does not drive it",
+	    test_virtual_clock_plain_app);
 	rte_mempool_free(pool);
 	rte_eal_cleanup();
 	free(log_buf);

@@ -222,6 +222,13 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 	uint16_t i;
 	int ret;
 
+	if (priv->emu != NULL && !priv->emu_taken &&
+	    mlx5_emu_clock(priv->emu) == MLX5_EMU_CLOCK_VIRTUAL) {
+		MLX5_TM_LOG(ERR,
+			    "port %u: clock=virtual: device time moves only when the application advances it (mlx5_emu_advance() on the model of rte_pmd_mlx5_tm_emu()), and this application never took the model, so no packet would ever leave; start refused. Use clock=realtime (the default) with testpmd and other applications",
+			    dev->data->port_id);
+		return -ENOTSUP;
+	}
 	pthread_mutex_lock(&priv->lock);
 	ret = mlx5_tm_mr_register_all(priv);
 	if (ret < 0)

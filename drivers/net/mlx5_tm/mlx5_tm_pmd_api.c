@@ -39,6 +39,8 @@ rte_pmd_mlx5_tm_emu(uint16_t port_id)
 	}
 	if (mlx5_tm_priv(dev)->emu == NULL)
 		rte_errno = ENOTSUP;
+	else
+		mlx5_tm_priv(dev)->emu_taken = true;
 	return mlx5_tm_priv(dev)->emu;
 }
 
