@@ -1021,6 +1021,50 @@ out:
 	port_destroy("net_mlx5_tm3", port);
 }
 
+/*
+ * tx_qN_wire_rate_bps is the rate of the queue's last second of sending
+ * time: 5 s idle between two runs at 10 Mbit/s leave it at 10 Mbit/s (an
+ * average from the first departure read 0.6 Mbit/s), and after 2 s at
+ * 20 Mbit/s it reads 20 Mbit/s, the 10 Mbit/s runs out of its window.
+ */
+static void
+test_wire_rate_window(void)
+{
+	struct mlx5_emu *emu;
+	uint32_t seq = 0, sqn;
+	unsigned int i;
+	uint64_t rate;
+	uint16_t port;
+
+	if (start_port("net_mlx5_tm8", "emu=cx6dx,clock=virtual", 2, 0,
+		       &port, &emu, 1, &sqn) != 0)
+		return;
+	if (!test_ok)
+		goto out;
+	CHECK(rte_eth_set_queue_rate_limit(port, 1, 10) == 0, "10 Mbps");
+	CHECK(send_simple(port, 1, emu, 200, 1000, &seq) == 200, "send");
+	mlx5_emu_drain(emu);
+	mlx5_emu_advance(emu, 5000000000ull);
+	CHECK(send_simple(port, 1, emu, 200, 1000, &seq) == 200, "send");
+	mlx5_emu_drain(emu);
+	rate = xstat(port, "tx_q1_wire_rate_bps");
+	CHECK(rate > 9950000ull && rate < 10050000ull,
+	      "rate %" PRIu64 " b/s at 10 Mbps after 5 s idle", rate);
+	CHECK(rte_eth_set_queue_rate_limit(port, 1, 20) == 0, "20 Mbps");
+	/* 2 s of sending at 20 Mbit/s: 5000 frames of 1000 bytes. */
+	for (i = 0; i < 4; i++)
+		CHECK(send_simple(port, 1, emu, 1250, 1000, &seq) == 1250,
+		      "send");
+	mlx5_emu_drain(emu);
+	rate = xstat(port, "tx_q1_wire_rate_bps");
+	CHECK(rate > 19900000ull && rate < 20100000ull,
+	      "rate %" PRIu64 " b/s at 20 Mbps: the window is the last "
+	      "second", rate);
+	rte_eth_tx_done_cleanup(port, 1, 0);
+out:
+	port_destroy("net_mlx5_tm8", port);
+}
+
 static void
 test_error_recovery(void)
 {
@@ -1494,6 +1538,8 @@ main(int argc, char **argv)
 	    test_no_inline_fast_free);
 	run("vport inline modes IP and TCP/UDP", test_vport_inline);
 	run("queue rate limit on a started queue", test_rate_limit);
+	run("wire rate over the last second of sending",
+	    test_wire_rate_window);
 	run("error CQE recovery", test_error_recovery);
 	run("error CQE on a full CQ recovers", test_error_cqe_on_full_cq);
 	run("unregistered memory, descriptor status",

@@ -147,19 +147,12 @@ wire_figures(struct mlx5_tm_priv *priv, const struct mlx5_tm_txq *txq,
 	v[XQ_WIRE_LAST_NS] = info.last_departure_ns;
 	v[XQ_WIRE_MTU_DROPS] = info.mtu_drops;
 	/*
-	 * n departures span n - 1 intervals: count the bytes of n - 1
-	 * average packets over first..last departure.
+	 * The device's recent window: the last second of the SQ's sending
+	 * time, idle and suspended stretches left out.
 	 */
-	if (info.packets > 1 &&
-	    info.last_departure_ns > info.first_departure_ns) {
-		double bits = (double)info.bytes * 8.0 *
-			      (double)(info.packets - 1) /
-			      (double)info.packets;
-
-		v[XQ_WIRE_RATE_BPS] = (uint64_t)(bits * 1e9 /
-			(double)(info.last_departure_ns -
-				 info.first_departure_ns));
-	}
+	if (info.recent_ns > 0)
+		v[XQ_WIRE_RATE_BPS] = (uint64_t)((double)info.recent_bytes *
+			8e9 / (double)info.recent_ns);
 }
 
 int
