@@ -386,12 +386,12 @@ check_params(struct mlx5_tm_hier *h, uint32_t node_id, bool leaf,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " is Tx queue %" PRIu32 ", hence a "
 			"leaf (ids 0 to %" PRIu32 " are the port's Tx "
-			"queues): a non-leaf node needs an id of %" PRIu32
-			" or more; as a leaf its parameters name WRED "
-			"profile %" PRIu32 ", and the device has no WRED "
-			"(use RTE_TM_WRED_PROFILE_ID_NONE)", node_id, node_id,
-			h->nb_txq - 1, h->nb_txq,
-			params->leaf.wred.wred_profile_id);
+			"queues), and its leaf parameters name WRED profile "
+			"%" PRIu32 ": the device has no WRED, a leaf takes "
+			"RTE_TM_WRED_PROFILE_ID_NONE (testpmd: 0xffffffff); "
+			"a non-leaf node needs an id of %" PRIu32 " or more",
+			node_id, node_id, h->nb_txq - 1,
+			params->leaf.wred.wred_profile_id, h->nb_txq);
 	if (leaf && params->leaf.wred.n_shared_wred_contexts != 0)
 		return mlx5_tm_hier_error(h, error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SHARED_WRED_CONTEXTS,
