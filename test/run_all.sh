@@ -9,7 +9,8 @@
 #
 # Progress: while a suite runs, every line of its output of the form
 # "<suite>/<case>: PASSED|FAILED ..." (one per test case, as the DTS runner
-# prints them) is shown as it comes, so that a long suite is not silent.
+# prints them) is shown as it comes, so that a long suite is not silent;
+# so is every "SKIP: ..." line (a check that could not run: not a pass).
 #
 # A suite counts as failed when its closing line is missing, when it
 # exits non-zero (a crash, a sanitizer report, a leak found at exit), or
@@ -22,7 +23,7 @@ PLAIN=$(cd "${1:-build}" && pwd)
 SAN=$(cd "${2:-build-san}" && pwd)
 LOGDIR="$PLAIN/test-logs"
 SUITE_TIMEOUT=${SUITE_TIMEOUT:-900}
-PROGRESS_RE='^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+: (PASSED|FAILED)'
+PROGRESS_RE='^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+: (PASSED|FAILED)|^SKIP'
 mkdir -p "$LOGDIR"
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:detect_odr_violation=0}"

@@ -30,7 +30,8 @@ struct mlx5_emu;
  *
  * @return
  *   The model (see mlx5_emu.h), or NULL with rte_errno set: ENODEV when the
- *   port is not a net_mlx5_tm port, ENOTSUP when it runs on hardware.
+ *   port is not a net_mlx5_tm port, ENOTSUP when it runs on hardware or
+ *   in a secondary process (the model lives in the primary).
  */
 struct mlx5_emu *rte_pmd_mlx5_tm_emu(uint16_t port_id);
 
