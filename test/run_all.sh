@@ -7,6 +7,11 @@
 #   {build} in the command is replaced by the build directory, {src} by
 #   the source root. Each suite prints its own "N passed, N failed" line.
 #
+# Progress: while a suite runs, every line of its output of the form
+# "<suite>/<case>: PASSED|FAILED ..." (one per test case, as the DTS runner
+# prints them) is shown as it comes, so that a long suite is not silent;
+# so is every "SKIP: ..." line (a check that could not run: not a pass).
+#
 # A suite counts as failed when its closing line is missing, when it
 # exits non-zero (a crash, a sanitizer report, a leak found at exit), or
 # when it outlives SUITE_TIMEOUT seconds (default 900): a hung suite must
@@ -18,6 +23,7 @@ PLAIN=$(cd "${1:-build}" && pwd)
 SAN=$(cd "${2:-build-san}" && pwd)
 LOGDIR="$PLAIN/test-logs"
 SUITE_TIMEOUT=${SUITE_TIMEOUT:-900}
+PROGRESS_RE='^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+: (PASSED|FAILED)|^SKIP'
 mkdir -p "$LOGDIR"
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:detect_odr_violation=0}"
@@ -36,9 +42,17 @@ run_suite() {
 	cmd=${cmd//\{src\}/$ROOT}
 	local log="$LOGDIR/$name.$tag.log"
 	local start=$SECONDS
+	: > "$log"
 	(cd "$ROOT" && timeout -k 10 "$SUITE_TIMEOUT" bash -c "$cmd") \
-		> "$log" 2>&1 < /dev/null
+		> "$log" 2>&1 < /dev/null &
+	local pid=$!
+	tail -s 0.2 -n +1 -f --pid="$pid" "$log" 2>/dev/null |
+		grep --line-buffered -E "$PROGRESS_RE" |
+		sed -u "s|^|  [$tag] |" &
+	local shower=$!
+	wait "$pid"
 	local rc=$?
+	wait "$shower"
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "TIMEOUT: killed after ${SUITE_TIMEOUT}s" >> "$log"
 	fi

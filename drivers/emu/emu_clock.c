@@ -114,9 +114,11 @@ emu_rt_thread(void *arg)
 
 /*
  * Let the device thread run on the CPUs of cpus=, or on every online CPU:
- * the opener's CPU set may be a single EAL lcore with a busy sender.
+ * the opener's CPU set may be a single EAL lcore with a busy sender. An
+ * explicit cpus= that cannot be honoured (CPUs outside this process's
+ * cpuset) fails the open; the default set is best effort.
  */
-static void
+static int
 emu_thread_place(struct mlx5_emu *emu)
 {
 	cpu_set_t set;
@@ -125,7 +127,7 @@ emu_thread_place(struct mlx5_emu *emu)
 
 	if (emu->cfg.cpus[0] != '\0') {
 		if (emu_parse_cpus(emu->cfg.cpus, &set) < 0)
-			return;
+			return -EINVAL;
 	} else {
 		n = sysconf(_SC_NPROCESSORS_ONLN);
 		CPU_ZERO(&set);
@@ -133,10 +135,17 @@ emu_thread_place(struct mlx5_emu *emu)
 			CPU_SET(c, &set);
 	}
 	ret = pthread_setaffinity_np(emu->thread, sizeof(set), &set);
-	if (ret != 0)
-		emu_log(EMU_LOG_WARNING, "device thread CPU set %s: error %d",
-			emu->cfg.cpus[0] != '\0' ? emu->cfg.cpus : "(all)",
-			ret);
+	if (ret == 0)
+		return 0;
+	if (emu->cfg.cpus[0] == '\0') {
+		emu_log(EMU_LOG_WARNING, "device thread left on the opener's "
+			"CPUs: %s", strerror(ret));
+		return 0;
+	}
+	emu_log(EMU_LOG_ERR, "cpus=%s: the device thread cannot run there: "
+		"%s (give CPUs this process may use: see taskset -p %d)",
+		emu->cfg.cpus, strerror(ret), (int)getpid());
+	return -ret;
 }
 
 int
@@ -163,8 +172,12 @@ emu_clock_start(struct mlx5_emu *emu)
 		return -ret;
 	}
 	pthread_setname_np(emu->thread, "mlx5-emu");
-	emu_thread_place(emu);
 	emu->thread_started = true;
+	ret = emu_thread_place(emu);
+	if (ret < 0) {
+		emu_clock_stop(emu);
+		return ret;
+	}
 	return 0;
 }
 

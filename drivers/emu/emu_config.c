@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "emu_internal.h"
 #include "emu_sched.h"
@@ -325,6 +326,35 @@ emu_parse_cpus(const char *s, cpu_set_t *set)
 	return n > 0 ? 0 : -EINVAL;
 }
 
+/*
+ * The CPUs online, as a set and as the kernel writes the list ("0-3,6"):
+ * /sys/devices/system/cpu/online, else 0 .. _SC_NPROCESSORS_ONLN - 1.
+ */
+static void
+emu_cpus_online(cpu_set_t *set, char *list, size_t len)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	long n, c;
+
+	if (f != NULL) {
+		if (fgets(list, (int)len, f) != NULL) {
+			list[strcspn(list, "\n")] = '\0';
+			if (emu_parse_cpus(list, set) == 0) {
+				fclose(f);
+				return;
+			}
+		}
+		fclose(f);
+	}
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	CPU_ZERO(set);
+	for (c = 0; c < n && c < CPU_SETSIZE; c++)
+		CPU_SET(c, set);
+	snprintf(list, len, n > 1 ? "0-%ld" : "0", n - 1);
+}
+
 /* Keys taking an integer in [min, max] into an int64_t field. */
 struct emu_int_key {
 	const char *key;
@@ -461,6 +491,19 @@ mlx5_emu_config_set(struct mlx5_emu_config *cfg, const char *key,
 			return emu_cfg_error(err, errlen,
 				"cpus='%s': expected a CPU list such as 1 or "
 				"0-3,6 (CPUs 0..%d)", value, CPU_SETSIZE - 1);
+		/* A CPU that is not online would only fail at open. */
+		{
+			cpu_set_t online, both;
+			char list[256];
+
+			emu_cpus_online(&online, list, sizeof(list));
+			CPU_AND(&both, &set, &online);
+			if (!CPU_EQUAL(&both, &set))
+				return emu_cfg_error(err, errlen,
+					"cpus='%s': not every CPU of the list "
+					"is online; online CPUs: %s", value,
+					list);
+		}
 		snprintf(cfg->cpus, sizeof(cfg->cpus), "%s", value);
 		return 0;
 	}

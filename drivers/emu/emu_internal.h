@@ -256,7 +256,24 @@ struct emu_vport_tx {
 	uint64_t octets;
 };
 
+/*
+ * Recent achieved rate of an SQ: departures made while the SQ was
+ * backlogged (its head ready by the previous departure), each with the
+ * gap since that departure, in EMU_RATE_WIN_BUCKETS buckets of
+ * EMU_RATE_WIN_BUCKET_PS of such time: the window is the last 0.9 to 1 s
+ * of sending time; idle or suspended stretches count in no bucket.
+ */
+#define EMU_RATE_WIN_BUCKETS 10
+#define EMU_RATE_WIN_BUCKET_PS 100000000000ULL /* 100 ms */
+
+struct emu_rate_win {
+	uint64_t bytes[EMU_RATE_WIN_BUCKETS];
+	uint64_t busy_ps[EMU_RATE_WIN_BUCKETS];
+	uint8_t cur;
+};
+
 struct emu_sq_stats {
+	struct emu_rate_win win;
 	uint64_t packets;
 	uint64_t bytes;
 	uint64_t wqes;

@@ -53,6 +53,7 @@ mlx5_emu_sq_get(struct mlx5_emu *emu, uint32_t sqn,
 		struct mlx5_emu_sq_info *info)
 {
 	const struct emu_sq *sq;
+	unsigned int i;
 
 	emu_lock(emu);
 	sq = emu_idtab_get(&emu->sqs, sqn);
@@ -83,6 +84,11 @@ mlx5_emu_sq_get(struct mlx5_emu *emu, uint32_t sqn,
 	info->max_gap_ns = sq->st.max_gap_ps / EMU_PS_PER_NS;
 	info->last_error_syndrome = sq->st.last_syndrome;
 	info->qos_queue_group_id = sq->qos_group;
+	for (i = 0; i < EMU_RATE_WIN_BUCKETS; i++) {
+		info->recent_bytes += sq->st.win.bytes[i];
+		info->recent_ns += sq->st.win.busy_ps[i];
+	}
+	info->recent_ns /= EMU_PS_PER_NS;
 	emu_unlock(emu);
 	return 0;
 }

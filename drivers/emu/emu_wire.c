@@ -81,12 +81,32 @@ emu_wire_class(const struct emu_wqe *w)
 	return EMU_VPORT_TX_BROADCAST;
 }
 
+/* A departure of @p len bytes at @p time_ps into the recent-rate window. */
+static void
+emu_rate_win_note(struct emu_sq *sq, uint64_t time_ps, uint32_t len)
+{
+	struct emu_rate_win *win = &sq->st.win;
+
+	/* Only a head that waited for the previous departure measures. */
+	if (sq->st.packets == 0 || sq->ready_ps > sq->st.last_ps ||
+	    time_ps < sq->st.last_ps)
+		return;
+	if (win->busy_ps[win->cur] >= EMU_RATE_WIN_BUCKET_PS) {
+		win->cur = (uint8_t)((win->cur + 1) % EMU_RATE_WIN_BUCKETS);
+		win->bytes[win->cur] = 0;
+		win->busy_ps[win->cur] = 0;
+	}
+	win->bytes[win->cur] += len;
+	win->busy_ps[win->cur] += time_ps - sq->st.last_ps;
+}
+
 void
 emu_wire_depart(struct mlx5_emu *emu, struct emu_sq *sq,
 		const struct emu_wqe *w, uint64_t time_ps)
 {
 	struct emu_vport_tx *vc = &emu->vport_tx[emu_wire_class(w)];
 
+	emu_rate_win_note(sq, time_ps, w->len);
 	emu_sq_stats_note(sq, time_ps);
 	sq->st.bytes += w->len;
 	emu->port.packets++;

@@ -388,6 +388,14 @@ struct mlx5_emu_sq_info {
 	uint16_t qos_queue_group_id; /**< Queue group element; 0 none. */
 	uint64_t mtu_drops;     /**< Frames dropped: longer than the MTU allows. */
 	uint64_t eswitch_drops; /**< Frames dropped: no E-Switch rule (switchdev). */
+	/**
+	 * Recent rate: bytes of the departures made while the SQ was
+	 * backlogged (its next WQE ready by the previous departure) during
+	 * its last 0.9 to 1 s of such sending time, and that time in ns.
+	 * Idle and suspended stretches are not in it.
+	 */
+	uint64_t recent_bytes;
+	uint64_t recent_ns;
 };
 
 /**

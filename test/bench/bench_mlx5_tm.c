@@ -59,6 +59,8 @@ bench_mlx5_tm_create(const char *tag, const char *extra, uint16_t *port_id)
 		rte_vdev_uninit(name);
 		return ret;
 	}
+	/* The benchmark drives device time (drain): take the model. */
+	rte_pmd_mlx5_tm_emu(*port_id);
 	return 0;
 }
 

@@ -30,6 +30,7 @@
 #include <rte_log.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+#include <rte_tm.h>
 
 #include "mlx5_emu.h"
 #include "mlx5_tm_prm.h"
@@ -387,7 +388,23 @@ test_devarg_refusals(void)
 		{ "emu=cx9", { "bad value 'cx9' for devarg emu",
 			       "cx5, cx6dx, cx7" } },
 		{ "", { "no device given", "dev=", "emu=" } },
-		{ "emu=cx6dx,dev=mlx5_0", { "exactly one of" } },
+		{ "emu=cx6dx,dev=mlx5_0", { "dev= and emu= both given",
+					    "exactly one of" } },
+		{ "emu=cx6dx,emu=cx7", { "devarg emu given twice",
+					 "emu=cx6dx and emu=cx7" } },
+		{ "emu=cx6dx,tx_burst_bound=1,tx_burst_bound=2",
+		  { "devarg tx_burst_bound given twice" } },
+		{ "emu=cx6dx,pacing_index=shared,pacing_index=dedicated",
+		  { "devarg pacing_index given twice" } },
+		{ "emu=cx6dx,clock=virtual,clock=realtime",
+		  { "devarg clock given twice" } },
+		{ "emu=cx6dx,cap_pp_table_size=8,cap_pp_table_size=16",
+		  { "devarg cap_pp_table_size given twice" } },
+		{ "emu=cx6dx, clock=virtual",
+		  { "devarg key ' clock' has blanks", "did you mean 'clock'" } },
+		{ "emu=cx6dx,cpus=99",
+		  { "cpus='99'", "not every CPU of the list is online",
+		    "online CPUs: 0" } },
 		{ "emu=cx6dx,pacing_index=sometimes",
 		  { "pacing_index", "shared, dedicated" } },
 		{ "emu=cx6dx,tx_burst_bound=abc",
@@ -1004,6 +1021,50 @@ out:
 	port_destroy("net_mlx5_tm3", port);
 }
 
+/*
+ * tx_qN_wire_rate_bps is the rate of the queue's last second of sending
+ * time: 5 s idle between two runs at 10 Mbit/s leave it at 10 Mbit/s (an
+ * average from the first departure read 0.6 Mbit/s), and after 2 s at
+ * 20 Mbit/s it reads 20 Mbit/s, the 10 Mbit/s runs out of its window.
+ */
+static void
+test_wire_rate_window(void)
+{
+	struct mlx5_emu *emu;
+	uint32_t seq = 0, sqn;
+	unsigned int i;
+	uint64_t rate;
+	uint16_t port;
+
+	if (start_port("net_mlx5_tm8", "emu=cx6dx,clock=virtual", 2, 0,
+		       &port, &emu, 1, &sqn) != 0)
+		return;
+	if (!test_ok)
+		goto out;
+	CHECK(rte_eth_set_queue_rate_limit(port, 1, 10) == 0, "10 Mbps");
+	CHECK(send_simple(port, 1, emu, 200, 1000, &seq) == 200, "send");
+	mlx5_emu_drain(emu);
+	mlx5_emu_advance(emu, 5000000000ull);
+	CHECK(send_simple(port, 1, emu, 200, 1000, &seq) == 200, "send");
+	mlx5_emu_drain(emu);
+	rate = xstat(port, "tx_q1_wire_rate_bps");
+	CHECK(rate > 9950000ull && rate < 10050000ull,
+	      "rate %" PRIu64 " b/s at 10 Mbps after 5 s idle", rate);
+	CHECK(rte_eth_set_queue_rate_limit(port, 1, 20) == 0, "20 Mbps");
+	/* 2 s of sending at 20 Mbit/s: 5000 frames of 1000 bytes. */
+	for (i = 0; i < 4; i++)
+		CHECK(send_simple(port, 1, emu, 1250, 1000, &seq) == 1250,
+		      "send");
+	mlx5_emu_drain(emu);
+	rate = xstat(port, "tx_q1_wire_rate_bps");
+	CHECK(rate > 19900000ull && rate < 20100000ull,
+	      "rate %" PRIu64 " b/s at 20 Mbps: the window is the last "
+	      "second", rate);
+	rte_eth_tx_done_cleanup(port, 1, 0);
+out:
+	port_destroy("net_mlx5_tm8", port);
+}
+
 static void
 test_error_recovery(void)
 {
@@ -1392,6 +1453,115 @@ out:
 	port_destroy("net_mlx5_tm6", port);
 }
 
+/* Lines of @p log that contain @p what. */
+static unsigned int
+count_lines(const char *log, const char *what)
+{
+	unsigned int n = 0;
+	const char *p = log;
+
+	while ((p = strstr(p, what)) != NULL) {
+		n++;
+		p += strlen(what);
+	}
+	return n;
+}
+
+/*
+ * A program retrying rte_eth_set_queue_rate_limit() under a committed
+ * hierarchy: 1400 refusals log the message once and the count of repeats
+ * at 10, 100 and 1000, then the total when the port closes.
+ */
+static void
+test_refusal_log_limited(void)
+{
+	struct rte_tm_node_params np;
+	struct rte_tm_error terr;
+	struct mlx5_emu *emu;
+	unsigned int i, busy = 0;
+	const char *log;
+	uint16_t port, q;
+
+	if (start_port("net_mlx5_tm6", "emu=cx6dx,clock=virtual", 2, 0,
+		       &port, &emu, 0, NULL) != 0)
+		return;
+	memset(&np, 0, sizeof(np));
+	np.shaper_profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE;
+	np.nonleaf.n_sp_priorities = 1;
+	CHECK(rte_tm_node_add(port, 100, RTE_TM_NODE_ID_NULL, 0, 1,
+			      RTE_TM_NODE_LEVEL_ID_ANY, &np, &terr) == 0,
+	      "root");
+	memset(&np, 0, sizeof(np));
+	np.shaper_profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE;
+	np.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
+	for (q = 0; q < 2; q++)
+		CHECK(rte_tm_node_add(port, q, 100, 0, 1,
+				      RTE_TM_NODE_LEVEL_ID_ANY, &np,
+				      &terr) == 0, "leaf %u", q);
+	CHECK(rte_tm_hierarchy_commit(port, 0, &terr) == 0, "commit");
+	log_capture_start();
+	for (i = 0; i < 1400; i++)
+		if (rte_eth_set_queue_rate_limit(port, i % 2, 100) == -EBUSY)
+			busy++;
+	log = log_capture_stop();
+	CHECK(busy == 1400, "%u of 1400 refused with EBUSY", busy);
+	CHECK(count_lines(log, "hierarchy is committed") == 1,
+	      "refusal logged %u times: %s",
+	      count_lines(log, "hierarchy is committed"), log);
+	CHECK(strstr(log, "port ") != NULL &&
+	      strstr(log, ": 10 more times since") != NULL &&
+	      strstr(log, ": 100 more times since") != NULL &&
+	      strstr(log, ": 1000 more times since") != NULL &&
+	      count_lines(log, "mlx5_tm:") == 4,
+	      "repeat counts: %s", log);
+	log_capture_start();
+	rte_eth_dev_stop(port);
+	rte_eth_dev_close(port);
+	log = log_capture_stop();
+	CHECK(strstr(log, "hierarchy committed: 1399 more times in all") !=
+	      NULL, "total at close: %s", log);
+	port_destroy("net_mlx5_tm6", port);
+}
+
+/*
+ * An application that never takes the device model (testpmd, any plain
+ * DPDK program) cannot move virtual time: starting a clock=virtual port
+ * is refused with what to use instead; once taken, the port starts.
+ */
+static void
+test_virtual_clock_plain_app(void)
+{
+	const char *log;
+	uint16_t port;
+	int ret;
+
+	CHECK(port_create("net_mlx5_tm7", "emu=cx6dx,clock=virtual",
+			  &port) == 0, "probe");
+	if (!test_ok)
+		return;
+	CHECK(port_setup(port, 2, 0) == 0, "setup");
+	log_capture_start();
+	ret = rte_eth_dev_start(port);
+	log = log_capture_stop();
+	CHECK(ret == -ENOTSUP, "start in virtual time without a driver: %d",
+	      ret);
+	CHECK(strstr(log, "clock=virtual") != NULL &&
+	      strstr(log, "start refused") != NULL &&
+	      strstr(log, "Use clock=realtime") != NULL,
+	      "refusal message: %s", log);
+	CHECK(rte_pmd_mlx5_tm_emu(port) != NULL, "model");
+	CHECK(rte_eth_dev_start(port) == 0, "start once the model is taken");
+	port_destroy("net_mlx5_tm7", port);
+	/* Real time moves by itself: no model needed. */
+	CHECK(port_create("net_mlx5_tm7", "emu=cx6dx", &port) == 0,
+	      "probe realtime");
+	if (!test_ok)
+		return;
+	CHECK(port_setup(port, 2, 0) == 0, "setup realtime");
+	CHECK(rte_eth_dev_start(port) == 0, "start realtime");
+	port_destroy("net_mlx5_tm7", port);
+}
+
 static void
 run(const char *name, void (*fn)(void))
 {
@@ -1440,12 +1610,18 @@ main(int argc, char **argv)
 	run("queue rate limit on a started queue", test_rate_limit);
 	run("read-back: QUERY_SQ, CQE evidence, vport counters",
 	    test_read_back);
+	run("wire rate over the last second of sending",
+	    test_wire_rate_window);
 	run("error CQE recovery", test_error_recovery);
 	run("error CQE on a full CQ recovers", test_error_cqe_on_full_cq);
 	run("unregistered memory, descriptor status",
 	    test_unregistered_memory);
 	run("failures half-way release everything", test_halfway_failures);
 	run("start/stop/close cycles", test_start_stop_cycles);
+	run("repeated refusals logged once, then counted",
+	    test_refusal_log_limited);
+	run("clock=virtual in an application that does not drive it",
+	    test_virtual_clock_plain_app);
 	rte_mempool_free(pool);
 	rte_eal_cleanup();
 	free(log_buf);

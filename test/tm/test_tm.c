@@ -723,8 +723,7 @@ test_refusals(void)
 	np = leaf_params(1);
 	np.leaf.wred.wred_profile_id = 1;
 	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 0, 1, 2, &np, &terr)),
-		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_WRED_PROFILE_ID,
-		   "wred in params");
+		   EINVAL, RTE_TM_ERROR_TYPE_NODE_ID, "wred in params");
 	np = leaf_params(1);
 	np.leaf.cman = RTE_TM_CMAN_WRED;
 	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 0, 1, 2, &np, &terr)),
@@ -1369,7 +1368,7 @@ test_telemetry(void)
 		CHECK(strstr(buf, "\"rate_kbps\":[1000000,0]") != NULL &&
 		      strstr(buf, "\"rate_bytes_per_s\":[125000000,0]") != NULL &&
 		      strstr(buf, "\"rate_pkts_per_s\":[0,10000]") != NULL &&
-		      strstr(buf, "\"users\":[\"0,1\",\"2\"]") != NULL &&
+		      strstr(buf, "\"users\":[\"0-1\",\"2\"]") != NULL &&
 		      strstr(buf, "\"hierarchy\":\"committed\"") != NULL &&
 		      strstr(buf, "\"in_use\":2") != NULL,
 		      "telemetry content: %s", buf);
@@ -1377,6 +1376,141 @@ test_telemetry(void)
 	CHECK(telemetry_query("/ethdev/mlx5_tm/pacing,999", buf,
 			      sizeof(buf)) == 0 &&
 	      strstr(buf, "null") != NULL, "unknown port: %s", buf);
+	tport_close(&p);
+}
+
+/* The u64 array of key @p key in @p json into @p out (at most @p max). */
+static int
+json_u64_array(const char *json, const char *key, uint64_t *out,
+	       unsigned int max)
+{
+	char pat[64];
+	const char *p;
+	char *end;
+	int n = 0;
+
+	snprintf(pat, sizeof(pat), "\"%s\":[", key);
+	p = strstr(json, pat);
+	if (p == NULL)
+		return -1;
+	p += strlen(pat);
+	while (*p != ']' && *p != '\0') {
+		uint64_t v = strtoull(p, &end, 10);
+
+		if (end == p)
+			return -1;
+		if ((unsigned int)n < max)
+			out[n] = v;
+		n++;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return *p == ']' ? n : -1;
+}
+
+/* A u64 value of key @p key in @p json, or -1 when absent. */
+static int64_t
+json_u64(const char *json, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = strstr(json, pat);
+	return p != NULL ? (int64_t)strtoull(p + strlen(pat), NULL, 10) : -1;
+}
+
+/*
+ * 1024 queues, 512 entries in use (queues q and q + 512 share the rate
+ * q + 1 Mbit/s): walking the pages from "next" to "next" gives every
+ * queue once, every entry, and every key on every page.
+ */
+static void
+test_telemetry_pages(void)
+{
+	static const char *const keys[] = {
+		"index", "rate_limit", "rate_kbps", "rate_bytes_per_s",
+		"rate_pkts_per_s", "burst", "typical_size", "dedicated",
+		"refs", "mode", "users", "queue_rate_source",
+		"queue_pacing_index", "nb_txq", "first_queue", "queues",
+	};
+	enum { NQ = 1024, NRATES = 512 };
+	static char buf[20000];
+	static uint64_t qidx[NQ], idx[NQ];
+	static bool seen[65536];
+	uint64_t pgidx[64];
+	unsigned int pages = 0, queues = 0, entries = 0, bad_keys = 0;
+	unsigned int bad_index = 0, k;
+	int64_t first = 0, next;
+	char cmd[64];
+	struct tport p;
+	uint16_t q;
+
+	printf("telemetry pages: 1024 queues, 512 rates\n");
+	/* Started: ethdev refuses a rate above the link speed (0 when down). */
+	if (tport_open(&p, "cap_pp_table_size=1024", NQ, true) != 0) {
+		CHECK(false, "port with 1024 queues");
+		return;
+	}
+	for (q = 0; q < NQ; q++)
+		if (rte_eth_set_queue_rate_limit(p.id, q, q % NRATES + 1) != 0)
+			bad_index++;
+	CHECK(bad_index == 0, "%u queue rate limits refused", bad_index);
+	bad_index = 0;
+	memset(seen, 0, sizeof(seen));
+	do {
+		int nidx, nq;
+
+		snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u,%u",
+			 p.id, (unsigned int)first);
+		if (telemetry_query(cmd, buf, sizeof(buf)) != 0) {
+			CHECK(false, "telemetry %s", cmd);
+			break;
+		}
+		pages++;
+		for (k = 0; k < RTE_DIM(keys); k++) {
+			char key[40];
+
+			snprintf(key, sizeof(key), "\"%s\":", keys[k]);
+			if (strstr(buf, key) == NULL) {
+				bad_keys++;
+				printf("  page %s: no key %s\n", cmd, keys[k]);
+			}
+		}
+		CHECK(json_u64(buf, "first_queue") == first &&
+		      json_u64(buf, "nb_txq") == NQ &&
+		      json_u64(buf, "in_use") == NRATES,
+		      "page %s header: %.200s", cmd, buf);
+		nq = json_u64_array(buf, "queue_pacing_index", pgidx,
+				    RTE_DIM(pgidx));
+		CHECK(nq > 0 && nq == json_u64(buf, "queues") &&
+		      nq <= (int)RTE_DIM(pgidx) && first + nq <= NQ,
+		      "page %s: %d queues", cmd, nq);
+		if (nq <= 0 || nq > (int)RTE_DIM(pgidx) || first + nq > NQ)
+			break;
+		memcpy(&qidx[first], pgidx, nq * sizeof(*pgidx));
+		queues += nq;
+		nidx = json_u64_array(buf, "index", idx, NQ);
+		for (k = 0; nidx > 0 && k < (unsigned int)nidx; k++)
+			if (idx[k] < RTE_DIM(seen) && !seen[idx[k]]) {
+				seen[idx[k]] = true;
+				entries++;
+			}
+		next = json_u64(buf, "next");
+		CHECK(next == -1 || next == first + nq,
+		      "page %s: next %" PRId64, cmd, next);
+		first = next;
+	} while (first > 0 && pages < NQ);
+	CHECK(bad_keys == 0, "%u keys missing", bad_keys);
+	CHECK(queues == NQ, "%u queues over %u pages", queues, pages);
+	CHECK(entries == NRATES, "%u distinct entries", entries);
+	for (q = 0; q < NQ && queues == NQ; q++)
+		if (qidx[q] == 0 || qidx[q] != qidx[q % NRATES])
+			bad_index++;
+	CHECK(bad_index == 0, "%u queues with a wrong pacing index",
+	      bad_index);
+	snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u,%u", p.id, NQ);
+	CHECK(telemetry_query(cmd, buf, sizeof(buf)) == 0 &&
+	      strstr(buf, "null") != NULL, "page past the last: %s", buf);
 	tport_close(&p);
 }
 
@@ -1895,6 +2029,7 @@ main(int argc, char **argv)
 	test_dedicated();
 	test_reconfigure();
 	test_telemetry();
+	test_telemetry_pages();
 	test_rates();
 	test_random("cap_pp_table_size=6", steps);
 	test_random("cap_pp_table_size=7,pacing_index=dedicated", steps / 2);

@@ -197,10 +197,17 @@ test_refusals(void)
 	p.leaf.cman = RTE_TM_CMAN_HEAD_DROP;
 	expect_refusal(&h, "cman head drop", 0, MID, 0, 1, 2, p, ENOTSUP,
 		       RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN);
+	/* Non-leaf parameters on a Tx queue's id: the id is named. */
+	CHECK(add(&h, 2, MID, 0, 1, ANY, &nl, &type) != 0 &&
+	      type == RTE_TM_ERROR_TYPE_NODE_ID &&
+	      strstr(h.msg, "Tx queue 2, hence a leaf") != NULL &&
+	      strstr(h.msg, "id of 8 or more") != NULL &&
+	      strncmp(h.msg, "WRED", 4) != 0,
+	      "non-leaf parameters on leaf id 2: type %d (%s)", type, h.msg);
 	p = lf;
 	p.leaf.wred.wred_profile_id = 3;
-	expect_refusal(&h, "wred profile", 0, MID, 0, 1, 2, p, ENOTSUP,
-		       RTE_TM_ERROR_TYPE_NODE_PARAMS_WRED_PROFILE_ID);
+	expect_refusal(&h, "wred profile", 0, MID, 0, 1, 2, p, EINVAL,
+		       RTE_TM_ERROR_TYPE_NODE_ID);
 	p = lf;
 	p.leaf.wred.n_shared_wred_contexts = 1;
 	expect_refusal(&h, "shared wred", 0, MID, 0, 1, 2, p, ENOTSUP,

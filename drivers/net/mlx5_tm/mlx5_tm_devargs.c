@@ -142,6 +142,41 @@ bad_int:
 	return -EINVAL;
 }
 
+/*
+ * Keys a user may have mistyped in a way that hides them: a key given
+ * twice (the last one would silently win) or a key with blanks (the
+ * shell kept a space after a comma).
+ */
+static int
+check_key_spelling(const struct rte_kvargs *kv, char *err, size_t errlen)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < kv->count; i++) {
+		const char *key = kv->pairs[i].key;
+		size_t lead = strspn(key, " \t");
+
+		if (lead > 0 || key[strcspn(key, " \t")] != '\0') {
+			snprintf(err, errlen,
+				 "devarg key '%s' has blanks in it; devargs are key=value pairs separated by commas without spaces (did you mean '%.*s'?)",
+				 key, (int)strcspn(key + lead, " \t"),
+				 key + lead);
+			return -EINVAL;
+		}
+		for (j = 0; j < i; j++) {
+			if (strcmp(kv->pairs[j].key, key) != 0)
+				continue;
+			snprintf(err, errlen,
+				 "devarg %s given twice (%s=%s and %s=%s); give each devarg once",
+				 key, key, kv->pairs[j].value ?
+				 kv->pairs[j].value : "", key,
+				 kv->pairs[i].value ? kv->pairs[i].value : "");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int
 mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
 		      char *err, size_t errlen)
@@ -164,6 +199,8 @@ mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
 			return -EINVAL;
 		}
 	}
+	if (kv != NULL && check_key_spelling(kv, err, errlen) < 0)
+		goto out;
 	/* First pass: the keys themselves, and the device. */
 	for (i = 0; kv != NULL && i < kv->count; i++) {
 		const char *key = kv->pairs[i].key;
@@ -185,10 +222,10 @@ mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
 					 "cx5, cx6dx, cx7");
 				goto out;
 			}
+			/* Each key once (checked above): both were given. */
 			if (dev != NULL || emu != NULL) {
 				snprintf(err, errlen,
-					 "devarg %s given twice or with %s; give exactly one of dev=<ibdev|PCI> or emu=cx5|cx6dx|cx7",
-					 key, dev != NULL ? KEY_DEV : KEY_EMU);
+					 "devargs dev= and emu= both given; give exactly one of dev=<ibdev|PCI> or emu=cx5|cx6dx|cx7");
 				goto out;
 			}
 			if (strcmp(key, KEY_DEV) == 0)

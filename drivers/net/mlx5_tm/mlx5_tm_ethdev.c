@@ -222,6 +222,13 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 	uint16_t i;
 	int ret;
 
+	if (priv->emu != NULL && !priv->emu_taken &&
+	    mlx5_emu_clock(priv->emu) == MLX5_EMU_CLOCK_VIRTUAL) {
+		MLX5_TM_LOG(ERR,
+			    "port %u: clock=virtual: device time moves only when the application advances it (mlx5_emu_advance() on the model of rte_pmd_mlx5_tm_emu()), and this application never took the model, so no packet would ever leave; start refused. Use clock=realtime (the default) with testpmd and other applications",
+			    dev->data->port_id);
+		return -ENOTSUP;
+	}
 	pthread_mutex_lock(&priv->lock);
 	ret = mlx5_tm_mr_register_all(priv);
 	if (ret < 0)
@@ -425,6 +432,120 @@ static const struct eth_dev_ops mlx5_tm_ops = {
 	.tm_ops_get = mlx5_tm_dev_tm_ops_get,
 };
 
+/*
+ * A secondary process (dpdk-proc-info, an application's monitor) reads
+ * the port: statistics and extended statistics come from queue counters
+ * in shared memory. The device (its queues, the device model) belongs to
+ * the primary process: a secondary neither configures, starts nor sends.
+ */
+static int
+secondary_refused(const struct rte_eth_dev *dev, const char *what)
+{
+	MLX5_TM_LOG(ERR,
+		    "port %u: %s from a secondary process is not supported: the primary process owns the device and its send queues; a secondary reads statistics, extended statistics and telemetry",
+		    dev->data->port_id, what);
+	return -ENOTSUP;
+}
+
+static int
+secondary_configure(struct rte_eth_dev *dev)
+{
+	return secondary_refused(dev, "configuring");
+}
+
+static int
+secondary_start(struct rte_eth_dev *dev)
+{
+	return secondary_refused(dev, "starting");
+}
+
+static int
+secondary_stop(struct rte_eth_dev *dev)
+{
+	return secondary_refused(dev, "stopping");
+}
+
+static int
+secondary_close(struct rte_eth_dev *dev __rte_unused)
+{
+	return 0; /* The primary closes the port. */
+}
+
+static int
+secondary_txq_setup(struct rte_eth_dev *dev, uint16_t qid __rte_unused,
+		    uint16_t nb_desc __rte_unused,
+		    unsigned int socket __rte_unused,
+		    const struct rte_eth_txconf *conf __rte_unused)
+{
+	return secondary_refused(dev, "setting up a Tx queue");
+}
+
+static int
+secondary_rate_limit(struct rte_eth_dev *dev, uint16_t qid __rte_unused,
+		     uint32_t mbps __rte_unused)
+{
+	return secondary_refused(dev, "setting a queue rate limit");
+}
+
+static int
+secondary_tm_ops_get(struct rte_eth_dev *dev, void *ops __rte_unused)
+{
+	return secondary_refused(dev, "traffic management (rte_tm)");
+}
+
+/* Burst function of a secondary process: nothing is sent. */
+static uint16_t
+mlx5_tm_tx_burst_secondary(void *txq __rte_unused,
+			   struct rte_mbuf **pkts __rte_unused,
+			   uint16_t n __rte_unused)
+{
+	static bool logged;
+
+	/* Once per process: a sending loop must not flood the log. */
+	if (!__atomic_exchange_n(&logged, true, __ATOMIC_RELAXED))
+		MLX5_TM_LOG(ERR,
+			    "sending from a secondary process is not supported: the primary process owns the send queues; rte_eth_tx_burst() returns 0 here");
+	return 0;
+}
+
+static const struct eth_dev_ops mlx5_tm_secondary_ops = {
+	.dev_configure = secondary_configure,
+	.dev_infos_get = mlx5_tm_dev_infos_get,
+	.dev_start = secondary_start,
+	.dev_stop = secondary_stop,
+	.dev_close = secondary_close,
+	.link_update = mlx5_tm_link_update,
+	.stats_get = mlx5_tm_stats_get,
+	.stats_reset = mlx5_tm_stats_reset,
+	.xstats_get = mlx5_tm_xstats_get,
+	.xstats_get_names = mlx5_tm_xstats_get_names,
+	.xstats_reset = mlx5_tm_xstats_reset,
+	.tx_queue_setup = secondary_txq_setup,
+	.set_queue_rate_limit = secondary_rate_limit,
+	.tm_ops_get = secondary_tm_ops_get,
+};
+
+static int
+probe_secondary(struct rte_vdev_device *vdev, const char *name)
+{
+	struct rte_eth_dev *dev = rte_eth_dev_attach_secondary(name);
+
+	if (dev == NULL) {
+		MLX5_TM_LOG(ERR,
+			    "%s: secondary process: the primary process has no such port",
+			    name);
+		return -ENODEV;
+	}
+	dev->dev_ops = &mlx5_tm_secondary_ops;
+	dev->device = &vdev->device;
+	dev->rx_pkt_burst = mlx5_tm_rx_burst_none;
+	dev->tx_pkt_burst = mlx5_tm_tx_burst_secondary;
+	rte_eth_dev_probing_finish(dev);
+	MLX5_TM_LOG(INFO, "%s: port %u attached by a secondary process (statistics only)",
+		    name, dev->data->port_id);
+	return 0;
+}
+
 /* Why dev= found nothing, with the devices that exist. */
 static void
 log_no_device(const char *name, const char *dev)
@@ -545,11 +666,8 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	char err[1024];
 	int ret;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		MLX5_TM_LOG(ERR, "%s: secondary processes are not supported",
-			    name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return probe_secondary(vdev, name);
 	da = calloc(1, sizeof(*da));
 	if (da == NULL)
 		return -ENOMEM;

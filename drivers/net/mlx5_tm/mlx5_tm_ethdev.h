@@ -69,6 +69,8 @@ struct mlx5_tm_priv {
 	struct mlx5_tm_mr_ctrl *mr;          /**< Registered memory. */
 	bool started;
 	bool closed;
+	/** The application took the device model: it drives virtual time. */
+	bool emu_taken;
 	/** Pacing index remembered per queue id (0 = unlimited). */
 	uint16_t pp_index[MLX5_TM_MAX_TXQ];
 	/** Suspend flag per queue id, applied to the queue when set up. */

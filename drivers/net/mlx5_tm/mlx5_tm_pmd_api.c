@@ -39,8 +39,13 @@ rte_pmd_mlx5_tm_emu(uint16_t port_id)
 		rte_errno = ENODEV;
 		return NULL;
 	}
-	if (mlx5_tm_priv(dev)->emu == NULL)
+	/* The model lives in the primary process. */
+	if (mlx5_tm_priv(dev)->emu == NULL ||
+	    rte_eal_process_type() != RTE_PROC_PRIMARY) {
 		rte_errno = ENOTSUP;
+		return NULL;
+	}
+	mlx5_tm_priv(dev)->emu_taken = true;
 	return mlx5_tm_priv(dev)->emu;
 }
 

@@ -72,6 +72,7 @@ mlx5_tm_sched_init(struct rte_eth_dev *dev)
 		free(s);
 		return -ENOMEM;
 	}
+	s->log.port_id = dev->data->port_id;
 	s->pacing = mlx5_tm_pacing_create(priv->glue, priv->gdev, &priv->caps,
 					  &conf, &perr);
 	if (s->pacing == NULL) {
@@ -104,6 +105,7 @@ mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 	if (registry[dev->data->port_id] == s)
 		registry[dev->data->port_id] = NULL;
 	pthread_mutex_unlock(&registry_lock);
+	mlx5_tm_log_limit_clear_all(&s->log);
 	/* The SQs are gone: releasing the entries is all that is left. */
 	mlx5_tm_pacing_destroy(s->pacing);
 	mlx5_tm_hier_fini(&s->hier);
@@ -135,19 +137,26 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 
 	if (s == NULL)
 		return -ENODEV;
-	if (qid >= s->nb_txq) {
-		MLX5_TM_LOG(ERR, "port %u: queue %u does not exist (%u Tx "
-			    "queues)", dev->data->port_id, qid, s->nb_txq);
-		return -EINVAL;
-	}
+	/* Refusals are logged once per kind, then counted: a retry loop. */
 	pthread_mutex_lock(&s->lock);
+	if (qid >= s->nb_txq) {
+		if (mlx5_tm_log_limit_take(&s->log,
+					   MLX5_TM_LOGK_RATE_NO_QUEUE))
+			MLX5_TM_LOG(ERR, "port %u: queue %u does not exist "
+				    "(%u Tx queues)", dev->data->port_id, qid,
+				    s->nb_txq);
+		ret = -EINVAL;
+		goto out;
+	}
 	if (s->committed) {
-		pthread_mutex_unlock(&s->lock);
-		MLX5_TM_LOG(ERR, "port %u: queue %u: a traffic-manager "
-			    "hierarchy is committed and sets the queue rates; "
-			    "change leaf node %u with rte_tm_node_shaper_update"
-			    "() instead", dev->data->port_id, qid, qid);
-		return -EBUSY;
+		if (mlx5_tm_log_limit_take(&s->log, MLX5_TM_LOGK_RATE_BUSY))
+			MLX5_TM_LOG(ERR, "port %u: queue %u: a traffic-manager "
+				    "hierarchy is committed and sets the queue "
+				    "rates; change leaf node %u with "
+				    "rte_tm_node_shaper_update() instead",
+				    dev->data->port_id, qid, qid);
+		ret = -EBUSY;
+		goto out;
 	}
 	t.change = true;
 	t.source = mbps != 0 ? MLX5_TM_RATE_QUEUE : MLX5_TM_RATE_NONE;
@@ -159,9 +168,11 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 
 		ret = mlx5_tm_pacing_convert(s->pacing, &shaper, &res, &perr);
 		if (ret != 0) {
-			MLX5_TM_LOG(ERR, "port %u: queue %u: rate %u Mbps: %s",
-				    dev->data->port_id, qid, mbps,
-				    perr.message);
+			if (mlx5_tm_log_limit_take(&s->log,
+						   MLX5_TM_LOGK_RATE_BAD))
+				MLX5_TM_LOG(ERR, "port %u: queue %u: rate %u "
+					    "Mbps: %s", dev->data->port_id,
+					    qid, mbps, perr.message);
 			goto out;
 		}
 		t.shaped = true;
@@ -169,9 +180,13 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 		t.requested = res.requested;
 	}
 	ret = mlx5_tm_sched_apply_one(s, qid, &t);
-	if (ret != 0)
-		MLX5_TM_LOG(ERR, "port %u: queue %u: rate %u Mbps: %s",
-			    dev->data->port_id, qid, mbps, s->msg);
+	if (ret != 0) {
+		if (mlx5_tm_log_limit_take(&s->log, MLX5_TM_LOGK_RATE_DEVICE))
+			MLX5_TM_LOG(ERR, "port %u: queue %u: rate %u Mbps: %s",
+				    dev->data->port_id, qid, mbps, s->msg);
+	} else {
+		mlx5_tm_log_limit_clear_all(&s->log);
+	}
 out:
 	pthread_mutex_unlock(&s->lock);
 	return ret;

@@ -24,6 +24,7 @@
 #include <pthread.h>
 
 #include "mlx5_tm_pacing.h"
+#include "mlx5_tm_log_limit.h"
 #include "mlx5_tm_tm_hier.h"
 
 struct rte_eth_dev;
@@ -68,6 +69,7 @@ struct mlx5_tm_sched {
 	struct mlx5_tm_sched_txq *txq;/**< MLX5_TM_MAX_TXQ entries. */
 	uint16_t fail_qid;            /**< Queue of the last apply failure. */
 	char msg[MLX5_TM_HIER_MSG_SIZE]; /**< Message of the last failure. */
+	struct mlx5_tm_log_limit log; /**< Repeated refusals (lock held). */
 };
 
 /** The scheduling state of @p dev (NULL before init). */

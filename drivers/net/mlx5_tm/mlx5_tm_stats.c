@@ -3,6 +3,7 @@
  */
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,16 +64,35 @@ static const char *const xp_names[XP_NB_EMU] = {
 	[XP_LAGGING] = "emu_lagging",
 };
 
+/*
+ * The device model lives in the primary process: a secondary process
+ * (statistics readers such as dpdk-proc-info) sees the queue counters,
+ * which are in shared memory, and not the wire's figures.
+ */
+static bool
+has_wire(const struct mlx5_tm_priv *priv)
+{
+	return priv->emu != NULL &&
+	       rte_eal_process_type() == RTE_PROC_PRIMARY;
+}
+
+/* Lock and recovery step: the primary's; a secondary only reads. */
+static bool
+is_primary(void)
+{
+	return rte_eal_process_type() == RTE_PROC_PRIMARY;
+}
+
 static unsigned int
 xq_count(const struct mlx5_tm_priv *priv)
 {
-	return priv->emu != NULL ? XQ_NB_EMU : XQ_NB;
+	return has_wire(priv) ? XQ_NB_EMU : XQ_NB;
 }
 
 static unsigned int
 xp_count(const struct mlx5_tm_priv *priv)
 {
-	return priv->emu != NULL ? XP_NB_EMU : 0;
+	return has_wire(priv) ? XP_NB_EMU : 0;
 }
 
 int
@@ -81,8 +101,10 @@ mlx5_tm_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 	uint16_t i;
 
-	pthread_mutex_lock(&priv->lock);
-	mlx5_tm_recover_all(dev);
+	if (is_primary()) {
+		pthread_mutex_lock(&priv->lock);
+		mlx5_tm_recover_all(dev);
+	}
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		const struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
 		uint64_t pkts, bytes, errs;
@@ -101,7 +123,8 @@ mlx5_tm_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 			st->q_obytes[i] = bytes;
 		}
 	}
-	pthread_mutex_unlock(&priv->lock);
+	if (is_primary())
+		pthread_mutex_unlock(&priv->lock);
 	return 0;
 }
 
@@ -111,7 +134,8 @@ mlx5_tm_stats_reset(struct rte_eth_dev *dev)
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 	uint16_t i;
 
-	pthread_mutex_lock(&priv->lock);
+	if (is_primary())
+		pthread_mutex_lock(&priv->lock);
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
 
@@ -122,7 +146,8 @@ mlx5_tm_stats_reset(struct rte_eth_dev *dev)
 		txq->base.dropped = RD(txq->st.dropped);
 		txq->base.err_mbufs = RD(txq->st.err_mbufs);
 	}
-	pthread_mutex_unlock(&priv->lock);
+	if (is_primary())
+		pthread_mutex_unlock(&priv->lock);
 	return 0;
 }
 
@@ -147,19 +172,12 @@ wire_figures(struct mlx5_tm_priv *priv, const struct mlx5_tm_txq *txq,
 	v[XQ_WIRE_LAST_NS] = info.last_departure_ns;
 	v[XQ_WIRE_MTU_DROPS] = info.mtu_drops;
 	/*
-	 * n departures span n - 1 intervals: count the bytes of n - 1
-	 * average packets over first..last departure.
+	 * The device's recent window: the last second of the SQ's sending
+	 * time, idle and suspended stretches left out.
 	 */
-	if (info.packets > 1 &&
-	    info.last_departure_ns > info.first_departure_ns) {
-		double bits = (double)info.bytes * 8.0 *
-			      (double)(info.packets - 1) /
-			      (double)info.packets;
-
-		v[XQ_WIRE_RATE_BPS] = (uint64_t)(bits * 1e9 /
-			(double)(info.last_departure_ns -
-				 info.first_departure_ns));
-	}
+	if (info.recent_ns > 0)
+		v[XQ_WIRE_RATE_BPS] = (uint64_t)((double)info.recent_bytes *
+			8e9 / (double)info.recent_ns);
 }
 
 int
@@ -174,9 +192,11 @@ mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 
 	if (xs == NULL || n < total)
 		return total;
-	pthread_mutex_lock(&priv->lock);
-	mlx5_tm_recover_all(dev);
-	if (priv->emu != NULL) {
+	if (is_primary()) {
+		pthread_mutex_lock(&priv->lock);
+		mlx5_tm_recover_all(dev);
+	}
+	if (has_wire(priv)) {
 		struct mlx5_emu_lag lag;
 
 		mlx5_emu_get_lag(priv->emu, &lag);
@@ -206,7 +226,7 @@ mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 					    txq->base.err_mbufs;
 			v[XQ_RECOVERIES] = txq->recoveries -
 					   txq->recoveries_base;
-			if (priv->emu != NULL)
+			if (has_wire(priv))
 				wire_figures(priv, txq, v);
 		}
 		for (j = 0; j < per_q; j++, k++) {
@@ -214,7 +234,8 @@ mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 			xs[k].value = v[j];
 		}
 	}
-	pthread_mutex_unlock(&priv->lock);
+	if (is_primary())
+		pthread_mutex_unlock(&priv->lock);
 	return total;
 }
 
@@ -247,7 +268,8 @@ mlx5_tm_xstats_reset(struct rte_eth_dev *dev)
 	uint16_t i;
 
 	mlx5_tm_stats_reset(dev);
-	pthread_mutex_lock(&priv->lock);
+	if (is_primary())
+		pthread_mutex_lock(&priv->lock);
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
 
@@ -258,9 +280,10 @@ mlx5_tm_xstats_reset(struct rte_eth_dev *dev)
 		txq->base.flush_cqes = RD(txq->st.flush_cqes);
 		txq->base.ring_full = RD(txq->st.ring_full);
 		txq->recoveries_base = txq->recoveries;
-		if (priv->emu != NULL && txq->live)
+		if (has_wire(priv) && txq->live)
 			mlx5_emu_sq_stats_clear(priv->emu, txq->sqn);
 	}
-	pthread_mutex_unlock(&priv->lock);
+	if (is_primary())
+		pthread_mutex_unlock(&priv->lock);
 	return 0;
 }

@@ -3,10 +3,19 @@
  */
 
 /*
- * Telemetry command /ethdev/mlx5_tm/pacing,<port_id>: the pacing entries a
- * net_mlx5_tm port holds. Telemetry containers nest one level only, so the
- * entries come as parallel arrays (one column per attribute, one row per
- * entry, in creation order).
+ * Telemetry command /ethdev/mlx5_tm/pacing,<port_id>[,<first_queue>]: the
+ * pacing entries a net_mlx5_tm port holds and the rate source of each Tx
+ * queue. Telemetry containers nest one level only, so the entries come as
+ * parallel arrays (one column per attribute, one row per entry, in
+ * creation order).
+ *
+ * A reply is at most 16 KB (the library drops what does not fit, without
+ * a word), so the port is shown a page of TEL_PAGE_QUEUES queues at a
+ * time: queues first_queue.. and the entries they hold, each entry with
+ * its users among them; "next" gives the first queue of the next page.
+ * The page size keeps the worst case (every queue of the page on an entry
+ * of its own, users strings at their longest) well inside both the 16 KB
+ * and the 128-character string limit.
  */
 
 #include <errno.h>
@@ -22,6 +31,9 @@
 #include "mlx5_tm_sched_priv.h"
 
 #define TEL_CMD "/ethdev/mlx5_tm/pacing"
+
+/** Queues per page: see above. */
+#define TEL_PAGE_QUEUES 32u
 
 /* Columns of the entry table. */
 enum tel_col {
@@ -62,27 +74,76 @@ source_name(uint8_t source)
 	}
 }
 
-/* "0,3,5" from the holders of one entry. */
-static void
-users_string(const struct pacing_table *table, uint64_t id, char *buf,
-	     size_t len)
+/* The page [first, first + n). */
+struct tel_page {
+	uint16_t first;
+	uint16_t n;
+};
+
+static bool
+in_page(const struct tel_page *pg, uint64_t q)
 {
-	uint64_t users[64];
-	int64_t n;
+	return q >= pg->first && q < (uint64_t)pg->first + pg->n;
+}
+
+/*
+ * The holders of entry @p users[0..n) that are queues of the page, as
+ * ranges ("0-3,5"), into @p buf. Users come in the order they took the
+ * entry; the ranges are in queue order.
+ */
+static void
+users_string(const struct tel_page *pg, const uint64_t *users, int64_t n,
+	     char *buf, size_t len)
+{
+	bool held[TEL_PAGE_QUEUES] = { false };
 	size_t off = 0;
-	int64_t i;
+	unsigned int i, j;
+	int64_t k;
 
 	buf[0] = '\0';
-	n = pacing_table_entry_users(table, id, users, RTE_DIM(users));
-	for (i = 0; i < n && i < (int64_t)RTE_DIM(users) && off < len; i++)
-		off += snprintf(buf + off, len - off, "%s%" PRIu64,
-				i ? "," : "", users[i]);
-	if (n > (int64_t)RTE_DIM(users) && off < len)
-		snprintf(buf + off, len - off, ",...");
+	for (k = 0; k < n; k++)
+		if (in_page(pg, users[k]))
+			held[users[k] - pg->first] = true;
+	for (i = 0; i < pg->n && off < len; i = j) {
+		if (!held[i]) {
+			j = i + 1;
+			continue;
+		}
+		for (j = i + 1; j < pg->n && held[j]; j++)
+			;
+		if (j - i == 1)
+			off += snprintf(buf + off, len - off, "%s%u",
+					off ? "," : "", pg->first + i);
+		else
+			off += snprintf(buf + off, len - off, "%s%u-%u",
+					off ? "," : "", pg->first + i,
+					pg->first + j - 1);
+	}
+}
+
+/*
+ * Whether entry @p users[0..n) belongs on page @p pg: a user of it is a
+ * queue of the page, or (first page) no user is a queue of the port.
+ */
+static bool
+entry_on_page(const struct tel_page *pg, uint16_t nb_txq,
+	      const uint64_t *users, int64_t n)
+{
+	bool any_queue = false;
+	int64_t k;
+
+	for (k = 0; k < n; k++) {
+		if (in_page(pg, users[k]))
+			return true;
+		if (users[k] < nb_txq)
+			any_queue = true;
+	}
+	return pg->first == 0 && !any_queue;
 }
 
 static int
-fill_entries(struct mlx5_tm_sched *s, struct rte_tel_data *d)
+fill_entries(struct mlx5_tm_sched *s, const struct tel_page *pg,
+	     struct rte_tel_data *d)
 {
 	struct pacing_table *table = mlx5_tm_pacing_table(s->pacing);
 	struct rte_tel_data *cols[COL_U64_COUNT] = { NULL };
@@ -90,27 +151,37 @@ fill_entries(struct mlx5_tm_sched *s, struct rte_tel_data *d)
 	struct pacing_entry_info info;
 	char buf[RTE_TEL_MAX_STRING_LEN];
 	uint64_t cursor = 0, v[COL_U64_COUNT];
+	uint64_t *holders;
 	unsigned int c;
-	int rows = 0;
+	int ret = -ENOMEM;
 
+	/* One reference per holder: at most every queue of the port. */
+	holders = calloc(MLX5_TM_MAX_TXQ, sizeof(*holders));
 	modes = rte_tel_data_alloc();
 	users = rte_tel_data_alloc();
 	for (c = 0; c < COL_U64_COUNT; c++)
 		cols[c] = rte_tel_data_alloc();
 	for (c = 0; c < COL_U64_COUNT; c++)
 		if (cols[c] == NULL)
-			goto nomem;
-	if (modes == NULL || users == NULL)
-		goto nomem;
+			goto out;
+	if (holders == NULL || modes == NULL || users == NULL)
+		goto out;
 	for (c = 0; c < COL_U64_COUNT; c++)
 		rte_tel_data_start_array(cols[c], RTE_TEL_U64_VAL);
 	rte_tel_data_start_array(modes, RTE_TEL_STRING_VAL);
 	rte_tel_data_start_array(users, RTE_TEL_STRING_VAL);
-	while (pacing_table_entry_next(table, &cursor, &info) == 1 &&
-	       rows < RTE_TEL_MAX_ARRAY_ENTRIES) {
+	while (pacing_table_entry_next(table, &cursor, &info) == 1) {
 		const struct mlx5_tm_pp *pp = info.hw;
 		bool wqe = info.ctx.rate_mode == PACING_RATE_MODE_WQE;
+		int64_t n;
 
+		n = pacing_table_entry_users(table, info.id, holders,
+					     MLX5_TM_MAX_TXQ);
+		if (n < 0)
+			n = 0;
+		n = RTE_MIN(n, (int64_t)MLX5_TM_MAX_TXQ);
+		if (!entry_on_page(pg, s->nb_txq, holders, n))
+			continue;
 		v[COL_INDEX] = pp != NULL ? pp->index : 0;
 		v[COL_RATE_LIMIT] = info.ctx.rate_limit;
 		v[COL_RATE_KBPS] = wqe ? 0 : info.ctx.rate_limit;
@@ -124,30 +195,32 @@ fill_entries(struct mlx5_tm_sched *s, struct rte_tel_data *d)
 			rte_tel_data_add_array_u64(cols[c], v[c]);
 		rte_tel_data_add_array_string(modes, wqe ? "wqe_rate" :
 					      "data_rate");
-		users_string(table, info.id, buf, sizeof(buf));
+		users_string(pg, holders, n, buf, sizeof(buf));
 		rte_tel_data_add_array_string(users, buf);
-		rows++;
 	}
 	for (c = 0; c < COL_U64_COUNT; c++)
 		rte_tel_data_add_dict_container(d, col_names[c], cols[c], 0);
 	rte_tel_data_add_dict_container(d, "mode", modes, 0);
 	rte_tel_data_add_dict_container(d, "users", users, 0);
+	free(holders);
 	return 0;
-nomem:
+out:
 	for (c = 0; c < COL_U64_COUNT; c++)
 		rte_tel_data_free(cols[c]);
 	rte_tel_data_free(modes);
 	rte_tel_data_free(users);
-	return -ENOMEM;
+	free(holders);
+	return ret;
 }
 
 /* Per-queue view: what set each queue's rate, and its pacing index. */
 static int
-fill_queues(struct mlx5_tm_sched *s, struct rte_tel_data *d)
+fill_queues(struct mlx5_tm_sched *s, const struct tel_page *pg,
+	    struct rte_tel_data *d)
 {
 	struct rte_tel_data *src = rte_tel_data_alloc();
 	struct rte_tel_data *idx = rte_tel_data_alloc();
-	uint16_t q;
+	uint32_t q;
 
 	if (src == NULL || idx == NULL) {
 		rte_tel_data_free(src);
@@ -156,7 +229,7 @@ fill_queues(struct mlx5_tm_sched *s, struct rte_tel_data *d)
 	}
 	rte_tel_data_start_array(src, RTE_TEL_STRING_VAL);
 	rte_tel_data_start_array(idx, RTE_TEL_U64_VAL);
-	for (q = 0; q < s->nb_txq && q < RTE_TEL_MAX_ARRAY_ENTRIES; q++) {
+	for (q = pg->first; q < (uint32_t)pg->first + pg->n; q++) {
 		rte_tel_data_add_array_string(src,
 			source_name(s->txq[q].source));
 		rte_tel_data_add_array_u64(idx, s->txq[q].entry_id != 0 ?
@@ -168,30 +241,53 @@ fill_queues(struct mlx5_tm_sched *s, struct rte_tel_data *d)
 	return 0;
 }
 
+/* "<port>" or "<port>,<first_queue>", decimal. */
+static int
+parse_params(const char *params, unsigned long *port, unsigned long *first)
+{
+	char *end;
+
+	if (params == NULL || *params < '0' || *params > '9')
+		return -EINVAL;
+	errno = 0;
+	*port = strtoul(params, &end, 10);
+	if (errno != 0 || *port >= RTE_MAX_ETHPORTS)
+		return -EINVAL;
+	*first = 0;
+	if (*end == '\0')
+		return 0;
+	if (*end != ',' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	*first = strtoul(end + 1, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return -EINVAL;
+	return 0;
+}
+
 static int
 tel_pacing(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	const struct mlx5_tm_pacing_conf *conf;
 	struct mlx5_tm_sched *s;
 	struct pacing_table *table;
-	unsigned long port;
-	char *end;
+	unsigned long port, first;
+	struct tel_page pg;
 	int ret;
 
 	(void)cmd;
-	if (params == NULL || *params == '\0')
-		return -EINVAL;
-	errno = 0;
-	port = strtoul(params, &end, 10);
-	if (errno != 0 || *end != '\0' || port >= RTE_MAX_ETHPORTS)
+	if (parse_params(params, &port, &first) < 0)
 		return -EINVAL;
 	mlx5_tm_sched_registry_lock();
 	s = mlx5_tm_sched_by_port(port);
-	if (s == NULL) {
+	/* A first queue past the last: no such page (queue 0 always is). */
+	if (s == NULL || (first > 0 && first >= s->nb_txq)) {
 		mlx5_tm_sched_registry_unlock();
 		return -EINVAL;
 	}
 	pthread_mutex_lock(&s->lock);
+	pg.first = first;
+	pg.n = RTE_MIN((unsigned long)TEL_PAGE_QUEUES,
+		       (unsigned long)s->nb_txq - first);
 	table = mlx5_tm_pacing_table(s->pacing);
 	conf = mlx5_tm_pacing_conf(s->pacing);
 	rte_tel_data_start_dict(d);
@@ -205,9 +301,14 @@ tel_pacing(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "in_use", pacing_table_in_use(table));
 	rte_tel_data_add_dict_string(d, "hierarchy", s->committed ?
 		"committed" : s->hier.n_nodes > 0 ? "not committed" : "none");
-	ret = fill_entries(s, d);
+	rte_tel_data_add_dict_u64(d, "nb_txq", s->nb_txq);
+	rte_tel_data_add_dict_u64(d, "first_queue", pg.first);
+	rte_tel_data_add_dict_u64(d, "queues", pg.n);
+	if ((uint32_t)pg.first + pg.n < s->nb_txq)
+		rte_tel_data_add_dict_u64(d, "next", pg.first + pg.n);
+	ret = fill_entries(s, &pg, d);
 	if (ret == 0)
-		ret = fill_queues(s, d);
+		ret = fill_queues(s, &pg, d);
 	pthread_mutex_unlock(&s->lock);
 	mlx5_tm_sched_registry_unlock();
 	return ret;
@@ -221,8 +322,11 @@ mlx5_tm_telemetry_register(void)
 	if (registered)
 		return;
 	registered = true;
-	rte_telemetry_register_cmd(TEL_CMD, tel_pacing,
-		"Pacing entries of a net_mlx5_tm port, one column per "
-		"attribute, and the rate source of each Tx queue. "
-		"Parameters: int port_id");
+	/* At most RTE_TEL_MAX_STRING_LEN - 1 characters of help. */
+	if (rte_telemetry_register_cmd(TEL_CMD, tel_pacing,
+		"Pacing entries and queue rate sources of a net_mlx5_tm "
+		"port, 32 queues a page. Parameters: int port_id[,int "
+		"first_queue]") != 0)
+		MLX5_TM_LOG(WARNING, "telemetry command %s not registered",
+			    TEL_CMD);
 }

@@ -369,23 +369,35 @@ check_params(struct mlx5_tm_hier *h, uint32_t node_id, bool leaf,
 	if (leaf && params->leaf.cman != RTE_TM_CMAN_TAIL_DROP)
 		return mlx5_tm_hier_error(h, error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN, ENOTSUP,
-			"node %" PRIu32 ": congestion management %s not "
-			"supported, only tail drop", node_id,
+			"node %" PRIu32 " (Tx queue %" PRIu32 ", a leaf): "
+			"congestion management %s not supported, only tail "
+			"drop", node_id, node_id,
 			params->leaf.cman == RTE_TM_CMAN_HEAD_DROP ?
 			"head drop" : "WRED");
+	/*
+	 * The device has no WRED, so no leaf names a WRED profile: a caller
+	 * that filled the non-leaf half of the parameters for a Tx queue's id
+	 * (testpmd's "add port tm nonleaf node" does) lands its priorities
+	 * there. The id is what makes these leaf parameters: name it first.
+	 */
 	if (leaf && params->leaf.wred.wred_profile_id !=
 	    RTE_TM_WRED_PROFILE_ID_NONE)
 		return mlx5_tm_hier_error(h, error,
-			RTE_TM_ERROR_TYPE_NODE_PARAMS_WRED_PROFILE_ID,
-			ENOTSUP, "node %" PRIu32 ": WRED profile %" PRIu32
-			" asked, the device has no WRED; use "
-			"RTE_TM_WRED_PROFILE_ID_NONE", node_id,
-			params->leaf.wred.wred_profile_id);
+			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
+			"node %" PRIu32 " is Tx queue %" PRIu32 ", hence a "
+			"leaf (ids 0 to %" PRIu32 " are the port's Tx "
+			"queues), and its leaf parameters name WRED profile "
+			"%" PRIu32 ": the device has no WRED, a leaf takes "
+			"RTE_TM_WRED_PROFILE_ID_NONE (testpmd: 0xffffffff); "
+			"a non-leaf node needs an id of %" PRIu32 " or more",
+			node_id, node_id, h->nb_txq - 1,
+			params->leaf.wred.wred_profile_id, h->nb_txq);
 	if (leaf && params->leaf.wred.n_shared_wred_contexts != 0)
 		return mlx5_tm_hier_error(h, error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SHARED_WRED_CONTEXTS,
-			ENOTSUP, "node %" PRIu32 ": the device has no shared "
-			"WRED contexts", node_id);
+			ENOTSUP, "node %" PRIu32 " (Tx queue %" PRIu32 ", a "
+			"leaf): the device has no shared WRED contexts",
+			node_id, node_id);
 	if ((params->stats_mask & ~MLX5_TM_HIER_STATS_MASK) != 0)
 		return mlx5_tm_hier_error(h, error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_STATS, ENOTSUP,

@@ -23,9 +23,16 @@ struct mlx5_emu;
 /**
  * The device model behind port @p port_id.
  *
+ * On a device model in virtual time (devarg clock=virtual), device time
+ * moves only when the application moves it (mlx5_emu_advance() and the
+ * like on the model returned here): taking the model says the application
+ * does, and a port whose model was never taken refuses to start in
+ * virtual time (its packets would never leave).
+ *
  * @return
  *   The model (see mlx5_emu.h), or NULL with rte_errno set: ENODEV when the
- *   port is not a net_mlx5_tm port, ENOTSUP when it runs on hardware.
+ *   port is not a net_mlx5_tm port, ENOTSUP when it runs on hardware or
+ *   in a secondary process (the model lives in the primary).
  */
 struct mlx5_emu *rte_pmd_mlx5_tm_emu(uint16_t port_id);
 

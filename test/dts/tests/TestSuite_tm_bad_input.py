@@ -164,7 +164,8 @@ class TestTmBadInput(TestCase):
              r"dedicated"),
             ("emu=cx6dx,rate_tolerance_ppm=2000000",
              r"rate_tolerance_ppm"),
-            ("emu=cx6dx,dev=mlx5_0", r"exactly one of dev="),
+            ("emu=cx6dx,dev=mlx5_0", r"dev= and emu= both given; give "
+                                     r"exactly one of dev="),
         )
         for args, msg in cases:
             try:
@@ -179,3 +180,47 @@ class TestTmBadInput(TestCase):
                         % (args, msg, text[-600:]))
             self.verify("failed to initialize net_mlx5_tm0" in text,
                         "devargs %r: probe did not fail" % args)
+
+    def test_repeated_and_blank_devargs(self):
+        """A devarg given twice, a key with a blank in it and cpus= naming
+        a CPU that is not online fail the probe with a message naming the
+        key (and the value, and the online CPUs)."""
+        cases = (
+            ("emu=cx6dx,emu=cx7", r"devarg emu given twice \(emu=cx6dx and "
+                                  r"emu=cx7\)"),
+            ("emu=cx6dx,tx_burst_bound=1,tx_burst_bound=2",
+             r"devarg tx_burst_bound given twice"),
+            ("emu=cx6dx,line_rate=25G,line_rate=100G",
+             r"devarg line_rate given twice"),
+            ("emu=cx6dx, pacing_index=dedicated",
+             r"devarg key ' pacing_index' has blanks.*did you mean "
+             r"'pacing_index'"),
+            ("emu=cx6dx,cpus=99", r"cpus='99': not every CPU of the list is "
+                                  r"online; online CPUs: 0"),
+        )
+        for args, msg in cases:
+            try:
+                self.launch(vdev="net_mlx5_tm0," + args, txq=2,
+                            start_timeout=30)
+            except TestpmdStartError as exc:
+                text = exc.transcript
+            else:
+                self.verify(False, "devargs %r accepted" % args)
+            self.verify(re.search(msg, text) is not None,
+                        "devargs %r: no message /%s/ in %r"
+                        % (args, msg, text[-600:]))
+
+    def test_virtual_clock_refused(self):
+        """testpmd cannot move the device model's virtual time: a port with
+        clock=virtual refuses to start and says to use clock=realtime,
+        instead of taking packets that never leave."""
+        self.launch("cx6dx", txq=2, devargs={"clock": "virtual"})
+        out = self.send("port start 0")
+        text = self.pmd.transcript()
+        self.verify(re.search(r"clock=virtual: device time moves only when "
+                              r"the application advances it", text)
+                    is not None and "Use clock=realtime" in text,
+                    "no refusal naming clock=realtime: %r" % text[-800:])
+        self.verify(re.search(r"Fail to start port 0|Port 0 can not be set "
+                              r"into started", out + text) is not None,
+                    "port 0 started: %r" % out)

@@ -147,7 +147,7 @@ class TestTmHierarchy(TestCase):
                      "Y 10 20 10 9 R 10 20 10 9", msg=r"WRED")
         self.add_root()
         self.refused("add port tm leaf node 0 0 1000 0 1 1 1 0 1 3 0",
-                     "NODE_PARAMS_WRED_PROFILE_ID", r"WRED")
+                     "NODE_ID", r"Tx queue 0, hence a leaf.*WRED profile 1")
         self.refused("add port tm leaf node 0 0 1000 0 1 1 1 2 0xffffffff "
                      "3 0", "NODE_PARAMS_CMAN", r"congestion management")
 
@@ -198,3 +198,15 @@ class TestTmHierarchy(TestCase):
         self.refused("show port tm node type 1 1000", "NODE_ID")
         self.refused("del port tm node shaper profile 1 2",
                      "SHAPER_PROFILE_ID", r"used by")
+
+    def test_nonleaf_on_queue_id_refused(self):
+        """A non-leaf node on a Tx queue's id is refused for its id, not
+        for the WRED profile its parameters carry when read as a leaf's."""
+        self.launch("cx6dx", txq=4)
+        self.add_root()
+        err = self.refused("add port tm nonleaf node 0 2 1000 0 1 1 -1 1 0 0",
+                           "NODE_ID", r"^node 2 is Tx queue 2, hence a leaf.*"
+                           r"non-leaf node needs an id of 4 or more")
+        self.verify("wred" not in err.type_text.lower(),
+                    "refusal reported as a WRED error: %r" % err)
+        self.add_nonleaf(4, 1000, 1)
