@@ -494,6 +494,9 @@ test_ring_companion(void)
 	CHECK(rte_eth_dev_owner_get(ring, &owner) == 0 &&
 	      strcmp(owner.name, "net_mlx5_tm_c0") == 0,
 	      "owner '%s'", owner.name);
+	/* Take the model before start: this test drives virtual time. */
+	emu = rte_pmd_mlx5_tm_emu(port);
+	CHECK(emu != NULL, "device model");
 	CHECK(setup_and_start(port, 2) == 0, "start");
 	rte_eth_link_get_nowait(ring, &link);
 	CHECK(link.link_status == RTE_ETH_LINK_UP, "companion not started");
@@ -521,7 +524,6 @@ test_ring_companion(void)
 		for (i = 0; i < n && i < fed[q]; i++)
 			CHECK(out[i] == in[q][i], "queue %u packet %u", q, i);
 		/* Sent by us: Tx is ours. */
-		emu = rte_pmd_mlx5_tm_emu(port);
 		for (i = 0; i < n;) {
 			i += rte_eth_tx_burst(port, 0, out + i, n - i);
 			if (emu != NULL)
@@ -529,7 +531,6 @@ test_ring_companion(void)
 		}
 		sent += n;
 	}
-	emu = rte_pmd_mlx5_tm_emu(port);
 	if (emu != NULL)
 		mlx5_emu_drain(emu);
 	CHECK(rte_eth_rx_burst(port, 0, out, 4) == 0, "received from nowhere");

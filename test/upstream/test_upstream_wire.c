@@ -270,12 +270,14 @@ ours_port(unsigned int i, const char *profile, uint16_t *port,
 
 	snprintf(name, sizeof(name), "net_mlx5_tm_upwire%u", i);
 	snprintf(args, sizeof(args), "emu=%s,clock=virtual", profile);
+	/* Take the model before start: this program drives virtual time. */
 	if (rte_vdev_init(name, args) != 0 ||
-	    rte_eth_dev_get_port_by_name(name, port) != 0 ||
-	    start_port(*port, true) != 0)
+	    rte_eth_dev_get_port_by_name(name, port) != 0)
 		return -1;
 	*emu = rte_pmd_mlx5_tm_emu(*port);
-	return *emu != NULL ? 0 : -1;
+	if (*emu == NULL || start_port(*port, true) != 0)
+		return -1;
+	return 0;
 }
 
 static void
