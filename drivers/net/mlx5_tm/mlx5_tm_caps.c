@@ -159,6 +159,26 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 			MLX5_GET(qos_cap, cap, packet_pacing_rate_table_size);
 		c->packet_pacing_uid = MLX5_GET(qos_cap, cap,
 						packet_pacing_uid);
+		c->nic_sq_scheduling = MLX5_GET(qos_cap, cap,
+						nic_sq_scheduling);
+		c->nic_bw_share = MLX5_GET(qos_cap, cap, nic_bw_share);
+		c->nic_rate_limit = MLX5_GET(qos_cap, cap, nic_rate_limit);
+		c->log_max_qos_nic_queue_group =
+			MLX5_GET(qos_cap, cap, log_max_qos_nic_queue_group);
+		c->log_max_qos_nic_scheduling_element = MLX5_GET(qos_cap, cap,
+				log_max_qos_nic_scheduling_element);
+		c->max_tsar_bw_share = MLX5_GET(qos_cap, cap,
+						max_tsar_bw_share);
+		c->nic_element_type = MLX5_GET(qos_cap, cap, nic_element_type);
+		c->nic_tsar_type = MLX5_GET(qos_cap, cap, nic_tsar_type);
+		MLX5_TM_LOG(DEBUG,
+			    "%s: NIC scheduling: sq %u bw_share %u rate_limit %u max_tsar_bw_share %u queue groups 2^%u elements 2^%u element types 0x%x TSAR types 0x%x",
+			    priv->dev_name, c->nic_sq_scheduling,
+			    c->nic_bw_share, c->nic_rate_limit,
+			    c->max_tsar_bw_share,
+			    c->log_max_qos_nic_queue_group,
+			    c->log_max_qos_nic_scheduling_element,
+			    c->nic_element_type, c->nic_tsar_type);
 		if (c->packet_pacing && !c->packet_pacing_uid)
 			MLX5_TM_LOG(WARNING,
 				    "%s: packet pacing without qos_cap.packet_pacing_uid: the kernel gives DEVX applications no pacing entries, no shaping on this port",

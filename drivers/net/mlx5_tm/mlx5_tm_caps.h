@@ -33,6 +33,18 @@ struct mlx5_tm_caps {
 	 * pacing entries to DEVX applications (mlx5dv_pp_alloc fails).
 	 */
 	bool packet_pacing_uid;
+	/*
+	 * NIC scheduling hierarchy (SCHEDULING_HIERARCHY_NIC): TSARs and
+	 * queue groups that the rte_tm non-leaf levels map onto.
+	 */
+	bool nic_sq_scheduling;         /**< SQs attach to queue groups. */
+	bool nic_bw_share;              /**< bw_share honoured. */
+	bool nic_rate_limit;            /**< max_average_bw honoured. */
+	uint8_t log_max_qos_nic_queue_group;
+	uint8_t log_max_qos_nic_scheduling_element;
+	uint32_t max_tsar_bw_share;     /**< Largest bw_share of a child. */
+	uint16_t nic_element_type;      /**< Bit per element type. */
+	uint16_t nic_tsar_type;         /**< Bit per TSAR type. */
 	/* General capabilities (QUERY_HCA_CAP op_mod general). */
 	uint8_t log_max_sq;             /**< log2 of the number of SQs. */
 	uint8_t log_max_cq;             /**< log2 of the number of CQs. */
