@@ -39,17 +39,6 @@
 
 #include "pmd_test_util.h"
 
-static unsigned int n_pass, n_fail;
-static bool test_ok;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		printf("  FAIL %s:%d: %s: ", __func__, __LINE__, #cond); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-		test_ok = false; \
-	} \
-} while (0)
 
 #define NB_TXQ 4
 #define RING 512
@@ -60,31 +49,6 @@ static bool test_ok;
 #define ETHERTYPE_TEST 0x88b5
 
 static struct rte_mempool *pool;
-
-/* ---- log capture ---- */
-
-static char *log_buf;
-static size_t log_len;
-static FILE *log_stream;
-
-static void
-log_capture_start(void)
-{
-	free(log_buf);
-	log_buf = NULL;
-	log_len = 0;
-	log_stream = open_memstream(&log_buf, &log_len);
-	rte_openlog_stream(log_stream);
-}
-
-static const char *
-log_capture_stop(void)
-{
-	rte_openlog_stream(NULL);
-	fclose(log_stream);
-	log_stream = NULL;
-	return log_buf ? log_buf : "";
-}
 
 /* ---- packets ---- */
 
@@ -1562,21 +1526,6 @@ test_virtual_clock_plain_app(void)
 	port_destroy("net_mlx5_tm7", port);
 }
 
-static void
-run(const char *name, void (*fn)(void))
-{
-	test_ok = true;
-	printf("%s\n", name);
-	fflush(stdout);
-	fn();
-	if (test_ok)
-		n_pass++;
-	else
-		n_fail++;
-	printf("  %s\n", test_ok ? "ok" : "FAILED");
-	fflush(stdout);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -1624,7 +1573,7 @@ main(int argc, char **argv)
 	    test_virtual_clock_plain_app);
 	rte_mempool_free(pool);
 	rte_eal_cleanup();
-	free(log_buf);
+	log_capture_free();
 	printf("%u passed, %u failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;
 }

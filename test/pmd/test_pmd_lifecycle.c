@@ -37,8 +37,6 @@
 #define POOL_SZ 1023
 #define BURST 16
 
-static unsigned int n_pass, n_fail;
-
 static void
 check(bool ok, const char *what)
 {

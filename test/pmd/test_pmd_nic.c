@@ -33,49 +33,12 @@
 
 #include "pmd_test_util.h"
 
-static unsigned int n_pass, n_fail;
-static bool test_ok;
-static const char *only; /* argv[1]: run the tests whose name has it */
 static struct rte_mempool *pool;
-
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		printf("  FAIL %s:%d: %s: ", __func__, __LINE__, #cond); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-		test_ok = false; \
-	} \
-} while (0)
 
 #define PORT_NAME "net_mlx5_tm7"
 #define RING 256
 #define ROOT 100
 #define FRAME_MAX 9100
-
-/* ---- log capture ---- */
-
-static char *log_buf;
-static size_t log_len;
-static FILE *log_stream;
-
-static void
-log_capture_start(void)
-{
-	free(log_buf);
-	log_buf = NULL;
-	log_len = 0;
-	log_stream = open_memstream(&log_buf, &log_len);
-	rte_openlog_stream(log_stream);
-}
-
-static const char *
-log_capture_stop(void)
-{
-	rte_openlog_stream(NULL);
-	fclose(log_stream);
-	log_stream = NULL;
-	return log_buf ? log_buf : "";
-}
 
 /* ---- ports ---- */
 
@@ -542,23 +505,6 @@ test_vlan_and_link(void)
 	port_close(port);
 }
 
-static void
-run(const char *name, void (*fn)(void))
-{
-	if (only != NULL && strstr(name, only) == NULL)
-		return;
-	test_ok = true;
-	printf("%s\n", name);
-	fflush(stdout);
-	fn();
-	if (test_ok)
-		n_pass++;
-	else
-		n_fail++;
-	printf("  %s\n", test_ok ? "ok" : "FAILED");
-	fflush(stdout);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -570,7 +516,7 @@ main(int argc, char **argv)
 	int eal_argc = RTE_DIM(eal_argv) - 1;
 
 	if (argc > 1)
-		only = argv[1];
+		test_only = argv[1];
 	if (rte_eal_init(eal_argc, eal_argv) < 0) {
 		printf("EAL init failed: %s\n", rte_strerror(rte_errno));
 		printf("0 passed, 1 failed\n");
@@ -596,7 +542,7 @@ main(int argc, char **argv)
 	run("VLAN insertion off on ConnectX-5, link", test_vlan_and_link);
 	rte_mempool_free(pool);
 	rte_eal_cleanup();
-	free(log_buf);
+	log_capture_free();
 	printf("%u passed, %u failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;
 }

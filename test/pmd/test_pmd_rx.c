@@ -38,47 +38,13 @@
 #include "mlx5_emu.h"
 #include "rte_pmd_mlx5_tm.h"
 
-static unsigned int n_pass, n_fail;
-static bool test_ok;
+#include "pmd_test_util.h"
 
-#define CHECK(cond, ...) do { \
-	if (!(cond)) { \
-		printf("  FAIL %s:%d: %s: ", __func__, __LINE__, #cond); \
-		printf(__VA_ARGS__); \
-		printf("\n"); \
-		test_ok = false; \
-	} \
-} while (0)
 
 #define POOL_SZ 2047
 #define NB_PKTS 40
 
 static struct rte_mempool *pool;
-
-/* ---- log capture ---- */
-
-static char *log_buf;
-static size_t log_len;
-static FILE *log_stream;
-
-static void
-log_capture_start(void)
-{
-	free(log_buf);
-	log_buf = NULL;
-	log_len = 0;
-	log_stream = open_memstream(&log_buf, &log_len);
-	rte_openlog_stream(log_stream);
-}
-
-static const char *
-log_capture_stop(void)
-{
-	rte_openlog_stream(NULL);
-	fclose(log_stream);
-	log_stream = NULL;
-	return log_buf ? log_buf : "";
-}
 
 /* ---- net_rxfake: a companion that records what reaches it ---- */
 
@@ -677,21 +643,6 @@ out:
 	rte_vdev_uninit("net_ring_g0");
 }
 
-static void
-run(const char *name, void (*fn)(void))
-{
-	test_ok = true;
-	printf("%s\n", name);
-	fflush(stdout);
-	fn();
-	if (test_ok)
-		n_pass++;
-	else
-		n_fail++;
-	printf("  %s\n", test_ok ? "ok" : "FAILED");
-	fflush(stdout);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -727,7 +678,7 @@ main(int argc, char **argv)
 	run("companion removed before our port", test_companion_removed_first);
 	rte_mempool_free(pool);
 	rte_eal_cleanup();
-	free(log_buf);
+	log_capture_free();
 	printf("%u passed, %u failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;
 }

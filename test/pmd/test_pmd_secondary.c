@@ -25,7 +25,6 @@
 #include "rte_pmd_mlx5_tm.h"
 #include "pmd_test_util.h"
 
-static unsigned int n_pass, n_fail;
 
 static void
 check(int ok, const char *what, const char *detail)
@@ -37,29 +36,6 @@ check(int ok, const char *what, const char *detail)
 	printf("%s: %s%s%s\n", ok ? "ok" : "FAIL", what,
 	       detail != NULL && !ok ? ": " : "",
 	       detail != NULL && !ok ? detail : "");
-}
-
-static char *log_buf;
-static size_t log_len;
-static FILE *log_stream;
-
-static void
-log_capture_start(void)
-{
-	free(log_buf);
-	log_buf = NULL;
-	log_len = 0;
-	log_stream = open_memstream(&log_buf, &log_len);
-	rte_openlog_stream(log_stream);
-}
-
-static const char *
-log_capture_stop(void)
-{
-	rte_openlog_stream(NULL);
-	fclose(log_stream);
-	log_stream = NULL;
-	return log_buf != NULL ? log_buf : "";
 }
 
 int
@@ -139,7 +115,7 @@ main(int argc, char **argv)
 	      "no device model in a secondary", NULL);
 out:
 	rte_eal_cleanup();
-	free(log_buf);
+	log_capture_free();
 	printf("%u passed, %u failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;
 }
