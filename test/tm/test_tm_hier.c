@@ -59,8 +59,8 @@ add(struct mlx5_tm_hier *h, uint32_t id, uint32_t parent, uint32_t prio,
 
 	n = mlx5_tm_hier_node_add(h, id, parent, prio, weight, level, p, &err);
 	*type = err.type;
-	if (n == NULL && (err.message == NULL || err.message[0] == '\0'))
-		printf("FAIL: node %u refused without a message\n", id);
+	CHECK(n != NULL || (err.message != NULL && err.message[0] != '\0'),
+	      "node %u refused without a message", id);
 	return n != NULL ? 0 : rte_errno;
 }
 
