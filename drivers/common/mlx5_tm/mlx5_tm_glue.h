@@ -11,9 +11,11 @@
  *
  * One table of functions covers everything the PMD needs from rdma-core
  * (libibverbs + libmlx5 DEVX). Two tables exist: mlx5_tm_glue_rdma, over
- * the real libraries, and mlx5_tm_glue_emu, the device model. The PMD picks
- * one at probe time (devarg dev= or emu=) and never calls rdma-core or the
- * device model by any other path. Operations that only a device model has (its devarg options, wire
+ * the real libraries, and mlx5_tm_glue_emu, the device model, which lives
+ * in its own shared object (MLX5_TM_EMU_LIB) that the PMD loads only for
+ * emu= (mlx5_tm_glue_emu_load()). The PMD picks one at probe time (devarg
+ * dev= or emu=) and never calls rdma-core or the device model by any other
+ * path. Operations that only a device model has (its devarg options, wire
  * figures, lag) are NULL in the real table.
  *
  * Conventions, those of rdma-core so that the real table is a thin wrapper:
@@ -272,8 +274,24 @@ extern const struct mlx5_tm_glue mlx5_tm_glue_rdma;
  */
 int mlx5_tm_glue_rdma_list(char *buf, size_t len);
 
-/** The emulated device: the device model in drivers/emu. */
+/** The emulated device: the device model in drivers/emu (MLX5_TM_EMU_LIB). */
 extern const struct mlx5_tm_glue mlx5_tm_glue_emu;
+
+/** File name of the device-model shared object. */
+#define MLX5_TM_EMU_LIB "librte_net_mlx5_tm_emu.so"
+
+/**
+ * The emulated device's table, from the device-model shared object, loaded
+ * on first use: the copy already in the process, else the one next to the
+ * calling driver (its path as loaded, then with symbolic links resolved),
+ * else in the DPDK plugin directory, else on the library search path.
+ *
+ * @return
+ *   The table, or NULL with errno set (ENOENT: not found; ENOEXEC: not a
+ *   device model of this version) and a message naming the places looked
+ *   at in @p err.
+ */
+const struct mlx5_tm_glue *mlx5_tm_glue_emu_load(char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

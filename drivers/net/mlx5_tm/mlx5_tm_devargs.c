@@ -221,7 +221,11 @@ mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
 		goto out;
 	/* With emu=, the model (loaded now) tells its keys from ours. */
 	if (find_value(kv, KEY_EMU) != NULL && find_value(kv, KEY_DEV) == NULL) {
-		da->emu_glue = &mlx5_tm_glue_emu;
+		da->emu_glue = mlx5_tm_glue_emu_load(err, errlen);
+		if (da->emu_glue == NULL) {
+			ret = -errno;
+			goto out;
+		}
 		emu_keys = da->emu_glue->opt_keys;
 	}
 	list_keys(keys, sizeof(keys), emu_keys);
