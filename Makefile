@@ -55,5 +55,10 @@ uninstall:
 		$(SUDO) find "$$docdir" -depth -type d -empty -delete; \
 	fi
 
+# Debian binary packages (debian/) in $(BUILD)/deb, checked with lintian.
+deb:
+	@bash scripts/setup.sh deb
+	@bash scripts/deb.sh $(BUILD)/deb
+
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)
