@@ -5,7 +5,7 @@ BUILD      ?= build
 BUILD_SAN  ?= build-san
 MESON_OPTS ?=
 
-.PHONY: all setup build build-san test demo bench clean
+.PHONY: all setup build build-san test demo bench install uninstall deb clean
 
 all: build
 
@@ -33,6 +33,32 @@ demo: build
 
 bench: build
 	@bash scripts/bench.sh $(BUILD)
+
+# Into the system DPDK (meson.build says where): the driver in the plugin
+# directory the EAL loads at start-up, the device model, headers and
+# pkg-config files; tools and guides under the meson prefix.
+# scripts/install_check.sh checks install and uninstall end to end.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+install: build
+	$(SUDO) meson install -C $(BUILD) --no-rebuild
+
+# What meson installed (its install log), then the directories of ours
+# that held it.
+uninstall:
+	@test -f $(BUILD)/meson-logs/install-log.txt || \
+		{ echo "uninstall: nothing installed from $(BUILD)"; exit 1; }
+	$(SUDO) ninja -C $(BUILD) uninstall
+	@docdir=$$(meson introspect $(BUILD) --buildoptions | \
+		python3 -c 'import json,sys; o={x["name"]:x["value"] for x in json.load(sys.stdin)}; print(o["prefix"] + "/" + o["datadir"] + "/doc/mlx5-tm")'); \
+	if [ -d "$$docdir" ]; then \
+		$(SUDO) find "$$docdir" -depth -type d -empty -delete; \
+	fi
+
+# Debian binary packages (debian/) in $(BUILD)/deb, checked with lintian.
+deb:
+	@bash scripts/setup.sh deb
+	@bash scripts/deb.sh $(BUILD)/deb
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

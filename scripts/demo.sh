@@ -80,7 +80,8 @@ PRIV=""
 if ! ldd "$TOOL" 2>/dev/null | grep -q librte_net_mlx5_tm; then
 	PRIV=$(mktemp -d "${HOME:-/root}/.mlx5-tm-demo.XXXXXX") || exit 2
 	chmod 700 "$PRIV"
-	cp "$PMD" "$PRIV/"
+	# The device model, which the PMD loads from beside itself for emu=.
+	cp "$PMD" "$(dirname "$PMD")/librte_net_mlx5_tm_emu.so" "$PRIV/"
 	EAL_D=(-d "$PRIV/librte_net_mlx5_tm.so")
 fi
 # shellcheck disable=SC2317 # called by the EXIT trap

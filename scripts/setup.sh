@@ -6,7 +6,8 @@
 # Tx burst (mlx5_tx.h, mlx5_tx.c and the headers they include), which
 # test/upstream compiles at build time as the datapath reference; the same
 # common/mlx5 headers let test/conform call upstream's command builders in
-# Debian's librte_common_mlx5 (package librte-common-mlx5-23).
+# Debian's librte_common_mlx5 (package librte-common-mlx5-23). With the
+# argument deb (make deb), also the Debian packaging tools.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +33,10 @@ lib/eal/include/dev_driver.h"
 PACKAGES="build-essential pkg-config meson ninja-build libdpdk-dev dpdk dpdk-dev
 libibverbs-dev ibverbs-providers libpcap-dev python3 python3-pexpect
 dpkg-dev xz-utils gnuplot-nox valgrind librte-common-mlx5-23"
+# make deb: Debian packaging tools (setup.sh deb).
+if [ "${1:-}" = deb ]; then
+	PACKAGES="$PACKAGES debhelper fakeroot lintian"
+fi
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then

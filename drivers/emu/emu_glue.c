@@ -39,6 +39,19 @@ struct mlx5_tm_pp *emu_glue_pp_alloc(struct mlx5_tm_glue_dev *dev,
 				     size_t pp_context_sz,
 				     const void *pp_context, uint32_t flags);
 void emu_glue_pp_free(struct mlx5_tm_pp *pp);
+/* Device-model operations, in emu_glue_pmd.c. */
+void *emu_glue_opts_new(const char *name, char *err, size_t errlen);
+int emu_glue_opts_set(void *opts, const char *key, const char *value,
+		      char *err, size_t errlen);
+void emu_glue_opts_free(void *opts);
+uint32_t emu_glue_line_rate_mbps(struct mlx5_tm_glue_dev *dev);
+int emu_glue_sq_wire_get(struct mlx5_tm_glue_dev *dev, uint32_t sqn,
+			 struct mlx5_tm_glue_sq_wire *wire);
+int emu_glue_sq_wire_clear(struct mlx5_tm_glue_dev *dev, uint32_t sqn);
+void emu_glue_lag_get(struct mlx5_tm_glue_dev *dev,
+		      struct mlx5_tm_glue_lag *lag);
+bool emu_glue_clock_is_virtual(struct mlx5_tm_glue_dev *dev);
+struct mlx5_emu *emu_glue_model(struct mlx5_tm_glue_dev *dev);
 
 static pthread_mutex_t emu_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct mlx5_emu *emu_registry;
@@ -390,6 +403,7 @@ mlx5_emu_set_link(struct mlx5_emu *emu, bool up)
 
 const struct mlx5_tm_glue mlx5_tm_glue_emu = {
 	.name = "emulated",
+	.version = MLX5_TM_VERSION,
 	.open_device = emu_open_device,
 	.close_device = emu_close_device,
 	.pd_alloc = emu_glue_pd_alloc,
@@ -410,4 +424,15 @@ const struct mlx5_tm_glue mlx5_tm_glue_emu = {
 	.dereg_mr = emu_glue_dereg_mr,
 	.port_query = emu_port_query,
 	.port_set_mtu = emu_port_set_mtu,
+	.opt_keys = mlx5_emu_config_keys,
+	.opts_new = emu_glue_opts_new,
+	.opts_set = emu_glue_opts_set,
+	.opts_free = emu_glue_opts_free,
+	.set_log = mlx5_emu_set_log,
+	.line_rate_mbps = emu_glue_line_rate_mbps,
+	.sq_wire_get = emu_glue_sq_wire_get,
+	.sq_wire_clear = emu_glue_sq_wire_clear,
+	.lag_get = emu_glue_lag_get,
+	.clock_is_virtual = emu_glue_clock_is_virtual,
+	.model = emu_glue_model,
 };

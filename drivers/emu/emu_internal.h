@@ -21,6 +21,7 @@
  *   emu_wire.c       counters, pcap, wire hook
  *   emu_fault.c      fault injection
  *   emu_glue.c       the glue table and device open/close
+ *   emu_glue_pmd.c   glue operations for the PMD: options, wire, lag
  *
  * Device time is kept in picoseconds since the device was opened, so that
  * paced intervals (120 ns for 1500 bytes at 100 Gb/s, 5.12 ns for 64

@@ -8,9 +8,12 @@
 /**
  * @file
  * The emulated ConnectX device (device model): configuration, clock control
- * and introspection. The PMD reaches the model only through the device glue
- * (mlx5_tm_glue_emu); this header is for the PMD's devarg parsing and for
- * tests, the demo and benchmarks that look at or steer the model.
+ * and introspection. The model is a shared object of its own,
+ * librte_net_mlx5_tm_emu.so, exporting this API and its glue table
+ * (mlx5_tm_glue_emu). The PMD loads it for emu= and reaches it only through
+ * the glue table; this header is for tests, the demo and benchmarks that
+ * look at or steer the model (they link the model library; a port's model
+ * comes from rte_pmd_mlx5_tm_emu()).
  *
  * doc/guides/device_model.rst describes what the model does, the doorbell
  * and completion protocol it expects, and every assumption it makes.

@@ -47,6 +47,9 @@ def pmd_eal_args():
     os.makedirs(private, mode=0o700, exist_ok=True)
     dst = os.path.join(private, os.path.basename(PMD))
     shutil.copy(PMD, dst)
+    # The device model, which the PMD loads from beside itself for emu=.
+    shutil.copy(os.path.join(os.path.dirname(PMD),
+                             "librte_net_mlx5_tm_emu.so"), private)
     return ["-d", dst]
 
 

@@ -1,46 +1,80 @@
 #!/bin/bash
-# Suite pmd_exports: librte_net_mlx5_tm.so exports exactly its public API,
-# the functions and variables declared in rte_pmd_mlx5_tm.h and mlx5_emu.h
-# plus the emulated device's glue table (version.map), and nothing else.
+# Suite pmd_exports: the exported symbols and the dependencies of the two
+# shared objects.
+# - librte_net_mlx5_tm.so (the driver) exports exactly the functions of
+#   rte_pmd_mlx5_tm.h: no device-model symbol; it needs no libpcap.
+# - librte_net_mlx5_tm_emu.so (the device model) exports exactly the
+#   functions and variables of mlx5_emu.h plus its glue table
+#   mlx5_tm_glue_emu.
 #
 # Usage: exports.sh <build dir> <source dir>
 set -u
 
-so=$1/drivers/librte_net_mlx5_tm.so
+build=$1
 src=$2
 pass=0
 fail=0
 
-# Names declared by the public headers: identifiers followed by '(' or
-# ending a declaration, with the public prefixes.
-declared=$(cat "$src/drivers/net/mlx5_tm/rte_pmd_mlx5_tm.h" \
-	"$src/drivers/emu/mlx5_emu.h" |
-	sed -e 's|/\*.*\*/||g' -e '/^[[:space:]]*\*/d' -e '/^[[:space:]]*\/\*/d' |
-	grep -oE '\b(rte_pmd_mlx5_tm|mlx5_emu)_[a-z0-9_]+(\(|\[\];)' |
-	sed -E 's/(\(|\[\];)$//' | sort -u)
-declared=$(printf '%s\nmlx5_tm_glue_emu\n' "$declared" | sort -u)
-exported=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TDRB]$/ {print $3}' |
-	sort -u)
-
-if [ -z "$exported" ]; then
-	echo "FAIL: no symbol read from $so"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-for s in $exported; do
-	if grep -qx "$s" <<< "$declared"; then
+check() {
+	if [ "$1" = 0 ]; then
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1))
-		echo "FAIL: $s exported but not in the public headers"
+		echo "FAIL: $2"
 	fi
-done
-for s in $declared; do
-	if ! grep -qx "$s" <<< "$exported"; then
-		fail=$((fail + 1))
-		echo "FAIL: $s declared public but not exported"
+}
+
+# Names declared by public headers: identifiers followed by '(' or ending
+# a declaration, with prefix $1.
+declared() {
+	local prefix=$1
+	shift
+	cat "$@" |
+		sed -e 's|/\*.*\*/||g' -e '/^[[:space:]]*\*/d' \
+			-e '/^[[:space:]]*\/\*/d' |
+		grep -oE "\\b${prefix}_[a-z0-9_]+(\\(|\\[\\];)" |
+		sed -E 's/(\(|\[\];)$//' | sort -u
+}
+
+# Exported symbols of $1 against the list $2: each exported one declared,
+# each declared one exported.
+exports_match() {
+	local so=$1 want=$2 exported s
+	exported=$(nm -D --defined-only "$so" |
+		awk '$2 ~ /^[TDRB]$/ {print $3}' | sort -u)
+	if [ -z "$exported" ]; then
+		check 1 "no symbol read from $so"
+		return
 	fi
-done
-echo "$(wc -w <<< "$exported") symbols exported"
+	for s in $exported; do
+		grep -qx "$s" <<< "$want"
+		check $? "$(basename "$so"): $s exported but not in its public headers"
+	done
+	for s in $want; do
+		grep -qx "$s" <<< "$exported"
+		check $? "$(basename "$so"): $s declared public but not exported"
+	done
+	echo "$(basename "$so"): $(wc -w <<< "$exported") symbols exported"
+}
+
+pmd=$build/drivers/librte_net_mlx5_tm.so
+emu=$build/drivers/librte_net_mlx5_tm_emu.so
+
+exports_match "$pmd" "$(declared rte_pmd_mlx5_tm \
+	"$src/drivers/net/mlx5_tm/rte_pmd_mlx5_tm.h")"
+exports_match "$emu" "$( (declared mlx5_emu "$src/drivers/emu/mlx5_emu.h";
+	echo mlx5_tm_glue_emu) | sort -u)"
+
+# The production driver carries no emulator: no libpcap, no model symbol.
+needed=$(readelf -d "$pmd" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+! grep -q pcap <<< "$needed"
+check $? "driver needs libpcap: $(tr '\n' ' ' <<< "$needed")"
+! grep -q mlx5_tm_emu <<< "$needed"
+check $? "driver links the device model: $(tr '\n' ' ' <<< "$needed")"
+! nm -D "$pmd" | grep -qE ' (mlx5_emu_|emu_|mlx5_tm_glue_emu$)'
+check $? "driver references device-model symbols"
+grep -q pcap <<< "$(readelf -d "$emu")"
+check $? "device model does not link libpcap"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -150,6 +150,9 @@ def main():
     pdir = private_dir(build)
     pmd_so = os.path.join(pdir, "librte_net_mlx5_tm.so")
     shutil.copyfile(so, pmd_so)
+    # emu= loads the device model from beside the driver.
+    shutil.copyfile(os.path.join(build, "drivers", "librte_net_mlx5_tm_emu.so"),
+                    os.path.join(pdir, "librte_net_mlx5_tm_emu.so"))
     prefix = "mlx5tm_sec%d" % os.getpid()
     eal = ["--file-prefix", prefix, "-d", pmd_so, "--no-pci"]
     primary = None

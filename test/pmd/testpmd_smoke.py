@@ -23,6 +23,8 @@ import pexpect
 
 TESTPMD = "/usr/bin/dpdk-testpmd"
 PROMPT = "testpmd> "
+# The device model: a library of its own, loaded by the PMD for emu=.
+EMU_SO = "librte_net_mlx5_tm_emu.so"
 
 
 def world_writable_ancestor(path):
@@ -148,6 +150,36 @@ def session(checks, pmd, rxq, txq, rates):
             child.terminate(force=True)
 
 
+def model_missing(checks, pmd_alone):
+    """The PMD without its device model: emu= fails with a message naming
+    the library and where it was looked for."""
+    tag = "driver without the device model"
+    args = ["-d", pmd_alone, "--no-huge", "--no-pci", "-m", "512",
+            "-l", "0", "--no-shconf", "--file-prefix",
+            "smokenomodel%d" % os.getpid(), "--log-level", "lib.eal:error",
+            "--vdev", "net_mlx5_tm0,emu=cx6dx", "--", "-i"]
+    child = pexpect.spawn(TESTPMD, args, encoding="utf-8", timeout=60)
+    child.logfile_read = sys.stdout
+    try:
+        idx = child.expect([r"emu= needs the device model " + EMU_SO +
+                            r".*not in " + re.escape(
+                                os.path.dirname(pmd_alone)) +
+                            r" \(next to the driver\)",
+                            PROMPT, pexpect.EOF, pexpect.TIMEOUT])
+        if idx == 1:
+            # Found elsewhere: a device model is installed system-wide.
+            print("skip %s: a device model is installed on this machine"
+                  % tag)
+        else:
+            checks.check("%s: emu= refused, naming the library and the "
+                         "places looked at" % tag, idx == 0)
+    except pexpect.ExceptionPexpect as e:
+        checks.check("%s: testpmd session" % tag, False, str(e))
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
@@ -166,10 +198,19 @@ def main():
         pmd = os.path.join(work, os.path.basename(so))
         shutil.copy(so, pmd)
         os.chmod(pmd, 0o700)
+        # The device model, which the PMD loads from beside itself.
+        emu = os.path.join(work, EMU_SO)
+        shutil.copy(os.path.join(os.path.dirname(so), EMU_SO), emu)
+        os.chmod(emu, 0o700)
         # As the guide shows it: no Rx queue, one forwarding stream.
         session(checks, pmd, 0, 4, rates=False)
         # Rx queues too: testpmd then sends on all 4 Tx queues.
         session(checks, pmd, 4, 4, rates=True)
+        # Without the model beside it (and none installed), emu= fails.
+        alone = os.path.join(work, "alone")
+        os.mkdir(alone, 0o700)
+        shutil.copy(so, alone)
+        model_missing(checks, os.path.join(alone, os.path.basename(so)))
     except (OSError, RuntimeError) as e:
         checks.check("set-up", False, str(e))
     finally:

@@ -11,9 +11,12 @@
  *
  * One table of functions covers everything the PMD needs from rdma-core
  * (libibverbs + libmlx5 DEVX). Two tables exist: mlx5_tm_glue_rdma, over
- * the real libraries, and mlx5_tm_glue_emu, the device model. The PMD picks
- * one at probe time (devarg dev= or emu=) and never calls rdma-core or the
- * device model by any other path.
+ * the real libraries, and mlx5_tm_glue_emu, the device model, which lives
+ * in its own shared object (MLX5_TM_EMU_LIB) that the PMD loads only for
+ * emu= (mlx5_tm_glue_emu_load()). The PMD picks one at probe time (devarg
+ * dev= or emu=) and never calls rdma-core or the device model by any other
+ * path. Operations that only a device model has (its devarg options, wire
+ * figures, lag) are NULL in the real table.
  *
  * Conventions, those of rdma-core so that the real table is a thin wrapper:
  * - functions returning a pointer return NULL on failure and set errno;
@@ -23,6 +26,7 @@
  *   syndrome and the call fails with -EREMOTEIO (errno EREMOTEIO).
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -84,10 +88,39 @@ struct mlx5_tm_port_info {
 /** Device access flags for umem and MR registration. */
 #define MLX5_TM_ACCESS_LOCAL_WRITE (1u << 0)
 
+/** Wire figures of one send queue (device model: what left the SQ). */
+struct mlx5_tm_glue_sq_wire {
+	uint64_t packets;            /**< Frames sent. */
+	uint64_t bytes;              /**< L2 frame bytes (no FCS). */
+	uint64_t first_departure_ns; /**< Device time of the first frame. */
+	uint64_t last_departure_ns;  /**< Device time of the last frame. */
+	uint64_t mtu_drops;          /**< Frames longer than the MTU allows. */
+	/**
+	 * Recent window: bytes sent while backlogged during the SQ's last
+	 * second or so of sending time, and that time (idle left out).
+	 */
+	uint64_t recent_bytes;
+	uint64_t recent_ns;
+};
+
+/** How far a device model falls behind real time. */
+struct mlx5_tm_glue_lag {
+	uint64_t lag_ns;     /**< Lateness of the last processing pass. */
+	uint64_t max_lag_ns; /**< Largest lateness seen. */
+	bool lagging;        /**< The last pass was later than its threshold. */
+};
+
+/** Device-model log callback: syslog level (3 error .. 7 debug), a line. */
+typedef void (*mlx5_tm_glue_log_t)(int level, const char *msg);
+
+struct mlx5_emu;
+
 /** The table of device operations. */
 struct mlx5_tm_glue {
 	/** Implementation name, for logs: "rdma-core" or "emulated". */
 	const char *name;
+	/** Project version the table was built from (MLX5_TM_VERSION). */
+	const char *version;
 
 	/**
 	 * Open a device with DEVX enabled.
@@ -96,8 +129,8 @@ struct mlx5_tm_glue {
 	 *   Real: an ibdev name ("mlx5_0") or a PCI address ("0000:08:00.0").
 	 *   Emulated: a profile name ("cx6dx").
 	 * @param opts
-	 *   Real: NULL. Emulated: a struct mlx5_emu_config (device-model
-	 *   options parsed from devargs), or NULL for the profile defaults.
+	 *   Real: NULL. Emulated: options made by opts_new() and opts_set()
+	 *   (device-model devargs), or NULL for the profile defaults.
 	 * @return
 	 *   The device, or NULL with errno set (ENODEV: no such device).
 	 */
@@ -185,6 +218,48 @@ struct mlx5_tm_glue {
 	 * the port MTU as MTU + 22; needs CAP_NET_ADMIN).
 	 */
 	int (*port_set_mtu)(struct mlx5_tm_glue_dev *dev, uint32_t mtu);
+	/* ---- Device-model operations (NULL on the real device) ---- */
+
+	/** NULL-terminated devarg keys opts_set() takes. */
+	const char *const *opt_keys;
+	/**
+	 * New options for device @p name with its defaults.
+	 *
+	 * @return
+	 *   The options (free with opts_free()), or NULL with errno set and a
+	 *   message naming @p name and the accepted names in @p err.
+	 */
+	void *(*opts_new)(const char *name, char *err, size_t errlen);
+	/**
+	 * Apply devarg @p key=@p value to @p opts; the model validates it.
+	 *
+	 * @return
+	 *   0; -ENOENT not one of opt_keys; -EINVAL bad value, with a message
+	 *   naming the key, the value and what is allowed in @p err.
+	 */
+	int (*opts_set)(void *opts, const char *key, const char *value,
+			char *err, size_t errlen);
+	/** Free options from opts_new() (open_device keeps a copy). */
+	void (*opts_free)(void *opts);
+	/** Where the model writes its messages; NULL: stderr. */
+	void (*set_log)(mlx5_tm_glue_log_t fn);
+	/** The device's port speed in Mbit/s (0 unknown). */
+	uint32_t (*line_rate_mbps)(struct mlx5_tm_glue_dev *dev);
+	/** Wire figures of SQ @p sqn; -ENOENT when there is no such SQ. */
+	int (*sq_wire_get)(struct mlx5_tm_glue_dev *dev, uint32_t sqn,
+			   struct mlx5_tm_glue_sq_wire *wire);
+	/** Clear the wire figures of SQ @p sqn. */
+	int (*sq_wire_clear)(struct mlx5_tm_glue_dev *dev, uint32_t sqn);
+	/** Lag of the model behind real time. */
+	void (*lag_get)(struct mlx5_tm_glue_dev *dev,
+			struct mlx5_tm_glue_lag *lag);
+	/**
+	 * Whether device time is the model's virtual clock, which moves only
+	 * when the application advances it.
+	 */
+	bool (*clock_is_virtual)(struct mlx5_tm_glue_dev *dev);
+	/** The model's own handle, for its introspection API (mlx5_emu.h). */
+	struct mlx5_emu *(*model)(struct mlx5_tm_glue_dev *dev);
 };
 
 /** The real device, through libibverbs and libmlx5 (DEVX). */
@@ -199,8 +274,24 @@ extern const struct mlx5_tm_glue mlx5_tm_glue_rdma;
  */
 int mlx5_tm_glue_rdma_list(char *buf, size_t len);
 
-/** The emulated device: the device model in drivers/emu. */
+/** The emulated device: the device model in drivers/emu (MLX5_TM_EMU_LIB). */
 extern const struct mlx5_tm_glue mlx5_tm_glue_emu;
+
+/** File name of the device-model shared object. */
+#define MLX5_TM_EMU_LIB "librte_net_mlx5_tm_emu.so"
+
+/**
+ * The emulated device's table, from the device-model shared object, loaded
+ * on first use: the copy already in the process, else the one next to the
+ * calling driver (its path as loaded, then with symbolic links resolved),
+ * else in the DPDK plugin directory, else on the library search path.
+ *
+ * @return
+ *   The table, or NULL with errno set (ENOENT: not found; ENOEXEC: not a
+ *   device model of this version) and a message naming the places looked
+ *   at in @p err.
+ */
+const struct mlx5_tm_glue *mlx5_tm_glue_emu_load(char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -675,6 +675,7 @@ rdma_port_set_mtu(struct mlx5_tm_glue_dev *dev, uint32_t mtu)
 
 const struct mlx5_tm_glue mlx5_tm_glue_rdma = {
 	.name = "rdma-core",
+	.version = MLX5_TM_VERSION,
 	.open_device = rdma_open_device,
 	.close_device = rdma_close_device,
 	.pd_alloc = rdma_pd_alloc,

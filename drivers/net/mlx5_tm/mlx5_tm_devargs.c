@@ -25,9 +25,12 @@ static const char *const pmd_keys[] = {
 	KEY_TOLERANCE, KEY_RX_PORT, NULL,
 };
 
-/* "dev, emu, ..., <device-model keys>" into @p buf. */
+/*
+ * "dev, emu, ..., <device-model keys>" into @p buf: the model's keys come
+ * from the loaded model (@p emu_keys), which dev= never loads.
+ */
 static void
-list_keys(char *buf, size_t len)
+list_keys(char *buf, size_t len, const char *const *emu_keys)
 {
 	size_t off = 0;
 	unsigned int i;
@@ -36,9 +39,11 @@ list_keys(char *buf, size_t len)
 	for (i = 0; pmd_keys[i] != NULL && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%s",
 				i ? ", " : "", pmd_keys[i]);
-	for (i = 0; mlx5_emu_config_keys[i] != NULL && off < len; i++)
-		off += snprintf(buf + off, len - off, ", %s",
-				mlx5_emu_config_keys[i]);
+	if (emu_keys == NULL && off < len)
+		snprintf(buf + off, len - off,
+			 "; a device-model option needs emu=cx5|cx6dx|cx7, not dev=");
+	for (i = 0; emu_keys != NULL && emu_keys[i] != NULL && off < len; i++)
+		off += snprintf(buf + off, len - off, ", %s", emu_keys[i]);
 }
 
 static bool
@@ -53,14 +58,26 @@ is_pmd_key(const char *key)
 }
 
 static bool
-is_emu_key(const char *key)
+is_emu_key(const char *const *emu_keys, const char *key)
 {
 	unsigned int i;
 
-	for (i = 0; mlx5_emu_config_keys[i] != NULL; i++)
-		if (strcmp(key, mlx5_emu_config_keys[i]) == 0)
+	for (i = 0; emu_keys != NULL && emu_keys[i] != NULL; i++)
+		if (strcmp(key, emu_keys[i]) == 0)
 			return true;
 	return false;
+}
+
+/* The value of the device key (dev= or emu=) in @p kv, NULL if none. */
+static const char *
+find_value(const struct rte_kvargs *kv, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; kv != NULL && i < kv->count; i++)
+		if (strcmp(kv->pairs[i].key, key) == 0)
+			return kv->pairs[i].value;
+	return NULL;
 }
 
 /* A decimal integer in [min, max], nothing else. */
@@ -182,6 +199,7 @@ mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
 		      char *err, size_t errlen)
 {
 	struct rte_kvargs *kv = NULL;
+	const char *const *emu_keys = NULL;
 	char keys[1024];
 	const char *dev = NULL, *emu = NULL;
 	unsigned int i;
@@ -189,10 +207,10 @@ mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
 
 	memset(da, 0, sizeof(*da));
 	err[0] = '\0';
-	list_keys(keys, sizeof(keys));
 	if (args != NULL && *args != '\0') {
 		kv = rte_kvargs_parse(args, NULL);
 		if (kv == NULL) {
+			list_keys(keys, sizeof(keys), NULL);
 			snprintf(err, errlen,
 				 "cannot parse devargs '%s' (key=value,...); accepted keys: %s",
 				 args, keys);
@@ -201,12 +219,22 @@ mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
 	}
 	if (kv != NULL && check_key_spelling(kv, err, errlen) < 0)
 		goto out;
+	/* With emu=, the model (loaded now) tells its keys from ours. */
+	if (find_value(kv, KEY_EMU) != NULL && find_value(kv, KEY_DEV) == NULL) {
+		da->emu_glue = mlx5_tm_glue_emu_load(err, errlen);
+		if (da->emu_glue == NULL) {
+			ret = -errno;
+			goto out;
+		}
+		emu_keys = da->emu_glue->opt_keys;
+	}
+	list_keys(keys, sizeof(keys), emu_keys);
 	/* First pass: the keys themselves, and the device. */
 	for (i = 0; kv != NULL && i < kv->count; i++) {
 		const char *key = kv->pairs[i].key;
 		const char *value = kv->pairs[i].value;
 
-		if (!is_pmd_key(key) && !is_emu_key(key)) {
+		if (!is_pmd_key(key) && !is_emu_key(emu_keys, key)) {
 			snprintf(err, errlen,
 				 "unknown devarg '%s'; accepted keys: %s",
 				 key, keys);
@@ -243,16 +271,13 @@ mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
 	if (emu != NULL) {
 		da->emulated = true;
 		snprintf(da->dev, sizeof(da->dev), "%s", emu);
-		if (mlx5_emu_config_init(&da->emu_cfg, emu) < 0) {
-			snprintf(err, errlen,
-				 "bad value '%s' for devarg emu; accepted: cx5, cx6dx, cx7",
-				 emu);
+		da->emu_opts = da->emu_glue->opts_new(emu, err, errlen);
+		if (da->emu_opts == NULL)
 			goto out;
-		}
 	} else {
 		snprintf(da->dev, sizeof(da->dev), "%s", dev);
 	}
-	/* Second pass: options. */
+	/* Second pass: options; the model's pass through to it. */
 	for (i = 0; kv != NULL && i < kv->count; i++) {
 		const char *key = kv->pairs[i].key;
 		const char *value = kv->pairs[i].value;
@@ -262,21 +287,8 @@ mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
 				goto out;
 			continue;
 		}
-		if (!da->emulated) {
-			snprintf(err, errlen,
-				 "devarg %s is a device-model option: it needs emu=cx5|cx6dx|cx7, not dev=",
-				 key);
-			goto out;
-		}
-		ret = mlx5_emu_config_set(&da->emu_cfg, key,
-					  value ? value : "", err, errlen);
-		if (ret == -ENOENT) {
-			snprintf(err, errlen,
-				 "unknown devarg '%s'; accepted keys: %s",
-				 key, keys);
-			ret = -EINVAL;
-			goto out;
-		}
+		ret = da->emu_glue->opts_set(da->emu_opts, key,
+					     value ? value : "", err, errlen);
 		if (ret < 0) {
 			if (err[0] == '\0')
 				snprintf(err, errlen,
@@ -290,4 +302,12 @@ mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
 out:
 	rte_kvargs_free(kv);
 	return ret;
+}
+
+void
+mlx5_tm_devargs_free(struct mlx5_tm_devargs *da)
+{
+	if (da->emu_opts != NULL)
+		da->emu_glue->opts_free(da->emu_opts);
+	da->emu_opts = NULL;
 }

@@ -14,14 +14,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "mlx5_emu.h"
 #include "mlx5_tm_ethdev.h"
 
 /** Parsed devargs. */
 struct mlx5_tm_devargs {
 	bool emulated;                  /**< emu= given (else dev=). */
 	char dev[64];                   /**< dev= value or emu= profile. */
-	struct mlx5_emu_config emu_cfg; /**< Device-model options. */
+	/** emu=: the device model's glue, loaded to parse its options. */
+	const struct mlx5_tm_glue *emu_glue;
+	/** emu=: device-model options, opaque (emu_glue->opts_new()). */
+	void *emu_opts;
 	struct mlx5_tm_pacing_args pacing;
 	/** rx_port=: companion port name or id, empty for a Tx-only port. */
 	char rx_port[RTE_ETH_NAME_MAX_LEN];
@@ -41,13 +43,18 @@ struct mlx5_tm_devargs {
 	"cap_<name>=<value> line_rate=<Mbps>"
 
 /**
- * Parse the devargs string @p args (may be NULL) into @p da.
+ * Parse the devargs string @p args (may be NULL) into @p da. With emu=
+ * the device model is loaded: it knows and validates its own keys.
  *
  * @return
  *   0, or -EINVAL with a message naming the offending key and the accepted
- *   keys or values in @p err.
+ *   keys or values in @p err (-ENOENT or -ENOEXEC: the device model cannot
+ *   be loaded). Release @p da with mlx5_tm_devargs_free() either way.
  */
 int mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
 			  char *err, size_t errlen);
+
+/** Free what mlx5_tm_devargs_parse() took (not @p da itself). */
+void mlx5_tm_devargs_free(struct mlx5_tm_devargs *da);
 
 #endif /* MLX5_TM_DEVARGS_H */

@@ -20,7 +20,6 @@
 #include <ethdev_vdev.h>
 #include <bus_vdev_driver.h>
 
-#include "mlx5_emu.h"
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_devargs.h"
 #include "mlx5_tm_caps_read.h"
@@ -223,7 +222,8 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 	int ret;
 
 	if (priv->emu != NULL && !priv->emu_taken &&
-	    mlx5_emu_clock(priv->emu) == MLX5_EMU_CLOCK_VIRTUAL) {
+	    priv->glue->clock_is_virtual != NULL &&
+	    priv->glue->clock_is_virtual(priv->gdev)) {
 		MLX5_TM_LOG(ERR,
 			    "port %u: clock=virtual: device time moves only when the application advances it (mlx5_emu_advance() on the model of rte_pmd_mlx5_tm_emu()), and this application never took the model, so no packet would ever leave; start refused. Use clock=realtime (the default) with testpmd and other applications",
 			    dev->data->port_id);
@@ -576,12 +576,9 @@ emu_log(int level, const char *msg)
 static uint32_t
 line_rate(struct mlx5_tm_priv *priv)
 {
-	struct mlx5_emu_caps caps;
-
-	if (priv->emu == NULL)
+	if (priv->glue->line_rate_mbps == NULL)
 		return priv->port.speed_mbps;
-	mlx5_emu_get_caps(priv->emu, &caps);
-	return caps.line_rate_mbps;
+	return priv->glue->line_rate_mbps(priv->gdev);
 }
 
 /* ConnectX-5 PCI device ids (PF, VF, Ex, Ex VF). */
@@ -633,12 +630,10 @@ static int
 open_device(struct mlx5_tm_priv *priv, const char *name,
 	    const struct mlx5_tm_devargs *da)
 {
-	priv->glue = da->emulated ? &mlx5_tm_glue_emu : &mlx5_tm_glue_rdma;
-	if (da->emulated)
-		mlx5_emu_set_log(emu_log);
-	priv->gdev = priv->glue->open_device(da->dev,
-					     da->emulated ? &da->emu_cfg :
-							    NULL);
+	priv->glue = da->emulated ? da->emu_glue : &mlx5_tm_glue_rdma;
+	if (priv->glue->set_log != NULL)
+		priv->glue->set_log(emu_log);
+	priv->gdev = priv->glue->open_device(da->dev, da->emu_opts);
 	if (priv->gdev == NULL) {
 		int err = errno ? errno : ENODEV;
 
@@ -650,7 +645,8 @@ open_device(struct mlx5_tm_priv *priv, const char *name,
 				    strerror(err));
 		return -err;
 	}
-	priv->emu = da->emulated ? mlx5_emu_from_glue(priv->gdev) : NULL;
+	priv->emu = priv->glue->model != NULL ?
+		    priv->glue->model(priv->gdev) : NULL;
 	return 0;
 }
 
@@ -675,11 +671,13 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 				    sizeof(err));
 	if (ret < 0) {
 		MLX5_TM_LOG(ERR, "%s: %s", name, err);
+		mlx5_tm_devargs_free(da);
 		free(da);
 		return ret;
 	}
 	dev = rte_eth_vdev_allocate(vdev, sizeof(*priv));
 	if (dev == NULL) {
+		mlx5_tm_devargs_free(da);
 		free(da);
 		return -ENOMEM;
 	}
@@ -748,12 +746,14 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 		    dev->data->port_id, priv->glue->name, da->dev,
 		    priv->pacing.dedicated ? ", dedicated pacing indices" : "",
 		    priv->caps.packet_pacing ? "" : ", no packet pacing");
+	mlx5_tm_devargs_free(da);
 	free(da);
 	return 0;
 fail:
 	port_teardown(dev);
 	pthread_mutex_destroy(&priv->lock);
 	rte_eth_dev_release_port(dev);
+	mlx5_tm_devargs_free(da);
 	free(da);
 	return ret;
 }

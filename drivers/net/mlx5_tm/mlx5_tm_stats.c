@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mlx5_emu.h"
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_stats.h"
 #include "mlx5_tm_tx.h"
@@ -156,7 +155,7 @@ static void
 wire_figures(struct mlx5_tm_priv *priv, const struct mlx5_tm_txq *txq,
 	     uint64_t *v)
 {
-	struct mlx5_emu_sq_info info;
+	struct mlx5_tm_glue_sq_wire info;
 
 	v[XQ_WIRE_PACKETS] = 0;
 	v[XQ_WIRE_BYTES] = 0;
@@ -164,7 +163,8 @@ wire_figures(struct mlx5_tm_priv *priv, const struct mlx5_tm_txq *txq,
 	v[XQ_WIRE_FIRST_NS] = 0;
 	v[XQ_WIRE_LAST_NS] = 0;
 	v[XQ_WIRE_MTU_DROPS] = 0;
-	if (!txq->live || mlx5_emu_sq_get(priv->emu, txq->sqn, &info) < 0)
+	if (!txq->live ||
+	    priv->glue->sq_wire_get(priv->gdev, txq->sqn, &info) < 0)
 		return;
 	v[XQ_WIRE_PACKETS] = info.packets;
 	v[XQ_WIRE_BYTES] = info.bytes;
@@ -197,9 +197,9 @@ mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		mlx5_tm_recover_all(dev);
 	}
 	if (has_wire(priv)) {
-		struct mlx5_emu_lag lag;
+		struct mlx5_tm_glue_lag lag;
 
-		mlx5_emu_get_lag(priv->emu, &lag);
+		priv->glue->lag_get(priv->gdev, &lag);
 		xs[k].id = k;
 		xs[k++].value = lag.lag_ns;
 		xs[k].id = k;
@@ -281,7 +281,7 @@ mlx5_tm_xstats_reset(struct rte_eth_dev *dev)
 		txq->base.ring_full = RD(txq->st.ring_full);
 		txq->recoveries_base = txq->recoveries;
 		if (has_wire(priv) && txq->live)
-			mlx5_emu_sq_stats_clear(priv->emu, txq->sqn);
+			priv->glue->sq_wire_clear(priv->gdev, txq->sqn);
 	}
 	if (is_primary())
 		pthread_mutex_unlock(&priv->lock);

@@ -30,9 +30,11 @@ struct mlx5_emu;
  * virtual time (its packets would never leave).
  *
  * @return
- *   The model (see mlx5_emu.h), or NULL with rte_errno set: ENODEV when the
- *   port is not a net_mlx5_tm port, ENOTSUP when it runs on hardware or
- *   in a secondary process (the model lives in the primary).
+ *   The model's handle, for the API of the device-model library
+ *   (mlx5_emu.h, librte_net_mlx5_tm_emu.so, which the caller links), or
+ *   NULL with rte_errno set: ENODEV when the port is not a net_mlx5_tm
+ *   port, ENOTSUP when it runs on hardware or in a secondary process (the
+ *   model lives in the primary).
  */
 struct mlx5_emu *rte_pmd_mlx5_tm_emu(uint16_t port_id);
 

@@ -63,8 +63,13 @@ def private_dir(candidates):
                        + ", ".join(c for c in candidates if c))
 
 
+# The device model, a library of its own the PMD loads from beside itself.
+EMU_SO = "librte_net_mlx5_tm_emu.so"
+
+
 class PmdCopy:
-    """The PMD shared object copied to a private directory."""
+    """The PMD shared object copied to a private directory, with the device
+    model beside it (the PMD loads it from there for emu=)."""
 
     def __init__(self, so_path, build_dir=None):
         if not os.path.isfile(so_path):
@@ -82,6 +87,10 @@ class PmdCopy:
         self.path = os.path.join(self.dir, os.path.basename(so_path))
         shutil.copyfile(so_path, self.path)
         os.chmod(self.path, 0o700)
+        emu = os.path.join(os.path.dirname(so_path), EMU_SO)
+        if os.path.isfile(emu):
+            shutil.copyfile(emu, os.path.join(self.dir, EMU_SO))
+            os.chmod(os.path.join(self.dir, EMU_SO), 0o700)
 
     def remove(self):
         shutil.rmtree(self.dir, ignore_errors=True)
