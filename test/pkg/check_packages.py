@@ -29,54 +29,19 @@ import json
 import os
 import re
 import shutil
-import stat
 import subprocess
 import sys
-import tempfile
 
 TESTPMD = "/usr/bin/dpdk-testpmd"
 DRIVER = "librte_net_mlx5_tm.so"
 MODEL = "librte_net_mlx5_tm_emu.so"
 
 
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-            print("ok   %s" % name)
-        else:
-            self.failed += 1
-            print("FAIL %s %s" % (name, detail))
-        sys.stdout.flush()
-
-
-def world_writable_ancestor(path):
-    path = os.path.abspath(path)
-    while True:
-        if os.stat(path).st_mode & stat.S_IWOTH:
-            return path
-        parent = os.path.dirname(path)
-        if parent == path:
-            return None
-        path = parent
-
-
-def private_dir(build):
-    """A mode-700 directory with no world-writable ancestor (EAL -d)."""
-    for base in (build, os.environ.get("XDG_RUNTIME_DIR", ""),
-                 os.path.expanduser("~/.cache")):
-        if not base:
-            continue
-        os.makedirs(base, mode=0o700, exist_ok=True)
-        if world_writable_ancestor(base) is None:
-            path = tempfile.mkdtemp(prefix="mlx5-tm-pkg-", dir=base)
-            os.chmod(path, 0o700)
-            return path
-    raise RuntimeError("no directory free of world-writable ancestors")
+# The case counter and the private directory for EAL -d are the PMD
+# smoke test's, shared rather than written again.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                os.pardir, "pmd"))
+from testpmd_smoke import Checks, private_dir  # noqa: E402
 
 
 def packages_of_control(src):
