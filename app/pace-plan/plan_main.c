@@ -221,7 +221,7 @@ print_entries(const struct pacing_table *t)
 
 	printf("\npacing entries: %" PRIu32 " of %" PRIu32 " in use, %" PRIu32
 	       " free\n", pacing_table_in_use(t), pacing_table_capacity(t),
-	       pacing_table_free_slots(t));
+	       pacing_table_capacity(t) - pacing_table_in_use(t));
 	if (pacing_table_in_use(t) == 0)
 		return;
 	printf("%5s  %-20s %-5s %-10s %-8s %-10s %s\n", "entry", "rate_limit",

@@ -28,6 +28,10 @@
  * tag). A user may hold several references, also to the same entry (the
  * new and the old entry of a queue during a hitless rate change).
  *
+ * Cost: an exact-context acquisition or a release is O(1) (hash indexes),
+ * one with a rate tolerance scans the entries, and commit or abort is
+ * O(entries + holders): a transaction of N changes is linear in N.
+ *
  * Not thread-safe: the caller serialises all calls on one table.
  */
 
@@ -114,10 +118,6 @@ pacing_table_capacity(const struct pacing_table *table);
 uint32_t
 pacing_table_in_use(const struct pacing_table *table);
 
-/** Number of free slots: capacity - in use. */
-uint32_t
-pacing_table_free_slots(const struct pacing_table *table);
-
 /**
  * Snapshot of entry @p entry_id.
  *
@@ -141,8 +141,9 @@ pacing_table_entry_next(const struct pacing_table *table, uint64_t *cursor,
 			struct pacing_entry_info *info);
 
 /**
- * The holders of entry @p entry_id, one user id per reference, in the
- * order they were acquired. At most @p max are written to @p users.
+ * The holders of entry @p entry_id, one user id per reference, a user's
+ * references together, users in the order of their first reference to
+ * the entry. At most @p max are written to @p users.
  *
  * @return
  *   The number of references (may exceed @p max), or -ENOENT.
@@ -163,24 +164,15 @@ pacing_table_user_entries(const struct pacing_table *table, uint64_t user,
 			  uint64_t *ids, uint32_t max);
 
 /**
- * The shared (not dedicated) entry with exactly context @p ctx.
- *
- * @return
- *   Its id, or 0 when there is none.
- */
-uint64_t
-pacing_table_find(const struct pacing_table *table,
-		  const struct pacing_ctx *ctx);
-
-/**
  * Open a transaction. One transaction at a time per table; the table
- * must not be changed otherwise until it ends (commit or abort).
+ * must not be changed otherwise until it ends (commit or abort). The
+ * queries show the committed table meanwhile.
  *
  * @param ops
  *   Hardware hooks used by prepare, commit and abort; NULL for none.
  * @return
  *   The transaction, or NULL with @p err filled (-EBUSY: one is already
- *   open; -ENOMEM).
+ *   open).
  */
 struct pacing_txn *
 pacing_txn_begin(struct pacing_table *table, const struct pacing_hw_ops *ops,
@@ -252,12 +244,6 @@ pacing_txn_prepare(struct pacing_txn *txn, struct pacing_error *err);
  */
 void *
 pacing_txn_entry_hw(const struct pacing_txn *txn, uint64_t entry_id);
-
-/**
- * Number of new entries the batch creates (still referenced at its end).
- */
-uint32_t
-pacing_txn_new_entries(const struct pacing_txn *txn);
 
 /**
  * Apply the transaction and end it. Prepares first if not done yet; if
