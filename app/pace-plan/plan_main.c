@@ -421,10 +421,17 @@ main(int argc, char **argv)
 
 			if (r->ret != 0)
 				continue;
-			r->ret = pacing_table_acquire(table, NULL, NULL,
-				r->q.qid, &r->res.ctx,
+			struct pacing_txn *tx = pacing_txn_begin(table, NULL,
+							NULL, &r->err);
+
+			r->ret = tx == NULL ? r->err.code :
+				pacing_txn_acquire(tx, r->q.qid, &r->res.ctx,
 				r->q.dedicated ? PACING_ACQ_DEDICATED : 0,
 				tolerance, &r->grant, &r->err);
+			if (r->ret == 0)
+				r->ret = pacing_txn_commit(tx, &r->err);
+			else
+				pacing_txn_abort(tx);
 			r->applied = r->ret == 0;
 		}
 	} else {

@@ -313,22 +313,6 @@ pacing_table_entry_users(const struct pacing_table *t, uint64_t entry_id,
 	return n;
 }
 
-uint32_t
-pacing_table_user_entries(const struct pacing_table *t, uint64_t user,
-			  uint64_t *ids, uint32_t max)
-{
-	uint32_t i, j, n = 0;
-
-	for (i = 0; i < committed(t); i++) {
-		const struct hold *h = find_hold(t, user, t->entries[i].id);
-
-		for (j = 0; h != NULL && j < h->count; j++, n++)
-			if (n < max)
-				ids[n] = h->entry_id;
-	}
-	return n;
-}
-
 struct pacing_txn *
 pacing_txn_begin(struct pacing_table *t, const struct pacing_hw_ops *ops,
 		 void *opaque, struct pacing_error *err)
@@ -497,6 +481,31 @@ pacing_txn_release(struct pacing_txn *tx, uint64_t user, uint64_t entry_id,
 	return 0;
 }
 
+int
+pacing_txn_release_user(struct pacing_txn *tx, uint64_t user,
+			struct pacing_error *err)
+{
+	struct pacing_table *t;
+	uint32_t i;
+	int ret;
+
+	pacing_error_clear(err);
+	ret = check_staging(tx, err);
+	if (ret != 0)
+		return ret;
+	t = tx->table;
+	for (i = 0; i < t->nb_holds; i++) {
+		struct hold *h = &t->holds[i];
+
+		if (h->user != user)
+			continue;
+		find_entry(t, t->nb_entries, h->entry_id)->staged -=
+			h->count + h->staged;
+		h->staged = -(int64_t)h->count;
+	}
+	return 0;
+}
+
 /* Frees the hardware of the transaction's new entries, newest first. */
 static void
 txn_free_hw(struct pacing_txn *tx)
@@ -651,50 +660,4 @@ pacing_txn_commit(struct pacing_txn *tx, struct pacing_error *err)
 	t->nb_entries = kept;
 	txn_close(tx);
 	return 0;
-}
-
-int
-pacing_table_acquire(struct pacing_table *t, const struct pacing_hw_ops *ops,
-		     void *opaque, uint64_t user, const struct pacing_ctx *ctx,
-		     uint32_t flags, uint32_t tolerance_ppm,
-		     struct pacing_grant *grant, struct pacing_error *err)
-{
-	struct pacing_error local;
-	struct pacing_txn *tx;
-	int ret;
-
-	if (err == NULL)
-		err = &local;
-	tx = pacing_txn_begin(t, ops, opaque, err);
-	if (tx == NULL)
-		return err->code;
-	ret = pacing_txn_acquire(tx, user, ctx, flags, tolerance_ppm, grant,
-				 err);
-	if (ret != 0) {
-		pacing_txn_abort(tx);
-		return ret;
-	}
-	return pacing_txn_commit(tx, err);
-}
-
-int
-pacing_table_release(struct pacing_table *t, const struct pacing_hw_ops *ops,
-		     void *opaque, uint64_t user, uint64_t entry_id,
-		     struct pacing_error *err)
-{
-	struct pacing_error local;
-	struct pacing_txn *tx;
-	int ret;
-
-	if (err == NULL)
-		err = &local;
-	tx = pacing_txn_begin(t, ops, opaque, err);
-	if (tx == NULL)
-		return err->code;
-	ret = pacing_txn_release(tx, user, entry_id, err);
-	if (ret != 0) {
-		pacing_txn_abort(tx);
-		return ret;
-	}
-	return pacing_txn_commit(tx, err);
 }

@@ -153,17 +153,6 @@ pacing_table_entry_users(const struct pacing_table *table, uint64_t entry_id,
 			 uint64_t *users, uint32_t max);
 
 /**
- * The entries @p user holds, one id per reference, in creation order of
- * the entries. At most @p max are written to @p ids.
- *
- * @return
- *   The number of references held (may exceed @p max).
- */
-uint32_t
-pacing_table_user_entries(const struct pacing_table *table, uint64_t user,
-			  uint64_t *ids, uint32_t max);
-
-/**
  * Open a transaction. One transaction at a time per table; the table
  * must not be changed otherwise until it ends (commit or abort). The
  * queries show the committed table meanwhile.
@@ -217,6 +206,17 @@ pacing_txn_release(struct pacing_txn *txn, uint64_t user, uint64_t entry_id,
 		   struct pacing_error *err);
 
 /**
+ * Stage the release of every reference @p user holds (committed or
+ * staged in this transaction).
+ *
+ * @return
+ *   0, or -EINVAL (a transaction no longer staging).
+ */
+int
+pacing_txn_release_user(struct pacing_txn *txn, uint64_t user,
+			struct pacing_error *err);
+
+/**
  * Check capacity and create the hardware of every new entry.
  *
  * The batch needs every entry in use now plus every new entry still
@@ -265,31 +265,6 @@ pacing_txn_commit(struct pacing_txn *txn, struct pacing_error *err);
  */
 void
 pacing_txn_abort(struct pacing_txn *txn);
-
-/**
- * One acquisition in a transaction of its own (begin, acquire, commit).
- *
- * @return
- *   0 with @p grant filled, or a negative errno (table unchanged).
- */
-int
-pacing_table_acquire(struct pacing_table *table,
-		     const struct pacing_hw_ops *ops, void *opaque,
-		     uint64_t user, const struct pacing_ctx *ctx,
-		     uint32_t flags, uint32_t tolerance_ppm,
-		     struct pacing_grant *grant, struct pacing_error *err);
-
-/**
- * One release in a transaction of its own (begin, release, commit).
- *
- * @return
- *   0, or a negative errno (table unchanged).
- */
-int
-pacing_table_release(struct pacing_table *table,
-		     const struct pacing_hw_ops *ops, void *opaque,
-		     uint64_t user, uint64_t entry_id,
-		     struct pacing_error *err);
 
 #ifdef __cplusplus
 }
