@@ -35,13 +35,6 @@ struct hold {
 	int64_t staged;  /* references the open transaction adds */
 };
 
-/* Positions + 1 into a flat array, open addressing; 0 is a free slot. */
-struct index {
-	uint32_t *slot;
-	uint32_t mask;
-	uint32_t room;   /* elements it may hold, at most half its slots */
-};
-
 enum txn_state { TXN_CLOSED, TXN_STAGING, TXN_PREPARED, TXN_FAILED };
 
 struct pacing_txn {
@@ -61,8 +54,8 @@ struct pacing_table {
 	uint32_t nb_entries, entries_cap;
 	struct hold *holds;
 	uint32_t nb_holds, holds_cap;
-	struct index by_ctx;  /* shared entries by context */
-	struct index by_hold; /* holds by (user, entry id) */
+	uint32_t *index;      /* shared entries by context, holds by key */
+	uint32_t index_mask;  /* slots - 1, slots >= 2 * (arrays' room) */
 	uint64_t next_id;     /* ids are never reused */
 	struct pacing_txn txn;
 };
@@ -84,103 +77,99 @@ ctx_hash(const struct pacing_ctx *c)
 		   (uint64_t)c->typical_packet_size << 8 | c->rate_mode);
 }
 
-/* Empties @p ix, made big enough for @p room elements. */
-static int
-index_reset(struct index *ix, uint32_t room)
-{
-	uint32_t size = 16;
-	uint32_t *slot;
-
-	if (ix->slot != NULL && room <= ix->room) {
-		memset(ix->slot, 0, ((size_t)ix->mask + 1) * sizeof(*slot));
-		return 0;
-	}
-	while (size / 2 < room && size < (1u << 31))
-		size *= 2;
-	if (size / 2 < room)
-		return -ENOMEM;
-	slot = calloc(size, sizeof(*slot));
-	if (slot == NULL)
-		return -ENOMEM;
-	free(ix->slot);
-	ix->slot = slot;
-	ix->mask = size - 1;
-	ix->room = size / 2;
-	return 0;
-}
+/*
+ * The index: open addressing, a slot holds a position + 1 in the entries
+ * or, with HOLD set, in the holds; 0 is free. Rebuilt whole (positions
+ * move at commit and abort), sized for the arrays' capacities; if it
+ * cannot grow it is left valid for the elements present.
+ */
+#define HOLD (1u << 31)
 
 static void
-index_put(struct index *ix, uint32_t hash, uint32_t pos)
+index_put(struct pacing_table *t, uint32_t hash, uint32_t value)
 {
-	uint32_t i = hash & ix->mask;
+	uint32_t i = hash & t->index_mask;
 
-	while (ix->slot[i] != 0)
-		i = (i + 1) & ix->mask;
-	ix->slot[i] = pos + 1;
+	while (t->index[i] != 0)
+		i = (i + 1) & t->index_mask;
+	t->index[i] = value;
 }
 
-/*
- * Rebuilds both indexes, sized for the arrays' capacities. An index that
- * cannot grow is left as it was, still valid for the elements present.
- */
 static int
 reindex(struct pacing_table *t)
 {
-	int ret_ctx = index_reset(&t->by_ctx, t->entries_cap);
-	int ret_hold = index_reset(&t->by_hold, t->holds_cap);
-	uint32_t i;
+	uint64_t size = 16, room = (uint64_t)t->entries_cap + t->holds_cap;
+	uint32_t i, *slot;
 
-	for (i = 0; ret_ctx == 0 && i < t->nb_entries; i++)
+	while (size < 2 * room)
+		size *= 2;
+	if (size > HOLD)
+		return -ENOMEM;
+	if (size > t->index_mask + 1ull || t->index == NULL) {
+		slot = calloc(size, sizeof(*slot));
+		if (slot == NULL)
+			return -ENOMEM;
+		free(t->index);
+		t->index = slot;
+		t->index_mask = size - 1;
+	} else {
+		memset(t->index, 0, (t->index_mask + 1ull) * sizeof(*slot));
+	}
+	for (i = 0; i < t->nb_entries; i++)
 		if (!t->entries[i].dedicated)
-			index_put(&t->by_ctx, ctx_hash(&t->entries[i].ctx), i);
-	for (i = 0; ret_hold == 0 && i < t->nb_holds; i++)
-		index_put(&t->by_hold, mix(t->holds[i].user,
-					   t->holds[i].entry_id), i);
-	return ret_ctx != 0 ? ret_ctx : ret_hold;
+			index_put(t, ctx_hash(&t->entries[i].ctx), i + 1);
+	for (i = 0; i < t->nb_holds; i++)
+		index_put(t, mix(t->holds[i].user, t->holds[i].entry_id),
+			  (i + 1) | HOLD);
+	return 0;
 }
 
-/* Makes room for one more element in @p *arr and in the indexes. */
+/* Room for one more element in @p *arr (and in the index). */
 static int
 reserve_one(struct pacing_table *t, void **arr, uint32_t nb, uint32_t *cap,
 	    size_t elem)
 {
-	uint32_t n = *cap ? *cap * 2 : 16;
+	uint32_t old = *cap, n = old ? old * 2 : 16;
 	void *p;
 
-	if (nb >= *cap) {
-		if (n <= *cap || (p = realloc(*arr, (size_t)n * elem)) == NULL)
-			return -ENOMEM;
-		*arr = p;
-		*cap = n;
-	}
-	if (t->entries_cap > t->by_ctx.room || t->holds_cap > t->by_hold.room)
-		return reindex(t);
-	return 0;
+	if (nb < old)
+		return 0;
+	if (n <= old || (p = realloc(*arr, (size_t)n * elem)) == NULL)
+		return -ENOMEM;
+	*arr = p;
+	*cap = n;
+	if (reindex(t) == 0)
+		return 0;
+	*cap = old;
+	return -ENOMEM;
 }
+
+#define FOR_PROBE(t, hash, i) \
+	for (i = (hash) & (t)->index_mask; (t)->index[i] != 0; \
+	     i = (i + 1) & (t)->index_mask)
 
 static struct entry *
 find_shared(const struct pacing_table *t, const struct pacing_ctx *c)
 {
-	const struct index *ix = &t->by_ctx;
 	uint32_t i;
 
-	for (i = ctx_hash(c) & ix->mask; ix->slot[i] != 0;
-	     i = (i + 1) & ix->mask)
-		if (pacing_ctx_equal(&t->entries[ix->slot[i] - 1].ctx, c))
-			return &t->entries[ix->slot[i] - 1];
+	FOR_PROBE(t, ctx_hash(c), i)
+		if (!(t->index[i] & HOLD) &&
+		    pacing_ctx_equal(&t->entries[t->index[i] - 1].ctx, c))
+			return &t->entries[t->index[i] - 1];
 	return NULL;
 }
 
 static struct hold *
 find_hold(const struct pacing_table *t, uint64_t user, uint64_t entry_id)
 {
-	const struct index *ix = &t->by_hold;
+	struct hold *h;
 	uint32_t i;
 
-	for (i = mix(user, entry_id) & ix->mask; ix->slot[i] != 0;
-	     i = (i + 1) & ix->mask) {
-		struct hold *h = &t->holds[ix->slot[i] - 1];
-
+	FOR_PROBE(t, mix(user, entry_id), i) {
+		if (!(t->index[i] & HOLD))
+			continue;
+		h = &t->holds[(t->index[i] & ~HOLD) - 1];
 		if (h->user == user && h->entry_id == entry_id)
 			return h;
 	}
@@ -246,8 +235,7 @@ pacing_table_destroy(struct pacing_table *t, const struct pacing_hw_ops *ops,
 			ops->free(opaque, &t->entries[i].ctx, t->entries[i].hw);
 	free(t->entries);
 	free(t->holds);
-	free(t->by_ctx.slot);
-	free(t->by_hold.slot);
+	free(t->index);
 	free(t);
 }
 
@@ -432,7 +420,7 @@ pacing_txn_acquire(struct pacing_txn *tx, uint64_t user,
 		e->ctx = *ctx;
 		e->dedicated = (flags & PACING_ACQ_DEDICATED) != 0;
 		if (!e->dedicated)
-			index_put(&t->by_ctx, ctx_hash(ctx), t->nb_entries);
+			index_put(t, ctx_hash(ctx), t->nb_entries + 1);
 		t->nb_entries++;
 	}
 	h = find_hold(t, user, e->id);
@@ -441,7 +429,7 @@ pacing_txn_acquire(struct pacing_txn *tx, uint64_t user,
 		memset(h, 0, sizeof(*h));
 		h->user = user;
 		h->entry_id = e->id;
-		index_put(&t->by_hold, mix(user, e->id), t->nb_holds++);
+		index_put(t, mix(user, e->id), ++t->nb_holds | HOLD);
 	}
 	h->staged++;
 	e->staged++;

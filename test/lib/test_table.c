@@ -700,3 +700,74 @@ test_destroy_frees(void)
 	CHECK_EQ(h.live, 0);
 	CHECK_EQ(h.frees, 3);
 }
+
+/* Queues 0..2999 on 1500 rates in one batch; returns the commit's result. */
+static int
+fill(struct pacing_table *t, struct hw_rec *h, uint64_t *ids)
+{
+	struct pacing_txn *tx = pacing_txn_begin(t, &rec_ops, h, NULL);
+	struct pacing_grant g;
+	struct pacing_ctx c;
+	uint32_t q;
+
+	for (q = 0; q < 3000; q++) {
+		c = kbps(1000 + q % 1500);
+		if (pacing_txn_acquire(tx, q, &c, 0, 0, &g, NULL) != 0)
+			break;
+		ids[q] = g.entry_id;
+	}
+	return q == 3000 ? pacing_txn_commit(tx, NULL) : -EIO;
+}
+
+/* Every queue to a rate of its own in one batch (hitless move). */
+static int
+move_all(struct pacing_table *t, struct hw_rec *h, const uint64_t *ids)
+{
+	struct pacing_txn *tx = pacing_txn_begin(t, &rec_ops, h, NULL);
+	struct pacing_grant g;
+	struct pacing_ctx c;
+	uint32_t q;
+
+	for (q = 0; q < 3000; q++) {
+		c = kbps(100000 + q);
+		if (pacing_txn_acquire(tx, q, &c, 0, 0, &g, NULL) != 0 ||
+		    pacing_txn_release(tx, q, ids[q], NULL) != 0)
+			break;
+	}
+	return q == 3000 ? pacing_txn_commit(tx, NULL) : -EIO;
+}
+
+void
+test_large_batch(void)
+{
+	struct hw_rec h = { 0 };
+	struct pacing_table *t = pacing_table_create(4000, NULL);
+	static uint64_t ids[3000];
+	struct pacing_entry_info info;
+	uint64_t cursor = 0;
+	uint32_t bad = 0;
+
+	/* Thousands of entries and holds: the arrays and index grow. */
+	CHECK_EQ(fill(t, &h, ids), 0);
+	CHECK_EQ(pacing_table_in_use(t), 1500);
+	while (pacing_table_entry_next(t, &cursor, &info))
+		bad += info.refcnt != 2;
+	CHECK_EQ(bad, 0);
+	/* 1500 in use + 3000 new > 4000: refused, nothing changes. */
+	CHECK_EQ(move_all(t, &h, ids), -ENOSPC);
+	CHECK_EQ(pacing_table_in_use(t), 1500);
+	CHECK_EQ(pacing_table_entry_users(t, ids[0], NULL, 0), 2);
+	CHECK_EQ(h.allocs, 1500);
+	pacing_table_destroy(t, &rec_ops, &h);
+	CHECK_EQ(h.live, 0);
+	memset(&h, 0, sizeof(h));
+	t = pacing_table_create(4500, NULL);
+	CHECK_EQ(fill(t, &h, ids), 0);
+	CHECK_EQ(move_all(t, &h, ids), 0);
+	CHECK_EQ(pacing_table_in_use(t), 3000);
+	CHECK(h.allocs == 4500 && h.frees == 1500, "%d allocs, %d frees",
+	      h.allocs, h.frees);
+	CHECK_EQ(pacing_table_entry_get(t, ids[0], NULL), -ENOENT);
+	pacing_table_destroy(t, &rec_ops, &h);
+	CHECK_EQ(h.live, 0);
+}
