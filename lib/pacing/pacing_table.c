@@ -435,7 +435,6 @@ pacing_txn_acquire(struct pacing_txn *tx, uint64_t user,
 	e->staged++;
 	grant->entry_id = e->id;
 	grant->ctx = e->ctx;
-	grant->dedicated = e->dedicated;
 	grant->deviation_ppm = pacing_error_ppm(ctx->rate_limit,
 						e->ctx.rate_limit);
 	return 0;

@@ -75,7 +75,6 @@ struct pacing_grant {
 	uint64_t entry_id;     /**< Entry held (ids start at 1, never reused). */
 	struct pacing_ctx ctx; /**< The entry's context (rate applied). */
 	bool created;          /**< A new entry: alloc hook called at prepare. */
-	bool dedicated;        /**< The entry is dedicated. */
 	/**
 	 * Entry rate vs requested rate, ppm, toward zero: 0 for an identical
 	 * context, within +/- tolerance when shared by tolerance.
@@ -248,9 +247,9 @@ pacing_txn_entry_hw(const struct pacing_txn *txn, uint64_t entry_id);
 /**
  * Apply the transaction and end it. Prepares first if not done yet; if
  * that fails the transaction is rolled back (table unchanged, hardware
- * created by it freed) and the error returned. Else acquisitions are
- * applied, then releases, then the free hook runs for every entry whose
- * last reference went. @p txn is freed in both cases.
+ * created by it freed) and the error returned. Else the staged references
+ * are applied, then the free hook runs for every entry whose last
+ * reference went. @p txn ends in both cases (do not use it again).
  *
  * @return
  *   0, or a negative errno from prepare.
@@ -260,7 +259,7 @@ pacing_txn_commit(struct pacing_txn *txn, struct pacing_error *err);
 
 /**
  * Discard the transaction and end it: the free hook runs for the hardware
- * it created; the table is left exactly as before. @p txn is freed.
+ * it created; the table is left exactly as before. @p txn ends.
  * A NULL @p txn is accepted.
  */
 void
