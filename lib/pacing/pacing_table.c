@@ -4,11 +4,13 @@
 
 /*
  * Two flat arrays: the entries in id order and the holds (references of one
- * user to one entry) in order of first reference, each with a hash index
- * so that one acquisition or release costs O(1) and a transaction of N
+ * user to one entry) in order of first reference, with a hash index so
+ * that one acquisition or release costs O(1) and a transaction of N
  * changes O(N + table). A transaction appends its new entries and holds
- * and counts its changes in "staged"; commit folds them in and compacts,
- * abort truncates. Both rebuild the indexes, whose size never shrinks.
+ * and counts its changes in "staged"; commit folds them in, abort
+ * truncates. Freed entries and empty holds stay in place until they are
+ * half of their array: then a compaction rebuilds the index (amortised
+ * O(1) per change, and no rebuild for most one-queue changes).
  */
 
 #include <errno.h>
@@ -23,6 +25,7 @@ struct entry {
 	struct pacing_ctx ctx;
 	bool dedicated;
 	bool allocated; /* hw is the caller's: committed, or new and prepared */
+	bool gone;      /* freed; kept (invisible) until the next compaction */
 	void *hw;
 	uint32_t refcnt; /* committed references */
 	int64_t staged;  /* references the open transaction adds */
@@ -52,6 +55,7 @@ struct pacing_table {
 	uint32_t capacity;
 	struct entry *entries;
 	uint32_t nb_entries, entries_cap;
+	uint32_t nb_live;     /* committed entries not gone */
 	struct hold *holds;
 	uint32_t nb_holds, holds_cap;
 	uint32_t *index;      /* shared entries by context, holds by key */
@@ -154,7 +158,7 @@ find_shared(const struct pacing_table *t, const struct pacing_ctx *c)
 	uint32_t i;
 
 	FOR_PROBE(t, ctx_hash(c), i)
-		if (!(t->index[i] & HOLD) &&
+		if (!(t->index[i] & HOLD) && !t->entries[t->index[i] - 1].gone &&
 		    pacing_ctx_equal(&t->entries[t->index[i] - 1].ctx, c))
 			return &t->entries[t->index[i] - 1];
 	return NULL;
@@ -186,7 +190,7 @@ find_entry(const struct pacing_table *t, uint32_t n, uint64_t id)
 		uint32_t mid = lo + (hi - lo) / 2;
 
 		if (t->entries[mid].id == id)
-			return &t->entries[mid];
+			return t->entries[mid].gone ? NULL : &t->entries[mid];
 		if (t->entries[mid].id < id)
 			lo = mid + 1;
 		else
@@ -231,7 +235,7 @@ pacing_table_destroy(struct pacing_table *t, const struct pacing_hw_ops *ops,
 		return;
 	pacing_txn_abort(t->txn.state != TXN_CLOSED ? &t->txn : NULL);
 	for (i = 0; i < t->nb_entries; i++)
-		if (ops != NULL && ops->free != NULL)
+		if (!t->entries[i].gone && ops != NULL && ops->free != NULL)
 			ops->free(opaque, &t->entries[i].ctx, t->entries[i].hw);
 	free(t->entries);
 	free(t->holds);
@@ -248,7 +252,7 @@ pacing_table_capacity(const struct pacing_table *t)
 uint32_t
 pacing_table_in_use(const struct pacing_table *t)
 {
-	return committed(t);
+	return t->nb_live;
 }
 
 static void
@@ -278,6 +282,8 @@ int
 pacing_table_entry_next(const struct pacing_table *t, uint64_t *cursor,
 			struct pacing_entry_info *info)
 {
+	while (*cursor < committed(t) && t->entries[*cursor].gone)
+		(*cursor)++;
 	if (*cursor >= committed(t))
 		return 0;
 	fill_info(&t->entries[(*cursor)++], info);
@@ -353,7 +359,7 @@ find_tolerant(const struct pacing_table *t, const struct pacing_ctx *req,
 	for (i = 0; i < t->nb_entries; i++) {
 		struct entry *e = &t->entries[i];
 
-		if (e->dedicated || e->ctx.rate_mode != req->rate_mode ||
+		if (e->gone || e->dedicated || e->ctx.rate_mode != req->rate_mode ||
 		    e->ctx.burst_upper_bound != req->burst_upper_bound ||
 		    e->ctx.typical_packet_size != req->typical_packet_size)
 			continue;
@@ -484,7 +490,7 @@ pacing_txn_release_user(struct pacing_txn *tx, uint64_t user,
 	for (i = 0; i < t->nb_holds; i++) {
 		struct hold *h = &t->holds[i];
 
-		if (h->user != user)
+		if (h->user != user || h->count + h->staged == 0)
 			continue;
 		find_entry(t, t->nb_entries, h->entry_id)->staged -=
 			h->count + h->staged;
@@ -540,13 +546,13 @@ pacing_txn_prepare(struct pacing_txn *tx, struct pacing_error *err)
 	/* Entries freed by the batch go only after the new ones exist. */
 	for (i = tx->nb_entries; i < t->nb_entries; i++)
 		nb_new += t->entries[i].staged > 0;
-	need = (uint64_t)tx->nb_entries + nb_new;
+	need = (uint64_t)t->nb_live + nb_new;
 	if (need > t->capacity)
 		return pacing_error_set(err, PACING_FIELD_TABLE_CAPACITY,
 			txn_fail(tx, -ENOSPC), "pacing table full: the change "
 			"needs %" PRIu64 " distinct pacing entries (%" PRIu32
 			" in use + %" PRIu32 " new) but the device has %"
-			PRIu32, need, tx->nb_entries, nb_new, t->capacity);
+			PRIu32, need, t->nb_live, nb_new, t->capacity);
 	for (i = tx->nb_entries; i < t->nb_entries; i++) {
 		struct entry *e = &t->entries[i];
 
@@ -584,7 +590,7 @@ pacing_txn_entry_hw(const struct pacing_txn *tx, uint64_t entry_id)
 	return e != NULL && e->allocated ? e->hw : NULL;
 }
 
-/* Ends the transaction: staged counts cleared, indexes rebuilt. */
+/* Ends the transaction: staged counts cleared. */
 static void
 txn_close(struct pacing_txn *tx)
 {
@@ -595,8 +601,6 @@ txn_close(struct pacing_txn *tx)
 		t->entries[i].staged = 0;
 	for (i = 0; i < t->nb_holds; i++)
 		t->holds[i].staged = 0;
-	/* Never fails: the arrays did not grow since the last rebuild. */
-	reindex(t);
 	tx->state = TXN_CLOSED;
 }
 
@@ -610,13 +614,32 @@ pacing_txn_abort(struct pacing_txn *tx)
 	tx->table->nb_holds = tx->nb_holds;
 	tx->table->next_id = tx->next_id;
 	txn_close(tx);
+	/* Never fails: the arrays did not grow since the last rebuild. */
+	reindex(tx->table);
+}
+
+/* Drops the gone entries and the empty holds; rebuilds the index. */
+static void
+compact(struct pacing_table *t)
+{
+	uint32_t i, kept;
+
+	for (i = 0, kept = 0; i < t->nb_holds; i++)
+		if (t->holds[i].count != 0)
+			t->holds[kept++] = t->holds[i];
+	t->nb_holds = kept;
+	for (i = 0, kept = 0; i < t->nb_entries; i++)
+		if (!t->entries[i].gone)
+			t->entries[kept++] = t->entries[i];
+	t->nb_entries = kept;
+	reindex(t);
 }
 
 int
 pacing_txn_commit(struct pacing_txn *tx, struct pacing_error *err)
 {
 	struct pacing_table *t;
-	uint32_t i, kept;
+	uint32_t i, gone = 0, empty = 0;
 	int ret;
 
 	ret = pacing_txn_prepare(tx, err);
@@ -625,26 +648,29 @@ pacing_txn_commit(struct pacing_txn *tx, struct pacing_error *err)
 		return ret;
 	}
 	t = tx->table;
-	for (i = 0, kept = 0; i < t->nb_holds; i++) {
-		struct hold *h = &t->holds[i];
-
-		h->count += h->staged;
-		if (h->count != 0)
-			t->holds[kept++] = *h;
+	for (i = 0; i < t->nb_holds; i++) {
+		t->holds[i].count += t->holds[i].staged;
+		empty += t->holds[i].count == 0;
 	}
-	t->nb_holds = kept;
-	for (i = 0, kept = 0; i < t->nb_entries; i++) {
+	for (i = 0; i < t->nb_entries; i++) {
 		struct entry *e = &t->entries[i];
 
+		gone += e->gone;
+		if (e->gone)
+			continue;
 		e->refcnt += e->staged;
 		if (e->refcnt != 0) {
-			t->entries[kept++] = *e;
+			t->nb_live += i >= tx->nb_entries; /* a new one */
 			continue;
 		}
 		if (e->allocated && tx->ops != NULL && tx->ops->free != NULL)
 			tx->ops->free(tx->opaque, &e->ctx, e->hw);
+		e->gone = true;
+		gone++;
+		t->nb_live -= i < tx->nb_entries;
 	}
-	t->nb_entries = kept;
 	txn_close(tx);
+	if (2 * gone > t->nb_entries || 2 * empty > t->nb_holds)
+		compact(t);
 	return 0;
 }
