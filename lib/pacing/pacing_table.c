@@ -6,11 +6,11 @@
  * Two flat arrays: the entries in id order and the holds (references of one
  * user to one entry) in order of first reference, with a hash index so
  * that one acquisition or release costs O(1) and a transaction of N
- * changes O(N + table). A transaction appends its new entries and holds
- * and counts its changes in "staged"; commit folds them in, abort
- * truncates. Freed entries and empty holds stay in place until they are
- * half of their array: then a compaction rebuilds the index (amortised
- * O(1) per change, and no rebuild for most one-queue changes).
+ * changes O(N). A transaction appends its new entries and holds, counts
+ * its changes in "staged" and lists what it touched; commit folds those
+ * in, abort truncates. Freed entries and empty holds stay in place until
+ * they are half of their array: then a compaction rebuilds the index
+ * (amortised O(1) per change).
  */
 
 #include <errno.h>
@@ -56,6 +56,10 @@ struct pacing_table {
 	struct entry *entries;
 	uint32_t nb_entries, entries_cap;
 	uint32_t nb_live;     /* committed entries not gone */
+	uint32_t nb_gone;     /* entries gone, not yet compacted */
+	uint32_t nb_empty;    /* holds without references */
+	uint32_t *touched;    /* what the open transaction staged: positions */
+	uint32_t nb_touched, touched_cap; /* (HOLD set: in the holds) */
 	struct hold *holds;
 	uint32_t nb_holds, holds_cap;
 	uint32_t *index;      /* shared entries by context, holds by key */
@@ -199,6 +203,35 @@ find_entry(const struct pacing_table *t, uint32_t n, uint64_t id)
 	return NULL;
 }
 
+/* Room for @p more positions in the touched list. */
+static int
+reserve_touched(struct pacing_table *t, uint64_t more)
+{
+	uint64_t need = t->nb_touched + more, n = t->touched_cap ? t->touched_cap : 16;
+	uint32_t *p;
+
+	while (n < need)
+		n *= 2;
+	if (n == t->touched_cap)
+		return 0;
+	if (n > UINT32_MAX ||
+	    (p = realloc(t->touched, n * sizeof(*p))) == NULL)
+		return -ENOMEM;
+	t->touched = p;
+	t->touched_cap = n;
+	return 0;
+}
+
+/* Stages @p n references of hold @p h to entry @p e (room reserved). */
+static void
+stage(struct pacing_table *t, struct entry *e, struct hold *h, int64_t n)
+{
+	h->staged += n;
+	e->staged += n;
+	t->touched[t->nb_touched++] = (uint32_t)(h - t->holds) | HOLD;
+	t->touched[t->nb_touched++] = (uint32_t)(e - t->entries);
+}
+
 /* Entries committed: those before the open transaction's new ones. */
 static uint32_t
 committed(const struct pacing_table *t)
@@ -240,6 +273,7 @@ pacing_table_destroy(struct pacing_table *t, const struct pacing_hw_ops *ops,
 	free(t->entries);
 	free(t->holds);
 	free(t->index);
+	free(t->touched);
 	free(t);
 }
 
@@ -412,7 +446,7 @@ pacing_txn_acquire(struct pacing_txn *tx, uint64_t user,
 	if (reserve_one(t, (void **)&t->entries, t->nb_entries,
 			&t->entries_cap, sizeof(*t->entries)) != 0 ||
 	    reserve_one(t, (void **)&t->holds, t->nb_holds, &t->holds_cap,
-			sizeof(*t->holds)) != 0)
+			sizeof(*t->holds)) != 0 || reserve_touched(t, 2) != 0)
 		return pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
 					"no memory to stage a pacing change");
 	if (!(flags & PACING_ACQ_DEDICATED))
@@ -436,9 +470,9 @@ pacing_txn_acquire(struct pacing_txn *tx, uint64_t user,
 		h->user = user;
 		h->entry_id = e->id;
 		index_put(t, mix(user, e->id), ++t->nb_holds | HOLD);
+		t->nb_empty++;
 	}
-	h->staged++;
-	e->staged++;
+	stage(t, e, h, 1);
 	grant->entry_id = e->id;
 	grant->ctx = e->ctx;
 	grant->deviation_ppm = pacing_error_ppm(ctx->rate_limit,
@@ -469,8 +503,10 @@ pacing_txn_release(struct pacing_txn *tx, uint64_t user, uint64_t entry_id,
 					"user %" PRIu64 " holds no reference "
 					"to pacing entry %" PRIu64, user,
 					entry_id);
-	h->staged--;
-	e->staged--;
+	if (reserve_touched(tx->table, 2) != 0)
+		return pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
+					"no memory to stage a pacing change");
+	stage(tx->table, e, h, -1);
 	return 0;
 }
 
@@ -479,7 +515,7 @@ pacing_txn_release_user(struct pacing_txn *tx, uint64_t user,
 			struct pacing_error *err)
 {
 	struct pacing_table *t;
-	uint32_t i;
+	uint32_t i, n;
 	int ret;
 
 	pacing_error_clear(err);
@@ -487,14 +523,17 @@ pacing_txn_release_user(struct pacing_txn *tx, uint64_t user,
 	if (ret != 0)
 		return ret;
 	t = tx->table;
+	for (i = 0, n = 0; i < t->nb_holds; i++)
+		n += t->holds[i].user == user;
+	if (reserve_touched(t, 2 * n) != 0)
+		return pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
+					"no memory to stage a pacing change");
 	for (i = 0; i < t->nb_holds; i++) {
 		struct hold *h = &t->holds[i];
 
-		if (h->user != user || h->count + h->staged == 0)
-			continue;
-		find_entry(t, t->nb_entries, h->entry_id)->staged -=
-			h->count + h->staged;
-		h->staged = -(int64_t)h->count;
+		if (h->user == user && h->count + h->staged != 0)
+			stage(t, find_entry(t, t->nb_entries, h->entry_id), h,
+			      -(h->count + h->staged));
 	}
 	return 0;
 }
@@ -590,32 +629,33 @@ pacing_txn_entry_hw(const struct pacing_txn *tx, uint64_t entry_id)
 	return e != NULL && e->allocated ? e->hw : NULL;
 }
 
-/* Ends the transaction: staged counts cleared. */
-static void
-txn_close(struct pacing_txn *tx)
-{
-	struct pacing_table *t = tx->table;
-	uint32_t i;
-
-	for (i = 0; i < t->nb_entries; i++)
-		t->entries[i].staged = 0;
-	for (i = 0; i < t->nb_holds; i++)
-		t->holds[i].staged = 0;
-	tx->state = TXN_CLOSED;
-}
-
 void
 pacing_txn_abort(struct pacing_txn *tx)
 {
+	struct pacing_table *t;
+	uint32_t k, v;
+
 	if (tx == NULL || tx->state == TXN_CLOSED)
 		return;
+	t = tx->table;
 	txn_free_hw(tx);
-	tx->table->nb_entries = tx->nb_entries;
-	tx->table->nb_holds = tx->nb_holds;
-	tx->table->next_id = tx->next_id;
-	txn_close(tx);
+	for (k = 0; k < t->nb_touched; k++) {
+		v = t->touched[k];
+		if (v & HOLD && (v & ~HOLD) < tx->nb_holds)
+			t->holds[v & ~HOLD].staged = 0;
+		else if (!(v & HOLD) && v < tx->nb_entries)
+			t->entries[v].staged = 0;
+	}
+	t->nb_touched = 0;
+	t->nb_empty -= t->nb_holds - tx->nb_holds; /* new holds are empty */
+	t->next_id = tx->next_id;
+	tx->state = TXN_CLOSED;
+	if (t->nb_entries == tx->nb_entries && t->nb_holds == tx->nb_holds)
+		return;
+	t->nb_entries = tx->nb_entries;
+	t->nb_holds = tx->nb_holds;
 	/* Never fails: the arrays did not grow since the last rebuild. */
-	reindex(tx->table);
+	reindex(t);
 }
 
 /* Drops the gone entries and the empty holds; rebuilds the index. */
@@ -632,14 +672,50 @@ compact(struct pacing_table *t)
 		if (!t->entries[i].gone)
 			t->entries[kept++] = t->entries[i];
 	t->nb_entries = kept;
+	t->nb_gone = 0;
+	t->nb_empty = 0;
 	reindex(t);
+}
+
+/* Folds the staged references of what position @p v names. */
+static void
+fold(struct pacing_txn *tx, uint32_t v)
+{
+	struct pacing_table *t = tx->table;
+	struct entry *e;
+	uint32_t before;
+
+	if (v & HOLD) {
+		struct hold *h = &t->holds[v & ~HOLD];
+
+		before = h->count;
+		h->count += h->staged;
+		h->staged = 0;
+		t->nb_empty += (before != 0) - (h->count != 0);
+		return;
+	}
+	e = &t->entries[v];
+	if (e->gone)
+		return;
+	before = e->refcnt;
+	e->refcnt += e->staged;
+	e->staged = 0;
+	if (e->refcnt != 0) {
+		t->nb_live += before == 0; /* a new entry */
+		return;
+	}
+	if (e->allocated && tx->ops != NULL && tx->ops->free != NULL)
+		tx->ops->free(tx->opaque, &e->ctx, e->hw);
+	e->gone = true;
+	t->nb_gone++;
+	t->nb_live -= before != 0;
 }
 
 int
 pacing_txn_commit(struct pacing_txn *tx, struct pacing_error *err)
 {
 	struct pacing_table *t;
-	uint32_t i, gone = 0, empty = 0;
+	uint32_t k;
 	int ret;
 
 	ret = pacing_txn_prepare(tx, err);
@@ -648,29 +724,11 @@ pacing_txn_commit(struct pacing_txn *tx, struct pacing_error *err)
 		return ret;
 	}
 	t = tx->table;
-	for (i = 0; i < t->nb_holds; i++) {
-		t->holds[i].count += t->holds[i].staged;
-		empty += t->holds[i].count == 0;
-	}
-	for (i = 0; i < t->nb_entries; i++) {
-		struct entry *e = &t->entries[i];
-
-		gone += e->gone;
-		if (e->gone)
-			continue;
-		e->refcnt += e->staged;
-		if (e->refcnt != 0) {
-			t->nb_live += i >= tx->nb_entries; /* a new one */
-			continue;
-		}
-		if (e->allocated && tx->ops != NULL && tx->ops->free != NULL)
-			tx->ops->free(tx->opaque, &e->ctx, e->hw);
-		e->gone = true;
-		gone++;
-		t->nb_live -= i < tx->nb_entries;
-	}
-	txn_close(tx);
-	if (2 * gone > t->nb_entries || 2 * empty > t->nb_holds)
+	for (k = 0; k < t->nb_touched; k++)
+		fold(tx, t->touched[k]);
+	t->nb_touched = 0;
+	tx->state = TXN_CLOSED;
+	if (2 * t->nb_gone > t->nb_entries || 2 * t->nb_empty > t->nb_holds)
 		compact(t);
 	return 0;
 }

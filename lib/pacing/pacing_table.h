@@ -28,9 +28,9 @@
  * tag). A user may hold several references, also to the same entry (the
  * new and the old entry of a queue during a hitless rate change).
  *
- * Cost: an exact-context acquisition or a release is O(1) (hash indexes),
- * one with a rate tolerance scans the entries, and commit or abort is
- * O(entries + holders): a transaction of N changes is linear in N.
+ * Cost: an exact-context acquisition or a release is O(1) (hash index),
+ * one with a rate tolerance scans the entries, and a commit of N changes
+ * is O(N), amortised.
  *
  * Not thread-safe: the caller serialises all calls on one table.
  */
