@@ -198,7 +198,7 @@ pacing_txn_acquire(struct pacing_txn *txn, uint64_t user,
  *
  * @return
  *   0, or -ENOENT (no such entry, or @p user holds no more references to
- *   it once earlier staged releases are counted), -EINVAL.
+ *   it once earlier staged releases are counted), -EINVAL, -ENOMEM.
  */
 int
 pacing_txn_release(struct pacing_txn *txn, uint64_t user, uint64_t entry_id,
@@ -209,7 +209,7 @@ pacing_txn_release(struct pacing_txn *txn, uint64_t user, uint64_t entry_id,
  * staged in this transaction).
  *
  * @return
- *   0, or -EINVAL (a transaction no longer staging).
+ *   0, or -EINVAL (a transaction no longer staging), -ENOMEM.
  */
 int
 pacing_txn_release_user(struct pacing_txn *txn, uint64_t user,
