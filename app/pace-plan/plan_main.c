@@ -221,7 +221,7 @@ print_entries(const struct pacing_table *t)
 
 	printf("\npacing entries: %" PRIu32 " of %" PRIu32 " in use, %" PRIu32
 	       " free\n", pacing_table_in_use(t), pacing_table_capacity(t),
-	       pacing_table_free_slots(t));
+	       pacing_table_capacity(t) - pacing_table_in_use(t));
 	if (pacing_table_in_use(t) == 0)
 		return;
 	printf("%5s  %-20s %-5s %-10s %-8s %-10s %s\n", "entry", "rate_limit",
@@ -421,10 +421,17 @@ main(int argc, char **argv)
 
 			if (r->ret != 0)
 				continue;
-			r->ret = pacing_table_acquire(table, NULL, NULL,
-				r->q.qid, &r->res.ctx,
+			struct pacing_txn *tx = pacing_txn_begin(table, NULL,
+							NULL, &r->err);
+
+			r->ret = tx == NULL ? r->err.code :
+				pacing_txn_acquire(tx, r->q.qid, &r->res.ctx,
 				r->q.dedicated ? PACING_ACQ_DEDICATED : 0,
 				tolerance, &r->grant, &r->err);
+			if (r->ret == 0)
+				r->ret = pacing_txn_commit(tx, &r->err);
+			else
+				pacing_txn_abort(tx);
 			r->applied = r->ret == 0;
 		}
 	} else {

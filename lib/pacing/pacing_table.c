@@ -2,6 +2,17 @@
  * Copyright 2026 The mlx5-tm authors
  */
 
+/*
+ * Two flat arrays: the entries in id order and the holds (references of one
+ * user to one entry) in order of first reference, with a hash index so
+ * that one acquisition or release costs O(1) and a transaction of N
+ * changes O(N). A transaction appends its new entries and holds, counts
+ * its changes in "staged" and lists what it touched; commit folds those
+ * in, abort truncates. Freed entries and empty holds stay in place until
+ * they are half of their array: then a compaction rebuilds the index
+ * (amortised O(1) per change).
+ */
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -9,96 +20,25 @@
 
 #include "pacing_table.h"
 
-/* One pacing entry; its reference count is the number of holders. */
 struct entry {
 	uint64_t id;
 	struct pacing_ctx ctx;
 	bool dedicated;
+	bool allocated; /* hw is the caller's: committed, or new and prepared */
+	bool gone;      /* freed; kept (invisible) until the next compaction */
 	void *hw;
-	uint64_t *users;   /* one user id per reference, acquisition order */
-	uint32_t nb_users;
-	uint32_t users_cap;
-	uint32_t staged;   /* scratch of txn_reserve(), 0 otherwise */
-	uint32_t released; /* releases staged by the open txn */
-	bool loaded;       /* references counted in the open txn's holds */
+	uint32_t refcnt; /* committed references */
+	int64_t staged;  /* references the open transaction adds */
 };
 
-/* One slot of a context index; id 0 marks a free slot. */
-struct ctx_slot {
-	struct pacing_ctx ctx;
-	uint64_t id;
-};
-
-/*
- * Shared entries by context, for the exact-match search (open addressing,
- * linear probing, at most half full). It only saves the scan of every
- * entry: when it cannot grow it is marked failed and the entries are
- * scanned instead.
- */
-struct ctx_index {
-	struct ctx_slot *slots;
-	uint32_t nb_slots; /* 0 or a power of two */
-	uint32_t count;
-	bool failed;
-};
-
-struct pacing_table {
-	uint32_t capacity;
-	struct entry *entries; /* in use, creation (id) order */
-	uint32_t nb_entries;
-	uint32_t entries_cap;
-	uint64_t next_id;      /* ids are never reused */
-	struct ctx_index index; /* its shared entries */
-	struct pacing_txn *open;
-};
-
-enum op_kind {
-	OP_ACQUIRE,
-	OP_RELEASE,
-};
-
-/*
- * References of one user to one entry in a transaction: the staged ones,
- * plus the committed ones once the entry is loaded (when it has seen
- * HOLD_LOAD_RELEASES releases: below that, scanning its holders is
- * cheaper than loading them all).
- */
 struct hold {
 	uint64_t user;
-	uint64_t entry_id; /* 0: free slot */
-	int64_t held;
-	uint32_t releases; /* staged releases, applied at commit */
-};
-
-#define HOLD_LOAD_RELEASES 4
-
-/* Holds by (user, entry), open addressing, at most half full. */
-struct hold_map {
-	struct hold *slots;
-	uint32_t nb_slots; /* 0 or a power of two */
-	uint32_t count;
-};
-
-/* One staged change, applied in staging order at commit. */
-struct op {
-	enum op_kind kind;
-	uint64_t user;
 	uint64_t entry_id;
+	uint32_t count;  /* committed references */
+	int64_t staged;  /* references the open transaction adds */
 };
 
-/* An entry this transaction creates. */
-struct new_entry {
-	struct entry e;
-	uint32_t acquires; /* staged acquisitions */
-	uint32_t releases; /* staged releases */
-	bool allocated;    /* alloc hook succeeded: e.hw is the caller's */
-};
-
-enum txn_state {
-	TXN_STAGING,
-	TXN_PREPARED,
-	TXN_FAILED,
-};
+enum txn_state { TXN_CLOSED, TXN_STAGING, TXN_PREPARED, TXN_FAILED };
 
 struct pacing_txn {
 	struct pacing_table *table;
@@ -106,57 +46,155 @@ struct pacing_txn {
 	void *opaque;
 	enum txn_state state;
 	int fail_code;
-	uint64_t saved_next_id;
-	struct op *staged;
-	uint32_t nb_staged;
-	uint32_t staged_cap;
-	struct new_entry *news;  /* ids saved_next_id, saved_next_id + 1... */
-	uint32_t nb_news;
-	uint32_t news_cap;
-	struct ctx_index news_index; /* the shared ones among news */
-	struct hold_map holds;
-	uint64_t *released;          /* ids of the entries released */
-	uint32_t nb_released;
-	uint32_t released_cap;
+	uint32_t nb_entries; /* the table's before the transaction */
+	uint32_t nb_holds;
+	uint64_t next_id;
+};
+
+struct pacing_table {
+	uint32_t capacity;
+	struct entry *entries;
+	uint32_t nb_entries, entries_cap;
+	uint32_t nb_live;     /* committed entries not gone */
+	uint32_t nb_gone;     /* entries gone, not yet compacted */
+	uint32_t nb_empty;    /* holds without references */
+	uint32_t *touched;    /* what the open transaction staged: positions */
+	uint32_t nb_touched, touched_cap; /* (HOLD set: in the holds) */
+	struct hold *holds;
+	uint32_t nb_holds, holds_cap;
+	uint32_t *index;      /* shared entries by context, holds by key */
+	uint32_t index_mask;  /* slots - 1, slots >= 2 * (arrays' room) */
+	uint64_t next_id;     /* ids are never reused */
+	struct pacing_txn txn;
 };
 
 #define PPM 1000000u
 
-/* Grows *arr (of elem-sized items, *cap of them) to hold at least need. */
-static int
-reserve(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+static uint32_t
+mix(uint64_t a, uint64_t b)
 {
-	uint64_t n;
-	void *p;
+	const uint64_t k = 0x9e3779b97f4a7c15ull;
 
-	if (need <= *cap)
-		return 0;
-	n = *cap ? (uint64_t)*cap * 2 : 4;
-	if (n < need)
-		n = need;
-	if (n > UINT32_MAX)
-		n = UINT32_MAX;
-	if (n < need || n > SIZE_MAX / elem)
+	return (uint32_t)(((a * k) ^ b) * k >> 32);
+}
+
+static uint32_t
+ctx_hash(const struct pacing_ctx *c)
+{
+	return mix((uint64_t)c->rate_limit << 32 | c->burst_upper_bound,
+		   (uint64_t)c->typical_packet_size << 8 | c->rate_mode);
+}
+
+/*
+ * The index: open addressing, a slot holds a position + 1 in the entries
+ * or, with HOLD set, in the holds; 0 is free. Rebuilt whole (positions
+ * move at commit and abort), sized for the arrays' capacities; if it
+ * cannot grow it is left valid for the elements present.
+ */
+#define HOLD (1u << 31)
+
+static void
+index_put(struct pacing_table *t, uint32_t hash, uint32_t value)
+{
+	uint32_t i = hash & t->index_mask;
+
+	while (t->index[i] != 0)
+		i = (i + 1) & t->index_mask;
+	t->index[i] = value;
+}
+
+static int
+reindex(struct pacing_table *t)
+{
+	uint64_t size = 16, room = (uint64_t)t->entries_cap + t->holds_cap;
+	uint32_t i, *slot;
+
+	while (size < 2 * room)
+		size *= 2;
+	if (size > HOLD)
 		return -ENOMEM;
-	p = realloc(*arr, (size_t)n * elem);
-	if (p == NULL)
-		return -ENOMEM;
-	*arr = p;
-	*cap = (uint32_t)n;
+	if (size > t->index_mask + 1ull || t->index == NULL) {
+		slot = calloc(size, sizeof(*slot));
+		if (slot == NULL)
+			return -ENOMEM;
+		free(t->index);
+		t->index = slot;
+		t->index_mask = size - 1;
+	} else {
+		memset(t->index, 0, (t->index_mask + 1ull) * sizeof(*slot));
+	}
+	for (i = 0; i < t->nb_entries; i++)
+		if (!t->entries[i].dedicated)
+			index_put(t, ctx_hash(&t->entries[i].ctx), i + 1);
+	for (i = 0; i < t->nb_holds; i++)
+		index_put(t, mix(t->holds[i].user, t->holds[i].entry_id),
+			  (i + 1) | HOLD);
 	return 0;
 }
 
-static struct entry *
-table_lookup(const struct pacing_table *t, uint64_t id)
+/* Room for one more element in @p *arr (and in the index). */
+static int
+reserve_one(struct pacing_table *t, void **arr, uint32_t nb, uint32_t *cap,
+	    size_t elem)
 {
-	uint32_t lo = 0, hi = t->nb_entries;
+	uint32_t old = *cap, n = old ? old * 2 : 16;
+	void *p;
 
-	/* Entries are kept in increasing id order. */
+	if (nb < old)
+		return 0;
+	if (n <= old || (p = realloc(*arr, (size_t)n * elem)) == NULL)
+		return -ENOMEM;
+	*arr = p;
+	*cap = n;
+	if (reindex(t) == 0)
+		return 0;
+	*cap = old;
+	return -ENOMEM;
+}
+
+#define FOR_PROBE(t, hash, i) \
+	for (i = (hash) & (t)->index_mask; (t)->index[i] != 0; \
+	     i = (i + 1) & (t)->index_mask)
+
+static struct entry *
+find_shared(const struct pacing_table *t, const struct pacing_ctx *c)
+{
+	uint32_t i;
+
+	FOR_PROBE(t, ctx_hash(c), i)
+		if (!(t->index[i] & HOLD) && !t->entries[t->index[i] - 1].gone &&
+		    pacing_ctx_equal(&t->entries[t->index[i] - 1].ctx, c))
+			return &t->entries[t->index[i] - 1];
+	return NULL;
+}
+
+static struct hold *
+find_hold(const struct pacing_table *t, uint64_t user, uint64_t entry_id)
+{
+	struct hold *h;
+	uint32_t i;
+
+	FOR_PROBE(t, mix(user, entry_id), i) {
+		if (!(t->index[i] & HOLD))
+			continue;
+		h = &t->holds[(t->index[i] & ~HOLD) - 1];
+		if (h->user == user && h->entry_id == entry_id)
+			return h;
+	}
+	return NULL;
+}
+
+/* Entry @p id among the first @p n (ids increase along the array). */
+static struct entry *
+find_entry(const struct pacing_table *t, uint32_t n, uint64_t id)
+{
+	uint32_t lo = 0, hi = n;
+
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
 		if (t->entries[mid].id == id)
-			return &t->entries[mid];
+			return t->entries[mid].gone ? NULL : &t->entries[mid];
 		if (t->entries[mid].id < id)
 			lo = mid + 1;
 		else
@@ -165,178 +203,40 @@ table_lookup(const struct pacing_table *t, uint64_t id)
 	return NULL;
 }
 
-static struct new_entry *
-txn_lookup_new(const struct pacing_txn *tx, uint64_t id)
-{
-	/* New entries take consecutive ids from saved_next_id on. */
-	if (id < tx->saved_next_id || id - tx->saved_next_id >= tx->nb_news)
-		return NULL;
-	return &tx->news[id - tx->saved_next_id];
-}
-
-static uint32_t
-ctx_hash(const struct pacing_ctx *c)
-{
-	const uint64_t mul = 0x9e3779b97f4a7c15ull;
-	uint64_t h;
-
-	h = (uint64_t)c->rate_limit * mul ^ c->burst_upper_bound;
-	h = h * mul ^ ((uint64_t)c->typical_packet_size << 8 | c->rate_mode);
-	h *= mul;
-	return (uint32_t)(h >> 32);
-}
-
-/* The slot holding @p c, or the free slot where it would go. */
-static struct ctx_slot *
-index_slot(const struct ctx_index *ix, const struct pacing_ctx *c)
-{
-	uint32_t i = ctx_hash(c) & (ix->nb_slots - 1);
-
-	while (ix->slots[i].id != 0 && !pacing_ctx_equal(&ix->slots[i].ctx, c))
-		i = (i + 1) & (ix->nb_slots - 1);
-	return &ix->slots[i];
-}
-
-/* Id of the indexed entry of context @p c, 0 if none. */
-static uint64_t
-index_find(const struct ctx_index *ix, const struct pacing_ctx *c)
-{
-	if (ix->count == 0)
-		return 0;
-	return index_slot(ix, c)->id;
-}
-
-/* Doubles the slots (at least 16); on failure the index is failed. */
-static void
-index_grow(struct ctx_index *ix)
-{
-	struct ctx_index bigger = { 0 };
-	uint32_t i;
-
-	bigger.nb_slots = ix->nb_slots != 0 ? ix->nb_slots * 2 : 16;
-	if (bigger.nb_slots < ix->nb_slots ||
-	    (bigger.slots = calloc(bigger.nb_slots,
-				   sizeof(*bigger.slots))) == NULL) {
-		free(ix->slots);
-		memset(ix, 0, sizeof(*ix));
-		ix->failed = true;
-		return;
-	}
-	for (i = 0; i < ix->nb_slots; i++)
-		if (ix->slots[i].id != 0)
-			*index_slot(&bigger, &ix->slots[i].ctx) =
-				ix->slots[i];
-	bigger.count = ix->count;
-	free(ix->slots);
-	*ix = bigger;
-}
-
-/* Indexes entry @p id of context @p c, unless an older one has it. */
-static void
-index_add(struct ctx_index *ix, const struct pacing_ctx *c, uint64_t id)
-{
-	struct ctx_slot *slot;
-
-	if (ix->failed)
-		return;
-	if ((uint64_t)(ix->count + 1) * 2 > ix->nb_slots) {
-		index_grow(ix);
-		if (ix->failed)
-			return;
-	}
-	slot = index_slot(ix, c);
-	if (slot->id != 0)
-		return;
-	slot->ctx = *c;
-	slot->id = id;
-	ix->count++;
-}
-
-static uint32_t
-hold_hash(uint64_t user, uint64_t entry_id)
-{
-	const uint64_t mul = 0x9e3779b97f4a7c15ull;
-
-	return (uint32_t)(((user * mul) ^ entry_id) * mul >> 32);
-}
-
-/* The slot of (user, entry_id), or the free slot where it would go. */
-static struct hold *
-hold_slot(const struct hold_map *m, uint64_t user, uint64_t entry_id)
-{
-	uint32_t i = hold_hash(user, entry_id) & (m->nb_slots - 1);
-
-	while (m->slots[i].entry_id != 0 &&
-	       (m->slots[i].user != user || m->slots[i].entry_id != entry_id))
-		i = (i + 1) & (m->nb_slots - 1);
-	return &m->slots[i];
-}
-
+/* Room for @p more positions in the touched list. */
 static int
-hold_grow(struct hold_map *m)
+reserve_touched(struct pacing_table *t, uint64_t more)
 {
-	struct hold_map bigger = { 0 };
-	uint32_t i;
+	uint64_t need = t->nb_touched + more, n = t->touched_cap ? t->touched_cap : 16;
+	uint32_t *p;
 
-	bigger.nb_slots = m->nb_slots != 0 ? m->nb_slots * 2 : 8;
-	if (bigger.nb_slots < m->nb_slots)
+	while (n < need)
+		n *= 2;
+	if (n == t->touched_cap)
+		return 0;
+	if (n > UINT32_MAX ||
+	    (p = realloc(t->touched, n * sizeof(*p))) == NULL)
 		return -ENOMEM;
-	bigger.slots = calloc(bigger.nb_slots, sizeof(*bigger.slots));
-	if (bigger.slots == NULL)
-		return -ENOMEM;
-	for (i = 0; i < m->nb_slots; i++)
-		if (m->slots[i].entry_id != 0)
-			*hold_slot(&bigger, m->slots[i].user,
-				   m->slots[i].entry_id) = m->slots[i];
-	bigger.count = m->count;
-	free(m->slots);
-	*m = bigger;
+	t->touched = p;
+	t->touched_cap = n;
 	return 0;
 }
 
-/* The hold of (user, entry_id), created empty; NULL without memory. */
-static struct hold *
-hold_get(struct hold_map *m, uint64_t user, uint64_t entry_id)
+/* Stages @p n references of hold @p h to entry @p e (room reserved). */
+static void
+stage(struct pacing_table *t, struct entry *e, struct hold *h, int64_t n)
 {
-	struct hold *h;
-
-	if ((uint64_t)(m->count + 1) * 2 > m->nb_slots && hold_grow(m) != 0)
-		return NULL;
-	h = hold_slot(m, user, entry_id);
-	if (h->entry_id == 0) {
-		memset(h, 0, sizeof(*h));
-		h->user = user;
-		h->entry_id = entry_id;
-		m->count++;
-	}
-	return h;
+	h->staged += n;
+	e->staged += n;
+	t->touched[t->nb_touched++] = (uint32_t)(h - t->holds) | HOLD;
+	t->touched[t->nb_touched++] = (uint32_t)(e - t->entries);
 }
 
-/* Rebuilds the table's index from its entries (after a commit). */
-static void
-index_rebuild(struct pacing_table *t)
+/* Entries committed: those before the open transaction's new ones. */
+static uint32_t
+committed(const struct pacing_table *t)
 {
-	uint32_t i;
-
-	if (t->index.slots != NULL)
-		memset(t->index.slots, 0,
-		       t->index.nb_slots * sizeof(*t->index.slots));
-	t->index.count = 0;
-	t->index.failed = false;
-	for (i = 0; i < t->nb_entries; i++)
-		if (!t->entries[i].dedicated)
-			index_add(&t->index, &t->entries[i].ctx,
-				  t->entries[i].id);
-}
-
-static void
-fill_info(const struct entry *e, struct pacing_entry_info *info)
-{
-	info->id = e->id;
-	info->ctx = e->ctx;
-	info->dedicated = e->dedicated;
-	info->refcnt = e->nb_users;
-	info->hw = e->hw;
+	return t->txn.state != TXN_CLOSED ? t->txn.nb_entries : t->nb_entries;
 }
 
 struct pacing_table *
@@ -346,13 +246,15 @@ pacing_table_create(uint32_t capacity, struct pacing_error *err)
 
 	pacing_error_clear(err);
 	t = calloc(1, sizeof(*t));
-	if (t == NULL) {
+	if (t == NULL || reindex(t) != 0) {
+		free(t);
 		pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
 				 "no memory for a pacing table");
 		return NULL;
 	}
 	t->capacity = capacity;
 	t->next_id = 1;
+	t->txn.table = t;
 	return t;
 }
 
@@ -364,16 +266,14 @@ pacing_table_destroy(struct pacing_table *t, const struct pacing_hw_ops *ops,
 
 	if (t == NULL)
 		return;
-	if (t->open != NULL)
-		pacing_txn_abort(t->open);
-	for (i = 0; i < t->nb_entries; i++) {
-		if (ops != NULL && ops->free != NULL)
-			ops->free(opaque, &t->entries[i].ctx,
-				  t->entries[i].hw);
-		free(t->entries[i].users);
-	}
+	pacing_txn_abort(t->txn.state != TXN_CLOSED ? &t->txn : NULL);
+	for (i = 0; i < t->nb_entries; i++)
+		if (!t->entries[i].gone && ops != NULL && ops->free != NULL)
+			ops->free(opaque, &t->entries[i].ctx, t->entries[i].hw);
 	free(t->entries);
-	free(t->index.slots);
+	free(t->holds);
+	free(t->index);
+	free(t->touched);
 	free(t);
 }
 
@@ -386,21 +286,24 @@ pacing_table_capacity(const struct pacing_table *t)
 uint32_t
 pacing_table_in_use(const struct pacing_table *t)
 {
-	return t->nb_entries;
+	return t->nb_live;
 }
 
-uint32_t
-pacing_table_free_slots(const struct pacing_table *t)
+static void
+fill_info(const struct entry *e, struct pacing_entry_info *info)
 {
-	return t->nb_entries >= t->capacity ? 0 :
-		t->capacity - t->nb_entries;
+	info->id = e->id;
+	info->ctx = e->ctx;
+	info->dedicated = e->dedicated;
+	info->refcnt = e->refcnt;
+	info->hw = e->hw;
 }
 
 int
 pacing_table_entry_get(const struct pacing_table *t, uint64_t entry_id,
 		       struct pacing_entry_info *info)
 {
-	const struct entry *e = table_lookup(t, entry_id);
+	const struct entry *e = find_entry(t, committed(t), entry_id);
 
 	if (e == NULL)
 		return -ENOENT;
@@ -413,10 +316,11 @@ int
 pacing_table_entry_next(const struct pacing_table *t, uint64_t *cursor,
 			struct pacing_entry_info *info)
 {
-	if (*cursor >= t->nb_entries)
+	while (*cursor < committed(t) && t->entries[*cursor].gone)
+		(*cursor)++;
+	if (*cursor >= committed(t))
 		return 0;
-	fill_info(&t->entries[*cursor], info);
-	(*cursor)++;
+	fill_info(&t->entries[(*cursor)++], info);
 	return 1;
 }
 
@@ -424,82 +328,42 @@ int64_t
 pacing_table_entry_users(const struct pacing_table *t, uint64_t entry_id,
 			 uint64_t *users, uint32_t max)
 {
-	const struct entry *e = table_lookup(t, entry_id);
-	uint32_t i;
+	int64_t n = 0;
+	uint32_t i, j;
 
-	if (e == NULL)
+	if (find_entry(t, committed(t), entry_id) == NULL)
 		return -ENOENT;
-	for (i = 0; i < e->nb_users && i < max; i++)
-		users[i] = e->users[i];
-	return e->nb_users;
-}
-
-uint32_t
-pacing_table_user_entries(const struct pacing_table *t, uint64_t user,
-			  uint64_t *ids, uint32_t max)
-{
-	uint32_t i, j, n = 0;
-
-	for (i = 0; i < t->nb_entries; i++) {
-		const struct entry *e = &t->entries[i];
-
-		for (j = 0; j < e->nb_users; j++) {
-			if (e->users[j] != user)
-				continue;
+	for (i = 0; i < t->nb_holds; i++)
+		for (j = 0; t->holds[i].entry_id == entry_id &&
+		     j < t->holds[i].count; j++, n++)
 			if (n < max)
-				ids[n] = e->id;
-			if (n < UINT32_MAX)
-				n++;
-		}
-	}
+				users[n] = t->holds[i].user;
 	return n;
-}
-
-uint64_t
-pacing_table_find(const struct pacing_table *t, const struct pacing_ctx *ctx)
-{
-	uint32_t i;
-
-	if (!t->index.failed)
-		return index_find(&t->index, ctx);
-	for (i = 0; i < t->nb_entries; i++)
-		if (!t->entries[i].dedicated &&
-		    pacing_ctx_equal(&t->entries[i].ctx, ctx))
-			return t->entries[i].id;
-	return 0;
 }
 
 struct pacing_txn *
 pacing_txn_begin(struct pacing_table *t, const struct pacing_hw_ops *ops,
 		 void *opaque, struct pacing_error *err)
 {
-	struct pacing_txn *tx;
-
 	pacing_error_clear(err);
 	if (t == NULL) {
 		pacing_error_set(err, PACING_FIELD_ARGUMENT, -EINVAL,
 				 "no pacing table");
 		return NULL;
 	}
-	if (t->open != NULL) {
+	if (t->txn.state != TXN_CLOSED) {
 		pacing_error_set(err, PACING_FIELD_TRANSACTION, -EBUSY,
 				 "a transaction is already open on this "
 				 "pacing table");
 		return NULL;
 	}
-	tx = calloc(1, sizeof(*tx));
-	if (tx == NULL) {
-		pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
-				 "no memory for a pacing transaction");
-		return NULL;
-	}
-	tx->table = t;
-	tx->ops = ops;
-	tx->opaque = opaque;
-	tx->state = TXN_STAGING;
-	tx->saved_next_id = t->next_id;
-	t->open = tx;
-	return tx;
+	t->txn.ops = ops;
+	t->txn.opaque = opaque;
+	t->txn.state = TXN_STAGING;
+	t->txn.nb_entries = t->nb_entries;
+	t->txn.nb_holds = t->nb_holds;
+	t->txn.next_id = t->next_id;
+	return &t->txn;
 }
 
 static int
@@ -517,74 +381,34 @@ check_staging(const struct pacing_txn *tx, struct pacing_error *err)
 	return 0;
 }
 
-/* Is a shared entry of context c a better match for req than *best? */
-static void
-consider(const struct entry *e, const struct pacing_ctx *req,
-	 uint32_t tolerance_ppm, const struct entry **best, uint64_t *best_d)
+/* The closest shared entry within tolerance (lower rate, then older). */
+static struct entry *
+find_tolerant(const struct pacing_table *t, const struct pacing_ctx *req,
+	      uint32_t tolerance_ppm)
 {
-	uint64_t d;
+	struct entry *best = NULL;
+	uint64_t best_d = 0, d;
+	uint32_t i;
 
-	if (e->dedicated || e->ctx.rate_mode != req->rate_mode ||
-	    e->ctx.burst_upper_bound != req->burst_upper_bound ||
-	    e->ctx.typical_packet_size != req->typical_packet_size)
-		return;
-	d = e->ctx.rate_limit >= req->rate_limit ?
-		(uint64_t)e->ctx.rate_limit - req->rate_limit :
-		(uint64_t)req->rate_limit - e->ctx.rate_limit;
-	/* Both sides below 2^64: 32-bit factors. */
-	if (d * PPM > (uint64_t)tolerance_ppm * req->rate_limit)
-		return;
-	if (*best != NULL) {
-		if (d > *best_d)
-			return;
-		if (d == *best_d &&
-		    (e->ctx.rate_limit > (*best)->ctx.rate_limit ||
-		     (e->ctx.rate_limit == (*best)->ctx.rate_limit &&
-		      e->id > (*best)->id)))
-			return;
+	for (i = 0; i < t->nb_entries; i++) {
+		struct entry *e = &t->entries[i];
+
+		if (e->gone || e->dedicated || e->ctx.rate_mode != req->rate_mode ||
+		    e->ctx.burst_upper_bound != req->burst_upper_bound ||
+		    e->ctx.typical_packet_size != req->typical_packet_size)
+			continue;
+		d = e->ctx.rate_limit >= req->rate_limit ?
+			(uint64_t)e->ctx.rate_limit - req->rate_limit :
+			(uint64_t)req->rate_limit - e->ctx.rate_limit;
+		if (d * PPM > (uint64_t)tolerance_ppm * req->rate_limit)
+			continue;
+		if (best == NULL || d < best_d ||
+		    (d == best_d && e->ctx.rate_limit < best->ctx.rate_limit)) {
+			best = e;
+			best_d = d;
+		}
 	}
-	*best = e;
-	*best_d = d;
-}
-
-/*
- * What consider() picks with no tolerance: the oldest shared entry of an
- * identical context, committed ones being older than new ones.
- */
-static const struct entry *
-find_identical(const struct pacing_txn *tx, const struct pacing_ctx *ctx)
-{
-	uint64_t id = index_find(&tx->table->index, ctx);
-	const struct new_entry *ne;
-
-	if (id != 0)
-		return table_lookup(tx->table, id);
-	ne = txn_lookup_new(tx, index_find(&tx->news_index, ctx));
-	return ne != NULL ? &ne->e : NULL;
-}
-
-static int
-stage_op(struct pacing_txn *tx, enum op_kind kind, uint64_t user,
-	 uint64_t entry_id, struct pacing_error *err)
-{
-	struct hold *h;
-
-	if (reserve((void **)&tx->staged, &tx->staged_cap, tx->nb_staged + 1,
-		    sizeof(*tx->staged)) != 0 || tx->nb_staged == UINT32_MAX ||
-	    (h = hold_get(&tx->holds, user, entry_id)) == NULL)
-		return pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
-					"no memory to stage a pacing change");
-	tx->staged[tx->nb_staged].kind = kind;
-	tx->staged[tx->nb_staged].user = user;
-	tx->staged[tx->nb_staged].entry_id = entry_id;
-	tx->nb_staged++;
-	if (kind == OP_ACQUIRE) {
-		h->held++;
-	} else {
-		h->held--;
-		h->releases++;
-	}
-	return 0;
+	return best;
 }
 
 int
@@ -593,10 +417,9 @@ pacing_txn_acquire(struct pacing_txn *tx, uint64_t user,
 		   uint32_t tolerance_ppm, struct pacing_grant *grant,
 		   struct pacing_error *err)
 {
-	const struct entry *best = NULL;
-	struct new_entry *ne = NULL;
-	uint64_t best_d = 0;
-	uint32_t i;
+	struct pacing_table *t;
+	struct entry *e = NULL;
+	struct hold *h;
 	int ret;
 
 	pacing_error_clear(err);
@@ -618,88 +441,42 @@ pacing_txn_acquire(struct pacing_txn *tx, uint64_t user,
 		return pacing_error_set(err, PACING_FIELD_ARGUMENT, -EINVAL,
 					"unknown rate_mode %u",
 					(unsigned int)ctx->rate_mode);
-	if (!(flags & PACING_ACQ_DEDICATED) && tolerance_ppm == 0 &&
-	    !tx->table->index.failed && !tx->news_index.failed) {
-		best = find_identical(tx, ctx);
-	} else if (!(flags & PACING_ACQ_DEDICATED)) {
-		for (i = 0; i < tx->table->nb_entries; i++)
-			consider(&tx->table->entries[i], ctx, tolerance_ppm,
-				 &best, &best_d);
-		for (i = 0; i < tx->nb_news; i++)
-			consider(&tx->news[i].e, ctx, tolerance_ppm, &best,
-				 &best_d);
+	t = tx->table;
+	/* Room for a new entry and a new hold first: nothing fails after. */
+	if (reserve_one(t, (void **)&t->entries, t->nb_entries,
+			&t->entries_cap, sizeof(*t->entries)) != 0 ||
+	    reserve_one(t, (void **)&t->holds, t->nb_holds, &t->holds_cap,
+			sizeof(*t->holds)) != 0 || reserve_touched(t, 2) != 0)
+		return pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
+					"no memory to stage a pacing change");
+	if (!(flags & PACING_ACQ_DEDICATED))
+		e = tolerance_ppm == 0 ? find_shared(t, ctx) :
+		    find_tolerant(t, ctx, tolerance_ppm);
+	grant->created = e == NULL;
+	if (e == NULL) {
+		e = &t->entries[t->nb_entries];
+		memset(e, 0, sizeof(*e));
+		e->id = t->next_id++;
+		e->ctx = *ctx;
+		e->dedicated = (flags & PACING_ACQ_DEDICATED) != 0;
+		if (!e->dedicated)
+			index_put(t, ctx_hash(ctx), t->nb_entries + 1);
+		t->nb_entries++;
 	}
-	if (best == NULL) {
-		if (reserve((void **)&tx->news, &tx->news_cap,
-			    tx->nb_news + 1, sizeof(*tx->news)) != 0)
-			return pacing_error_set(err, PACING_FIELD_NOMEM,
-				-ENOMEM, "no memory to stage a pacing entry");
-		ne = &tx->news[tx->nb_news];
-		memset(ne, 0, sizeof(*ne));
-		ne->e.id = tx->table->next_id;
-		ne->e.ctx = *ctx;
-		ne->e.dedicated = (flags & PACING_ACQ_DEDICATED) != 0;
-		best = &ne->e;
+	h = find_hold(t, user, e->id);
+	if (h == NULL) {
+		h = &t->holds[t->nb_holds];
+		memset(h, 0, sizeof(*h));
+		h->user = user;
+		h->entry_id = e->id;
+		index_put(t, mix(user, e->id), ++t->nb_holds | HOLD);
+		t->nb_empty++;
 	}
-	ret = stage_op(tx, OP_ACQUIRE, user, best->id, err);
-	if (ret != 0)
-		return ret;
-	if (ne != NULL) {
-		tx->nb_news++;
-		tx->table->next_id++;
-		ne->acquires = 1;
-		if (!ne->e.dedicated)
-			index_add(&tx->news_index, &ne->e.ctx, ne->e.id);
-	} else {
-		struct new_entry *staged_new = txn_lookup_new(tx, best->id);
-
-		if (staged_new != NULL)
-			staged_new->acquires++;
-	}
-	grant->entry_id = best->id;
-	grant->ctx = best->ctx;
-	grant->created = ne != NULL;
-	grant->dedicated = best->dedicated;
+	stage(t, e, h, 1);
+	grant->entry_id = e->id;
+	grant->ctx = e->ctx;
 	grant->deviation_ppm = pacing_error_ppm(ctx->rate_limit,
-						best->ctx.rate_limit);
-	return 0;
-}
-
-/* Adds the committed references to @p e to the holds, once per txn. */
-static int
-hold_load(struct pacing_txn *tx, struct entry *e)
-{
-	uint32_t i, j;
-
-	for (i = 0; i < e->nb_users; i++) {
-		struct hold *h = hold_get(&tx->holds, e->users[i], e->id);
-
-		if (h == NULL) {
-			for (j = 0; j < i; j++)
-				hold_slot(&tx->holds, e->users[j],
-					  e->id)->held--;
-			return -ENOMEM;
-		}
-		h->held++;
-	}
-	e->loaded = true;
-	return 0;
-}
-
-/* References user holds to @p e with the staged changes counted. */
-static int
-holdings(struct pacing_txn *tx, uint64_t user, struct entry *e,
-	 int64_t *n)
-{
-	struct hold *h = hold_get(&tx->holds, user, e->id);
-	uint32_t i;
-
-	if (h == NULL)
-		return -ENOMEM;
-	*n = h->held;
-	if (!e->loaded)
-		for (i = 0; i < e->nb_users; i++)
-			*n += e->users[i] == user;
+						e->ctx.rate_limit);
 	return 0;
 }
 
@@ -707,131 +484,95 @@ int
 pacing_txn_release(struct pacing_txn *tx, uint64_t user, uint64_t entry_id,
 		   struct pacing_error *err)
 {
-	struct new_entry *ne;
 	struct entry *e;
-	int64_t n;
+	struct hold *h;
 	int ret;
 
 	pacing_error_clear(err);
 	ret = check_staging(tx, err);
 	if (ret != 0)
 		return ret;
-	ne = txn_lookup_new(tx, entry_id);
-	e = ne != NULL ? &ne->e : table_lookup(tx->table, entry_id);
+	e = find_entry(tx->table, tx->table->nb_entries, entry_id);
 	if (e == NULL)
 		return pacing_error_set(err, PACING_FIELD_ENTRY, -ENOENT,
 					"pacing entry %" PRIu64 " does not "
 					"exist", entry_id);
-	if (holdings(tx, user, e, &n) != 0 ||
-	    reserve((void **)&tx->released, &tx->released_cap,
-		    tx->nb_released + 1, sizeof(*tx->released)) != 0)
-		return pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
-					"no memory to stage a pacing change");
-	if (n < 1)
+	h = find_hold(tx->table, user, entry_id);
+	if (h == NULL || h->count + h->staged < 1)
 		return pacing_error_set(err, PACING_FIELD_ENTRY, -ENOENT,
 					"user %" PRIu64 " holds no reference "
 					"to pacing entry %" PRIu64, user,
 					entry_id);
-	ret = stage_op(tx, OP_RELEASE, user, entry_id, err);
-	if (ret != 0)
-		return ret;
-	if (ne != NULL)
-		ne->releases++;
-	if (e->released++ == 0)
-		tx->released[tx->nb_released++] = e->id;
-	/* Many releases: count its holders once (on failure, keep scanning). */
-	if (!e->loaded && e->released >= HOLD_LOAD_RELEASES)
-		hold_load(tx, e);
+	if (reserve_touched(tx->table, 2) != 0)
+		return pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
+					"no memory to stage a pacing change");
+	stage(tx->table, e, h, -1);
 	return 0;
 }
 
-uint32_t
-pacing_txn_new_entries(const struct pacing_txn *tx)
+int
+pacing_txn_release_user(struct pacing_txn *tx, uint64_t user,
+			struct pacing_error *err)
 {
-	uint32_t i, n = 0;
+	struct pacing_table *t;
+	uint32_t i, n;
+	int ret;
 
-	for (i = 0; i < tx->nb_news; i++)
-		n += tx->news[i].acquires > tx->news[i].releases;
-	return n;
+	pacing_error_clear(err);
+	ret = check_staging(tx, err);
+	if (ret != 0)
+		return ret;
+	t = tx->table;
+	for (i = 0, n = 0; i < t->nb_holds; i++)
+		n += t->holds[i].user == user;
+	if (reserve_touched(t, 2 * n) != 0)
+		return pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
+					"no memory to stage a pacing change");
+	for (i = 0; i < t->nb_holds; i++) {
+		struct hold *h = &t->holds[i];
+
+		if (h->user == user && h->count + h->staged != 0)
+			stage(t, find_entry(t, t->nb_entries, h->entry_id), h,
+			      -(h->count + h->staged));
+	}
+	return 0;
 }
 
-/* Frees the hardware this transaction created, newest first. */
+/* Frees the hardware of the transaction's new entries, newest first. */
 static void
 txn_free_hw(struct pacing_txn *tx)
 {
-	uint32_t i;
-
-	for (i = tx->nb_news; i-- > 0;) {
-		struct new_entry *ne = &tx->news[i];
-
-		if (!ne->allocated)
-			continue;
-		if (tx->ops != NULL && tx->ops->free != NULL)
-			tx->ops->free(tx->opaque, &ne->e.ctx, ne->e.hw);
-		ne->allocated = false;
-		ne->e.hw = NULL;
-	}
-}
-
-/* The entry, committed or new, a staged operation names. */
-static struct entry *
-staged_entry(const struct pacing_txn *tx, uint64_t id)
-{
-	struct entry *e = table_lookup(tx->table, id);
-
-	return e != NULL ? e : &txn_lookup_new(tx, id)->e;
-}
-
-/*
- * Reserves every allocation commit will need, so that applying cannot
- * fail half-way. Extra capacity is not a visible change of the table.
- */
-static int
-txn_reserve(struct pacing_txn *tx, uint32_t nb_new)
-{
 	struct pacing_table *t = tx->table;
-
 	uint32_t i;
-	int ret = 0;
 
-	if (reserve((void **)&t->entries, &t->entries_cap,
-		    t->nb_entries + nb_new, sizeof(*t->entries)) != 0)
-		return -ENOMEM;
-	/* Count each entry's staged acquisitions... */
-	for (i = 0; i < tx->nb_staged; i++)
-		if (tx->staged[i].kind == OP_ACQUIRE)
-			staged_entry(tx, tx->staged[i].entry_id)->staged++;
-	/* ...and reserve once per entry, at its first one. */
-	for (i = 0; i < tx->nb_staged && ret == 0; i++) {
-		struct entry *e;
+	for (i = t->nb_entries; i-- > tx->nb_entries;) {
+		struct entry *e = &t->entries[i];
 
-		if (tx->staged[i].kind != OP_ACQUIRE)
-			continue;
-		e = staged_entry(tx, tx->staged[i].entry_id);
-		if (e->staged == 0)
-			continue;
-		if ((uint64_t)e->nb_users + e->staged > UINT32_MAX ||
-		    reserve((void **)&e->users, &e->users_cap,
-			    e->nb_users + e->staged, sizeof(*e->users)) != 0)
-			ret = -ENOMEM;
-		e->staged = 0;
+		if (e->allocated && tx->ops != NULL && tx->ops->free != NULL)
+			tx->ops->free(tx->opaque, &e->ctx, e->hw);
+		e->allocated = false;
+		e->hw = NULL;
 	}
-	for (; i < tx->nb_staged; i++)
-		if (tx->staged[i].kind == OP_ACQUIRE)
-			staged_entry(tx, tx->staged[i].entry_id)->staged = 0;
-	return ret;
+}
+
+static int
+txn_fail(struct pacing_txn *tx, int code)
+{
+	tx->state = TXN_FAILED;
+	tx->fail_code = code;
+	return code;
 }
 
 int
 pacing_txn_prepare(struct pacing_txn *tx, struct pacing_error *err)
 {
 	struct pacing_table *t;
-	uint32_t nb_new, i;
+	uint32_t nb_new = 0, i;
 	uint64_t need;
 	int ret;
 
 	pacing_error_clear(err);
-	if (tx == NULL)
+	if (tx == NULL || tx->state == TXN_CLOSED)
 		return pacing_error_set(err, PACING_FIELD_ARGUMENT, -EINVAL,
 					"no pacing transaction");
 	if (tx->state == TXN_PREPARED)
@@ -841,51 +582,37 @@ pacing_txn_prepare(struct pacing_txn *tx, struct pacing_error *err)
 					tx->fail_code, "the transaction "
 					"failed; abort it");
 	t = tx->table;
-	nb_new = pacing_txn_new_entries(tx);
-	need = (uint64_t)t->nb_entries + nb_new;
-	if (need > t->capacity) {
-		tx->state = TXN_FAILED;
-		tx->fail_code = -ENOSPC;
+	/* Entries freed by the batch go only after the new ones exist. */
+	for (i = tx->nb_entries; i < t->nb_entries; i++)
+		nb_new += t->entries[i].staged > 0;
+	need = (uint64_t)t->nb_live + nb_new;
+	if (need > t->capacity)
 		return pacing_error_set(err, PACING_FIELD_TABLE_CAPACITY,
-			-ENOSPC, "pacing table full: the change needs %" PRIu64
-			" distinct pacing entries (%" PRIu32 " in use + %"
-			PRIu32 " new) but the device has %" PRIu32,
-			need, t->nb_entries, nb_new, t->capacity);
-	}
-	if (txn_reserve(tx, nb_new) != 0) {
-		tx->state = TXN_FAILED;
-		tx->fail_code = -ENOMEM;
-		return pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
-					"no memory to apply the pacing change");
-	}
-	for (i = 0; i < tx->nb_news; i++) {
-		struct new_entry *ne = &tx->news[i];
+			txn_fail(tx, -ENOSPC), "pacing table full: the change "
+			"needs %" PRIu64 " distinct pacing entries (%" PRIu32
+			" in use + %" PRIu32 " new) but the device has %"
+			PRIu32, need, t->nb_live, nb_new, t->capacity);
+	for (i = tx->nb_entries; i < t->nb_entries; i++) {
+		struct entry *e = &t->entries[i];
 
-		if (ne->acquires <= ne->releases)
+		if (e->staged <= 0)
 			continue;
-		if (tx->ops != NULL && tx->ops->alloc != NULL) {
-			void *hw = NULL;
-
-			ret = tx->ops->alloc(tx->opaque, &ne->e.ctx,
-					     ne->e.dedicated, &hw);
-			if (ret != 0) {
-				if (ret > 0)
-					ret = -ret;
-				txn_free_hw(tx);
-				tx->state = TXN_FAILED;
-				tx->fail_code = ret;
-				return pacing_error_set(err, PACING_FIELD_HW,
-					ret, "the device refused pacing entry "
-					"%" PRIu64 " (rate_limit %" PRIu32
-					" %s, error %d); nothing changed",
-					ne->e.id, ne->e.ctx.rate_limit,
-					ne->e.ctx.rate_mode ==
-					PACING_RATE_MODE_WQE ?
-					"WQEs/s" : "kbps", -ret);
-			}
-			ne->e.hw = hw;
+		ret = 0;
+		if (tx->ops != NULL && tx->ops->alloc != NULL)
+			ret = tx->ops->alloc(tx->opaque, &e->ctx, e->dedicated,
+					     &e->hw);
+		if (ret != 0) {
+			ret = ret > 0 ? -ret : ret;
+			e->hw = NULL;
+			txn_free_hw(tx);
+			return pacing_error_set(err, PACING_FIELD_HW,
+				txn_fail(tx, ret), "the device refused pacing "
+				"entry %" PRIu64 " (rate_limit %" PRIu32 " %s, "
+				"error %d); nothing changed", e->id,
+				e->ctx.rate_limit, e->ctx.rate_mode ==
+				PACING_RATE_MODE_WQE ? "WQEs/s" : "kbps", -ret);
 		}
-		ne->allocated = true;
+		e->allocated = true;
 	}
 	tx->state = TXN_PREPARED;
 	return 0;
@@ -895,98 +622,100 @@ void *
 pacing_txn_entry_hw(const struct pacing_txn *tx, uint64_t entry_id)
 {
 	const struct entry *e;
-	const struct new_entry *ne;
 
 	if (tx == NULL)
 		return NULL;
-	e = table_lookup(tx->table, entry_id);
-	if (e != NULL)
-		return e->hw;
-	ne = txn_lookup_new(tx, entry_id);
-	if (ne == NULL || !ne->allocated)
-		return NULL;
-	return ne->e.hw;
-}
-
-static void
-txn_end(struct pacing_txn *tx)
-{
-	uint32_t i;
-
-	for (i = 0; i < tx->nb_news; i++)
-		free(tx->news[i].e.users); /* only for unapplied entries */
-	for (i = 0; i < tx->nb_released; i++) {
-		struct entry *e = table_lookup(tx->table, tx->released[i]);
-
-		if (e != NULL) {
-			e->released = 0;
-			e->loaded = false;
-		}
-	}
-	tx->table->open = NULL;
-	free(tx->staged);
-	free(tx->news);
-	free(tx->news_index.slots);
-	free(tx->holds.slots);
-	free(tx->released);
-	free(tx);
+	e = find_entry(tx->table, tx->table->nb_entries, entry_id);
+	return e != NULL && e->allocated ? e->hw : NULL;
 }
 
 void
 pacing_txn_abort(struct pacing_txn *tx)
 {
-	if (tx == NULL)
+	struct pacing_table *t;
+	uint32_t k, v;
+
+	if (tx == NULL || tx->state == TXN_CLOSED)
 		return;
+	t = tx->table;
 	txn_free_hw(tx);
-	tx->table->next_id = tx->saved_next_id;
-	txn_end(tx);
+	for (k = 0; k < t->nb_touched; k++) {
+		v = t->touched[k];
+		if (v & HOLD && (v & ~HOLD) < tx->nb_holds)
+			t->holds[v & ~HOLD].staged = 0;
+		else if (!(v & HOLD) && v < tx->nb_entries)
+			t->entries[v].staged = 0;
+	}
+	t->nb_touched = 0;
+	t->nb_empty -= t->nb_holds - tx->nb_holds; /* new holds are empty */
+	t->next_id = tx->next_id;
+	tx->state = TXN_CLOSED;
+	if (t->nb_entries == tx->nb_entries && t->nb_holds == tx->nb_holds)
+		return;
+	t->nb_entries = tx->nb_entries;
+	t->nb_holds = tx->nb_holds;
+	/* Never fails: the arrays did not grow since the last rebuild. */
+	reindex(t);
 }
 
-/* Drops the oldest reference of @p user to @p e. */
+/* Drops the gone entries and the empty holds; rebuilds the index. */
 static void
-remove_user(struct entry *e, uint64_t user)
+compact(struct pacing_table *t)
 {
-	uint32_t i;
+	uint32_t i, kept;
 
-	for (i = 0; i < e->nb_users; i++) {
-		if (e->users[i] != user)
-			continue;
-		memmove(&e->users[i], &e->users[i + 1],
-			(e->nb_users - i - 1) * sizeof(*e->users));
-		e->nb_users--;
+	for (i = 0, kept = 0; i < t->nb_holds; i++)
+		if (t->holds[i].count != 0)
+			t->holds[kept++] = t->holds[i];
+	t->nb_holds = kept;
+	for (i = 0, kept = 0; i < t->nb_entries; i++)
+		if (!t->entries[i].gone)
+			t->entries[kept++] = t->entries[i];
+	t->nb_entries = kept;
+	t->nb_gone = 0;
+	t->nb_empty = 0;
+	reindex(t);
+}
+
+/* Folds the staged references of what position @p v names. */
+static void
+fold(struct pacing_txn *tx, uint32_t v)
+{
+	struct pacing_table *t = tx->table;
+	struct entry *e;
+	uint32_t before;
+
+	if (v & HOLD) {
+		struct hold *h = &t->holds[v & ~HOLD];
+
+		before = h->count;
+		h->count += h->staged;
+		h->staged = 0;
+		t->nb_empty += (before != 0) - (h->count != 0);
 		return;
 	}
-}
-
-/*
- * Applies the staged releases of a loaded entry in one pass: each drops
- * the oldest reference of its user, as remove_user() one by one would.
- */
-static void
-drop_released(struct pacing_txn *tx, struct entry *e)
-{
-	uint32_t i, kept = 0;
-
-	for (i = 0; i < e->nb_users; i++) {
-		struct hold *h = hold_slot(&tx->holds, e->users[i], e->id);
-
-		if (h->entry_id != 0 && h->releases > 0) {
-			h->releases--;
-			continue;
-		}
-		e->users[kept++] = e->users[i];
+	e = &t->entries[v];
+	if (e->gone)
+		return;
+	before = e->refcnt;
+	e->refcnt += e->staged;
+	e->staged = 0;
+	if (e->refcnt != 0) {
+		t->nb_live += before == 0; /* a new entry */
+		return;
 	}
-	e->nb_users = kept;
-	e->loaded = false;
-	e->released = 0; /* done */
+	if (e->allocated && tx->ops != NULL && tx->ops->free != NULL)
+		tx->ops->free(tx->opaque, &e->ctx, e->hw);
+	e->gone = true;
+	t->nb_gone++;
+	t->nb_live -= before != 0;
 }
 
 int
 pacing_txn_commit(struct pacing_txn *tx, struct pacing_error *err)
 {
 	struct pacing_table *t;
-	uint32_t i, kept;
-	bool added = false;
+	uint32_t k;
 	int ret;
 
 	ret = pacing_txn_prepare(tx, err);
@@ -995,99 +724,11 @@ pacing_txn_commit(struct pacing_txn *tx, struct pacing_error *err)
 		return ret;
 	}
 	t = tx->table;
-	/* New entries go in id order, after every existing one. */
-	for (i = 0; i < tx->nb_news; i++) {
-		struct new_entry *ne = &tx->news[i];
-
-		if (!ne->allocated)
-			continue;
-		t->entries[t->nb_entries++] = ne->e;
-		ne->e.users = NULL; /* now owned by the table */
-		ne->allocated = false;
-		added = true;
-	}
-	/* Acquisitions first, then releases: make before break. */
-	for (i = 0; i < tx->nb_staged; i++) {
-		const struct op *o = &tx->staged[i];
-		struct entry *e = table_lookup(t, o->entry_id);
-
-		if (o->kind == OP_ACQUIRE && e != NULL)
-			e->users[e->nb_users++] = o->user;
-	}
-	for (i = 0; i < tx->nb_staged; i++) {
-		const struct op *o = &tx->staged[i];
-		struct entry *e = table_lookup(t, o->entry_id);
-
-		if (o->kind != OP_RELEASE || e == NULL)
-			continue;
-		if (e->loaded)
-			drop_released(tx, e);
-		else if (e->released > 0)
-			remove_user(e, o->user);
-	}
-	for (i = 0, kept = 0; i < t->nb_entries; i++) {
-		struct entry *e = &t->entries[i];
-
-		if (e->nb_users == 0) {
-			if (tx->ops != NULL && tx->ops->free != NULL)
-				tx->ops->free(tx->opaque, &e->ctx, e->hw);
-			free(e->users);
-			continue;
-		}
-		if (kept != i)
-			t->entries[kept] = *e;
-		kept++;
-	}
-	if (kept != t->nb_entries || added) {
-		t->nb_entries = kept;
-		index_rebuild(t);
-	}
-	txn_end(tx);
+	for (k = 0; k < t->nb_touched; k++)
+		fold(tx, t->touched[k]);
+	t->nb_touched = 0;
+	tx->state = TXN_CLOSED;
+	if (2 * t->nb_gone > t->nb_entries || 2 * t->nb_empty > t->nb_holds)
+		compact(t);
 	return 0;
-}
-
-int
-pacing_table_acquire(struct pacing_table *t, const struct pacing_hw_ops *ops,
-		     void *opaque, uint64_t user, const struct pacing_ctx *ctx,
-		     uint32_t flags, uint32_t tolerance_ppm,
-		     struct pacing_grant *grant, struct pacing_error *err)
-{
-	struct pacing_error local;
-	struct pacing_txn *tx;
-	int ret;
-
-	if (err == NULL)
-		err = &local;
-	tx = pacing_txn_begin(t, ops, opaque, err);
-	if (tx == NULL)
-		return err->code;
-	ret = pacing_txn_acquire(tx, user, ctx, flags, tolerance_ppm, grant,
-				 err);
-	if (ret != 0) {
-		pacing_txn_abort(tx);
-		return ret;
-	}
-	return pacing_txn_commit(tx, err);
-}
-
-int
-pacing_table_release(struct pacing_table *t, const struct pacing_hw_ops *ops,
-		     void *opaque, uint64_t user, uint64_t entry_id,
-		     struct pacing_error *err)
-{
-	struct pacing_error local;
-	struct pacing_txn *tx;
-	int ret;
-
-	if (err == NULL)
-		err = &local;
-	tx = pacing_txn_begin(t, ops, opaque, err);
-	if (tx == NULL)
-		return err->code;
-	ret = pacing_txn_release(tx, user, entry_id, err);
-	if (ret != 0) {
-		pacing_txn_abort(tx);
-		return ret;
-	}
-	return pacing_txn_commit(tx, err);
 }

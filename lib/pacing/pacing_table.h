@@ -28,6 +28,10 @@
  * tag). A user may hold several references, also to the same entry (the
  * new and the old entry of a queue during a hitless rate change).
  *
+ * Cost: an exact-context acquisition or a release is O(1) (hash index),
+ * one with a rate tolerance scans the entries, and a commit of N changes
+ * is O(N), amortised.
+ *
  * Not thread-safe: the caller serialises all calls on one table.
  */
 
@@ -71,7 +75,6 @@ struct pacing_grant {
 	uint64_t entry_id;     /**< Entry held (ids start at 1, never reused). */
 	struct pacing_ctx ctx; /**< The entry's context (rate applied). */
 	bool created;          /**< A new entry: alloc hook called at prepare. */
-	bool dedicated;        /**< The entry is dedicated. */
 	/**
 	 * Entry rate vs requested rate, ppm, toward zero: 0 for an identical
 	 * context, within +/- tolerance when shared by tolerance.
@@ -114,10 +117,6 @@ pacing_table_capacity(const struct pacing_table *table);
 uint32_t
 pacing_table_in_use(const struct pacing_table *table);
 
-/** Number of free slots: capacity - in use. */
-uint32_t
-pacing_table_free_slots(const struct pacing_table *table);
-
 /**
  * Snapshot of entry @p entry_id.
  *
@@ -141,8 +140,9 @@ pacing_table_entry_next(const struct pacing_table *table, uint64_t *cursor,
 			struct pacing_entry_info *info);
 
 /**
- * The holders of entry @p entry_id, one user id per reference, in the
- * order they were acquired. At most @p max are written to @p users.
+ * The holders of entry @p entry_id, one user id per reference, a user's
+ * references together, users in the order of their first reference to
+ * the entry. At most @p max are written to @p users.
  *
  * @return
  *   The number of references (may exceed @p max), or -ENOENT.
@@ -152,35 +152,15 @@ pacing_table_entry_users(const struct pacing_table *table, uint64_t entry_id,
 			 uint64_t *users, uint32_t max);
 
 /**
- * The entries @p user holds, one id per reference, in creation order of
- * the entries. At most @p max are written to @p ids.
- *
- * @return
- *   The number of references held (may exceed @p max).
- */
-uint32_t
-pacing_table_user_entries(const struct pacing_table *table, uint64_t user,
-			  uint64_t *ids, uint32_t max);
-
-/**
- * The shared (not dedicated) entry with exactly context @p ctx.
- *
- * @return
- *   Its id, or 0 when there is none.
- */
-uint64_t
-pacing_table_find(const struct pacing_table *table,
-		  const struct pacing_ctx *ctx);
-
-/**
  * Open a transaction. One transaction at a time per table; the table
- * must not be changed otherwise until it ends (commit or abort).
+ * must not be changed otherwise until it ends (commit or abort). The
+ * queries show the committed table meanwhile.
  *
  * @param ops
  *   Hardware hooks used by prepare, commit and abort; NULL for none.
  * @return
  *   The transaction, or NULL with @p err filled (-EBUSY: one is already
- *   open; -ENOMEM).
+ *   open).
  */
 struct pacing_txn *
 pacing_txn_begin(struct pacing_table *table, const struct pacing_hw_ops *ops,
@@ -218,11 +198,22 @@ pacing_txn_acquire(struct pacing_txn *txn, uint64_t user,
  *
  * @return
  *   0, or -ENOENT (no such entry, or @p user holds no more references to
- *   it once earlier staged releases are counted), -EINVAL.
+ *   it once earlier staged releases are counted), -EINVAL, -ENOMEM.
  */
 int
 pacing_txn_release(struct pacing_txn *txn, uint64_t user, uint64_t entry_id,
 		   struct pacing_error *err);
+
+/**
+ * Stage the release of every reference @p user holds (committed or
+ * staged in this transaction).
+ *
+ * @return
+ *   0, or -EINVAL (a transaction no longer staging), -ENOMEM.
+ */
+int
+pacing_txn_release_user(struct pacing_txn *txn, uint64_t user,
+			struct pacing_error *err);
 
 /**
  * Check capacity and create the hardware of every new entry.
@@ -254,17 +245,11 @@ void *
 pacing_txn_entry_hw(const struct pacing_txn *txn, uint64_t entry_id);
 
 /**
- * Number of new entries the batch creates (still referenced at its end).
- */
-uint32_t
-pacing_txn_new_entries(const struct pacing_txn *txn);
-
-/**
  * Apply the transaction and end it. Prepares first if not done yet; if
  * that fails the transaction is rolled back (table unchanged, hardware
- * created by it freed) and the error returned. Else acquisitions are
- * applied, then releases, then the free hook runs for every entry whose
- * last reference went. @p txn is freed in both cases.
+ * created by it freed) and the error returned. Else the staged references
+ * are applied, then the free hook runs for every entry whose last
+ * reference went. @p txn ends in both cases (do not use it again).
  *
  * @return
  *   0, or a negative errno from prepare.
@@ -274,36 +259,11 @@ pacing_txn_commit(struct pacing_txn *txn, struct pacing_error *err);
 
 /**
  * Discard the transaction and end it: the free hook runs for the hardware
- * it created; the table is left exactly as before. @p txn is freed.
+ * it created; the table is left exactly as before. @p txn ends.
  * A NULL @p txn is accepted.
  */
 void
 pacing_txn_abort(struct pacing_txn *txn);
-
-/**
- * One acquisition in a transaction of its own (begin, acquire, commit).
- *
- * @return
- *   0 with @p grant filled, or a negative errno (table unchanged).
- */
-int
-pacing_table_acquire(struct pacing_table *table,
-		     const struct pacing_hw_ops *ops, void *opaque,
-		     uint64_t user, const struct pacing_ctx *ctx,
-		     uint32_t flags, uint32_t tolerance_ppm,
-		     struct pacing_grant *grant, struct pacing_error *err);
-
-/**
- * One release in a transaction of its own (begin, release, commit).
- *
- * @return
- *   0, or a negative errno (table unchanged).
- */
-int
-pacing_table_release(struct pacing_table *table,
-		     const struct pacing_hw_ops *ops, void *opaque,
-		     uint64_t user, uint64_t entry_id,
-		     struct pacing_error *err);
 
 #ifdef __cplusplus
 }

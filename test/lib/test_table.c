@@ -73,6 +73,45 @@ kbps(uint32_t rate)
 	return c;
 }
 
+/* One acquisition in a transaction of its own. */
+static int
+one_acquire(struct pacing_table *t, const struct pacing_hw_ops *ops,
+	    void *opaque, uint64_t user, const struct pacing_ctx *ctx,
+	    uint32_t flags, uint32_t tolerance_ppm, struct pacing_grant *g,
+	    struct pacing_error *e)
+{
+	struct pacing_txn *tx = pacing_txn_begin(t, ops, opaque, e);
+	int ret;
+
+	if (tx == NULL)
+		return e->code;
+	ret = pacing_txn_acquire(tx, user, ctx, flags, tolerance_ppm, g, e);
+	if (ret != 0) {
+		pacing_txn_abort(tx);
+		return ret;
+	}
+	return pacing_txn_commit(tx, e);
+}
+
+/* One release in a transaction of its own. */
+static int
+one_release(struct pacing_table *t, const struct pacing_hw_ops *ops,
+	    void *opaque, uint64_t user, uint64_t entry_id,
+	    struct pacing_error *e)
+{
+	struct pacing_txn *tx = pacing_txn_begin(t, ops, opaque, e);
+	int ret;
+
+	if (tx == NULL)
+		return e->code;
+	ret = pacing_txn_release(tx, user, entry_id, e);
+	if (ret != 0) {
+		pacing_txn_abort(tx);
+		return ret;
+	}
+	return pacing_txn_commit(tx, e);
+}
+
 /* A text image of everything observable in the table. */
 static void
 snapshot(const struct pacing_table *t, char *buf, size_t size)
@@ -81,9 +120,8 @@ snapshot(const struct pacing_table *t, char *buf, size_t size)
 	uint64_t cursor = 0, users[16];
 	size_t len;
 
-	snprintf(buf, size, "cap %u used %u free %u;",
-		 pacing_table_capacity(t), pacing_table_in_use(t),
-		 pacing_table_free_slots(t));
+	snprintf(buf, size, "cap %u used %u;", pacing_table_capacity(t),
+		 pacing_table_in_use(t));
 	while (pacing_table_entry_next(t, &cursor, &info)) {
 		int64_t n = pacing_table_entry_users(t, info.id, users, 16);
 		int64_t i;
@@ -112,7 +150,7 @@ acquire(struct pacing_table *t, struct hw_rec *h, uint64_t user,
 	struct pacing_error e;
 	int ret;
 
-	ret = pacing_table_acquire(t, &rec_ops, h, user, &c, flags, 0, &g,
+	ret = one_acquire(t, &rec_ops, h, user, &c, flags, 0, &g,
 				   &e);
 	CHECK_EQ(ret, 0);
 	return ret == 0 ? g.entry_id : 0;
@@ -128,28 +166,27 @@ test_share_identical(void)
 	struct pacing_grant g1, g2;
 	struct pacing_error e;
 
-	CHECK_EQ(pacing_table_acquire(t, &rec_ops, &h, 0, &c, 0, 0, &g1, &e),
+	CHECK_EQ(one_acquire(t, &rec_ops, &h, 0, &c, 0, 0, &g1, &e),
 		 0);
 	CHECK(g1.created, "first acquisition creates");
 	CHECK_EQ(g1.deviation_ppm, 0);
-	CHECK_EQ(pacing_table_acquire(t, &rec_ops, &h, 1, &c, 0, 0, &g2, &e),
+	CHECK_EQ(one_acquire(t, &rec_ops, &h, 1, &c, 0, 0, &g2, &e),
 		 0);
 	CHECK(!g2.created, "second acquisition shares");
 	CHECK_EQ(g2.entry_id, g1.entry_id);
 	CHECK_EQ(h.allocs, 1);
 	CHECK_EQ(pacing_table_entry_get(t, g1.entry_id, &info), 0);
 	CHECK_EQ(info.refcnt, 2);
-	CHECK_EQ(pacing_table_find(t, &c), g1.entry_id);
 	/* A different burst bound is a different context. */
 	c.burst_upper_bound = 4096;
-	CHECK_EQ(pacing_table_acquire(t, &rec_ops, &h, 2, &c, 0, 0, &g2, &e),
+	CHECK_EQ(one_acquire(t, &rec_ops, &h, 2, &c, 0, 0, &g2, &e),
 		 0);
 	CHECK(g2.created && g2.entry_id != g1.entry_id, "distinct entry");
 	CHECK_EQ(pacing_table_in_use(t), 2);
 	/* Releasing one of two references keeps the entry. */
-	CHECK_EQ(pacing_table_release(t, &rec_ops, &h, 0, g1.entry_id, &e), 0);
+	CHECK_EQ(one_release(t, &rec_ops, &h, 0, g1.entry_id, &e), 0);
 	CHECK_EQ(h.frees, 0);
-	CHECK_EQ(pacing_table_release(t, &rec_ops, &h, 1, g1.entry_id, &e), 0);
+	CHECK_EQ(one_release(t, &rec_ops, &h, 1, g1.entry_id, &e), 0);
 	CHECK_EQ(h.frees, 1);
 	CHECK_EQ(pacing_table_entry_get(t, g1.entry_id, &info), -ENOENT);
 	CHECK_EQ(pacing_table_in_use(t), 1);
@@ -175,7 +212,6 @@ test_dedicated(void)
 	CHECK_EQ(pacing_table_in_use(t), 3);
 	CHECK_EQ(pacing_table_entry_get(t, d1, &info), 0);
 	CHECK(info.dedicated && info.refcnt == 1, "dedicated, one user");
-	CHECK_EQ(pacing_table_find(t, &info.ctx), s1);
 	CHECK_EQ(h.allocs, 3);
 	pacing_table_destroy(t, &rec_ops, &h);
 	CHECK_EQ(h.live, 0);
@@ -195,9 +231,8 @@ test_table_full(void)
 	for (i = 0; i < 4; i++)
 		acquire(t, &h, i, 1000 * (i + 1), 0);
 	CHECK_EQ(pacing_table_in_use(t), 4);
-	CHECK_EQ(pacing_table_free_slots(t), 0);
 	snapshot(t, before, sizeof(before));
-	CHECK_EQ(pacing_table_acquire(t, &rec_ops, &h, 9, &c, 0, 0, &g, &e),
+	CHECK_EQ(one_acquire(t, &rec_ops, &h, 9, &c, 0, 0, &g, &e),
 		 -ENOSPC);
 	CHECK_EQ(e.field, PACING_FIELD_TABLE_CAPACITY);
 	CHECK_EQ(e.code, -ENOSPC);
@@ -208,13 +243,13 @@ test_table_full(void)
 	CHECK_EQ(h.allocs, 4);
 	/* Sharing an existing entry still works on a full table. */
 	c = kbps(3000);
-	CHECK_EQ(pacing_table_acquire(t, &rec_ops, &h, 9, &c, 0, 0, &g, &e),
+	CHECK_EQ(one_acquire(t, &rec_ops, &h, 9, &c, 0, 0, &g, &e),
 		 0);
 	CHECK(!g.created, "shared");
 	/* Capacity 0: nothing fits. */
 	pacing_table_destroy(t, &rec_ops, &h);
 	t = pacing_table_create(0, NULL);
-	CHECK_EQ(pacing_table_acquire(t, &rec_ops, &h, 9, &c, 0, 0, &g, &e),
+	CHECK_EQ(one_acquire(t, &rec_ops, &h, 9, &c, 0, 0, &g, &e),
 		 -ENOSPC);
 	CHECK_STR(e.message, "needs 1 distinct pacing entries (0 in use + 1 "
 		  "new) but the device has 0");
@@ -234,29 +269,29 @@ test_tolerance_boundary(void)
 
 	/* Entries 100 ppm and 101 ppm above a 1000000 kbps request. */
 	at100 = acquire(t, &h, 0, 1000100, 0);
-	CHECK_EQ(pacing_table_acquire(t, &rec_ops, &h, 1, &c, 0, 100, &g, &e),
+	CHECK_EQ(one_acquire(t, &rec_ops, &h, 1, &c, 0, 100, &g, &e),
 		 0);
 	CHECK_EQ(g.entry_id, at100);
 	CHECK(!g.created, "exactly 100 ppm shares at tolerance 100");
 	CHECK_EQ(g.ctx.rate_limit, 1000100);
 	CHECK_EQ(g.deviation_ppm, 100);
-	CHECK_EQ(pacing_table_release(t, &rec_ops, &h, 1, at100, &e), 0);
-	CHECK_EQ(pacing_table_acquire(t, &rec_ops, &h, 1, &c, 0, 99, &g, &e),
+	CHECK_EQ(one_release(t, &rec_ops, &h, 1, at100, &e), 0);
+	CHECK_EQ(one_acquire(t, &rec_ops, &h, 1, &c, 0, 99, &g, &e),
 		 0);
 	CHECK(g.created, "100 ppm does not share at tolerance 99");
 	CHECK_EQ(g.ctx.rate_limit, 1000000);
-	CHECK_EQ(pacing_table_release(t, &rec_ops, &h, 1, g.entry_id, &e), 0);
-	CHECK_EQ(pacing_table_release(t, &rec_ops, &h, 0, at100, &e), 0);
+	CHECK_EQ(one_release(t, &rec_ops, &h, 1, g.entry_id, &e), 0);
+	CHECK_EQ(one_release(t, &rec_ops, &h, 0, at100, &e), 0);
 
 	at101 = acquire(t, &h, 0, 1000101, 0);
-	CHECK_EQ(pacing_table_acquire(t, &rec_ops, &h, 1, &c, 0, 100, &g, &e),
+	CHECK_EQ(one_acquire(t, &rec_ops, &h, 1, &c, 0, 100, &g, &e),
 		 0);
 	CHECK(g.created && g.entry_id != at101,
 	      "101 ppm does not share at tolerance 100");
 	CHECK_EQ(g.deviation_ppm, 0);
 	/* Above the request too: 1000000 is 100 ppm over 999900. */
 	c = kbps(999900);
-	CHECK_EQ(pacing_table_acquire(t, &rec_ops, &h, 2, &c, 0, 101, &g, &e),
+	CHECK_EQ(one_acquire(t, &rec_ops, &h, 2, &c, 0, 101, &g, &e),
 		 0);
 	CHECK(!g.created, "shared within 101 ppm");
 	CHECK_EQ(g.ctx.rate_limit, 1000000);
@@ -264,12 +299,12 @@ test_tolerance_boundary(void)
 	/* Same rate, different typical size or mode: never shared. */
 	c = kbps(1000000);
 	c.typical_packet_size = 1500;
-	CHECK_EQ(pacing_table_acquire(t, &rec_ops, &h, 3, &c, 0, 1000000, &g,
+	CHECK_EQ(one_acquire(t, &rec_ops, &h, 3, &c, 0, 1000000, &g,
 				      &e), 0);
 	CHECK(g.created, "typical size differs");
 	c = kbps(1000000);
 	c.rate_mode = PACING_RATE_MODE_WQE;
-	CHECK_EQ(pacing_table_acquire(t, &rec_ops, &h, 4, &c, 0, 1000000, &g,
+	CHECK_EQ(one_acquire(t, &rec_ops, &h, 4, &c, 0, 1000000, &g,
 				      &e), 0);
 	CHECK(g.created, "rate mode differs");
 	pacing_table_destroy(t, &rec_ops, &h);
@@ -289,14 +324,14 @@ test_tolerance_tie(void)
 	up = acquire(t, &h, 0, 1000050, 0);
 	down = acquire(t, &h, 1, 999950, 0);
 	ded = acquire(t, &h, 2, 1000000, PACING_ACQ_DEDICATED);
-	CHECK_EQ(pacing_table_acquire(t, &rec_ops, &h, 3, &c, 0, 50, &g, &e),
+	CHECK_EQ(one_acquire(t, &rec_ops, &h, 3, &c, 0, 50, &g, &e),
 		 0);
 	CHECK_EQ(g.entry_id, down);
 	CHECK(g.entry_id != ded && g.entry_id != up, "tie goes to the lower");
 	CHECK_EQ(g.deviation_ppm, -50);
 	/* The closest wins over the lower. */
 	c = kbps(1000040);
-	CHECK_EQ(pacing_table_acquire(t, &rec_ops, &h, 4, &c, 0, 100, &g, &e),
+	CHECK_EQ(one_acquire(t, &rec_ops, &h, 4, &c, 0, 100, &g, &e),
 		 0);
 	CHECK_EQ(g.entry_id, up);
 	pacing_table_destroy(t, &rec_ops, &h);
@@ -330,7 +365,6 @@ test_batch_capacity_rollback(void)
 	CHECK_EQ(pacing_txn_acquire(tx, 8, &c, PACING_ACQ_DEDICATED, 0, &g,
 				    &e), 0);
 	CHECK_EQ(pacing_txn_release(tx, 0, a, &e), 0);
-	CHECK_EQ(pacing_txn_new_entries(tx), 3);
 	CHECK_EQ(pacing_txn_commit(tx, &e), -ENOSPC);
 	CHECK_EQ(e.field, PACING_FIELD_TABLE_CAPACITY);
 	CHECK_STR(e.message, "needs 5 distinct pacing entries (2 in use + 3 "
@@ -414,10 +448,10 @@ test_release_unknown(void)
 
 	a = acquire(t, &h, 0, 1000, 0);
 	snapshot(t, before, sizeof(before));
-	CHECK_EQ(pacing_table_release(t, &rec_ops, &h, 0, a + 1, &e), -ENOENT);
+	CHECK_EQ(one_release(t, &rec_ops, &h, 0, a + 1, &e), -ENOENT);
 	CHECK_EQ(e.field, PACING_FIELD_ENTRY);
 	CHECK_STR(e.message, "pacing entry 2 does not exist");
-	CHECK_EQ(pacing_table_release(t, &rec_ops, &h, 1, a, &e), -ENOENT);
+	CHECK_EQ(one_release(t, &rec_ops, &h, 1, a, &e), -ENOENT);
 	CHECK_STR(e.message, "user 1 holds no reference to pacing entry 1");
 	/* Releasing twice in one batch what is held once. */
 	tx = pacing_txn_begin(t, &rec_ops, &h, &e);
@@ -456,8 +490,9 @@ test_hitless_update(void)
 	CHECK_EQ(pacing_table_in_use(t), 1);
 	CHECK_EQ(pacing_txn_commit(tx, &e), 0);
 	CHECK(strcmp(h.log, "A2 F1 ") == 0, "hook log \"%s\"", h.log);
-	CHECK_EQ(pacing_table_user_entries(t, 0, ids, 4), 1);
-	CHECK_EQ(ids[0], g.entry_id);
+	CHECK_EQ(pacing_table_entry_users(t, g.entry_id, ids, 4), 1);
+	CHECK_EQ(ids[0], 0);
+	CHECK_EQ(pacing_table_entry_get(t, a, NULL), -ENOENT);
 	/* An update to the same context nets out. */
 	h.log[0] = '\0';
 	tx = pacing_txn_begin(t, &rec_ops, &h, &e);
@@ -524,7 +559,6 @@ test_staged_new_released(void)
 	CHECK_EQ(pacing_txn_release(tx, 5, g.entry_id, &e), 0);
 	CHECK_EQ(pacing_txn_release(tx, 6, g.entry_id, &e), 0);
 	CHECK_EQ(pacing_txn_release(tx, 6, g.entry_id, &e), -ENOENT);
-	CHECK_EQ(pacing_txn_new_entries(tx), 0);
 	CHECK_EQ(pacing_txn_commit(tx, &e), 0);
 	CHECK_EQ(h.allocs, 1);
 	CHECK_EQ(pacing_table_in_use(t), 1);
@@ -548,7 +582,7 @@ test_txn_misuse(void)
 	CHECK(tx2 == NULL, "one transaction at a time");
 	CHECK_EQ(e.code, -EBUSY);
 	CHECK_EQ(e.field, PACING_FIELD_TRANSACTION);
-	CHECK_EQ(pacing_table_acquire(t, NULL, NULL, 0, &c, 0, 0, &g, &e),
+	CHECK_EQ(one_acquire(t, NULL, NULL, 0, &c, 0, 0, &g, &e),
 		 -EBUSY);
 	CHECK_EQ(pacing_txn_acquire(tx, 0, &c, 0, 0, &g, &e), -EINVAL);
 	CHECK_EQ(e.field, PACING_FIELD_PEAK_RATE);
@@ -579,7 +613,7 @@ test_queries(void)
 	struct hw_rec h = { 0 };
 	struct pacing_table *t = pacing_table_create(8, NULL);
 	struct pacing_entry_info info;
-	uint64_t users[8], ids[8], cursor = 0, a, b;
+	uint64_t users[8], cursor = 0, a, b;
 	int n = 0;
 
 	a = acquire(t, &h, 7, 1000, 0);
@@ -589,7 +623,6 @@ test_queries(void)
 	acquire(t, &h, 7, 2000, 0);
 	CHECK_EQ(pacing_table_capacity(t), 8);
 	CHECK_EQ(pacing_table_in_use(t), 2);
-	CHECK_EQ(pacing_table_free_slots(t), 6);
 	while (pacing_table_entry_next(t, &cursor, &info)) {
 		CHECK_EQ(info.id, n == 0 ? a : b);
 		CHECK_EQ(info.refcnt, n == 0 ? 2 : 3);
@@ -602,10 +635,47 @@ test_queries(void)
 	CHECK_EQ(pacing_table_entry_users(t, a, users, 1), 2);
 	CHECK_EQ(users[0], 7);
 	CHECK_EQ(pacing_table_entry_users(t, 99, users, 8), -ENOENT);
-	CHECK_EQ(pacing_table_user_entries(t, 7, ids, 8), 3);
-	CHECK(ids[0] == a && ids[1] == b && ids[2] == b, "entries of 7");
-	CHECK_EQ(pacing_table_user_entries(t, 7, ids, 0), 3);
-	CHECK_EQ(pacing_table_user_entries(t, 4, ids, 8), 0);
+	pacing_table_destroy(t, &rec_ops, &h);
+	CHECK_EQ(h.live, 0);
+}
+
+void
+test_release_user(void)
+{
+	struct hw_rec h = { 0 };
+	struct pacing_table *t = pacing_table_create(8, NULL);
+	struct pacing_ctx c = kbps(3000);
+	uint64_t users[8], a, b;
+	struct pacing_grant g;
+	struct pacing_error e;
+	struct pacing_txn *tx;
+
+	a = acquire(t, &h, 7, 1000, 0);
+	b = acquire(t, &h, 3, 2000, 0);
+	acquire(t, &h, 5, 1000, 0);
+	acquire(t, &h, 7, 2000, 0);
+	acquire(t, &h, 7, 2000, 0);
+	/* Every reference of user 7, a staged one included, goes. */
+	tx = pacing_txn_begin(t, &rec_ops, &h, &e);
+	CHECK_EQ(pacing_txn_acquire(tx, 7, &c, 0, 0, &g, &e), 0);
+	CHECK_EQ(pacing_txn_release_user(tx, 7, &e), 0);
+	CHECK_EQ(pacing_txn_release_user(tx, 4, &e), 0);
+	CHECK_EQ(pacing_txn_release(tx, 7, a, &e), -ENOENT);
+	CHECK_EQ(pacing_txn_commit(tx, &e), 0);
+	CHECK(h.allocs == 2 && h.frees == 0, "%d allocs, %d frees", h.allocs,
+	      h.frees);
+	CHECK_EQ(pacing_table_entry_users(t, a, users, 8), 1);
+	CHECK_EQ(users[0], 5);
+	CHECK_EQ(pacing_table_entry_users(t, b, users, 8), 1);
+	CHECK_EQ(users[0], 3);
+	CHECK_EQ(pacing_table_entry_get(t, g.entry_id, NULL), -ENOENT);
+	/* The last holder's release frees the entry at commit. */
+	tx = pacing_txn_begin(t, &rec_ops, &h, &e);
+	CHECK_EQ(pacing_txn_release_user(tx, 3, &e), 0);
+	CHECK_EQ(h.frees, 0);
+	CHECK_EQ(pacing_txn_commit(tx, &e), 0);
+	CHECK_EQ(h.frees, 1);
+	CHECK_EQ(pacing_table_in_use(t), 1);
 	pacing_table_destroy(t, &rec_ops, &h);
 	CHECK_EQ(h.live, 0);
 }
@@ -629,4 +699,75 @@ test_destroy_frees(void)
 	pacing_table_destroy(t, &rec_ops, &h);
 	CHECK_EQ(h.live, 0);
 	CHECK_EQ(h.frees, 3);
+}
+
+/* Queues 0..2999 on 1500 rates in one batch; returns the commit's result. */
+static int
+fill(struct pacing_table *t, struct hw_rec *h, uint64_t *ids)
+{
+	struct pacing_txn *tx = pacing_txn_begin(t, &rec_ops, h, NULL);
+	struct pacing_grant g;
+	struct pacing_ctx c;
+	uint32_t q;
+
+	for (q = 0; q < 3000; q++) {
+		c = kbps(1000 + q % 1500);
+		if (pacing_txn_acquire(tx, q, &c, 0, 0, &g, NULL) != 0)
+			break;
+		ids[q] = g.entry_id;
+	}
+	return q == 3000 ? pacing_txn_commit(tx, NULL) : -EIO;
+}
+
+/* Every queue to a rate of its own in one batch (hitless move). */
+static int
+move_all(struct pacing_table *t, struct hw_rec *h, const uint64_t *ids)
+{
+	struct pacing_txn *tx = pacing_txn_begin(t, &rec_ops, h, NULL);
+	struct pacing_grant g;
+	struct pacing_ctx c;
+	uint32_t q;
+
+	for (q = 0; q < 3000; q++) {
+		c = kbps(100000 + q);
+		if (pacing_txn_acquire(tx, q, &c, 0, 0, &g, NULL) != 0 ||
+		    pacing_txn_release(tx, q, ids[q], NULL) != 0)
+			break;
+	}
+	return q == 3000 ? pacing_txn_commit(tx, NULL) : -EIO;
+}
+
+void
+test_large_batch(void)
+{
+	struct hw_rec h = { 0 };
+	struct pacing_table *t = pacing_table_create(4000, NULL);
+	static uint64_t ids[3000];
+	struct pacing_entry_info info;
+	uint64_t cursor = 0;
+	uint32_t bad = 0;
+
+	/* Thousands of entries and holds: the arrays and index grow. */
+	CHECK_EQ(fill(t, &h, ids), 0);
+	CHECK_EQ(pacing_table_in_use(t), 1500);
+	while (pacing_table_entry_next(t, &cursor, &info))
+		bad += info.refcnt != 2;
+	CHECK_EQ(bad, 0);
+	/* 1500 in use + 3000 new > 4000: refused, nothing changes. */
+	CHECK_EQ(move_all(t, &h, ids), -ENOSPC);
+	CHECK_EQ(pacing_table_in_use(t), 1500);
+	CHECK_EQ(pacing_table_entry_users(t, ids[0], NULL, 0), 2);
+	CHECK_EQ(h.allocs, 1500);
+	pacing_table_destroy(t, &rec_ops, &h);
+	CHECK_EQ(h.live, 0);
+	memset(&h, 0, sizeof(h));
+	t = pacing_table_create(4500, NULL);
+	CHECK_EQ(fill(t, &h, ids), 0);
+	CHECK_EQ(move_all(t, &h, ids), 0);
+	CHECK_EQ(pacing_table_in_use(t), 3000);
+	CHECK(h.allocs == 4500 && h.frees == 1500, "%d allocs, %d frees",
+	      h.allocs, h.frees);
+	CHECK_EQ(pacing_table_entry_get(t, ids[0], NULL), -ENOENT);
+	pacing_table_destroy(t, &rec_ops, &h);
+	CHECK_EQ(h.live, 0);
 }

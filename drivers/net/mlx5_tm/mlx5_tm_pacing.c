@@ -260,12 +260,12 @@ mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm, struct pacing_txn *txn,
 void
 mlx5_tm_pacing_release_all(struct mlx5_tm_pacing *pm, uint16_t qid)
 {
-	uint64_t id;
+	struct pacing_txn *txn = pacing_txn_begin(pm->table, &hw_ops, pm, NULL);
 
-	while (pacing_table_user_entries(pm->table, qid, &id, 1) > 0)
-		if (pacing_table_release(pm->table, &hw_ops, pm, qid, id,
-					 NULL) != 0)
-			break;
+	/* Releases allocate nothing: this commit cannot fail. */
+	if (txn != NULL && (pacing_txn_release_user(txn, qid, NULL) != 0 ||
+			    pacing_txn_commit(txn, NULL) != 0))
+		pacing_txn_abort(txn);
 }
 
 uint16_t
