@@ -97,11 +97,24 @@ def wire_rate(tc, first, last, q):
     return (last[keys[1]] - first[keys[1]]) / dt, n / dt, n
 
 
-def lag(tc, port=0):
+def lag_of(xs):
     """The device model's lag figures (emu_lag_ns, emu_max_lag_ns,
-    emu_lagging) from xstats, {} on a real device."""
-    xs = xstats(tc, port)
+    emu_lagging) in the xstats @xs, {} on a real device."""
     return {k: v for k, v in xs.items() if k.startswith("emu_")}
+
+
+def lag(tc, port=0):
+    """The device model's lag figures, read now."""
+    return lag_of(xstats(tc, port))
+
+
+def ring_full_text(before, after, queues):
+    """How often each queue's Tx ring was full between two xstats readings
+    (tx_q<N>_ring_full): a queue whose ring was seldom full was held back
+    by its sender, not by its pacer."""
+    return ", ".join("queue %d %d" % (q, after.get("tx_q%d_ring_full" % q, 0)
+                                      - before.get("tx_q%d_ring_full" % q, 0))
+                     for q in queues)
 
 
 def wire_rates(tc, queues, window, port=0, evidence=None):

@@ -45,7 +45,7 @@ class TrafficMixin:
 
         One measurement, never taken again: a rate out of tolerance fails
         the case, with the evidence (counters, the window and its timing,
-        the device model's lag over it). The window is long enough for the
+        how often each ring was full, the device model's lag over it). The window is long enough for the
         tolerance: the wire figures are exact to one frame (12,500 frames
         or more in 4 s at these rates: 0.01%); tm statistics reads are
         timed to half their command round trip at each end, and the window
@@ -58,7 +58,7 @@ class TrafficMixin:
         if warm_up:
             self.pmd.wait_for_idle(warm_up)
         evidence = []
-        lag0 = measure.lag(self)
+        xs0 = measure.xstats(self)
         if source == "tm":
             rates = measure.stats_rates(self, sorted(expected), window,
                                         timing=tolerance * TIMING_SHARE,
@@ -66,7 +66,7 @@ class TrafficMixin:
         else:
             rates = measure.wire_rates(self, sorted(expected), window,
                                        evidence=evidence)
-        lag1 = measure.lag(self)
+        xs1 = measure.xstats(self)
         got = {q: rates[q][1 if packets else 0] for q in expected}
         bad = ["queue %d: %.0f %s/s, profile %.0f (%s)"
                % (q, got[q], "packets" if packets else "bytes",
@@ -74,10 +74,13 @@ class TrafficMixin:
                for q in sorted(expected)
                if not measure.within(got[q], expected[q], tolerance)]
         self.verify(not bad, "rates (%s) off by more than %.1f%% in one "
-                    "measurement of %.1f s: %s; evidence: %s; device "
-                    "model: %s"
+                    "measurement of %.1f s: %s; evidence: %s; Tx ring "
+                    "full (times): %s; device model: %s"
                     % (source, tolerance * 100, window, " | ".join(bad),
-                       " | ".join(evidence), measure.lag_text(lag0, lag1)))
+                       " | ".join(evidence),
+                       measure.ring_full_text(xs0, xs1, sorted(expected)),
+                       measure.lag_text(measure.lag_of(xs0),
+                                        measure.lag_of(xs1))))
         return got
 
     def check_idle(self, queues, window=1.0, drain=WARM_UP):
