@@ -402,11 +402,11 @@ test_validate_detects(void)
 int
 main(void)
 {
-	test_ice_script();
-	test_refusals();
-	test_delete_and_refcount();
-	test_parent_update();
-	test_resize();
-	test_validate_detects();
+	TM_CASE(test_ice_script());
+	TM_CASE(test_refusals());
+	TM_CASE(test_delete_and_refcount());
+	TM_CASE(test_parent_update());
+	TM_CASE(test_resize());
+	TM_CASE(test_validate_detects());
 	return tm_check_report();
 }
