@@ -113,7 +113,7 @@ emu_inline_needed(const uint8_t *p, uint32_t n, uint8_t mode)
  * @p end) as the next gather entry. Returns the segment after it, or NULL
  * once @p w is marked bad.
  */
-static const uint8_t *
+static inline const uint8_t *
 emu_wqe_take_seg(const struct mlx5_emu *emu, const struct emu_sq *sq,
 		 struct emu_wqe *w, const uint8_t *seg, const uint8_t *end,
 		 bool *inline_seg)
@@ -292,6 +292,7 @@ emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq)
 {
 	struct emu_wqe *w = &sq->head;
 	uint16_t posted = (uint16_t)(sq->rung_pi - sq->ci);
+	uint32_t size = 1u << sq->log_wq_sz;
 	const uint8_t *ctrl;
 	uint32_t ds;
 	uint8_t inject;
@@ -300,7 +301,9 @@ emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq)
 	w->valid = true;
 	w->index = sq->ci;
 	w->nbb = 1;
-	emu_wqe_copy(sq, sq->ci, 1, w->raw);
+	/* One WQEBB never wraps: a copy of a constant size, inlined. */
+	memcpy(w->raw, sq->ring + (size_t)(sq->ci & (size - 1)) *
+	       MLX5_SEND_WQE_BB, MLX5_SEND_WQE_BB);
 	ctrl = w->raw;
 	w->opcode = (uint8_t)MLX5_GET(wqe_ctrl_seg, ctrl, opcode);
 	ds = MLX5_GET(wqe_ctrl_seg, ctrl, ds) & MLX5_WQE_CTRL_DS_MASK;
@@ -333,21 +336,12 @@ emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq)
 		return;
 	}
 	if (w->nbb > 1)
-		emu_wqe_copy(sq, sq->ci, w->nbb, w->raw);
+		emu_wqe_copy(sq, (uint16_t)(sq->ci + 1), w->nbb - 1u,
+			     w->raw + MLX5_SEND_WQE_BB);
 	if (w->opcode == MLX5_OPCODE_SEND)
 		emu_wqe_decode_send(emu, sq, w, w->raw + ds * MLX5_WQE_DS_UNITS);
 	else
 		emu_wqe_decode_empw(emu, sq, w, w->raw + ds * MLX5_WQE_DS_UNITS);
-}
-
-bool
-emu_wqe_next_packet(struct emu_wqe *w)
-{
-	if (w->pkt + 1 >= w->nb_pkts)
-		return false;
-	w->pkt++;
-	w->len = w->pkts[w->pkt].len;
-	return true;
 }
 
 uint32_t
