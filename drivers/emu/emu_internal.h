@@ -244,6 +244,7 @@ struct emu_wqe {
 	uint8_t syndrome;       /* EMU_WQE_BAD */
 	bool vlan_insert;
 	uint16_t vlan_tci;
+	uint16_t dseg_off;      /* first data segment (by lkey), 0 none */
 	uint32_t nb_gather;
 	struct emu_gather gather[EMU_MAX_GATHER];
 	struct emu_wqe_pkt pkts[EMU_MAX_WQE_PKTS];
@@ -502,6 +503,7 @@ int emu_fw_opcode_parse(const char *s, uint16_t *opcode);
 
 /* emu_wqe.c */
 void emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq);
+void emu_wqe_prefetch(const struct emu_sq *sq);
 uint32_t emu_wqe_gather(const struct emu_wqe *w, uint8_t *frame);
 
 /* Move @p w to its next packet (eMPW); false when it has no more. */

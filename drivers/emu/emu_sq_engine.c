@@ -306,6 +306,8 @@ emu_engine_run(struct mlx5_emu *emu, uint64_t horizon_ps, uint32_t budget,
 			if (!sq->head.valid) {
 				emu_wqe_decode(emu, sq);
 				sq->elig_valid = false;
+				if (sq->head.kind == EMU_WQE_SEND)
+					emu_wqe_prefetch(sq);
 			}
 			if (sq->head.kind != EMU_WQE_SEND) {
 				if (sq->ready_ps < t_local) {

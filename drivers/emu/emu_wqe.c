@@ -155,6 +155,8 @@ emu_wqe_take_seg(const struct mlx5_emu *emu, const struct emu_sq *sq,
 		g->ptr = (const uint8_t *)(uintptr_t)addr;
 		g->len = bc;
 		w->nb_gather++;
+		if (w->dseg_off == 0)
+			w->dseg_off = (uint16_t)(seg - w->raw);
 		return seg + MLX5_ST_SZ_BYTES(wqe_data_seg);
 	}
 }
@@ -285,6 +287,39 @@ emu_wqe_decode_empw(const struct mlx5_emu *emu, const struct emu_sq *sq,
 	}
 	w->len = w->pkts[0].len;
 	w->kind = EMU_WQE_SEND;
+}
+
+/*
+ * Prefetch what the engine will read of the WQEs ahead of the head of
+ * @p sq, which another core has just written: the ring line of the WQE
+ * 4 x EMU_PREFETCH_AHEAD WQEs ahead, and the frame of the WQE
+ * EMU_PREFETCH_AHEAD ahead (the wire reads its destination MAC), read
+ * from a ring line prefetched so before. The WQEs ahead are assumed laid
+ * out as the head, as a sender's stream of like frames is; a wrong guess
+ * costs a useless prefetch, never a fault. Called by the engine after
+ * emu_wqe_decode(), not from it: GCC drops a call to a function that only
+ * prefetches, as having no effect, when it sees the function's body.
+ */
+#define EMU_PREFETCH_AHEAD 16u
+
+void
+emu_wqe_prefetch(const struct emu_sq *sq)
+{
+	const struct emu_wqe *w = &sq->head;
+	uint32_t size = 1u << sq->log_wq_sz;
+	uint32_t ahead = (uint32_t)w->nbb * EMU_PREFETCH_AHEAD;
+	uint32_t slot = (sq->ci + ahead) & (size - 1);
+	const uint8_t *wqe = sq->ring + (size_t)slot * MLX5_SEND_WQE_BB;
+	uint16_t posted = (uint16_t)(sq->rung_pi - sq->ci);
+
+	if (posted > 4 * ahead)
+		__builtin_prefetch(sq->ring + (size_t)((slot + 3 * ahead) &
+					(size - 1)) * MLX5_SEND_WQE_BB);
+	if (posted < ahead + w->nbb || w->dseg_off == 0 ||
+	    slot + w->nbb > size)
+		return;
+	__builtin_prefetch((const void *)(uintptr_t)
+			   MLX5_GET64(wqe_data_seg, wqe + w->dseg_off, addr));
 }
 
 void
