@@ -367,6 +367,7 @@ struct emu_pp_entry {
 
 struct mlx5_emu {
 	pthread_mutex_t lock;   /* recursive: hooks may introspect */
+	uint32_t lock_waiters;  /* threads blocked in emu_lock (atomic) */
 	struct mlx5_emu *next;  /* registry of open devices */
 	uint64_t dev_id;
 	struct mlx5_emu_config cfg;
@@ -452,10 +453,19 @@ emu_fault_wqe_hit(struct mlx5_emu *emu, const struct emu_sq *sq,
 	return true;
 }
 
+/*
+ * Take the device's lock. A thread that has to wait says so: the device
+ * thread, which otherwise goes from one pass to the next holding the CPU,
+ * then yields to it (emu_clock.c).
+ */
 static inline void
 emu_lock(struct mlx5_emu *emu)
 {
+	if (pthread_mutex_trylock(&emu->lock) == 0)
+		return;
+	__atomic_add_fetch(&emu->lock_waiters, 1, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&emu->lock);
+	__atomic_sub_fetch(&emu->lock_waiters, 1, __ATOMIC_RELAXED);
 }
 
 static inline void
