@@ -9,11 +9,15 @@
 # 2. when valgrind is installed, the datapath again under callgrind with a
 #    reduced packet count: instructions per packet, and the hottest lines
 #    of the PMD's burst function (BUILD/bench/annotate.txt has the full
-#    callgrind_annotate --auto=yes listing).
+#    callgrind_annotate --auto=yes listing);
+# 3. end to end: Debian's dpdk-testpmd txonly, 64-byte frames on one queue,
+#    mlx5-tm on the device model (real time) and net_null, one after the
+#    other (test/bench/testpmd_txonly.py; BUILD/bench/txonly.json).
 #
 # Environment: BENCH_ARGS (more mlx5-tm-bench options for the timing run),
 # BENCH_CG_PACKETS (packets per case under callgrind, default 4096),
-# BENCH_NO_CALLGRIND=1 to skip step 2.
+# BENCH_NO_CALLGRIND=1 to skip step 2, BENCH_NO_TXONLY=1 to skip step 3,
+# BENCH_TXONLY_SECONDS (measured window of step 3, default 5).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +32,7 @@ if [ ! -x "$BIN" ]; then
 fi
 mkdir -p "$OUT"
 rm -f "$OUT"/timing.json "$OUT"/callgrind.json "$OUT"/results.json \
-	"$OUT"/callgrind.out.* "$OUT"/annotate.txt
+	"$OUT"/callgrind.out.* "$OUT"/annotate.txt "$OUT"/txonly.json
 
 echo "== mlx5-tm-bench (timing) =="
 # shellcheck disable=SC2086
@@ -55,5 +59,13 @@ else
 		"no instruction counts"
 	cp "$OUT/timing.json" "$OUT/results.json"
 fi
+
+if [ "${BENCH_NO_TXONLY:-0}" != 1 ]; then
+	echo
+	echo "== testpmd txonly (end to end, device model in real time) =="
+	"$PY" "$ROOT/test/bench/testpmd_txonly.py" "$BUILD" \
+		--seconds "${BENCH_TXONLY_SECONDS:-5}" \
+		--json "$OUT/txonly.json" | tee "$OUT/txonly.txt"
+fi
 echo
-echo "bench: results in $OUT/results.json"
+echo "bench: results in $OUT/results.json (testpmd txonly: $OUT/txonly.json)"

@@ -6,8 +6,12 @@
  * Device time. Realtime: a device thread per device follows
  * CLOCK_MONOTONIC; each pass notices doorbells and processes the
  * departures due by now, then sleeps until the next departure (at least
- * EMU_RT_MIN_SLEEP_NS, so that dense traffic is handled in batches) or,
- * when idle, for a poll interval that backs off to EMU_RT_MAX_IDLE_NS.
+ * EMU_RT_MIN_SLEEP_NS, so that traffic is handled in batches) or, when
+ * idle, for a poll interval that backs off to EMU_RT_MAX_IDLE_NS. It goes
+ * on at once, without sleeping, when the next departure is due by the end
+ * of the pass (it is behind, or frames come faster than it processes
+ * them) and for EMU_RT_SPIN_NS after a pass that saw a doorbell or sent a
+ * frame: dense traffic is polled for, as the hardware does.
  * Virtual: no thread; time moves only in advance/run/drain.
  * The poll interval returns to EMU_RT_MIN_SLEEP_NS whenever a pass saw a
  * doorbell or processed a departure, and doubles after a quiet pass.
@@ -23,6 +27,14 @@
 #include "emu_internal.h"
 
 #define EMU_RT_MIN_SLEEP_NS 20000ULL     /* 20 us between busy passes */
+/*
+ * Polling goes on this long after the last doorbell or frame. Sleeping
+ * between the passes of dense traffic would cap a sender at about a ring
+ * per sleep (WQEs noticed in one pass leave in the next), cost more in
+ * system calls than the frames, and on a loaded machine give the CPU away
+ * for milliseconds at each wake-up.
+ */
+#define EMU_RT_SPIN_NS 2000ULL
 #define EMU_RT_MAX_IDLE_NS 1000000ULL    /* 1 ms poll when idle */
 #define EMU_RT_PASS_BUDGET 65536u        /* events per pass, then yield */
 #define EMU_LAG_THRESHOLD_NS 1000000ULL  /* 1 ms: default lagging bound */
@@ -71,6 +83,7 @@ emu_rt_thread(void *arg)
 {
 	struct mlx5_emu *emu = arg;
 	uint64_t idle_ns = EMU_RT_MIN_SLEEP_NS;
+	uint64_t active_ps = 0;
 
 	/* Wake-ups close to the asked time; the default slack is 50 us. */
 	prctl(PR_SET_TIMERSLACK, 5000UL, 0, 0, 0);
@@ -78,14 +91,28 @@ emu_rt_thread(void *arg)
 	while (!emu->stop) {
 		uint64_t before = emu->port.doorbells + emu->port.packets +
 				  emu->port.cqes + emu->port.error_cqes;
+		uint64_t seen = emu->port.doorbells + emu->port.packets;
 		uint64_t now, next, wake_ns, sleep_ns;
 		struct timespec ts;
 
 		next = emu_rt_pass(emu, EMU_RT_PASS_BUDGET, &now);
-		if (next <= now) {
-			/* Behind: let control commands in, then go on. */
+		/* Judged at the end of the pass, which may have taken long. */
+		now = emu_now_ps(emu);
+		if (emu->port.doorbells + emu->port.packets != seen)
+			active_ps = now;
+		if (next <= now ||
+		    now - active_ps < EMU_RT_SPIN_NS * EMU_PS_PER_NS) {
+			/*
+			 * Due, or dense traffic: go on, after letting in
+			 * control commands that wait, and only them: a yield
+			 * to any other thread could give the CPU away for a
+			 * time slice on a loaded machine.
+			 */
+			idle_ns = EMU_RT_MIN_SLEEP_NS;
 			emu_unlock(emu);
-			sched_yield();
+			if (__atomic_load_n(&emu->lock_waiters,
+					    __ATOMIC_RELAXED) != 0)
+				sched_yield();
 			emu_lock(emu);
 			continue;
 		}

@@ -40,21 +40,6 @@ emu_fault_pp_hit(struct mlx5_emu *emu)
 	return -f->err;
 }
 
-bool
-emu_fault_wqe_hit(struct mlx5_emu *emu, const struct emu_sq *sq,
-		  uint8_t *syndrome)
-{
-	struct mlx5_emu_fault_wqe *f = &emu->fault_wqe;
-
-	if (f->nth == 0 || (f->sqn != 0 && f->sqn != sq->sqn))
-		return false;
-	if (++emu->fault_wqe_seen < f->nth)
-		return false;
-	*syndrome = f->syndrome;
-	f->nth = 0;
-	return true;
-}
-
 int
 mlx5_emu_fault_cmd(struct mlx5_emu *emu, const struct mlx5_emu_fault_cmd *f)
 {

@@ -48,14 +48,6 @@ emu_idtab_add(struct emu_idtab *t, void *obj, uint32_t *id)
 	return 0;
 }
 
-void *
-emu_idtab_get(const struct emu_idtab *t, uint32_t id)
-{
-	if (id < t->base || id - t->base >= t->cap)
-		return NULL;
-	return t->slot[id - t->base];
-}
-
 void
 emu_idtab_del(struct emu_idtab *t, uint32_t id)
 {

@@ -106,7 +106,14 @@ struct emu_idtab {
 
 void emu_idtab_init(struct emu_idtab *t, uint32_t base, uint32_t limit);
 int emu_idtab_add(struct emu_idtab *t, void *obj, uint32_t *id);
-void *emu_idtab_get(const struct emu_idtab *t, uint32_t id);
+/* Inline: the engine looks an lkey up for every data segment. */
+static inline void *
+emu_idtab_get(const struct emu_idtab *t, uint32_t id)
+{
+	if (id < t->base || id - t->base >= t->cap)
+		return NULL;
+	return t->slot[id - t->base];
+}
 void emu_idtab_del(struct emu_idtab *t, uint32_t id);
 void emu_idtab_fini(struct emu_idtab *t);
 
@@ -237,6 +244,7 @@ struct emu_wqe {
 	uint8_t syndrome;       /* EMU_WQE_BAD */
 	bool vlan_insert;
 	uint16_t vlan_tci;
+	uint16_t dseg_off;      /* first data segment (by lkey), 0 none */
 	uint32_t nb_gather;
 	struct emu_gather gather[EMU_MAX_GATHER];
 	struct emu_wqe_pkt pkts[EMU_MAX_WQE_PKTS];
@@ -359,6 +367,7 @@ struct emu_pp_entry {
 
 struct mlx5_emu {
 	pthread_mutex_t lock;   /* recursive: hooks may introspect */
+	uint32_t lock_waiters;  /* threads blocked in emu_lock (atomic) */
 	struct mlx5_emu *next;  /* registry of open devices */
 	uint64_t dev_id;
 	struct mlx5_emu_config cfg;
@@ -412,10 +421,51 @@ struct mlx5_emu {
 	pthread_cond_t wake;
 };
 
+/*
+ * The entry an SQ paces with, NULL for unlimited (0 or not in use).
+ * Inline: the engine asks for every packet.
+ */
+static inline const struct emu_pp_entry *
+emu_pp_get(const struct mlx5_emu *emu, uint16_t index)
+{
+	if (index == 0 || index >= emu->caps.pp_table_size ||
+	    !emu->pp[index].used)
+		return NULL;
+	return &emu->pp[index];
+}
+
+/*
+ * Fault injection (fault_wqe=): does the WQE just decoded on @p sq take
+ * the injected error? Inline: checked for every WQE.
+ */
+static inline bool
+emu_fault_wqe_hit(struct mlx5_emu *emu, const struct emu_sq *sq,
+		  uint8_t *syndrome)
+{
+	struct mlx5_emu_fault_wqe *f = &emu->fault_wqe;
+
+	if (f->nth == 0 || (f->sqn != 0 && f->sqn != sq->sqn))
+		return false;
+	if (++emu->fault_wqe_seen < f->nth)
+		return false;
+	*syndrome = f->syndrome;
+	f->nth = 0;
+	return true;
+}
+
+/*
+ * Take the device's lock. A thread that has to wait says so: the device
+ * thread, which otherwise goes from one pass to the next holding the CPU,
+ * then yields to it (emu_clock.c).
+ */
 static inline void
 emu_lock(struct mlx5_emu *emu)
 {
+	if (pthread_mutex_trylock(&emu->lock) == 0)
+		return;
+	__atomic_add_fetch(&emu->lock_waiters, 1, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&emu->lock);
+	__atomic_sub_fetch(&emu->lock_waiters, 1, __ATOMIC_RELAXED);
 }
 
 static inline void
@@ -443,9 +493,6 @@ void emu_pp_table_fini(struct mlx5_emu *emu);
 int emu_pp_acquire(struct mlx5_emu *emu, const void *user, const void *ctx,
 		   size_t ctx_sz, bool dedicated, uint16_t *index);
 void emu_pp_release(struct mlx5_emu *emu, uint16_t index);
-/* The entry an SQ paces with, NULL for unlimited (0 or not in use). */
-const struct emu_pp_entry *emu_pp_get(const struct mlx5_emu *emu,
-				      uint16_t index);
 bool emu_pp_index_valid(const struct mlx5_emu *emu, uint16_t index);
 void emu_pp_sq_ref(struct mlx5_emu *emu, uint16_t index, int delta);
 
@@ -466,8 +513,19 @@ int emu_fw_opcode_parse(const char *s, uint16_t *opcode);
 
 /* emu_wqe.c */
 void emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq);
+void emu_wqe_prefetch(const struct emu_sq *sq);
 uint32_t emu_wqe_gather(const struct emu_wqe *w, uint8_t *frame);
-bool emu_wqe_next_packet(struct emu_wqe *w);
+
+/* Move @p w to its next packet (eMPW); false when it has no more. */
+static inline bool
+emu_wqe_next_packet(struct emu_wqe *w)
+{
+	if (w->pkt + 1 >= w->nb_pkts)
+		return false;
+	w->pkt++;
+	w->len = w->pkts[w->pkt].len;
+	return true;
+}
 
 /* emu_cq.c */
 void emu_cq_complete(struct mlx5_emu *emu, struct emu_sq *sq,
@@ -503,13 +561,10 @@ int emu_wire_open(struct mlx5_emu *emu, const char *path);
 void emu_wire_close(struct mlx5_emu *emu);
 void emu_wire_depart(struct mlx5_emu *emu, struct emu_sq *sq,
 		     const struct emu_wqe *w, uint64_t time_ps);
-void emu_sq_stats_note(struct emu_sq *sq, uint64_t time_ps);
 
 /* emu_fault.c */
 bool emu_fault_cmd_hit(struct mlx5_emu *emu, uint16_t opcode,
 		       uint8_t *status, uint32_t *syndrome);
 int emu_fault_pp_hit(struct mlx5_emu *emu);
-bool emu_fault_wqe_hit(struct mlx5_emu *emu, const struct emu_sq *sq,
-		       uint8_t *syndrome);
 
 #endif /* EMU_INTERNAL_H */

@@ -150,15 +150,6 @@ emu_pp_release(struct mlx5_emu *emu, uint16_t index)
 			index, sq_users);
 }
 
-const struct emu_pp_entry *
-emu_pp_get(const struct mlx5_emu *emu, uint16_t index)
-{
-	if (index == 0 || index >= emu->caps.pp_table_size ||
-	    !emu->pp[index].used)
-		return NULL;
-	return &emu->pp[index];
-}
-
 bool
 emu_pp_index_valid(const struct mlx5_emu *emu, uint16_t index)
 {

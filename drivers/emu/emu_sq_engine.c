@@ -177,7 +177,7 @@ emu_port_occupy(struct mlx5_emu *emu, uint64_t t, uint32_t len)
 }
 
 /* The head of @p sq is done: move on to the next WQE. */
-static void
+static inline void
 emu_sq_next(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 {
 	sq->ci = (uint16_t)(sq->ci + sq->head.nbb);
@@ -245,7 +245,7 @@ emu_port_admits(struct mlx5_emu *emu, struct emu_sq *sq,
 }
 
 static void
-emu_sq_depart(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
+emu_sq_depart(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t, bool sched)
 {
 	struct emu_wqe *w = &sq->head;
 
@@ -255,7 +255,7 @@ emu_sq_depart(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 		emu_port_occupy(emu, t, w->len);
 	}
 	emu_sq_charge(emu, sq, t);
-	if (emu_sched_on(emu))
+	if (sched)
 		emu_sched_charge(emu, sq, t, w->len);
 	emu->rr_last_sqn = sq->sqn;
 	/* An eMPW WQE: its next packet is the head; one CQE at the last. */
@@ -306,6 +306,8 @@ emu_engine_run(struct mlx5_emu *emu, uint64_t horizon_ps, uint32_t budget,
 			if (!sq->head.valid) {
 				emu_wqe_decode(emu, sq);
 				sq->elig_valid = false;
+				if (sq->head.kind == EMU_WQE_SEND)
+					emu_wqe_prefetch(sq);
 			}
 			if (sq->head.kind != EMU_WQE_SEND) {
 				if (sq->ready_ps < t_local) {
@@ -352,7 +354,7 @@ emu_engine_run(struct mlx5_emu *emu, uint64_t horizon_ps, uint32_t budget,
 
 			if (pick == NULL)
 				pick = pick_free != NULL ? pick_free : pick_min;
-			emu_sq_depart(emu, pick, t);
+			emu_sq_depart(emu, pick, t, sched);
 		}
 	}
 	if (horizon_ps != EMU_TIME_NEVER && horizon_ps > emu->sim_ps &&

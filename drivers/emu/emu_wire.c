@@ -44,7 +44,7 @@ emu_wire_close(struct mlx5_emu *emu)
 	emu->pcap = NULL;
 }
 
-void
+static inline void
 emu_sq_stats_note(struct emu_sq *sq, uint64_t time_ps)
 {
 	struct emu_sq_stats *st = &sq->st;
@@ -63,14 +63,23 @@ emu_sq_stats_note(struct emu_sq *sq, uint64_t time_ps)
 	st->packets++;
 }
 
-/* Unicast, multicast or broadcast, from the destination MAC of @p w. */
+/*
+ * Unicast, multicast or broadcast, from the destination MAC of the
+ * packet at the head of @p w (of an eMPW WQE: that packet's own). Its
+ * first gather entry has at least a byte: the group bit of that byte
+ * tells a unicast frame, the common case, without gathering the MAC.
+ */
 static enum emu_vport_tx_class
 emu_wire_class(const struct emu_wqe *w)
 {
+	const struct emu_wqe_pkt *p = &w->pkts[w->pkt];
 	uint8_t dmac[6];
 	uint32_t i, k, n = 0;
 
-	for (i = 0; i < w->nb_gather && n < sizeof(dmac); i++)
+	if (!(w->gather[p->first].ptr[0] & 1))
+		return EMU_VPORT_TX_UNICAST;
+	for (i = p->first; i < (uint32_t)p->first + p->nb && n < sizeof(dmac);
+	     i++)
 		for (k = 0; k < w->gather[i].len && n < sizeof(dmac); k++)
 			dmac[n++] = w->gather[i].ptr[k];
 	if (n < sizeof(dmac) || !(dmac[0] & 1))

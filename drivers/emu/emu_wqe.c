@@ -113,7 +113,7 @@ emu_inline_needed(const uint8_t *p, uint32_t n, uint8_t mode)
  * @p end) as the next gather entry. Returns the segment after it, or NULL
  * once @p w is marked bad.
  */
-static const uint8_t *
+static inline const uint8_t *
 emu_wqe_take_seg(const struct mlx5_emu *emu, const struct emu_sq *sq,
 		 struct emu_wqe *w, const uint8_t *seg, const uint8_t *end,
 		 bool *inline_seg)
@@ -155,6 +155,8 @@ emu_wqe_take_seg(const struct mlx5_emu *emu, const struct emu_sq *sq,
 		g->ptr = (const uint8_t *)(uintptr_t)addr;
 		g->len = bc;
 		w->nb_gather++;
+		if (w->dseg_off == 0)
+			w->dseg_off = (uint16_t)(seg - w->raw);
 		return seg + MLX5_ST_SZ_BYTES(wqe_data_seg);
 	}
 }
@@ -287,11 +289,45 @@ emu_wqe_decode_empw(const struct mlx5_emu *emu, const struct emu_sq *sq,
 	w->kind = EMU_WQE_SEND;
 }
 
+/*
+ * Prefetch what the engine will read of the WQEs ahead of the head of
+ * @p sq, which another core has just written: the ring line of the WQE
+ * 4 x EMU_PREFETCH_AHEAD WQEs ahead, and the frame of the WQE
+ * EMU_PREFETCH_AHEAD ahead (the wire reads its destination MAC), read
+ * from a ring line prefetched so before. The WQEs ahead are assumed laid
+ * out as the head, as a sender's stream of like frames is; a wrong guess
+ * costs a useless prefetch, never a fault. Called by the engine after
+ * emu_wqe_decode(), not from it: GCC drops a call to a function that only
+ * prefetches, as having no effect, when it sees the function's body.
+ */
+#define EMU_PREFETCH_AHEAD 16u
+
+void
+emu_wqe_prefetch(const struct emu_sq *sq)
+{
+	const struct emu_wqe *w = &sq->head;
+	uint32_t size = 1u << sq->log_wq_sz;
+	uint32_t ahead = (uint32_t)w->nbb * EMU_PREFETCH_AHEAD;
+	uint32_t slot = (sq->ci + ahead) & (size - 1);
+	const uint8_t *wqe = sq->ring + (size_t)slot * MLX5_SEND_WQE_BB;
+	uint16_t posted = (uint16_t)(sq->rung_pi - sq->ci);
+
+	if (posted > 4 * ahead)
+		__builtin_prefetch(sq->ring + (size_t)((slot + 3 * ahead) &
+					(size - 1)) * MLX5_SEND_WQE_BB);
+	if (posted < ahead + w->nbb || w->dseg_off == 0 ||
+	    slot + w->nbb > size)
+		return;
+	__builtin_prefetch((const void *)(uintptr_t)
+			   MLX5_GET64(wqe_data_seg, wqe + w->dseg_off, addr));
+}
+
 void
 emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq)
 {
 	struct emu_wqe *w = &sq->head;
 	uint16_t posted = (uint16_t)(sq->rung_pi - sq->ci);
+	uint32_t size = 1u << sq->log_wq_sz;
 	const uint8_t *ctrl;
 	uint32_t ds;
 	uint8_t inject;
@@ -300,7 +336,9 @@ emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq)
 	w->valid = true;
 	w->index = sq->ci;
 	w->nbb = 1;
-	emu_wqe_copy(sq, sq->ci, 1, w->raw);
+	/* One WQEBB never wraps: a copy of a constant size, inlined. */
+	memcpy(w->raw, sq->ring + (size_t)(sq->ci & (size - 1)) *
+	       MLX5_SEND_WQE_BB, MLX5_SEND_WQE_BB);
 	ctrl = w->raw;
 	w->opcode = (uint8_t)MLX5_GET(wqe_ctrl_seg, ctrl, opcode);
 	ds = MLX5_GET(wqe_ctrl_seg, ctrl, ds) & MLX5_WQE_CTRL_DS_MASK;
@@ -333,21 +371,12 @@ emu_wqe_decode(struct mlx5_emu *emu, struct emu_sq *sq)
 		return;
 	}
 	if (w->nbb > 1)
-		emu_wqe_copy(sq, sq->ci, w->nbb, w->raw);
+		emu_wqe_copy(sq, (uint16_t)(sq->ci + 1), w->nbb - 1u,
+			     w->raw + MLX5_SEND_WQE_BB);
 	if (w->opcode == MLX5_OPCODE_SEND)
 		emu_wqe_decode_send(emu, sq, w, w->raw + ds * MLX5_WQE_DS_UNITS);
 	else
 		emu_wqe_decode_empw(emu, sq, w, w->raw + ds * MLX5_WQE_DS_UNITS);
-}
-
-bool
-emu_wqe_next_packet(struct emu_wqe *w)
-{
-	if (w->pkt + 1 >= w->nb_pkts)
-		return false;
-	w->pkt++;
-	w->len = w->pkts[w->pkt].len;
-	return true;
 }
 
 uint32_t

@@ -36,6 +36,8 @@ main(int argc, char **argv)
 		test_emu_sched();
 	if (only == NULL || strcmp(only, "empw") == 0)
 		test_emu_empw();
+	if (only == NULL || strcmp(only, "golden") == 0)
+		test_emu_golden();
 	printf("%u passed, %u failed\n", t_passed, t_failed);
 	return t_failed == 0 ? 0 : 1;
 }

@@ -11,5 +11,6 @@ void test_emu_rate_table(void);
 void test_emu_datapath(void);
 void test_emu_sched(void);
 void test_emu_empw(void);
+void test_emu_golden(void);
 
 #endif /* TEST_EMU_H */

@@ -926,6 +926,31 @@ test_vport_counter(void)
 	query_vport_tx(&d, false, v);
 	CHECK(v[0][0] == 0 && v[1][0] == 0 && v[2][0] == 0,
 	      "clear zeroed the counters");
+	/* Each packet of an eMPW WQE counts in its own class. */
+	{
+		struct t_empw_pkt e[3];
+		uint8_t wqe[1024];
+		struct t_sq m;
+
+		d.allow_mpw = true;
+		CHECK(ready_sq(&d, &m, 8, 0) == 0, "eMPW SQ");
+		for (i = 0; i < 3; i++) {
+			p = t_frame(&d, (size_t)(8 + i) * 4096, 100, i);
+			if (i == 1)
+				memset(p, 0xff, 6);
+			else if (i == 2)
+				p[0] = 0x01;
+			e[i] = (struct t_empw_pkt){ p, 100, i == 2 };
+		}
+		t_post_wqe(&m, wqe, t_empw_build(&m, wqe, e, 3, true));
+		t_ring(&m);
+		mlx5_emu_drain(d.emu);
+		query_vport_tx(&d, true, v);
+		CHECK(v[0][0] == 1 && v[1][0] == 1 && v[2][0] == 1,
+		      "eMPW unicast, broadcast, multicast: %" PRIu64 "/%"
+		      PRIu64 "/%" PRIu64, v[0][0], v[1][0], v[2][0]);
+		t_sq_destroy(&m);
+	}
 	/* Another vport is not ours to read. */
 	MLX5_SET(query_vport_counter_in, in, opcode,
 		 MLX5_CMD_OP_QUERY_VPORT_COUNTER);

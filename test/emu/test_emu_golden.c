@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * The wire of a fixed input, in virtual time, against a fingerprint
+ * recorded from the model: three SQs sharing a 10 Gb/s line (unlimited,
+ * data-rate paced with a burst bound, WQE-rate paced), SENDs with and
+ * without inline headers, eMPW WQEs, doorbells rung while earlier WQEs
+ * are still in flight and CQEs polled as they come. The pcap file
+ * (departure times in ns, bytes), the wire hook's records and the CQEs
+ * (WQE counters, timestamps) are hashed. A change of the engine that is
+ * meant to keep its behaviour (speed-ups) must keep the fingerprints;
+ * a change of what the model does must record new ones and say why.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu_test_util.h"
+#include "test_emu.h"
+
+/* Recorded from the model of commit 05766eb (before the engine speed-up). */
+#define GOLDEN_PCAP 0x67cdddf0d4cfc42dULL
+#define GOLDEN_HOOK 0x26ca6541fd6b7979ULL
+#define GOLDEN_CQE 0x390c73c58a952d79ULL
+#define GOLDEN_PACKETS 4794u
+#define GOLDEN_CQES 2018u
+
+#define GOLDEN_ROUNDS 400u
+#define GOLDEN_SQS 3u
+
+static uint64_t
+fnv(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+#define FNV_START 0xcbf29ce484222325ULL
+
+static struct {
+	uint64_t hash;
+	uint32_t packets;
+} hook;
+
+static void
+golden_hook(void *arg, uint32_t sqn, uint64_t time_ns, const uint8_t *bytes,
+	    uint32_t len)
+{
+	(void)arg;
+	hook.hash = fnv(hook.hash, &sqn, sizeof(sqn));
+	hook.hash = fnv(hook.hash, &time_ns, sizeof(time_ns));
+	hook.hash = fnv(hook.hash, &len, sizeof(len));
+	hook.hash = fnv(hook.hash, bytes, len);
+	hook.packets++;
+}
+
+static uint32_t golden_cqes, golden_errors;
+
+/* The fields of a CQE (not the struct: its padding is undefined). */
+static uint64_t
+cqe_fold(uint64_t h, const struct t_cqe *c)
+{
+	h = fnv(h, &c->opcode, sizeof(c->opcode));
+	h = fnv(h, &c->syndrome, sizeof(c->syndrome));
+	h = fnv(h, &c->wqe_counter, sizeof(c->wqe_counter));
+	h = fnv(h, &c->timestamp, sizeof(c->timestamp));
+	golden_cqes += 1;
+	golden_errors += c->opcode != MLX5_CQE_REQ;
+	return fnv(h, &c->qpn, sizeof(c->qpn));
+}
+
+static uint64_t
+file_hash(const char *path)
+{
+	uint64_t h = FNV_START;
+	uint8_t buf[4096];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (f == NULL)
+		return 0;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		h = fnv(h, buf, n);
+	fclose(f);
+	return h;
+}
+
+/* Post round @p r's WQEs on SQ @p k: a few SENDs, now and then an eMPW. */
+static void
+golden_post(struct t_dev *d, struct t_sq *s, uint32_t k, uint32_t r)
+{
+	uint32_t n = 1 + (r * 7 + k * 3) % 6, i;
+	size_t base = (size_t)k << 20;
+
+	for (i = 0; i < n; i++) {
+		uint32_t len = 60 + ((r * 131 + i * 37 + k * 11) % 1440);
+		uint8_t *p = t_frame(d, base + (size_t)(i % 16) * 4096, len,
+				     r * 16 + i + k);
+
+		t_post(s, p, len, (i + r) % 3 == 0 ? 18 : 0,
+		       (i + r) % 4 == 0 || i == n - 1);
+	}
+	if (r % 5 == k) {
+		struct t_empw_pkt p[4];
+		uint8_t wqe[1024];
+		uint32_t ds;
+
+		for (i = 0; i < 4; i++) {
+			uint32_t len = 60 + ((r + i * 53) % 200);
+
+			p[i] = (struct t_empw_pkt){
+				t_frame(d, base + (size_t)(16 + i) * 4096, len,
+					r + i),
+				len, i % 2 == 1 };
+		}
+		ds = t_empw_build(s, wqe, p, 1 + r % 4, r % 2 == 0);
+		t_post_wqe(s, wqe, ds);
+	}
+	t_ring(s);
+}
+
+static void
+test_wire_fingerprint(void)
+{
+	static const char *const kv[] = { "clock=virtual", "line_rate=10G",
+					  NULL };
+	char path[] = "/tmp/emu-golden-XXXXXX";
+	struct t_sq s[GOLDEN_SQS];
+	struct mlx5_tm_pp *pp[2];
+	uint64_t cqe_hash = FNV_START;
+	struct t_dev d;
+	struct t_cqe c[64];
+	uint32_t r, k, n, i;
+	int fd;
+
+	fd = mkstemp(path);
+	CHECK(fd >= 0, "mkstemp");
+	if (fd < 0)
+		return;
+	close(fd);
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	d.allow_mpw = true;
+	CHECK(mlx5_emu_set_pcap(d.emu, path) == 0, "pcap on");
+	hook.hash = FNV_START;
+	hook.packets = 0;
+	mlx5_emu_set_wire_hook(d.emu, golden_hook, NULL);
+	pp[0] = t_pp(&d, 2000000, 8192, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	pp[1] = t_pp(&d, 300000, 0, MLX5_PP_RATE_MODE_WQE_RATE, 0, 0);
+	CHECK(pp[0] != NULL && pp[1] != NULL, "pacing entries");
+	for (k = 0; k < GOLDEN_SQS; k++) {
+		uint8_t st;
+		uint16_t idx = k == 0 || pp[k - 1] == NULL ? 0 :
+			       pp[k - 1]->index;
+
+		CHECK(t_sq_create(&d, &s[k], 9, 9, idx,
+				  MLX5_SQC_STATE_RST) == 0 &&
+		      t_sq_modify(&s[k], MLX5_SQC_STATE_RST,
+				  MLX5_SQC_STATE_RDY, false, 0, &st) == 0,
+		      "SQ %u", k);
+	}
+	for (r = 0; r < GOLDEN_ROUNDS; r++) {
+		for (k = 0; k < GOLDEN_SQS; k++) {
+			struct mlx5_emu_sq_info info;
+
+			/* Room for a round: at most 40 WQEBBs in flight... */
+			mlx5_emu_sq_get(d.emu, s[k].sqn, &info);
+			if ((uint16_t)(s[k].pi - info.hw_ci) < 400)
+				golden_post(&d, &s[k], k, r);
+			while ((n = t_poll(&s[k], c, 64)) > 0)
+				for (i = 0; i < n; i++)
+					cqe_hash = cqe_fold(cqe_hash, &c[i]);
+		}
+		/* ...and time moves by 0.1 to 25 us between rounds. */
+		mlx5_emu_advance(d.emu, 100 + (r * 7919) % 25000);
+	}
+	mlx5_emu_drain(d.emu);
+	for (k = 0; k < GOLDEN_SQS; k++) {
+		while ((n = t_poll(&s[k], c, 64)) > 0)
+			for (i = 0; i < n; i++)
+				cqe_hash = cqe_fold(cqe_hash, &c[i]);
+		t_sq_destroy(&s[k]);
+	}
+	mlx5_emu_set_wire_hook(d.emu, NULL, NULL);
+	CHECK(mlx5_emu_set_pcap(d.emu, NULL) == 0, "pcap off");
+	for (k = 0; k < 2; k++)
+		if (pp[k] != NULL)
+			d.g->pp_free(pp[k]);
+	t_close(&d);
+	CHECK(golden_errors == 0 && golden_cqes == GOLDEN_CQES,
+	      "%u CQEs, %u of them errors", golden_cqes, golden_errors);
+	CHECK(hook.packets == GOLDEN_PACKETS, "%u packets on the wire",
+	      hook.packets);
+	CHECK(file_hash(path) == GOLDEN_PCAP, "pcap fingerprint 0x%016llx",
+	      (unsigned long long)file_hash(path));
+	CHECK(hook.hash == GOLDEN_HOOK, "wire hook fingerprint 0x%016llx",
+	      (unsigned long long)hook.hash);
+	CHECK(cqe_hash == GOLDEN_CQE, "CQE fingerprint 0x%016llx",
+	      (unsigned long long)cqe_hash);
+	unlink(path);
+}
+
+void
+test_emu_golden(void)
+{
+	test_wire_fingerprint();
+}
