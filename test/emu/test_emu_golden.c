@@ -210,5 +210,5 @@ test_wire_fingerprint(void)
 void
 test_emu_golden(void)
 {
-	test_wire_fingerprint();
+	T_RUN(test_wire_fingerprint());
 }
