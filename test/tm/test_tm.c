@@ -347,14 +347,14 @@ views_agree(const struct tport *p, char *why, size_t len)
 			}
 		}
 		if (s->txq[q].suspended != (s->committed &&
-		    mlx5_tm_hier_leaf(&s->hier, q) != NULL &&
-		    mlx5_tm_hier_node_suspended(mlx5_tm_hier_leaf(&s->hier,
+		    tm_tree_leaf(&s->hier, q) != NULL &&
+		    tm_tree_node_suspended(tm_tree_leaf(&s->hier,
 								  q)))) {
 			snprintf(why, len, "queue %u suspend state", q);
 			return false;
 		}
 	}
-	if (mlx5_tm_hier_validate(&s->hier, &err) != 0) {
+	if (tm_tree_validate(&s->hier, &err) != 0) {
 		snprintf(why, len, "hierarchy: %s", err.message);
 		return false;
 	}
@@ -925,7 +925,7 @@ test_commit_after_start(void)
 	check_views(&p, "live hierarchy");
 	/* The last node gone, the port is back to queue rate limits. */
 	for (q = 1; q < NB_TXQ; q++)
-		if (mlx5_tm_hier_leaf(&s->hier, q) != NULL)
+		if (tm_tree_leaf(&s->hier, q) != NULL)
 			EXPECT_OK(rte_tm_node_delete(p.id, q, &terr), "del %u", q);
 	EXPECT_OK(rte_tm_node_delete(p.id, ROOT, &terr), "delete root");
 	CHECK(!s->committed && pacing_table_in_use(
@@ -1122,7 +1122,7 @@ test_rollback(void)
 	snap(&p, &b);
 	CHECK(ret != 0 && terr.type == RTE_TM_ERROR_TYPE_NODE_ID &&
 	      snap_equal(&a, &b) &&
-	      mlx5_tm_hier_leaf(&s->hier, 5)->profile->id == 5,
+	      tm_tree_leaf(&s->hier, 5)->profile->id == 5,
 	      "update refused, rate kept: %d \"%s\"", ret, tmsg());
 	check_views(&p, "after failed update");
 	EXPECT_OK(rte_tm_node_delete(p.id, 0, &terr), "live delete 0");
@@ -1754,11 +1754,11 @@ static int
 walk_teardown(struct tport *p)
 {
 	struct mlx5_tm_sched *s = sched_of(p);
-	const struct mlx5_tm_node *n;
+	const struct tm_node *n;
 	uint32_t ids[1024], count = 0, level, i;
 	int ret;
 
-	for (level = MLX5_TM_HIER_LEVELS; level-- > 0;)
+	for (level = TM_TREE_LEVELS; level-- > 0;)
 		TAILQ_FOREACH(n, &s->hier.nodes, next)
 			if (n->level == level && count < RTE_DIM(ids))
 				ids[count++] = n->id;
@@ -1775,7 +1775,7 @@ static uint32_t
 walk_nonleaf(const struct tport *p, bool deepest)
 {
 	const struct mlx5_tm_sched *s = sched_of(p);
-	const struct mlx5_tm_node *n, *pick = NULL;
+	const struct tm_node *n, *pick = NULL;
 	uint32_t count = 0;
 
 	TAILQ_FOREACH(n, &s->hier.nodes, next) {
@@ -1804,7 +1804,7 @@ walk_build(struct tport *p)
 	}
 	parent = walk_nonleaf(p, true);
 	for (q = 0; q < p->nb_txq; q++)
-		if (mlx5_tm_hier_leaf(&s->hier, q) == NULL &&
+		if (tm_tree_leaf(&s->hier, q) == NULL &&
 		    leaf_add(p->id, q, parent, ANY, rnd(5) ? (uint32_t)rnd(6) :
 			     NONE) != 0 && ret == 0)
 			ret = -rte_errno;

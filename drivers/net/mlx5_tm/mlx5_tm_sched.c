@@ -84,7 +84,8 @@ mlx5_tm_sched_init(struct rte_eth_dev *dev)
 	}
 	s->dev = dev;
 	pthread_mutex_init(&s->lock, NULL);
-	mlx5_tm_hier_init(&s->hier);
+	tm_tree_init(&s->hier, &(struct tm_limits){
+		.line_rate_mbps = priv->caps.line_rate_mbps });
 	priv->sched = s;
 	pthread_mutex_lock(&registry_lock);
 	registry[dev->data->port_id] = s;
@@ -108,7 +109,7 @@ mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 	mlx5_tm_log_limit_clear_all(&s->log);
 	/* The SQs are gone: releasing the entries is all that is left. */
 	mlx5_tm_pacing_destroy(s->pacing);
-	mlx5_tm_hier_fini(&s->hier);
+	tm_tree_fini(&s->hier);
 	pthread_mutex_destroy(&s->lock);
 	free(s->txq);
 	free(s);
@@ -213,7 +214,7 @@ mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 			mlx5_tm_txq_set_suspended(dev, q, false);
 		memset(cur, 0, sizeof(*cur));
 	}
-	ret = mlx5_tm_hier_set_nb_txq(&s->hier, nb_txq);
+	ret = tm_tree_set_nb_txq(&s->hier, nb_txq);
 	s->nb_txq = nb_txq;
 	if (ret == 1) {
 		struct mlx5_tm_sched_target *t;

@@ -293,7 +293,7 @@ void
 mlx5_tm_sched_target_of_leaf(const struct mlx5_tm_sched *s, uint16_t qid,
 			     struct mlx5_tm_sched_target *t)
 {
-	const struct mlx5_tm_node *leaf = mlx5_tm_hier_leaf(&s->hier, qid);
+	const struct tm_node *leaf = tm_tree_leaf(&s->hier, qid);
 
 	memset(t, 0, sizeof(*t));
 	t->change = true;
@@ -313,10 +313,10 @@ mlx5_tm_sched_sync_suspend(struct mlx5_tm_sched *s)
 	uint16_t q;
 
 	for (q = 0; q < s->nb_txq; q++) {
-		const struct mlx5_tm_node *leaf =
-			mlx5_tm_hier_leaf(&s->hier, q);
+		const struct tm_node *leaf =
+			tm_tree_leaf(&s->hier, q);
 		bool want = s->committed && leaf != NULL &&
-			    mlx5_tm_hier_node_suspended(leaf);
+			    tm_tree_node_suspended(leaf);
 
 		if (want == s->txq[q].suspended)
 			continue;

@@ -25,7 +25,7 @@
 
 #include "mlx5_tm_pacing.h"
 #include "mlx5_tm_log_limit.h"
-#include "mlx5_tm_tm_hier.h"
+#include "tm_plan.h"
 
 struct rte_eth_dev;
 
@@ -63,12 +63,12 @@ struct mlx5_tm_sched {
 	struct rte_eth_dev *dev;
 	pthread_mutex_t lock;         /**< Ops vs telemetry thread. */
 	struct mlx5_tm_pacing *pacing;
-	struct mlx5_tm_hier hier;
+	struct tm_tree hier;
 	bool committed;               /**< A hierarchy is in force. */
 	uint16_t nb_txq;              /**< Tx queues configured. */
 	struct mlx5_tm_sched_txq *txq;/**< MLX5_TM_MAX_TXQ entries. */
 	uint16_t fail_qid;            /**< Queue of the last apply failure. */
-	char msg[MLX5_TM_HIER_MSG_SIZE]; /**< Message of the last failure. */
+	char msg[TM_TREE_MSG_SIZE]; /**< Message of the last failure. */
 	struct mlx5_tm_log_limit log; /**< Repeated refusals (lock held). */
 };
 

@@ -48,7 +48,7 @@ struct leaf_shaper_caps {
 static bool
 level_holds_leaves(uint32_t level)
 {
-	return level >= 1 && level < MLX5_TM_HIER_LEVELS;
+	return level >= 1 && level < TM_TREE_LEVELS;
 }
 
 static void
@@ -89,7 +89,7 @@ sched_unlock(struct mlx5_tm_sched *s, int ret)
 }
 
 #define TM_ERR(s, error, type, code, ...) \
-	mlx5_tm_hier_error(&(s)->hier, (error), (type), (code), __VA_ARGS__)
+	tm_error((error), (type), (code), __VA_ARGS__)
 
 /*
  * Turn a failed mlx5_tm_sched_apply() into an rte_tm error naming the node
@@ -119,7 +119,7 @@ apply_error(struct mlx5_tm_sched *s, struct rte_tm_error *error,
 /* Apply the hierarchy's view of queue @p qid alone. */
 static int
 apply_leaf(struct mlx5_tm_sched *s, uint16_t qid,
-	   const struct mlx5_tm_profile *profile)
+	   const struct tm_profile *profile)
 {
 	struct mlx5_tm_sched_target t = {
 		.change = true,
@@ -141,7 +141,7 @@ tm_node_type_get(struct rte_eth_dev *dev, uint32_t node_id, int *is_leaf,
 		 struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	const struct mlx5_tm_node *node;
+	const struct tm_node *node;
 
 	if (s == NULL)
 		return -ENODEV;
@@ -149,7 +149,7 @@ tm_node_type_get(struct rte_eth_dev *dev, uint32_t node_id, int *is_leaf,
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_UNSPECIFIED, EINVAL,
 			"is_leaf is NULL"));
-	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
@@ -172,8 +172,8 @@ tm_capabilities_get(struct rte_eth_dev *dev, struct rte_tm_capabilities *cap,
 			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
 	leaf_shaper_caps(s, &lc);
 	memset(cap, 0, sizeof(*cap));
-	cap->n_nodes_max = mlx5_tm_hier_nodes_max(&s->hier);
-	cap->n_levels_max = MLX5_TM_HIER_LEVELS;
+	cap->n_nodes_max = tm_tree_nodes_max(&s->hier);
+	cap->n_levels_max = TM_TREE_LEVELS;
 	cap->non_leaf_nodes_identical = 1;
 	cap->leaf_nodes_identical = 1;
 	cap->shaper_n_max = lc.supported ? s->nb_txq : 0;
@@ -185,12 +185,12 @@ tm_capabilities_get(struct rte_eth_dev *dev, struct rte_tm_capabilities *cap,
 	cap->shaper_private_byte_mode_supported = lc.byte_mode;
 	cap->shaper_pkt_length_adjust_min = 0;
 	cap->shaper_pkt_length_adjust_max = 0;
-	FILL_NONLEAF_SCHED(*cap, mlx5_tm_hier_children_max(&s->hier, 0));
+	FILL_NONLEAF_SCHED(*cap, tm_tree_children_max(&s->hier, 0));
 	cap->dynamic_update_mask = RTE_TM_UPDATE_NODE_PARENT_KEEP_LEVEL |
 				   RTE_TM_UPDATE_NODE_ADD_DELETE |
 				   RTE_TM_UPDATE_NODE_SUSPEND_RESUME |
 				   RTE_TM_UPDATE_NODE_STATS;
-	cap->stats_mask = MLX5_TM_HIER_STATS_MASK;
+	cap->stats_mask = TM_TREE_STATS_MASK;
 	return sched_unlock(s, 0);
 }
 
@@ -208,14 +208,14 @@ tm_level_capabilities_get(struct rte_eth_dev *dev, uint32_t level_id,
 	if (cap == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
-	if (level_id >= MLX5_TM_HIER_LEVELS)
+	if (level_id >= TM_TREE_LEVELS)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
 			"level %" PRIu32 " does not exist: levels are 0 (root) "
-			"to %d", level_id, MLX5_TM_HIER_LEVELS - 1));
+			"to %d", level_id, TM_TREE_LEVELS - 1));
 	leaf_shaper_caps(s, &lc);
 	memset(cap, 0, sizeof(*cap));
-	nonleaf = mlx5_tm_hier_nonleaf_max(level_id);
+	nonleaf = tm_tree_nonleaf_max(level_id);
 	cap->n_nodes_nonleaf_max = nonleaf;
 	cap->n_nodes_leaf_max = level_holds_leaves(level_id) ? s->nb_txq : 0;
 	cap->n_nodes_max = cap->n_nodes_nonleaf_max + cap->n_nodes_leaf_max;
@@ -225,8 +225,8 @@ tm_level_capabilities_get(struct rte_eth_dev *dev, uint32_t level_id,
 		if (nonleaf == 0)
 			return sched_unlock(s, 0); /* No queue yet. */
 		FILL_NONLEAF_SCHED(cap->nonleaf,
-			mlx5_tm_hier_children_max(&s->hier, level_id));
-		cap->nonleaf.stats_mask = MLX5_TM_HIER_STATS_MASK;
+			tm_tree_children_max(&s->hier, level_id));
+		cap->nonleaf.stats_mask = TM_TREE_STATS_MASK;
 		return sched_unlock(s, 0);
 	}
 	/*
@@ -240,7 +240,7 @@ tm_level_capabilities_get(struct rte_eth_dev *dev, uint32_t level_id,
 	cap->leaf.shaper_private_rate_max = lc.supported ? lc.rate_max : 0;
 	cap->leaf.shaper_private_packet_mode_supported = lc.packet_mode;
 	cap->leaf.shaper_private_byte_mode_supported = lc.byte_mode;
-	cap->leaf.stats_mask = MLX5_TM_HIER_STATS_MASK;
+	cap->leaf.stats_mask = TM_TREE_STATS_MASK;
 	return sched_unlock(s, 0);
 }
 
@@ -250,7 +250,7 @@ tm_node_capabilities_get(struct rte_eth_dev *dev, uint32_t node_id,
 			 struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	const struct mlx5_tm_node *node;
+	const struct tm_node *node;
 	struct leaf_shaper_caps lc;
 
 	if (s == NULL)
@@ -258,16 +258,16 @@ tm_node_capabilities_get(struct rte_eth_dev *dev, uint32_t node_id,
 	if (cap == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
-	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " does not exist", node_id));
 	memset(cap, 0, sizeof(*cap));
-	cap->stats_mask = MLX5_TM_HIER_STATS_MASK;
+	cap->stats_mask = TM_TREE_STATS_MASK;
 	if (!node->leaf) {
 		FILL_NONLEAF_SCHED(cap->nonleaf,
-			mlx5_tm_hier_children_max(&s->hier, node->level));
+			tm_tree_children_max(&s->hier, node->level));
 		return sched_unlock(s, 0);
 	}
 	leaf_shaper_caps(s, &lc);
@@ -314,7 +314,7 @@ tm_shaper_profile_add(struct rte_eth_dev *dev, uint32_t profile_id,
 
 	if (s == NULL)
 		return -ENODEV;
-	ret = mlx5_tm_hier_profile_check_id(&s->hier, profile_id, error);
+	ret = tm_tree_profile_check_id(&s->hier, profile_id, error);
 	if (ret != 0)
 		return sched_unlock(s, ret);
 	if (params == NULL)
@@ -341,7 +341,7 @@ tm_shaper_profile_add(struct rte_eth_dev *dev, uint32_t profile_id,
 			    "warnings 0x%x (typical size or length adjust "
 			    "ignored by the device)", dev->data->port_id,
 			    profile_id, res.warnings);
-	ret = mlx5_tm_hier_profile_add(&s->hier, profile_id, params, &res,
+	ret = tm_tree_profile_add(&s->hier, profile_id, params, &res,
 				       error);
 	return sched_unlock(s, ret);
 }
@@ -354,7 +354,7 @@ tm_shaper_profile_delete(struct rte_eth_dev *dev, uint32_t profile_id,
 
 	if (s == NULL)
 		return -ENODEV;
-	return sched_unlock(s, mlx5_tm_hier_profile_delete(&s->hier,
+	return sched_unlock(s, tm_tree_profile_delete(&s->hier,
 							   profile_id, error));
 }
 
@@ -364,12 +364,12 @@ tm_node_add(struct rte_eth_dev *dev, uint32_t node_id, uint32_t parent_id,
 	    struct rte_tm_node_params *params, struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_node *node;
+	struct tm_node *node;
 	int ret;
 
 	if (s == NULL)
 		return -ENODEV;
-	node = mlx5_tm_hier_node_add(&s->hier, node_id, parent_id, priority,
+	node = tm_tree_node_add(&s->hier, node_id, parent_id, priority,
 				     weight, level_id, params, error);
 	if (node == NULL)
 		return sched_unlock(s, -rte_errno);
@@ -381,7 +381,7 @@ tm_node_add(struct rte_eth_dev *dev, uint32_t node_id, uint32_t parent_id,
 	if (s->committed && node->leaf && node->profile != NULL) {
 		ret = apply_leaf(s, node_id, node->profile);
 		if (ret != 0) {
-			mlx5_tm_hier_node_delete(&s->hier, node);
+			tm_tree_node_delete(&s->hier, node);
 			return sched_unlock(s, apply_error(s, error,
 						"node add", node_id, ret));
 		}
@@ -395,12 +395,12 @@ tm_node_delete(struct rte_eth_dev *dev, uint32_t node_id,
 	       struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_node *node;
+	struct tm_node *node;
 	int ret;
 
 	if (s == NULL)
 		return -ENODEV;
-	node = mlx5_tm_hier_node_check_delete(&s->hier, node_id, error);
+	node = tm_tree_node_check_delete(&s->hier, node_id, error);
 	if (node == NULL)
 		return sched_unlock(s, -rte_errno);
 	if (s->committed && node->leaf && s->txq[node_id].entry_id != 0) {
@@ -409,7 +409,7 @@ tm_node_delete(struct rte_eth_dev *dev, uint32_t node_id,
 			return sched_unlock(s, apply_error(s, error,
 						"node delete", node_id, ret));
 	}
-	mlx5_tm_hier_node_delete(&s->hier, node);
+	tm_tree_node_delete(&s->hier, node);
 	if (s->hier.n_nodes == 0 && s->committed) {
 		uint16_t q;
 
@@ -428,11 +428,11 @@ suspend_resume(struct rte_eth_dev *dev, uint32_t node_id, bool suspend,
 	       struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_node *node;
+	struct tm_node *node;
 
 	if (s == NULL)
 		return -ENODEV;
-	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
@@ -468,7 +468,7 @@ commit_clear(struct mlx5_tm_sched *s)
 	struct mlx5_tm_sched_target *t;
 	uint16_t q;
 
-	mlx5_tm_hier_clear_nodes(&s->hier);
+	tm_tree_clear_nodes(&s->hier);
 	if (!s->committed)
 		return;
 	/* The hierarchy in force is gone too: its queues go unlimited. */
@@ -496,7 +496,7 @@ tm_hierarchy_commit(struct rte_eth_dev *dev, int clear_on_fail,
 
 	if (s == NULL)
 		return -ENODEV;
-	ret = mlx5_tm_hier_validate(&s->hier, error);
+	ret = tm_tree_validate(&s->hier, error);
 	if (ret != 0)
 		goto fail;
 	if (s->hier.n_nodes == 0)
@@ -531,17 +531,17 @@ tm_node_parent_update(struct rte_eth_dev *dev, uint32_t node_id,
 		      struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_node *parent;
+	struct tm_node *parent;
 
 	if (s == NULL)
 		return -ENODEV;
-	parent = mlx5_tm_hier_parent_check(&s->hier, node_id, parent_id,
+	parent = tm_tree_parent_check(&s->hier, node_id, parent_id,
 					   priority, weight, error);
 	if (parent == NULL)
 		return sched_unlock(s, -rte_errno);
 	/* Parents are pass-through: only suspension follows the move. */
-	mlx5_tm_hier_node_move(mlx5_tm_hier_node_find(&s->hier, node_id),
-			       parent);
+	tm_tree_node_move(tm_tree_node_find(&s->hier, node_id), parent,
+			  weight);
 	mlx5_tm_sched_sync_suspend(s);
 	return sched_unlock(s, 0);
 }
@@ -551,13 +551,13 @@ tm_node_shaper_update(struct rte_eth_dev *dev, uint32_t node_id,
 		      uint32_t profile_id, struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_profile *profile = NULL;
-	struct mlx5_tm_node *node;
+	struct tm_profile *profile = NULL;
+	struct tm_node *node;
 	int ret;
 
 	if (s == NULL)
 		return -ENODEV;
-	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
@@ -572,7 +572,7 @@ tm_node_shaper_update(struct rte_eth_dev *dev, uint32_t node_id,
 			node_id));
 	}
 	if (profile_id != RTE_TM_SHAPER_PROFILE_ID_NONE) {
-		profile = mlx5_tm_hier_profile_find(&s->hier, profile_id);
+		profile = tm_tree_profile_find(&s->hier, profile_id);
 		if (profile == NULL)
 			return sched_unlock(s, TM_ERR(s, error,
 				RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EINVAL,
@@ -588,13 +588,13 @@ tm_node_shaper_update(struct rte_eth_dev *dev, uint32_t node_id,
 			return sched_unlock(s, apply_error(s, error,
 						"shaper update", node_id, ret));
 	}
-	mlx5_tm_hier_node_set_profile(node, profile);
+	tm_tree_node_set_profile(node, profile);
 	return sched_unlock(s, 0);
 }
 
 /* Packets and bytes leaf @p leaf (queue @p q) sent since it was added. */
 static void
-leaf_counted(struct mlx5_tm_sched *s, struct mlx5_tm_node *leaf, uint16_t q,
+leaf_counted(struct mlx5_tm_sched *s, struct tm_node *leaf, uint16_t q,
 	     uint64_t *pkts, uint64_t *bytes)
 {
 	mlx5_tm_txq_counters(s->dev, q, pkts, bytes);
@@ -610,7 +610,7 @@ leaf_counted(struct mlx5_tm_sched *s, struct mlx5_tm_node *leaf, uint16_t q,
 
 /* What @p node counted since it was added: its leaf, or its leaves. */
 static void
-node_counted(struct mlx5_tm_sched *s, const struct mlx5_tm_node *node,
+node_counted(struct mlx5_tm_sched *s, const struct tm_node *node,
 	     uint64_t *pkts, uint64_t *bytes)
 {
 	uint64_t p, b;
@@ -619,9 +619,9 @@ node_counted(struct mlx5_tm_sched *s, const struct mlx5_tm_node *node,
 	*pkts = 0;
 	*bytes = 0;
 	for (q = 0; q < s->nb_txq; q++) {
-		struct mlx5_tm_node *leaf = mlx5_tm_hier_leaf(&s->hier, q);
+		struct tm_node *leaf = tm_tree_leaf(&s->hier, q);
 
-		if (leaf == NULL || !mlx5_tm_hier_node_under(leaf, node))
+		if (leaf == NULL || !tm_tree_node_under(leaf, node))
 			continue;
 		leaf_counted(s, leaf, q, &p, &b);
 		*pkts += p;
@@ -635,12 +635,12 @@ tm_node_stats_read(struct rte_eth_dev *dev, uint32_t node_id,
 		   int clear, struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_node *node;
+	struct tm_node *node;
 	uint64_t pkts, bytes;
 
 	if (s == NULL)
 		return -ENODEV;
-	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
@@ -672,22 +672,22 @@ tm_node_stats_update(struct rte_eth_dev *dev, uint32_t node_id,
 		     uint64_t stats_mask, struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_node *node;
+	struct tm_node *node;
 
 	if (s == NULL)
 		return -ENODEV;
-	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " does not exist", node_id));
-	if ((stats_mask & ~MLX5_TM_HIER_STATS_MASK) != 0)
+	if ((stats_mask & ~TM_TREE_STATS_MASK) != 0)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_STATS, ENOTSUP,
 			"node %" PRIu32 ": statistics mask 0x%" PRIx64 " asks "
 			"for counters the device lacks; supported: 0x%" PRIx64
 			" (packets, bytes)", node_id, stats_mask,
-			MLX5_TM_HIER_STATS_MASK));
+			TM_TREE_STATS_MASK));
 	node->stats_mask = stats_mask;
 	return sched_unlock(s, 0);
 }

@@ -2,22 +2,26 @@
  * Copyright 2026 The mlx5-tm authors
  */
 
-#ifndef MLX5_TM_TM_HIER_H
-#define MLX5_TM_TM_HIER_H
+#ifndef TM_TREE_H
+#define TM_TREE_H
 
 /**
  * @file
- * The rte_tm hierarchy model of one port: shaper profiles and nodes, with
- * every structural rule the device can honour. Pure bookkeeping: no device,
- * no ethdev; what a change means for the queues is decided by the caller.
+ * The rte_tm hierarchy of one port: shaper profiles and nodes, with every
+ * structural rule, checked against hardware-independent limits (struct
+ * tm_limits) that a driver fills from its device. No device, no ethdev:
+ * what the device must hold is computed from a tree by tm_plan.h.
  *
  * Shape of a hierarchy:
  * - leaf node q is Tx queue q (ids 0 .. nb_txq - 1); every other id
  *   (nb_txq and above, except RTE_TM_NODE_ID_NULL) is a non-leaf node;
- * - one root (level 0), then at most MLX5_TM_HIER_NONLEAF_LEVELS - 1 levels
- *   of pass-through non-leaf nodes (no shaper, no scheduling of their own);
+ * - one root (level 0), then at most TM_TREE_NONLEAF_LEVELS - 1 levels
+ *   of non-leaf nodes;
  * - all leaves on one level, below every non-leaf node;
- * - only leaves have a (private) shaper.
+ * - one priority (0); with a scheduling hierarchy (tm_limits.sched)
+ *   weights 1..TM_TREE_WEIGHT_MAX, private shapers on every node and
+ *   committed rates; without one, weight 1 and leaf shapers only
+ *   (non-leaf levels pass everything through).
  */
 
 #include <stdbool.h>
@@ -27,22 +31,36 @@
 #include <rte_tm.h>
 
 #include "pacing_shaper.h"
+#include "pacing_sched.h"
 
-/** Levels of a hierarchy: root, pass-through levels, leaves. */
-#define MLX5_TM_HIER_LEVELS 4
+/** Levels of a hierarchy: root, non-leaf levels, leaves. */
+#define TM_TREE_LEVELS 4
 /** Levels that may hold non-leaf nodes (0 .. 2). */
-#define MLX5_TM_HIER_NONLEAF_LEVELS (MLX5_TM_HIER_LEVELS - 1)
+#define TM_TREE_NONLEAF_LEVELS (TM_TREE_LEVELS - 1)
 /** Non-leaf nodes allowed on each level below the root. */
-#define MLX5_TM_HIER_NONLEAF_PER_LEVEL 256
+#define TM_TREE_NONLEAF_PER_LEVEL 256
 /** Statistics counters a node keeps. */
-#define MLX5_TM_HIER_STATS_MASK \
+#define TM_TREE_STATS_MASK \
 	((uint64_t)(RTE_TM_STATS_N_PKTS | RTE_TM_STATS_N_BYTES))
-/** Size of the message buffer an error points to. */
-#define MLX5_TM_HIER_MSG_SIZE 512
+/** Size of the (per-thread) message buffer an error points to. */
+#define TM_TREE_MSG_SIZE 512
+/** Largest weight (weights times leaves sharing a group fit 32 bits). */
+#define TM_TREE_WEIGHT_MAX 65535
+
+/** What the device can schedule, filled by the driver from its caps. */
+struct tm_limits {
+	/** A scheduling hierarchy: weights, non-leaf shapers, committed. */
+	bool sched;
+	uint32_t max_share;      /**< Largest bw_share of an element. */
+	uint32_t groups_max;     /**< Queue groups. */
+	uint32_t elements_max;   /**< Scheduling elements, groups included. */
+	uint32_t depth_max;      /**< Elements from the root to a group. */
+	uint32_t line_rate_mbps; /**< Port speed: the largest ceiling. */
+};
 
 /** A shaper profile, validated and converted to a pacing context. */
-struct mlx5_tm_profile {
-	TAILQ_ENTRY(mlx5_tm_profile) next;
+struct tm_profile {
+	TAILQ_ENTRY(tm_profile) next;
 	uint32_t id;                        /**< Profile id. */
 	struct rte_tm_shaper_params params; /**< As given by the user. */
 	struct pacing_result pacing;        /**< As the device applies it. */
@@ -51,15 +69,17 @@ struct mlx5_tm_profile {
 };
 
 /** A node of the hierarchy. */
-struct mlx5_tm_node {
-	TAILQ_ENTRY(mlx5_tm_node) next;
+struct tm_node {
+	TAILQ_ENTRY(tm_node) next;
 	uint32_t id;                     /**< Node id (queue id for a leaf). */
-	struct mlx5_tm_node *parent;     /**< NULL for the root. */
+	struct tm_node *parent;     /**< NULL for the root. */
 	uint32_t level;                  /**< 0 for the root. */
 	bool leaf;                       /**< Tx queue. */
 	uint32_t n_children;             /**< Direct children. */
 	uint32_t n_found;                /**< Validation scratch. */
-	struct mlx5_tm_profile *profile; /**< Leaf private shaper, or NULL. */
+	uint32_t elem;                   /**< Plan scratch: its element. */
+	uint32_t weight;                 /**< Among its siblings, >= 1. */
+	struct tm_profile *profile;      /**< Private shaper, or NULL. */
 	uint64_t stats_mask;             /**< Counters reported. */
 	bool suspended;                  /**< rte_tm_node_suspend() in force. */
 	uint64_t stats_origin_pkts;      /**< Leaf: its queue's counters */
@@ -68,41 +88,41 @@ struct mlx5_tm_node {
 	uint64_t stats_base_bytes;
 };
 
-TAILQ_HEAD(mlx5_tm_profile_list, mlx5_tm_profile);
-TAILQ_HEAD(mlx5_tm_node_list, mlx5_tm_node);
+TAILQ_HEAD(tm_profile_list, tm_profile);
+TAILQ_HEAD(tm_node_list, tm_node);
 
 /** The hierarchy of one port. */
-struct mlx5_tm_hier {
-	struct mlx5_tm_profile_list profiles; /**< In creation order. */
-	struct mlx5_tm_node_list nodes;       /**< In creation order. */
-	struct mlx5_tm_node *root;            /**< NULL when empty. */
-	struct mlx5_tm_node **leaves;         /**< Indexed by queue id. */
+struct tm_tree {
+	struct tm_profile_list profiles; /**< In creation order. */
+	struct tm_node_list nodes;       /**< In creation order. */
+	struct tm_node *root;            /**< NULL when empty. */
+	struct tm_node **leaves;         /**< Indexed by queue id. */
 	uint32_t nb_txq;                      /**< Leaf ids are below this. */
 	uint32_t n_nodes;                     /**< All nodes. */
 	uint32_t n_leaves;                    /**< Leaf nodes. */
 	uint32_t n_profiles;                  /**< Shaper profiles. */
-	uint32_t n_nonleaf[MLX5_TM_HIER_LEVELS]; /**< Non-leaf per level. */
+	uint32_t n_nonleaf[TM_TREE_LEVELS]; /**< Non-leaf per level. */
 	uint32_t leaf_level;                  /**< Valid when n_leaves > 0. */
-	char msg[MLX5_TM_HIER_MSG_SIZE];      /**< Last error message. */
+	struct tm_limits lim;                 /**< What the device can do. */
 };
 
 /**
  * Fill @p error (if not NULL) with @p type and a printf-style message kept
- * in @p h (valid until the next error on @p h), set rte_errno.
+ * in a buffer of the calling thread (valid until its next error), set
+ * rte_errno.
  *
  * @return
  *   -code.
  */
-int mlx5_tm_hier_error(struct mlx5_tm_hier *h, struct rte_tm_error *error,
-		       enum rte_tm_error_type type, int code,
-		       const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+int tm_error(struct rte_tm_error *error, enum rte_tm_error_type type,
+	     int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-/** Make @p h an empty hierarchy with no queue. */
-void mlx5_tm_hier_init(struct mlx5_tm_hier *h);
+/** Make @p h an empty hierarchy with no queue, on a device of @p lim. */
+void tm_tree_init(struct tm_tree *h, const struct tm_limits *lim);
 
 /** Free every node, profile and the leaf index of @p h. */
-void mlx5_tm_hier_fini(struct mlx5_tm_hier *h);
+void tm_tree_fini(struct tm_tree *h);
 
 /**
  * The port now has @p nb_txq Tx queues. Leaves of queues that no longer
@@ -113,10 +133,10 @@ void mlx5_tm_hier_fini(struct mlx5_tm_hier *h);
  *   0 (kept, maybe without some leaves), 1 (every node deleted), or
  *   -ENOMEM (nothing changed).
  */
-int mlx5_tm_hier_set_nb_txq(struct mlx5_tm_hier *h, uint32_t nb_txq);
+int tm_tree_set_nb_txq(struct tm_tree *h, uint32_t nb_txq);
 
 /** Profile @p id, or NULL. */
-struct mlx5_tm_profile *mlx5_tm_hier_profile_find(const struct mlx5_tm_hier *h,
+struct tm_profile *tm_tree_profile_find(const struct tm_tree *h,
 						  uint32_t id);
 
 /**
@@ -125,7 +145,7 @@ struct mlx5_tm_profile *mlx5_tm_hier_profile_find(const struct mlx5_tm_hier *h,
  * @return
  *   0, or -EINVAL / -EEXIST with @p error (SHAPER_PROFILE_ID).
  */
-int mlx5_tm_hier_profile_check_id(struct mlx5_tm_hier *h, uint32_t id,
+int tm_tree_profile_check_id(struct tm_tree *h, uint32_t id,
 				  struct rte_tm_error *error);
 
 /**
@@ -134,7 +154,7 @@ int mlx5_tm_hier_profile_check_id(struct mlx5_tm_hier *h, uint32_t id,
  * @return
  *   0, or a negative errno with @p error.
  */
-int mlx5_tm_hier_profile_add(struct mlx5_tm_hier *h, uint32_t id,
+int tm_tree_profile_add(struct tm_tree *h, uint32_t id,
 			     const struct rte_tm_shaper_params *params,
 			     const struct pacing_result *pacing,
 			     struct rte_tm_error *error);
@@ -145,11 +165,11 @@ int mlx5_tm_hier_profile_add(struct mlx5_tm_hier *h, uint32_t id,
  * @return
  *   0, or -EINVAL (no such profile) / -EBUSY (in use) with @p error.
  */
-int mlx5_tm_hier_profile_delete(struct mlx5_tm_hier *h, uint32_t id,
+int tm_tree_profile_delete(struct tm_tree *h, uint32_t id,
 				struct rte_tm_error *error);
 
 /** Node @p id, or NULL. */
-struct mlx5_tm_node *mlx5_tm_hier_node_find(const struct mlx5_tm_hier *h,
+struct tm_node *tm_tree_node_find(const struct tm_tree *h,
 					    uint32_t id);
 
 /**
@@ -158,19 +178,19 @@ struct mlx5_tm_node *mlx5_tm_hier_node_find(const struct mlx5_tm_hier *h,
  * @return
  *   0, or a negative errno with @p error naming the parameter at fault.
  */
-int mlx5_tm_hier_node_check(struct mlx5_tm_hier *h, uint32_t node_id,
+int tm_tree_node_check(struct tm_tree *h, uint32_t node_id,
 			    uint32_t parent_id, uint32_t priority,
 			    uint32_t weight, uint32_t level_id,
 			    const struct rte_tm_node_params *params,
 			    struct rte_tm_error *error);
 
 /**
- * Add a node (after mlx5_tm_hier_node_check() passed).
+ * Add a node (after tm_tree_node_check() passed).
  *
  * @return
  *   The node, or NULL with @p error (-ENOMEM, or a rule broken).
  */
-struct mlx5_tm_node *mlx5_tm_hier_node_add(struct mlx5_tm_hier *h,
+struct tm_node *tm_tree_node_add(struct tm_tree *h,
 					   uint32_t node_id, uint32_t parent_id,
 					   uint32_t priority, uint32_t weight,
 					   uint32_t level_id,
@@ -183,38 +203,54 @@ struct mlx5_tm_node *mlx5_tm_hier_node_add(struct mlx5_tm_hier *h,
  * @return
  *   The node, or NULL with @p error (NODE_ID: -EINVAL, -EBUSY).
  */
-struct mlx5_tm_node *mlx5_tm_hier_node_check_delete(struct mlx5_tm_hier *h,
+struct tm_node *tm_tree_node_check_delete(struct tm_tree *h,
 						    uint32_t id,
 						    struct rte_tm_error *error);
 
 /** Delete @p node, which has no child. */
-void mlx5_tm_hier_node_delete(struct mlx5_tm_hier *h,
-			      struct mlx5_tm_node *node);
+void tm_tree_node_delete(struct tm_tree *h,
+			      struct tm_node *node);
+
+/**
+ * Check that @p node may have the private shaper @p profile (NULL: none):
+ * on a non-leaf node only with a scheduling hierarchy, in bytes/s, and a
+ * ceiling of at least 1 Mbit/s.
+ *
+ * @return
+ *   0, or a negative errno with @p error.
+ */
+int tm_tree_profile_check_use(const struct tm_tree *h, uint32_t node_id,
+			      bool leaf, const struct tm_profile *profile,
+			      struct rte_tm_error *error);
 
 /** Give @p node the private shaper @p profile (NULL for none). */
-void mlx5_tm_hier_node_set_profile(struct mlx5_tm_node *node,
-				   struct mlx5_tm_profile *profile);
+void tm_tree_node_set_profile(struct tm_node *node,
+				   struct tm_profile *profile);
 
 /**
  * Check a node_parent_update request; nothing changes. Only a move between
- * two non-leaf parents of the same level is possible.
+ * two non-leaf parents of the same level is possible (the same parent:
+ * a weight change).
  *
  * @return
  *   The new parent, or NULL with @p error.
  */
-struct mlx5_tm_node *mlx5_tm_hier_parent_check(struct mlx5_tm_hier *h,
+struct tm_node *tm_tree_parent_check(struct tm_tree *h,
 					       uint32_t node_id,
 					       uint32_t parent_id,
 					       uint32_t priority,
 					       uint32_t weight,
 					       struct rte_tm_error *error);
 
-/** Move @p node under @p parent (checked by mlx5_tm_hier_parent_check()). */
-void mlx5_tm_hier_node_move(struct mlx5_tm_node *node,
-			    struct mlx5_tm_node *parent);
+/**
+ * Move @p node under @p parent with @p weight (checked by
+ * tm_tree_parent_check()).
+ */
+void tm_tree_node_move(struct tm_node *node, struct tm_node *parent,
+		       uint32_t weight);
 
 /** Delete every node (profiles stay). */
-void mlx5_tm_hier_clear_nodes(struct mlx5_tm_hier *h);
+void tm_tree_clear_nodes(struct tm_tree *h);
 
 /**
  * Check the whole hierarchy (what hierarchy_commit relies on): one root,
@@ -224,30 +260,30 @@ void mlx5_tm_hier_clear_nodes(struct mlx5_tm_hier *h);
  * @return
  *   0, or -EINVAL with @p error naming the first node at fault.
  */
-int mlx5_tm_hier_validate(struct mlx5_tm_hier *h, struct rte_tm_error *error);
+int tm_tree_validate(struct tm_tree *h, struct rte_tm_error *error);
 
 /** Leaf of Tx queue @p qid, or NULL. */
-static inline struct mlx5_tm_node *
-mlx5_tm_hier_leaf(const struct mlx5_tm_hier *h, uint32_t qid)
+static inline struct tm_node *
+tm_tree_leaf(const struct tm_tree *h, uint32_t qid)
 {
 	return qid < h->nb_txq ? h->leaves[qid] : NULL;
 }
 
 /** True when @p node or one of its ancestors is suspended. */
-bool mlx5_tm_hier_node_suspended(const struct mlx5_tm_node *node);
+bool tm_tree_node_suspended(const struct tm_node *node);
 
 /** True when @p node is @p ancestor or lies below it. */
-bool mlx5_tm_hier_node_under(const struct mlx5_tm_node *node,
-			     const struct mlx5_tm_node *ancestor);
+bool tm_tree_node_under(const struct tm_node *node,
+			     const struct tm_node *ancestor);
 
 /** Most non-leaf nodes level @p level may hold. */
-uint32_t mlx5_tm_hier_nonleaf_max(uint32_t level);
+uint32_t tm_tree_nonleaf_max(uint32_t level);
 
 /** Most children a non-leaf node on @p level may have. */
-uint32_t mlx5_tm_hier_children_max(const struct mlx5_tm_hier *h,
+uint32_t tm_tree_children_max(const struct tm_tree *h,
 				   uint32_t level);
 
 /** Most nodes a hierarchy may have. */
-uint32_t mlx5_tm_hier_nodes_max(const struct mlx5_tm_hier *h);
+uint32_t tm_tree_nodes_max(const struct tm_tree *h);
 
-#endif /* MLX5_TM_TM_HIER_H */
+#endif /* TM_TREE_H */
