@@ -54,6 +54,7 @@ struct tm_elem {
 	uint32_t max_average_bw; /**< Ceiling, Mbit/s, 0 = unlimited. */
 	uint32_t error_ppm;      /**< Share error against the weights. */
 	uint32_t hw_id;          /**< Device id, kept by the executor. */
+	void *hw;                /**< Device handle, kept by the executor. */
 };
 
 /** One Tx queue of a plan. */
