@@ -412,8 +412,8 @@ check_params(struct tm_tree *h, uint32_t node_id, bool leaf,
 	return 0;
 }
 
-int
-tm_tree_node_check(struct tm_tree *h, uint32_t node_id,
+static int
+node_check(struct tm_tree *h, uint32_t node_id,
 			uint32_t parent_id, uint32_t priority,
 			uint32_t weight, uint32_t level_id,
 			const struct rte_tm_node_params *params,
@@ -488,31 +488,37 @@ tm_tree_node_add(struct tm_tree *h, uint32_t node_id,
 {
 	struct tm_node *node;
 
-	if (tm_tree_node_check(h, node_id, parent_id, priority, weight,
-				    level_id, params, error) != 0)
+	if (node_check(h, node_id, parent_id, priority, weight, level_id,
+		       params, error) != 0)
 		return NULL;
 	node = calloc(1, sizeof(*node));
 	if (node == NULL) {
-		tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED,
-				   ENOMEM, "no memory for node %" PRIu32,
-				   node_id);
+			tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
+			 "no memory for node %" PRIu32, node_id);
 		return NULL;
 	}
 	node->id = node_id;
 	node->leaf = node_id < h->nb_txq;
 	node->weight = parent_id != RTE_TM_NODE_ID_NULL ? weight : 1;
 	node->stats_mask = params->stats_mask;
-	if (parent_id != RTE_TM_NODE_ID_NULL) {
-		node->parent = tm_tree_node_find(h, parent_id);
-		node->level = node->parent->level + 1;
+	node->parent = tm_tree_node_find(h, parent_id);
+	node->level = node->parent != NULL ? node->parent->level + 1 : 0;
+	node->profile = tm_tree_profile_find(h, params->shaper_profile_id);
+	tm_tree_node_link(h, node);
+	return node;
+}
+
+void
+tm_tree_node_link(struct tm_tree *h, struct tm_node *node)
+{
+	if (node->parent != NULL)
 		node->parent->n_children++;
-	} else {
+	else
 		h->root = node;
-	}
-	tm_tree_node_set_profile(node,
-		tm_tree_profile_find(h, params->shaper_profile_id));
+	if (node->profile != NULL)
+		node->profile->n_users++;
 	if (node->leaf) {
-		h->leaves[node_id] = node;
+		h->leaves[node->id] = node;
 		h->n_leaves++;
 		h->leaf_level = node->level;
 	} else {
@@ -520,7 +526,6 @@ tm_tree_node_add(struct tm_tree *h, uint32_t node_id,
 	}
 	TAILQ_INSERT_TAIL(&h->nodes, node, next);
 	h->n_nodes++;
-	return node;
 }
 
 struct tm_node *
@@ -545,9 +550,10 @@ tm_tree_node_check_delete(struct tm_tree *h, uint32_t id,
 }
 
 void
-tm_tree_node_delete(struct tm_tree *h, struct tm_node *node)
+tm_tree_node_unlink(struct tm_tree *h, struct tm_node *node)
 {
-	tm_tree_node_set_profile(node, NULL);
+	if (node->profile != NULL)
+		node->profile->n_users--;
 	if (node->parent != NULL)
 		node->parent->n_children--;
 	else
@@ -560,6 +566,12 @@ tm_tree_node_delete(struct tm_tree *h, struct tm_node *node)
 	}
 	TAILQ_REMOVE(&h->nodes, node, next);
 	h->n_nodes--;
+}
+
+void
+tm_tree_node_delete(struct tm_tree *h, struct tm_node *node)
+{
+	tm_tree_node_unlink(h, node);
 	free(node);
 }
 

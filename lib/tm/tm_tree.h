@@ -173,19 +173,8 @@ struct tm_node *tm_tree_node_find(const struct tm_tree *h,
 					    uint32_t id);
 
 /**
- * Check a node_add request against every rule; nothing changes.
- *
- * @return
- *   0, or a negative errno with @p error naming the parameter at fault.
- */
-int tm_tree_node_check(struct tm_tree *h, uint32_t node_id,
-			    uint32_t parent_id, uint32_t priority,
-			    uint32_t weight, uint32_t level_id,
-			    const struct rte_tm_node_params *params,
-			    struct rte_tm_error *error);
-
-/**
- * Add a node (after tm_tree_node_check() passed).
+ * Add a node, checked against every rule first (nothing changes on a
+ * refusal).
  *
  * @return
  *   The node, or NULL with @p error (-ENOMEM, or a rule broken).
@@ -208,8 +197,16 @@ struct tm_node *tm_tree_node_check_delete(struct tm_tree *h,
 						    struct rte_tm_error *error);
 
 /** Delete @p node, which has no child. */
-void tm_tree_node_delete(struct tm_tree *h,
-			      struct tm_node *node);
+void tm_tree_node_delete(struct tm_tree *h, struct tm_node *node);
+
+/**
+ * Take @p node, which has no child, out of the tree without freeing it:
+ * tm_tree_node_link() puts it back, free() ends it.
+ */
+void tm_tree_node_unlink(struct tm_tree *h, struct tm_node *node);
+
+/** Put back @p node, unlinked last, as it was. */
+void tm_tree_node_link(struct tm_tree *h, struct tm_node *node);
 
 /**
  * Check that @p node may have the private shaper @p profile (NULL: none):

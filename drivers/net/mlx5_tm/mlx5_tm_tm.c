@@ -388,62 +388,31 @@ tm_node_add(struct rte_eth_dev *dev, uint32_t node_id, uint32_t parent_id,
 	return sched_unlock(s, 0);
 }
 
-/* Add @p node again, as it was, after its deletion failed to apply. */
-static void
-node_readd(struct mlx5_tm_sched *s, const struct tm_node *old)
-{
-	struct rte_tm_node_params params = {
-		.shaper_profile_id = old->profile != NULL ? old->profile->id :
-				     RTE_TM_SHAPER_PROFILE_ID_NONE,
-		.stats_mask = old->stats_mask,
-	};
-	struct tm_node *node;
-
-	if (old->leaf) {
-		params.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
-		params.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
-	} else {
-		params.nonleaf.n_sp_priorities = 1;
-	}
-	node = tm_tree_node_add(&s->hier, old->id, old->parent != NULL ?
-				old->parent->id : RTE_TM_NODE_ID_NULL, 0,
-				old->weight, old->level, &params, NULL);
-	if (node == NULL) {
-		MLX5_TM_LOG(ERR, "port %u: node %u lost undoing its deletion",
-			    s->dev->data->port_id, old->id);
-		return;
-	}
-	node->suspended = old->suspended;
-	node->stats_origin_pkts = old->stats_origin_pkts;
-	node->stats_origin_bytes = old->stats_origin_bytes;
-	node->stats_base_pkts = old->stats_base_pkts;
-	node->stats_base_bytes = old->stats_base_bytes;
-}
-
 static int
 tm_node_delete(struct rte_eth_dev *dev, uint32_t node_id,
 	       struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct tm_node *node, old;
-	int ret;
+	struct tm_node *node;
+	int ret = 0;
 
 	if (s == NULL)
 		return -ENODEV;
 	node = tm_tree_node_check_delete(&s->hier, node_id, error);
 	if (node == NULL)
 		return sched_unlock(s, -rte_errno);
-	old = *node;
-	tm_tree_node_delete(&s->hier, node);
-	if (!s->committed)
-		return sched_unlock(s, 0);
-	ret = mlx5_tm_sched_sync(s, "node delete", error);
-	if (ret != 0)
-		node_readd(s, &old);
+	tm_tree_node_unlink(&s->hier, node);
+	if (s->committed)
+		ret = mlx5_tm_sched_sync(s, "node delete", error);
+	if (ret != 0) {
+		tm_tree_node_link(&s->hier, node);
+		return sched_unlock(s, ret);
+	}
+	free(node);
 	/* Hierarchy gone: the port is back to queue rate limits. */
-	else if (s->hier.n_nodes == 0)
+	if (s->hier.n_nodes == 0)
 		s->committed = false;
-	return sched_unlock(s, ret);
+	return sched_unlock(s, 0);
 }
 
 static int
@@ -714,123 +683,102 @@ refuse(struct rte_eth_dev *dev, struct rte_tm_error *error,
 }
 
 static int
-tm_wred_profile_add(struct rte_eth_dev *dev, uint32_t id,
-		    struct rte_tm_wred_params *profile,
+tm_wred_profile_add(struct rte_eth_dev *dev, uint32_t id __rte_unused,
+		    struct rte_tm_wred_params *profile __rte_unused,
 		    struct rte_tm_error *error)
 {
-	(void)id;
-	(void)profile;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_WRED_PROFILE,
 		      "WRED not supported: the device has no congestion "
 		      "management (tail drop only)");
 }
 
 static int
-tm_wred_profile_delete(struct rte_eth_dev *dev, uint32_t id,
+tm_wred_profile_delete(struct rte_eth_dev *dev, uint32_t id __rte_unused,
 		       struct rte_tm_error *error)
 {
-	(void)id;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_WRED_PROFILE_ID,
 		      "WRED not supported: no WRED profile can exist");
 }
 
 static int
-tm_shared_wred_context_add_update(struct rte_eth_dev *dev, uint32_t ctx_id,
-				  uint32_t wred_profile_id,
+tm_shared_wred_context_add_update(struct rte_eth_dev *dev, uint32_t ctx_id __rte_unused,
+				  uint32_t wred_profile_id __rte_unused,
 				  struct rte_tm_error *error)
 {
-	(void)ctx_id;
-	(void)wred_profile_id;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
 		      "shared WRED contexts not supported: the device has "
 		      "no congestion management");
 }
 
 static int
-tm_shared_wred_context_delete(struct rte_eth_dev *dev, uint32_t ctx_id,
+tm_shared_wred_context_delete(struct rte_eth_dev *dev, uint32_t ctx_id __rte_unused,
 			      struct rte_tm_error *error)
 {
-	(void)ctx_id;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
 		      "shared WRED contexts not supported: none can exist");
 }
 
 static int
-tm_shared_shaper_add_update(struct rte_eth_dev *dev, uint32_t shaper_id,
-			    uint32_t profile_id, struct rte_tm_error *error)
+tm_shared_shaper_add_update(struct rte_eth_dev *dev, uint32_t shaper_id __rte_unused,
+			    uint32_t profile_id __rte_unused, struct rte_tm_error *error)
 {
-	(void)shaper_id;
-	(void)profile_id;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
 		      "shared shapers not supported: the device paces each "
 		      "Tx queue on its own (private leaf shapers only)");
 }
 
 static int
-tm_shared_shaper_delete(struct rte_eth_dev *dev, uint32_t shaper_id,
+tm_shared_shaper_delete(struct rte_eth_dev *dev, uint32_t shaper_id __rte_unused,
 			struct rte_tm_error *error)
 {
-	(void)shaper_id;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
 		      "shared shapers not supported: none can exist");
 }
 
 static int
-tm_node_shared_shaper_update(struct rte_eth_dev *dev, uint32_t node_id,
-			     uint32_t shaper_id, int32_t add,
+tm_node_shared_shaper_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
+			     uint32_t shaper_id __rte_unused, int32_t add __rte_unused,
 			     struct rte_tm_error *error)
 {
-	(void)node_id;
-	(void)shaper_id;
-	(void)add;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_SHAPER_ID,
 		      "shared shapers not supported: the device paces each "
 		      "Tx queue on its own (private leaf shapers only)");
 }
 
 static int
-tm_node_wfq_weight_mode_update(struct rte_eth_dev *dev, uint32_t node_id,
-			       int *wfq_weight_mode, uint32_t n_sp_priorities,
+tm_node_wfq_weight_mode_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
+			       int *wfq_weight_mode __rte_unused, uint32_t n_sp_priorities __rte_unused,
 			       struct rte_tm_error *error)
 {
-	(void)node_id;
-	(void)wfq_weight_mode;
-	(void)n_sp_priorities;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_WFQ_WEIGHT_MODE,
-		      "WFQ weight mode cannot change: the device does not "
-		      "schedule between siblings (one priority, weight 1)");
+		      "WFQ weight mode cannot change: one priority, and the "
+		      "device shares bytes between siblings (DWRR) or, "
+		      "without its scheduling hierarchy, does not share");
 }
 
 static int
-tm_node_cman_update(struct rte_eth_dev *dev, uint32_t node_id,
-		    enum rte_tm_cman_mode cman, struct rte_tm_error *error)
+tm_node_cman_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
+		    enum rte_tm_cman_mode cman __rte_unused, struct rte_tm_error *error)
 {
-	(void)node_id;
-	(void)cman;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN,
 		      "congestion management cannot change: tail drop only");
 }
 
 static int
-tm_node_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id,
-			    uint32_t wred_profile_id,
+tm_node_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
+			    uint32_t wred_profile_id __rte_unused,
 			    struct rte_tm_error *error)
 {
-	(void)node_id;
-	(void)wred_profile_id;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_WRED_PROFILE_ID,
 		      "WRED not supported: the device has no congestion "
 		      "management (tail drop only)");
 }
 
 static int
-tm_node_shared_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id,
-				   uint32_t ctx_id, int add,
+tm_node_shared_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
+				   uint32_t ctx_id __rte_unused, int add __rte_unused,
 				   struct rte_tm_error *error)
 {
-	(void)node_id;
-	(void)ctx_id;
-	(void)add;
 	return refuse(dev, error,
 		      RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_WRED_CONTEXT_ID,
 		      "shared WRED contexts not supported: the device has "
