@@ -431,7 +431,9 @@ tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
 		uint32_t want = e->parent == TM_PLAN_NONE ? TM_PLAN_NONE :
 				d->match[e->parent];
 
+		/* A new parent (unmatched) makes its children new too. */
 		if (o != TM_PLAN_NONE && (old->elems[o].parent != want ||
+		    (e->parent != TM_PLAN_NONE && want == TM_PLAN_NONE) ||
 		    old->elems[o].type != e->type))
 			o = TM_PLAN_NONE;
 		d->match[i] = o;

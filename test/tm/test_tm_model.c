@@ -669,7 +669,7 @@ test_plan_diff(void)
 	const uint32_t w[3] = { 1, 2, 5 };
 	const uint32_t pr[3] = { 2, 2, NONE };
 	struct rte_tm_node_params nl = nonleaf_params();
-	struct tm_plan a, b, none;
+	struct tm_plan a, b, c, none;
 	enum rte_tm_error_type type;
 	struct rte_tm_error err;
 	struct tm_diff d;
@@ -704,6 +704,20 @@ test_plan_diff(void)
 	      count_ops(&d, TM_OP_PACE) == 0, "move: %u steps", d.n_ops);
 	check_order(&a, &b, &d, "move");
 	tm_diff_fini(&d);
+	/* The root shaped: a port element above it, everything new. */
+	tm_tree_node_set_profile(tm_tree_node_find(&h, ROOT),
+				 tm_tree_profile_find(&h, 1));
+	CHECK(tm_plan_build(&h, true, &c, &err) == 0, "plan c: %s",
+	      err.message);
+	CHECK(tm_plan_diff(&b, &c, &d) == 0 &&
+	      count_ops(&d, TM_OP_CREATE) == c.n_elems &&
+	      count_ops(&d, TM_OP_DESTROY) == b.n_elems &&
+	      count_ops(&d, TM_OP_MODIFY) == 0, "root shaped: %u created, "
+	      "%u destroyed, %u modified", count_ops(&d, TM_OP_CREATE),
+	      count_ops(&d, TM_OP_DESTROY), count_ops(&d, TM_OP_MODIFY));
+	check_order(&b, &c, &d, "root shaped");
+	tm_diff_fini(&d);
+	tm_plan_fini(&c);
 	/* A hierarchy deleted: queues out first, then bottom-up. */
 	CHECK(tm_plan_diff(&b, &none, &d) == 0 &&
 	      count_ops(&d, TM_OP_DESTROY) == b.n_elems &&
