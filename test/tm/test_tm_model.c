@@ -16,6 +16,7 @@
 
 #include "tm_plan.h"
 #include "tm_check.h"
+#include "tm_tree_check.h"
 
 unsigned int tm_check_passed;
 unsigned int tm_check_failed;
@@ -110,11 +111,10 @@ add_profile(struct tm_tree *h, uint32_t id)
 static void
 check_valid(struct tm_tree *h, const char *when)
 {
-	struct rte_tm_error err;
+	char why[256] = "";
 
-	memset(&err, 0, sizeof(err));
-	CHECK(tm_tree_validate(h, &err) == 0, "validate %s: %s", when,
-	      err.message != NULL ? err.message : "");
+	CHECK(tm_tree_consistent(h, why, sizeof(why)), "consistent %s: %s",
+	      when, why);
 }
 
 /* The ice-style script: root 1000, 900 below, queues below 900. */
@@ -370,48 +370,6 @@ test_resize(void)
 	CHECK(tm_tree_set_nb_txq(&h, 1001) == 1 && h.n_nodes == 0 &&
 	      h.root == NULL, "root id 1000 now a queue: cleared");
 	check_valid(&h, "after clear");
-	tm_tree_fini(&h);
-}
-
-/* The validator is what commit and the random walk rely on: it must see
- * every kind of corruption. */
-static void
-test_validate_detects(void)
-{
-	struct rte_tm_node_params nl = nonleaf_params();
-	struct rte_tm_node_params lf = leaf_params(1);
-	enum rte_tm_error_type type;
-	struct rte_tm_error err;
-	struct tm_tree h;
-	struct tm_node *leaf, *mid;
-
-	tm_tree_init(&h, &leaf_only);
-	tm_tree_set_nb_txq(&h, 4);
-	add_profile(&h, 1);
-	add(&h, ROOT, RTE_TM_NODE_ID_NULL, 0, 1, 0, &nl, &type);
-	add(&h, MID, ROOT, 0, 1, 1, &nl, &type);
-	add(&h, 0, MID, 0, 1, 2, &lf, &type);
-	check_valid(&h, "before corruption");
-	leaf = tm_tree_leaf(&h, 0);
-	mid = tm_tree_node_find(&h, MID);
-	mid->n_children++;
-	CHECK(tm_tree_validate(&h, &err) == -EINVAL, "child count");
-	mid->n_children--;
-	tm_tree_profile_find(&h, 1)->n_users++;
-	CHECK(tm_tree_validate(&h, &err) == -EINVAL &&
-	      err.type == RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, "profile users");
-	tm_tree_profile_find(&h, 1)->n_users--;
-	leaf->level = 1;
-	CHECK(tm_tree_validate(&h, &err) == -EINVAL, "wrong level");
-	leaf->level = 2;
-	mid->profile = tm_tree_profile_find(&h, 1);
-	CHECK(tm_tree_validate(&h, &err) == -EINVAL,
-	      "non-leaf with a shaper");
-	mid->profile = NULL;
-	h.n_leaves++;
-	CHECK(tm_tree_validate(&h, &err) == -EINVAL, "leaf count");
-	h.n_leaves--;
-	check_valid(&h, "after repair");
 	tm_tree_fini(&h);
 }
 
@@ -738,7 +696,6 @@ main(void)
 	test_delete_and_refcount();
 	test_parent_update();
 	test_resize();
-	test_validate_detects();
 	test_plan_mapping();
 	test_plan_sharing();
 	test_plan_rounding();
