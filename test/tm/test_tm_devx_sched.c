@@ -545,10 +545,10 @@ main(int argc, char **argv)
 	port = port_open();
 	CHECK(port >= 0, "port on cx6dx with 2 ready SQs");
 	if (port >= 0) {
-		test_tree();
-		test_refusals();
-		test_sq_create();
-		test_faults();
+		TM_CASE(test_tree());
+		TM_CASE(test_refusals());
+		TM_CASE(test_sq_create());
+		TM_CASE(test_faults());
 		rte_eth_dev_stop(port);
 		rte_eth_dev_close(port);
 	}

@@ -257,17 +257,6 @@ mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm, struct pacing_txn *txn,
 				  pm->conf.rate_tolerance_ppm, grant, err);
 }
 
-void
-mlx5_tm_pacing_release_all(struct mlx5_tm_pacing *pm, uint16_t qid)
-{
-	struct pacing_txn *txn = pacing_txn_begin(pm->table, &hw_ops, pm, NULL);
-
-	/* Releases allocate nothing: this commit cannot fail. */
-	if (txn != NULL && (pacing_txn_release_user(txn, qid, NULL) != 0 ||
-			    pacing_txn_commit(txn, NULL) != 0))
-		pacing_txn_abort(txn);
-}
-
 uint16_t
 mlx5_tm_pacing_txn_index(const struct pacing_txn *txn, uint64_t entry_id)
 {
