@@ -15,6 +15,11 @@
  * must be accepted by the model (no error CQE), and the eMPW variants must
  * have packed several packets per WQE. Upstream's code is compiled from the
  * Debian DPDK source package at build time (test/upstream/meson.build).
+ *
+ * mlx5-tm sends each case twice: with eMPW where the device allows it (the
+ * default) and with one WQE per packet (txq_mpw_en=0); both must leave the
+ * same frames as upstream, and the eMPW port must have packed single-segment
+ * packets several per WQE where the device allows it.
  */
 
 #include <errno.h>
@@ -72,6 +77,15 @@ struct capture {
 };
 
 static struct capture cap_upstream, cap_ours;
+
+/* mlx5-tm's two ports of a profile: eMPW allowed, and one WQE per packet. */
+struct ours {
+	uint16_t port[2];
+	struct mlx5_emu *emu[2];
+	bool empw; /* The device allows eMPW: port[0] must use it. */
+};
+
+static const char *const ours_mode[2] = { "eMPW", "single" };
 static uint8_t expected[NB_PKTS][FRAME_MAX];
 static struct rte_mempool *pool;
 
@@ -202,7 +216,7 @@ error_cqes(struct mlx5_emu *emu)
 
 static void
 run_case(const char *label, const char *profile, enum upstream_variant v,
-	 const struct shape *s, uint16_t ours, struct mlx5_emu *ours_emu)
+	 const struct shape *s, const struct ours *ours)
 {
 	const char *name = upstream_variant_name(v);
 	struct mlx5_emu_sq_info info;
@@ -247,29 +261,56 @@ run_case(const char *label, const char *profile, enum upstream_variant v,
 	mlx5_emu_set_wire_hook(emu, NULL, NULL);
 	upstream_port_destroy(up);
 
-	memset(&cap_ours, 0, sizeof(cap_ours));
-	mlx5_emu_set_wire_hook(ours_emu, capture_hook, &cap_ours);
-	ret = send_all(ours, ours_emu, s);
-	mlx5_emu_set_wire_hook(ours_emu, NULL, NULL);
-	CHECK(ret == 0 && capture_matches(&cap_ours, len),
-	      "%s: mlx5-tm's frames on the wire as built (%u frames)", tag,
-	      cap_ours.n);
-	CHECK(cap_upstream.n == cap_ours.n &&
-	      memcmp(cap_upstream.len, cap_ours.len, sizeof(cap_ours.len)) ==
-	      0 && memcmp(cap_upstream.bytes, cap_ours.bytes,
-			  sizeof(cap_ours.bytes)) == 0,
-	      "%s: upstream and mlx5-tm frames identical", tag);
+	for (i = 0; i < 2; i++) {
+		struct mlx5_emu_sq_info before, after;
+
+		sqn = 0;
+		mlx5_emu_sq_list(ours->emu[i], &sqn, 1);
+		mlx5_emu_sq_get(ours->emu[i], sqn, &before);
+		memset(&cap_ours, 0, sizeof(cap_ours));
+		mlx5_emu_set_wire_hook(ours->emu[i], capture_hook, &cap_ours);
+		ret = send_all(ours->port[i], ours->emu[i], s);
+		mlx5_emu_set_wire_hook(ours->emu[i], NULL, NULL);
+		mlx5_emu_sq_get(ours->emu[i], sqn, &after);
+		CHECK(ret == 0 && capture_matches(&cap_ours, len),
+		      "%s: mlx5-tm (%s)'s frames on the wire as built "
+		      "(%u frames)", tag, ours_mode[i], cap_ours.n);
+		CHECK(cap_upstream.n == cap_ours.n &&
+		      memcmp(cap_upstream.len, cap_ours.len,
+			     sizeof(cap_ours.len)) == 0 &&
+		      memcmp(cap_upstream.bytes, cap_ours.bytes,
+			     sizeof(cap_ours.bytes)) == 0,
+		      "%s: upstream and mlx5-tm (%s) frames identical", tag,
+		      ours_mode[i]);
+		if (i == 0 && ours->empw && s->nb_segs == 1)
+			CHECK(after.wqes - before.wqes <
+			      after.packets - before.packets,
+			      "%s: mlx5-tm packed packets in eMPW WQEs "
+			      "(%llu WQEs, %llu packets)", tag,
+			      (unsigned long long)(after.wqes - before.wqes),
+			      (unsigned long long)(after.packets -
+						   before.packets));
+		else
+			CHECK(after.wqes - before.wqes ==
+			      after.packets - before.packets,
+			      "%s: mlx5-tm (%s) one WQE per packet (%llu WQEs, "
+			      "%llu packets)", tag, ours_mode[i],
+			      (unsigned long long)(after.wqes - before.wqes),
+			      (unsigned long long)(after.packets -
+						   before.packets));
+	}
 }
 
 /* An mlx5-tm port on the device model of @p profile, started. */
 static int
-ours_port(unsigned int i, const char *profile, uint16_t *port,
-	  struct mlx5_emu **emu)
+ours_port(unsigned int i, const char *profile, const char *extra,
+	  uint16_t *port, struct mlx5_emu **emu)
 {
-	char name[64], args[128];
+	char name[64], args[160];
 
 	snprintf(name, sizeof(name), "net_mlx5_tm_upwire%u", i);
-	snprintf(args, sizeof(args), "emu=%s,clock=virtual", profile);
+	snprintf(args, sizeof(args), "emu=%s,clock=virtual%s", profile,
+		 extra);
 	/* Take the model before start: this program drives virtual time. */
 	if (rte_vdev_init(name, args) != 0 ||
 	    rte_eth_dev_get_port_by_name(name, port) != 0)
@@ -299,12 +340,14 @@ static void
 run_profile(unsigned int i, const char *label, const char *profile,
 	    bool inline_required)
 {
-	struct mlx5_emu *emu;
+	struct ours ours = { .empw = !inline_required };
 	unsigned int v, s;
-	uint16_t port, up;
+	uint16_t up;
 
-	if (ours_port(i, profile, &port, &emu) != 0) {
-		CHECK(false, "%s: mlx5-tm port on the device model", label);
+	if (ours_port(2 * i, profile, "", &ours.port[0], &ours.emu[0]) != 0 ||
+	    ours_port(2 * i + 1, profile, ",txq_mpw_en=0", &ours.port[1],
+		      &ours.emu[1]) != 0) {
+		CHECK(false, "%s: mlx5-tm ports on the device model", label);
 		return;
 	}
 	for (v = 0; v < UPSTREAM_NB_VARIANTS; v++) {
@@ -317,11 +360,13 @@ run_profile(unsigned int i, const char *label, const char *profile,
 		for (s = 0; s < RTE_DIM(shapes); s++)
 			if (shapes[s].nb_segs == 1 ||
 			    upstream_variant_multi_seg(v))
-				run_case(label, profile, v, &shapes[s], port,
-					 emu);
+				run_case(label, profile, v, &shapes[s], &ours);
 	}
-	CHECK(error_cqes(emu) == 0, "%s: mlx5-tm: no error CQE", label);
-	ours_close(i, port);
+	for (v = 0; v < 2; v++) {
+		CHECK(error_cqes(ours.emu[v]) == 0,
+		      "%s: mlx5-tm (%s): no error CQE", label, ours_mode[v]);
+		ours_close(2 * i + v, ours.port[v]);
+	}
 }
 
 int
