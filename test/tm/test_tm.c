@@ -1718,6 +1718,22 @@ test_rates(void)
 			       got, want, pkt[q] ? "packets/s" : "bytes/s",
 			       (got / want - 1) * 100);
 	}
+	/*
+	 * A WQE-rate entry counts WQEs: the packet-mode queues (exact
+	 * above) sent one packet per WQE, while the data-rate queues packed
+	 * packets into eMPW WQEs (cx6dx has eMPW).
+	 */
+	for (q = 0; q < NB_TXQ; q++) {
+		struct mlx5_emu_sq_info info;
+
+		CHECK(mlx5_emu_sq_get(p.emu, recs[q].sqn, &info) == 0,
+		      "queue %u: SQ", q);
+		CHECK(pkt[q] ? info.wqes == info.packets :
+			       info.wqes < info.packets,
+		      "queue %u (%s): %" PRIu64 " WQEs for %" PRIu64
+		      " packets", q, pkt[q] ? "WQE rate, one packet per WQE" :
+		      "data rate, eMPW", info.wqes, info.packets);
+	}
 	check_views(&p, "after traffic");
 	tport_close(&p);
 }
