@@ -377,6 +377,8 @@ test_devarg_refusals(void)
 		  { "tx_typical_pkt_sz", "0..65535" } },
 		{ "emu=cx6dx,rate_tolerance_ppm=2000000",
 		  { "rate_tolerance_ppm", "0..1000000" } },
+		{ "emu=cx6dx,txq_mpw_en=2",
+		  { "bad value '2' for devarg txq_mpw_en", "0 or 1" } },
 		{ "dev=mlx5_0,clock=virtual", { "clock", "needs emu=" } },
 		{ "emu=cx6dx,clock=sometimes", { "clock" } },
 		{ "dev=mlx5_tm_no_such_device",
