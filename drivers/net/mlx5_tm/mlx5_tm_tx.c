@@ -443,7 +443,7 @@ tx_loc_room(const struct mlx5_tm_txq *txq, struct tx_loc *loc)
 			 (uint16_t)(loc->elts_head - txq->elts_tail);
 }
 
-/* What the generic path did with a packet. */
+/* What the multi-segment and generic paths did with a packet. */
 enum tx_verdict {
 	TX_SENT,
 	TX_DROPPED,
@@ -548,8 +548,8 @@ tx_write_inline(struct mlx5_tm_txq *txq, struct mlx5_tm_wqe_eth_seg *eth,
 /*
  * Any packet, one SEND WQE: several segments, inline headers of any mode.
  * The path of the variants that inline headers through L3/L4, with its
- * own ring-space check. @p olx is the
- * variant's offload set, tested at run time here.
+ * own ring-space check; @p olx, the variant's offload set, is tested at
+ * run time here.
  */
 static __rte_noinline enum tx_verdict
 tx_send_generic(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
