@@ -7,7 +7,8 @@
  * packets through both must leave as the same frames, byte for byte. Each
  * case is an upstream burst variant (upstream_port.h: none, i, mt,
  * none_empw, i_empw, mt_empw) and a packet shape (64 B, 1500 B, and three
- * segments of 500 B for the multi-segment variants), 2048 of them (the
+ * segments of 500 B, and a mix of one- and three-segment packets, for the
+ * multi-segment variants), 2048 of them (the
  * send queue wraps around) in bursts of 32 on an emulated ConnectX-6 Dx
  * in virtual time; and on a ConnectX-5 whose vport asks for L2, then for
  * TCP/UDP headers inline, the variant upstream runs there (i, with
@@ -59,15 +60,33 @@ static unsigned int passed, failed;
 
 struct shape {
 	const char *name;
-	uint16_t nb_segs;
+	uint16_t nb_segs;           /**< Most segments of a packet. */
 	uint16_t seg_len[MAX_SEGS];
+	bool mixed;                 /**< Packet i has shape mix[i % 5]. */
 };
 
 static const struct shape shapes[] = {
 	{ "64B", 1, { 64 } },
 	{ "1500B", 1, { 1500 } },
 	{ "3seg", 3, { 500, 500, 500 } },
+	/* One-segment runs cut by chains: eMPW WQEs end and start again. */
+	{ "mixed", 3, { 0 }, true },
 };
+
+static const struct shape mix[] = {
+	{ "", 1, { 64 } },
+	{ "", 1, { 200 } },
+	{ "", 3, { 100, 300, 500 } },
+	{ "", 1, { 1500 } },
+	{ "", 1, { 60 } },
+};
+
+/* The shape of packet @p seq of a case of shape @p s. */
+static const struct shape *
+shape_of(const struct shape *s, uint32_t seq)
+{
+	return s->mixed ? &mix[seq % RTE_DIM(mix)] : s;
+}
 
 /* Frames a device model put on its wire. */
 struct capture {
@@ -87,6 +106,7 @@ struct ours {
 
 static const char *const ours_mode[2] = { "eMPW", "single" };
 static uint8_t expected[NB_PKTS][FRAME_MAX];
+static uint32_t expected_len[NB_PKTS];
 static struct rte_mempool *pool;
 
 static void
@@ -113,6 +133,7 @@ fill_expected(const struct shape *s, uint32_t seq)
 
 	for (i = 0; i < s->nb_segs; i++)
 		len += s->seg_len[i];
+	expected_len[seq] = len;
 	for (i = 0; i < len; i++)
 		p[i] = (uint8_t)(seq * 13 + i * 7);
 	memcpy(p, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01"
@@ -125,8 +146,9 @@ fill_expected(const struct shape *s, uint32_t seq)
 }
 
 static struct rte_mbuf *
-build_packet(const struct shape *s, uint32_t seq)
+build_packet(const struct shape *shape, uint32_t seq)
 {
+	const struct shape *s = shape_of(shape, seq);
 	struct rte_mbuf *segs[MAX_SEGS];
 	uint32_t off = 0, len = fill_expected(s, seq);
 	uint16_t k;
@@ -193,14 +215,15 @@ send_all(uint16_t port, struct mlx5_emu *emu, const struct shape *s)
 }
 
 static bool
-capture_matches(const struct capture *c, uint32_t len)
+capture_matches(const struct capture *c)
 {
 	uint32_t i;
 
 	if (c->n != NB_PKTS)
 		return false;
 	for (i = 0; i < NB_PKTS; i++)
-		if (c->len[i] != len || memcmp(c->bytes[i], expected[i], len))
+		if (c->len[i] != expected_len[i] ||
+		    memcmp(c->bytes[i], expected[i], expected_len[i]))
 			return false;
 	return true;
 }
@@ -221,13 +244,11 @@ run_case(const char *label, const char *profile, enum upstream_variant v,
 	const char *name = upstream_variant_name(v);
 	struct mlx5_emu_sq_info info;
 	struct mlx5_emu *emu;
-	uint32_t sqn = 0, len = 0, i;
+	uint32_t sqn = 0, i;
 	uint16_t up;
 	char tag[64];
 	int ret;
 
-	for (i = 0; i < s->nb_segs; i++)
-		len += s->seg_len[i];
 	snprintf(tag, sizeof(tag), "%s_%s_%s", label, name, s->name);
 	ret = upstream_port_create(tag, profile, v, &up);
 	CHECK(ret == 0, "%s: upstream port: %s", tag, strerror(-ret));
@@ -247,7 +268,7 @@ run_case(const char *label, const char *profile, enum upstream_variant v,
 	CHECK(ret == 0 && error_cqes(emu) == 0,
 	      "%s: upstream sent everything without an error CQE (%d)", tag,
 	      ret);
-	CHECK(capture_matches(&cap_upstream, len),
+	CHECK(capture_matches(&cap_upstream),
 	      "%s: upstream's frames on the wire as built (%u frames)", tag,
 	      cap_upstream.n);
 	mlx5_emu_sq_list(emu, &sqn, 1);
@@ -272,7 +293,7 @@ run_case(const char *label, const char *profile, enum upstream_variant v,
 		ret = send_all(ours->port[i], ours->emu[i], s);
 		mlx5_emu_set_wire_hook(ours->emu[i], NULL, NULL);
 		mlx5_emu_sq_get(ours->emu[i], sqn, &after);
-		CHECK(ret == 0 && capture_matches(&cap_ours, len),
+		CHECK(ret == 0 && capture_matches(&cap_ours),
 		      "%s: mlx5-tm (%s)'s frames on the wire as built "
 		      "(%u frames)", tag, ours_mode[i], cap_ours.n);
 		CHECK(cap_upstream.n == cap_ours.n &&
@@ -282,7 +303,7 @@ run_case(const char *label, const char *profile, enum upstream_variant v,
 			     sizeof(cap_ours.bytes)) == 0,
 		      "%s: upstream and mlx5-tm (%s) frames identical", tag,
 		      ours_mode[i]);
-		if (i == 0 && ours->empw && s->nb_segs == 1)
+		if (i == 0 && ours->empw && (s->nb_segs == 1 || s->mixed))
 			CHECK(after.wqes - before.wqes <
 			      after.packets - before.packets,
 			      "%s: mlx5-tm packed packets in eMPW WQEs "
