@@ -298,7 +298,11 @@ step_ring_wrap(struct hc *hc)
 {
 	struct rte_pmd_mlx5_tm_txq_completions c0, c1;
 	struct rte_pmd_mlx5_tm_sq_info sq;
-	const uint64_t n = 64 * 5 + 7;
+	/*
+	 * Five wraps of WQEBBs whatever the WQEs: an eMPW WQE carries up to
+	 * 32 frames in 9 WQEBBs, so four frames per WQEBB are enough.
+	 */
+	const uint64_t n = 4 * (64 * 5 + 7);
 	uint64_t vp = 0, vo = 0;
 	int ret;
 

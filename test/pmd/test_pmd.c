@@ -377,6 +377,8 @@ test_devarg_refusals(void)
 		  { "tx_typical_pkt_sz", "0..65535" } },
 		{ "emu=cx6dx,rate_tolerance_ppm=2000000",
 		  { "rate_tolerance_ppm", "0..1000000" } },
+		{ "emu=cx6dx,txq_mpw_en=2",
+		  { "bad value '2' for devarg txq_mpw_en", "0 or 1" } },
 		{ "dev=mlx5_0,clock=virtual", { "clock", "needs emu=" } },
 		{ "emu=cx6dx,clock=sometimes", { "clock" } },
 		{ "dev=mlx5_tm_no_such_device",
@@ -1102,9 +1104,13 @@ test_error_cqe_on_full_cq(void)
 	uint32_t seq = 0, sqn, i;
 	uint16_t port, sent;
 
-	/* 512 WQEBBs but 64 CQEs: the CQ, not the ring, limits posting. */
+	/*
+	 * 512 WQEBBs but 64 CQEs: the CQ, not the ring, limits posting.
+	 * One packet per WQE (no eMPW), so that a burst of 2 is 2 WQEs.
+	 */
 	if (start_port("net_mlx5_tm10",
-		       "emu=cx6dx,clock=virtual,cap_log_max_cq_sz=6", 1, 0,
+		       "emu=cx6dx,clock=virtual,cap_log_max_cq_sz=6,"
+		       "txq_mpw_en=0", 1, 0,
 		       &port, &emu, 0, &sqn) != 0)
 		return;
 	/* Slow enough that nothing completes while the CQ fills. */

@@ -1757,7 +1757,103 @@ test_rates(void)
 			       got, want, pkt[q] ? "packets/s" : "bytes/s",
 			       (got / want - 1) * 100);
 	}
+	/*
+	 * A WQE-rate entry counts WQEs: the packet-mode queues (exact
+	 * above) sent one packet per WQE, while the data-rate queues packed
+	 * packets into eMPW WQEs (cx6dx has eMPW).
+	 */
+	for (q = 0; q < NB_TXQ; q++) {
+		struct mlx5_emu_sq_info info;
+
+		CHECK(mlx5_emu_sq_get(p.emu, recs[q].sqn, &info) == 0,
+		      "queue %u: SQ", q);
+		CHECK(pkt[q] ? info.wqes == info.packets :
+			       info.wqes < info.packets,
+		      "queue %u (%s): %" PRIu64 " WQEs for %" PRIu64
+		      " packets", q, pkt[q] ? "WQE rate, one packet per WQE" :
+		      "data rate, eMPW", info.wqes, info.packets);
+	}
 	check_views(&p, "after traffic");
+	tport_close(&p);
+}
+
+/* WQEs and packets the SQ of queue @p q has completed. */
+static void
+sq_counts(const struct tport *p, uint16_t q, uint64_t *wqes, uint64_t *pkts)
+{
+	struct mlx5_emu_sq_info info;
+	uint32_t sqn = 0;
+
+	memset(&info, 0, sizeof(info));
+	if (rte_pmd_mlx5_tm_txq_sqn(p->id, q, &sqn) != 0 ||
+	    mlx5_emu_sq_get(p->emu, sqn, &info) != 0)
+		CHECK(false, "queue %u: SQ", q);
+	*wqes = info.wqes;
+	*pkts = info.packets;
+}
+
+/* Send @p n frames on queue 0 in bursts of 32, the device draining. */
+static uint64_t
+send_drained(const struct tport *p, uint32_t n)
+{
+	uint64_t sent = 0;
+	uint32_t stalls = 0;
+
+	while (sent < n && stalls < 100000) {
+		uint16_t k = send_frames(p->id, 0, (uint16_t)RTE_MIN(
+					 n - sent, 32u));
+
+		sent += k;
+		stalls = k == 0 ? stalls + 1 : 0;
+		mlx5_emu_advance(p->emu, 1000000);
+	}
+	mlx5_emu_drain(p->emu);
+	return sent;
+}
+
+/*
+ * A live change between a data-rate and a packet-mode shaper switches the
+ * queue between eMPW and one packet per WQE (a WQE-rate entry counts
+ * WQEs), and back; virtual time.
+ */
+static void
+test_empw_follows_pacing_mode(void)
+{
+	uint64_t w0, p0, w1, p1;
+	struct tport p;
+
+	if (tport_open(&p, "tx_typical_pkt_sz=" RTE_STR(FRAME), 1,
+		       true) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "1 Gbit/s");
+	EXPECT_OK(profile_add(p.id, 2, 100000, true), "100 kpps");
+	EXPECT_OK(leaf_add(p.id, 0, ROOT, 1, 1), "leaf");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	sq_counts(&p, 0, &w0, &p0);
+	CHECK(send_drained(&p, 512) == 512, "data rate: sent");
+	sq_counts(&p, 0, &w1, &p1);
+	CHECK(p1 - p0 == 512 && w1 - w0 < p1 - p0,
+	      "data rate: eMPW (%" PRIu64 " WQEs for %" PRIu64 " packets)",
+	      w1 - w0, p1 - p0);
+	EXPECT_OK(rte_tm_node_shaper_update(p.id, 0, 2, &terr),
+		  "to packet mode");
+	sq_counts(&p, 0, &w0, &p0);
+	CHECK(send_drained(&p, 512) == 512, "packet mode: sent");
+	sq_counts(&p, 0, &w1, &p1);
+	CHECK(p1 - p0 == 512 && w1 - w0 == p1 - p0,
+	      "packet mode: one packet per WQE (%" PRIu64 " WQEs for %"
+	      PRIu64 " packets)", w1 - w0, p1 - p0);
+	EXPECT_OK(rte_tm_node_shaper_update(p.id, 0, 1, &terr),
+		  "back to data rate");
+	sq_counts(&p, 0, &w0, &p0);
+	CHECK(send_drained(&p, 512) == 512, "data rate again: sent");
+	sq_counts(&p, 0, &w1, &p1);
+	CHECK(p1 - p0 == 512 && w1 - w0 < p1 - p0,
+	      "data rate again: eMPW (%" PRIu64 " WQEs for %" PRIu64
+	      " packets)", w1 - w0, p1 - p0);
 	tport_close(&p);
 }
 
@@ -2070,6 +2166,7 @@ main(int argc, char **argv)
 	TM_CASE(test_telemetry());
 	TM_CASE(test_telemetry_pages());
 	TM_CASE(test_rates());
+	TM_CASE(test_empw_follows_pacing_mode());
 	TM_CASE(test_random("cap_pp_table_size=6", steps));
 	TM_CASE(test_random("cap_pp_table_size=7,pacing_index=dedicated",
 			    steps / 2));

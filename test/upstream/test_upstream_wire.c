@@ -7,7 +7,8 @@
  * packets through both must leave as the same frames, byte for byte. Each
  * case is an upstream burst variant (upstream_port.h: none, i, mt,
  * none_empw, i_empw, mt_empw) and a packet shape (64 B, 1500 B, and three
- * segments of 500 B for the multi-segment variants), 2048 of them (the
+ * segments of 500 B, and a mix of one- and three-segment packets, for the
+ * multi-segment variants), 2048 of them (the
  * send queue wraps around) in bursts of 32 on an emulated ConnectX-6 Dx
  * in virtual time; and on a ConnectX-5 whose vport asks for L2, then for
  * TCP/UDP headers inline, the variant upstream runs there (i, with
@@ -15,6 +16,11 @@
  * must be accepted by the model (no error CQE), and the eMPW variants must
  * have packed several packets per WQE. Upstream's code is compiled from the
  * Debian DPDK source package at build time (test/upstream/meson.build).
+ *
+ * mlx5-tm sends each case twice: with eMPW where the device allows it (the
+ * default) and with one WQE per packet (txq_mpw_en=0); both must leave the
+ * same frames as upstream, and the eMPW port must have packed single-segment
+ * packets several per WQE where the device allows it.
  */
 
 #include <errno.h>
@@ -84,15 +90,33 @@ case_end(void)
 
 struct shape {
 	const char *name;
-	uint16_t nb_segs;
+	uint16_t nb_segs;           /**< Most segments of a packet. */
 	uint16_t seg_len[MAX_SEGS];
+	bool mixed;                 /**< Packet i has shape mix[i % 5]. */
 };
 
 static const struct shape shapes[] = {
 	{ "64B", 1, { 64 } },
 	{ "1500B", 1, { 1500 } },
 	{ "3seg", 3, { 500, 500, 500 } },
+	/* One-segment runs cut by chains: eMPW WQEs end and start again. */
+	{ "mixed", 3, { 0 }, true },
 };
+
+static const struct shape mix[] = {
+	{ "", 1, { 64 } },
+	{ "", 1, { 200 } },
+	{ "", 3, { 100, 300, 500 } },
+	{ "", 1, { 1500 } },
+	{ "", 1, { 60 } },
+};
+
+/* The shape of packet @p seq of a case of shape @p s. */
+static const struct shape *
+shape_of(const struct shape *s, uint32_t seq)
+{
+	return s->mixed ? &mix[seq % RTE_DIM(mix)] : s;
+}
 
 /* Frames a device model put on its wire. */
 struct capture {
@@ -102,7 +126,17 @@ struct capture {
 };
 
 static struct capture cap_upstream, cap_ours;
+
+/* mlx5-tm's two ports of a profile: eMPW allowed, and one WQE per packet. */
+struct ours {
+	uint16_t port[2];
+	struct mlx5_emu *emu[2];
+	bool empw; /* The device allows eMPW: port[0] must use it. */
+};
+
+static const char *const ours_mode[2] = { "eMPW", "single" };
 static uint8_t expected[NB_PKTS][FRAME_MAX];
+static uint32_t expected_len[NB_PKTS];
 static struct rte_mempool *pool;
 
 static void
@@ -129,6 +163,7 @@ fill_expected(const struct shape *s, uint32_t seq)
 
 	for (i = 0; i < s->nb_segs; i++)
 		len += s->seg_len[i];
+	expected_len[seq] = len;
 	for (i = 0; i < len; i++)
 		p[i] = (uint8_t)(seq * 13 + i * 7);
 	memcpy(p, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x01"
@@ -141,8 +176,9 @@ fill_expected(const struct shape *s, uint32_t seq)
 }
 
 static struct rte_mbuf *
-build_packet(const struct shape *s, uint32_t seq)
+build_packet(const struct shape *shape, uint32_t seq)
 {
+	const struct shape *s = shape_of(shape, seq);
 	struct rte_mbuf *segs[MAX_SEGS];
 	uint32_t off = 0, len = fill_expected(s, seq);
 	uint16_t k;
@@ -209,14 +245,15 @@ send_all(uint16_t port, struct mlx5_emu *emu, const struct shape *s)
 }
 
 static bool
-capture_matches(const struct capture *c, uint32_t len)
+capture_matches(const struct capture *c)
 {
 	uint32_t i;
 
 	if (c->n != NB_PKTS)
 		return false;
 	for (i = 0; i < NB_PKTS; i++)
-		if (c->len[i] != len || memcmp(c->bytes[i], expected[i], len))
+		if (c->len[i] != expected_len[i] ||
+		    memcmp(c->bytes[i], expected[i], expected_len[i]))
 			return false;
 	return true;
 }
@@ -232,18 +269,16 @@ error_cqes(struct mlx5_emu *emu)
 
 static void
 run_case(const char *label, const char *profile, enum upstream_variant v,
-	 const struct shape *s, uint16_t ours, struct mlx5_emu *ours_emu)
+	 const struct shape *s, const struct ours *ours)
 {
 	const char *name = upstream_variant_name(v);
 	struct mlx5_emu_sq_info info;
 	struct mlx5_emu *emu;
-	uint32_t sqn = 0, len = 0, i;
+	uint32_t sqn = 0, i;
 	uint16_t up;
 	char tag[64];
 	int ret;
 
-	for (i = 0; i < s->nb_segs; i++)
-		len += s->seg_len[i];
 	snprintf(tag, sizeof(tag), "%s_%s_%s", label, name, s->name);
 	case_begin("%s: identical frames", tag);
 	ret = upstream_port_create(tag, profile, v, &up);
@@ -264,7 +299,7 @@ run_case(const char *label, const char *profile, enum upstream_variant v,
 	CHECK(ret == 0 && error_cqes(emu) == 0,
 	      "%s: upstream sent everything without an error CQE (%d)", tag,
 	      ret);
-	CHECK(capture_matches(&cap_upstream, len),
+	CHECK(capture_matches(&cap_upstream),
 	      "%s: upstream's frames on the wire as built (%u frames)", tag,
 	      cap_upstream.n);
 	mlx5_emu_sq_list(emu, &sqn, 1);
@@ -278,31 +313,58 @@ run_case(const char *label, const char *profile, enum upstream_variant v,
 	mlx5_emu_set_wire_hook(emu, NULL, NULL);
 	upstream_port_destroy(up);
 
-	memset(&cap_ours, 0, sizeof(cap_ours));
-	mlx5_emu_set_wire_hook(ours_emu, capture_hook, &cap_ours);
-	ret = send_all(ours, ours_emu, s);
-	mlx5_emu_set_wire_hook(ours_emu, NULL, NULL);
-	CHECK(ret == 0 && capture_matches(&cap_ours, len),
-	      "%s: mlx5-tm's frames on the wire as built (%u frames)", tag,
-	      cap_ours.n);
-	CHECK(cap_upstream.n == cap_ours.n &&
-	      memcmp(cap_upstream.len, cap_ours.len, sizeof(cap_ours.len)) ==
-	      0 && memcmp(cap_upstream.bytes, cap_ours.bytes,
-			  sizeof(cap_ours.bytes)) == 0,
-	      "%s: upstream and mlx5-tm frames identical", tag);
+	for (i = 0; i < 2; i++) {
+		struct mlx5_emu_sq_info before, after;
+
+		sqn = 0;
+		mlx5_emu_sq_list(ours->emu[i], &sqn, 1);
+		mlx5_emu_sq_get(ours->emu[i], sqn, &before);
+		memset(&cap_ours, 0, sizeof(cap_ours));
+		mlx5_emu_set_wire_hook(ours->emu[i], capture_hook, &cap_ours);
+		ret = send_all(ours->port[i], ours->emu[i], s);
+		mlx5_emu_set_wire_hook(ours->emu[i], NULL, NULL);
+		mlx5_emu_sq_get(ours->emu[i], sqn, &after);
+		CHECK(ret == 0 && capture_matches(&cap_ours),
+		      "%s: mlx5-tm (%s)'s frames on the wire as built "
+		      "(%u frames)", tag, ours_mode[i], cap_ours.n);
+		CHECK(cap_upstream.n == cap_ours.n &&
+		      memcmp(cap_upstream.len, cap_ours.len,
+			     sizeof(cap_ours.len)) == 0 &&
+		      memcmp(cap_upstream.bytes, cap_ours.bytes,
+			     sizeof(cap_ours.bytes)) == 0,
+		      "%s: upstream and mlx5-tm (%s) frames identical", tag,
+		      ours_mode[i]);
+		if (i == 0 && ours->empw && (s->nb_segs == 1 || s->mixed))
+			CHECK(after.wqes - before.wqes <
+			      after.packets - before.packets,
+			      "%s: mlx5-tm packed packets in eMPW WQEs "
+			      "(%llu WQEs, %llu packets)", tag,
+			      (unsigned long long)(after.wqes - before.wqes),
+			      (unsigned long long)(after.packets -
+						   before.packets));
+		else
+			CHECK(after.wqes - before.wqes ==
+			      after.packets - before.packets,
+			      "%s: mlx5-tm (%s) one WQE per packet (%llu WQEs, "
+			      "%llu packets)", tag, ours_mode[i],
+			      (unsigned long long)(after.wqes - before.wqes),
+			      (unsigned long long)(after.packets -
+						   before.packets));
+	}
 out:
 	case_end();
 }
 
 /* An mlx5-tm port on the device model of @p profile, started. */
 static int
-ours_port(unsigned int i, const char *profile, uint16_t *port,
-	  struct mlx5_emu **emu)
+ours_port(unsigned int i, const char *profile, const char *extra,
+	  uint16_t *port, struct mlx5_emu **emu)
 {
-	char name[64], args[128];
+	char name[64], args[160];
 
 	snprintf(name, sizeof(name), "net_mlx5_tm_upwire%u", i);
-	snprintf(args, sizeof(args), "emu=%s,clock=virtual", profile);
+	snprintf(args, sizeof(args), "emu=%s,clock=virtual%s", profile,
+		 extra);
 	/* Take the model before start: this program drives virtual time. */
 	if (rte_vdev_init(name, args) != 0 ||
 	    rte_eth_dev_get_port_by_name(name, port) != 0)
@@ -332,13 +394,15 @@ static void
 run_profile(unsigned int i, const char *label, const char *profile,
 	    bool inline_required)
 {
-	struct mlx5_emu *emu;
+	struct ours ours = { .empw = !inline_required };
 	unsigned int v, s;
-	uint16_t port, up;
+	uint16_t up;
 
-	if (ours_port(i, profile, &port, &emu) != 0) {
-		case_begin("%s: mlx5-tm port on the device model", label);
-		CHECK(false, "%s: mlx5-tm port on the device model", label);
+	if (ours_port(2 * i, profile, "", &ours.port[0], &ours.emu[0]) != 0 ||
+	    ours_port(2 * i + 1, profile, ",txq_mpw_en=0", &ours.port[1],
+		      &ours.emu[1]) != 0) {
+		case_begin("%s: mlx5-tm ports on the device model", label);
+		CHECK(false, "%s: mlx5-tm ports on the device model", label);
 		case_end();
 		return;
 	}
@@ -355,13 +419,16 @@ run_profile(unsigned int i, const char *label, const char *profile,
 		for (s = 0; s < RTE_DIM(shapes); s++)
 			if (shapes[s].nb_segs == 1 ||
 			    upstream_variant_multi_seg(v))
-				run_case(label, profile, v, &shapes[s], port,
-					 emu);
+				run_case(label, profile, v, &shapes[s], &ours);
 	}
-	case_begin("%s: mlx5-tm sent every case without an error CQE", label);
-	CHECK(error_cqes(emu) == 0, "%s: mlx5-tm: no error CQE", label);
-	case_end();
-	ours_close(i, port);
+	for (v = 0; v < 2; v++) {
+		case_begin("%s: mlx5-tm (%s) sent every case without an "
+			   "error CQE", label, ours_mode[v]);
+		CHECK(error_cqes(ours.emu[v]) == 0,
+		      "%s: mlx5-tm (%s): no error CQE", label, ours_mode[v]);
+		case_end();
+		ours_close(2 * i + v, ours.port[v]);
+	}
 }
 
 int

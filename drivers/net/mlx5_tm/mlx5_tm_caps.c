@@ -126,6 +126,11 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 		c->wqe_inline_mode =
 			MLX5_GET(per_protocol_networking_offload_caps, cap,
 				 wqe_inline_mode);
+		c->mpw = MLX5_GET(per_protocol_networking_offload_caps, cap,
+				  multi_pkt_send_wqe) != 0;
+		c->empw = c->mpw &&
+			  MLX5_GET(per_protocol_networking_offload_caps, cap,
+				   enhanced_multi_pkt_send_wqe);
 	}
 	switch (c->wqe_inline_mode) {
 	case MLX5_CAP_INLINE_MODE_L2:
@@ -186,11 +191,12 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 	}
 	c->line_rate_mbps = default_line_rate;
 	MLX5_TM_LOG(INFO,
-		    "%s: log_max_sq %u log_max_wq_sz %u log_max_cq_sz %u inline mode %u (min %u) csum %u vlan %u pacing %u [%u..%u kbps, %u entries%s%s%s] line %u Mbps",
+		    "%s: log_max_sq %u log_max_wq_sz %u log_max_cq_sz %u inline mode %u (min %u) csum %u vlan %u empw %u pacing %u [%u..%u kbps, %u entries%s%s%s] line %u Mbps",
 		    priv->dev_name, c->log_max_sq, c->log_max_wq_sz,
 		    c->log_max_cq_sz, c->wqe_inline_mode, c->min_inline_mode,
 		    c->csum_cap,
-		    c->vlan_cap, c->packet_pacing, c->packet_pacing_min_rate,
+		    c->vlan_cap, c->empw, c->packet_pacing,
+		    c->packet_pacing_min_rate,
 		    c->packet_pacing_max_rate,
 		    c->packet_pacing_rate_table_size,
 		    c->packet_pacing_burst_bound ? ", burst bound" : "",

@@ -61,6 +61,13 @@ struct mlx5_tm_caps {
 	uint8_t min_inline_mode;
 	bool csum_cap;                  /**< L3/L4 checksum offload. */
 	bool vlan_cap;                  /**< VLAN insertion offload. */
+	/** multi_pkt_send_wqe: SQs may allow multi-packet WQEs. */
+	bool mpw;
+	/**
+	 * Enhanced multi-packet WQEs (eMPW): enhanced_multi_pkt_send_wqe
+	 * with multi_pkt_send_wqe, as rdma-core's ENHANCED_MPW flag.
+	 */
+	bool empw;
 	/**
 	 * sqc.ts_format for our SQs, converted from cmd_hca_cap.sq_ts_format
 	 * as upstream's mlx5_ts_format_conv(): free-running on devices that

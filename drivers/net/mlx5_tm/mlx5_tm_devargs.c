@@ -19,10 +19,11 @@
 #define KEY_PACING_INDEX "pacing_index"
 #define KEY_TOLERANCE "rate_tolerance_ppm"
 #define KEY_RX_PORT "rx_port"
+#define KEY_MPW "txq_mpw_en"
 
 static const char *const pmd_keys[] = {
 	KEY_DEV, KEY_EMU, KEY_BURST_BOUND, KEY_TYPICAL_SZ, KEY_PACING_INDEX,
-	KEY_TOLERANCE, KEY_RX_PORT, NULL,
+	KEY_TOLERANCE, KEY_RX_PORT, KEY_MPW, NULL,
 };
 
 /*
@@ -135,6 +136,12 @@ parse_pmd_key(struct mlx5_tm_devargs *da, const char *key, const char *value,
 			 value ? value : "", key);
 		return -EINVAL;
 	}
+	if (strcmp(key, KEY_MPW) == 0) {
+		if (parse_u64(value, 0, 1, &v) < 0)
+			goto bad_int;
+		da->txq_mpw_en = v != 0;
+		return 0;
+	}
 	if (strcmp(key, KEY_RX_PORT) == 0) {
 		/* Resolved to a port at probe (mlx5_tm_rx.c). */
 		if (value == NULL || *value == '\0' ||
@@ -155,6 +162,7 @@ bad_int:
 		 value ? value : "", key,
 		 strcmp(key, KEY_BURST_BOUND) == 0 ? "0..4294967295 (bytes)" :
 		 strcmp(key, KEY_TYPICAL_SZ) == 0 ? "0..65535 (bytes)" :
+		 strcmp(key, KEY_MPW) == 0 ? "0 or 1" :
 		 "0..1000000 (ppm)");
 	return -EINVAL;
 }
@@ -206,6 +214,7 @@ mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
 	int ret = -EINVAL;
 
 	memset(da, 0, sizeof(*da));
+	da->txq_mpw_en = true;
 	err[0] = '\0';
 	if (args != NULL && *args != '\0') {
 		kv = rte_kvargs_parse(args, NULL);

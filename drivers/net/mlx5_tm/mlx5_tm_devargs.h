@@ -27,6 +27,8 @@ struct mlx5_tm_devargs {
 	struct mlx5_tm_pacing_args pacing;
 	/** rx_port=: companion port name or id, empty for a Tx-only port. */
 	char rx_port[RTE_ETH_NAME_MAX_LEN];
+	/** txq_mpw_en: eMPW where the device and the queue allow it. */
+	bool txq_mpw_en;
 };
 
 /** Devarg keys of the PMD itself (device-model keys come on top). */
@@ -38,6 +40,7 @@ struct mlx5_tm_devargs {
 	"pacing_index=shared|dedicated " \
 	"rate_tolerance_ppm=<0..1000000> " \
 	"rx_port=<ethdev name|port id> " \
+	"txq_mpw_en=0|1 " \
 	"clock=realtime|virtual " \
 	"pcap=<file> " \
 	"cap_<name>=<value> line_rate=<Mbps>"

@@ -114,6 +114,7 @@ mlx5_tm_devx_sq_create(struct mlx5_tm_priv *priv,
 	MLX5_SET(sqc, sqc, min_wqe_inline_mode, a->min_inline);
 	MLX5_SET(sqc, sqc, user_index, a->user_index);
 	MLX5_SET(sqc, sqc, ts_format, a->ts_format);
+	MLX5_SET(sqc, sqc, allow_multi_pkt_send_wqe, a->allow_mpw);
 	MLX5_SET(sqc, sqc, cqn, a->cqn);
 	MLX5_SET(sqc, sqc, packet_pacing_rate_limit_index, a->pp_index);
 	MLX5_SET(sqc, sqc, qos_queue_group_id, a->qos_group_id);

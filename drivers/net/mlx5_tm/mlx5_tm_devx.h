@@ -42,6 +42,7 @@ struct mlx5_tm_sq_attr {
 	uint8_t min_inline;  /**< MLX5_INLINE_MODE_*. */
 	uint32_t user_index;
 	uint8_t ts_format;   /**< MLX5_SQC_TIMESTAMP_FORMAT_*. */
+	bool allow_mpw;      /**< allow_multi_pkt_send_wqe (eMPW). */
 };
 
 /**

@@ -218,6 +218,8 @@ static int
 mlx5_tm_dev_start(struct rte_eth_dev *dev)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	eth_tx_burst_t burst;
+	bool fast_free;
 	uint16_t i;
 	int ret;
 
@@ -233,6 +235,7 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 	ret = mlx5_tm_mr_register_all(priv);
 	if (ret < 0)
 		goto out;
+	burst = mlx5_tm_tx_burst_select(dev, &fast_free);
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
 
@@ -242,11 +245,15 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 			ret = -EINVAL;
 			goto fail;
 		}
+		txq->fast_free = fast_free;
 		ret = mlx5_tm_txq_start(txq);
 		if (ret < 0)
 			goto fail;
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
 	}
+	dev->tx_pkt_burst = burst;
+	MLX5_TM_LOG(DEBUG, "port %u: Tx burst %s", dev->data->port_id,
+		    mlx5_tm_tx_burst_name(burst));
 	priv->started = true;
 	mlx5_tm_link_update(dev, 0);
 	priv->alarm_armed = rte_eal_alarm_set(MLX5_TM_RECOVERY_PERIOD_US,
@@ -660,6 +667,7 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	struct rte_ether_addr *mac;
 	pthread_mutexattr_t attr;
 	char err[1024];
+	bool fast_free;
 	int ret;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
@@ -684,6 +692,7 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	priv = mlx5_tm_priv(dev);
 	priv->dev = dev;
 	priv->pacing = da->pacing;
+	priv->txq_mpw_en = da->txq_mpw_en;
 	snprintf(priv->dev_name, sizeof(priv->dev_name), "%s", da->dev);
 	pthread_mutexattr_init(&attr);
 	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
@@ -732,7 +741,7 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	}
 	dev->dev_ops = &mlx5_tm_ops;
 	dev->rx_pkt_burst = mlx5_tm_rx_burst_none;
-	dev->tx_pkt_burst = mlx5_tm_tx_burst;
+	dev->tx_pkt_burst = mlx5_tm_tx_burst_select(dev, &fast_free);
 	dev->tx_descriptor_status = mlx5_tm_tx_descriptor_status;
 	dev->data->dev_flags |= RTE_ETH_DEV_AUTOFILL_QUEUE_XSTATS;
 	dev->data->dev_link.link_status = RTE_ETH_LINK_DOWN;

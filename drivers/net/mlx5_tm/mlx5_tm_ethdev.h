@@ -58,6 +58,7 @@ struct mlx5_tm_priv {
 	/** The netdev: read at probe, MTU kept current by mtu_set. */
 	struct mlx5_tm_port_info port;
 	struct mlx5_tm_pacing_args pacing;   /**< Pacing devargs. */
+	bool txq_mpw_en;                     /**< eMPW allowed (devarg). */
 	/** Serialises queue-object changes (ethdev calls, alarm, sched). */
 	pthread_mutex_t lock;
 	/* Port objects, created at probe, released at close. */

@@ -76,6 +76,33 @@ mlx5_tm_mr_lookup_table(struct mlx5_tm_mr_cache *c, uintptr_t addr,
 	return t->r[lo - 1].lkey;
 }
 
+uint32_t
+mlx5_tm_mr_lookup_pool(struct mlx5_tm_mr_cache *c,
+		       const struct rte_mempool *mp)
+{
+	const struct rte_mempool_memhdr *hdr;
+	uint32_t lkey = MLX5_TM_LKEY_INVALID;
+
+	STAILQ_FOREACH(hdr, &mp->mem_list, next) {
+		uint32_t k = mlx5_tm_mr_lookup_table(c, (uintptr_t)hdr->addr,
+						     hdr->len);
+
+		if (k == MLX5_TM_LKEY_INVALID ||
+		    (lkey != MLX5_TM_LKEY_INVALID && k != lkey)) {
+			lkey = MLX5_TM_LKEY_INVALID;
+			break;
+		}
+		lkey = k;
+	}
+	if (lkey == MLX5_TM_LKEY_INVALID) {
+		c->pool_split = mp;
+	} else {
+		c->pool = mp;
+		c->pool_lkey = lkey;
+	}
+	return lkey;
+}
+
 static int
 cmp_mr(const void *a, const void *b)
 {

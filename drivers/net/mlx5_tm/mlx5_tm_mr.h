@@ -11,9 +11,13 @@
  * device (a memory region, MR, with an lkey), at the first start and then
  * as memory is added or freed (memory event callback).
  *
- * The datapath finds the lkey of a buffer in a per-queue cache of a few
- * ranges (no lock, no allocation, no syscall; the queue's lcore alone
- * writes it); on a miss it binary-searches the port's sorted table, which
+ * The datapath finds the lkey of an mbuf by its mempool: a queue remembers
+ * the last pool it saw and the lkey of the one range holding all of that
+ * pool's memory (one compare per packet in the common case). Buffers
+ * outside their pool (indirect, external) and pools spread over several
+ * ranges go by address, through a per-queue cache of a few ranges (no
+ * lock, no allocation, no syscall; the queue's lcore alone writes it); on
+ * a miss it binary-searches the port's sorted table, which
  * the control path replaces as a whole (copy, then publish the pointer) and
  * never modifies in place. Tables replaced while the port runs are freed
  * when the port stops. A removal bumps a generation number that makes
@@ -24,6 +28,8 @@
 
 #include <rte_common.h>
 #include <rte_branch_prediction.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
 
 struct mlx5_tm_priv;
 
@@ -58,12 +64,25 @@ struct mlx5_tm_mr_cache {
 	uint32_t gen;
 	uint32_t last;  /**< Slot of the last hit. */
 	uint32_t next;  /**< Slot to replace at the next miss. */
+	/** Last mempool whose memory one range holds, NULL for none. */
+	const struct rte_mempool *pool;
+	uint32_t pool_lkey;                 /**< That range's lkey. */
+	/** Last mempool spread over ranges: its mbufs go by address. */
+	const struct rte_mempool *pool_split;
 	struct mlx5_tm_mr_range r[MLX5_TM_MR_CACHE_N];
 };
 
 /** Slow part of the lookup: search the port's table, fill the cache. */
 uint32_t mlx5_tm_mr_lookup_table(struct mlx5_tm_mr_cache *c,
 				 uintptr_t addr, uint32_t len);
+
+/**
+ * Slow part of the mempool look-up: the lkey of the one range holding
+ * every memory chunk of @p mp (remembered as the queue's pool), or
+ * MLX5_TM_LKEY_INVALID when there is none (remembered as pool_split).
+ */
+uint32_t mlx5_tm_mr_lookup_pool(struct mlx5_tm_mr_cache *c,
+				const struct rte_mempool *mp);
 
 /** Drop the cache if the port's table lost a range (once per burst). */
 static inline void
@@ -76,6 +95,8 @@ mlx5_tm_mr_cache_check(struct mlx5_tm_mr_cache *c)
 		return;
 	for (i = 0; i < MLX5_TM_MR_CACHE_N; i++)
 		c->r[i].start = c->r[i].end = 0;
+	c->pool = NULL;
+	c->pool_split = NULL;
 	c->gen = gen;
 }
 
@@ -96,6 +117,27 @@ mlx5_tm_mr_lookup(struct mlx5_tm_mr_cache *c, uintptr_t addr, uint32_t len)
 		}
 	}
 	return mlx5_tm_mr_lookup_table(c, addr, len);
+}
+
+/**
+ * The lkey of the data of mbuf segment @p m, @p len
+ * bytes from address @p addr, or MLX5_TM_LKEY_INVALID.
+ */
+static __rte_always_inline uint32_t
+mlx5_tm_mr_mbuf_lkey(struct mlx5_tm_mr_cache *c, const struct rte_mbuf *m,
+		     uintptr_t addr, uint32_t len)
+{
+	uint32_t lkey;
+
+	/* The buffer of a direct mbuf is in the mbuf's pool. */
+	if (likely(m->pool == c->pool && RTE_MBUF_DIRECT(m)))
+		return c->pool_lkey;
+	if (RTE_MBUF_DIRECT(m) && m->pool != c->pool_split) {
+		lkey = mlx5_tm_mr_lookup_pool(c, m->pool);
+		if (lkey != MLX5_TM_LKEY_INVALID)
+			return lkey;
+	}
+	return mlx5_tm_mr_lookup(c, addr, len);
 }
 
 /** Set up a queue's cache for the port's registrations. */

@@ -35,6 +35,8 @@ struct mlx5_tm_pacing {
 	bool failed;           /* a pp_alloc failed: fail_ctx, fail_errno */
 	struct pacing_ctx fail_ctx;
 	int fail_errno;
+	/* Bit per device index: the entry paces WQEs (rate_mode 1). */
+	uint64_t wqe_rate[(UINT16_MAX + 1) / 64];
 };
 
 /* pp_alloc minus pp_free over the process (leak check at close). */
@@ -86,6 +88,11 @@ hw_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
 	}
 	pm->hw_allocated++;
 	__atomic_fetch_add(&hw_outstanding, 1, __ATOMIC_RELAXED);
+	if (ctx->rate_mode == PACING_RATE_MODE_WQE)
+		pm->wqe_rate[pp->index / 64] |= UINT64_C(1) << (pp->index % 64);
+	else
+		pm->wqe_rate[pp->index / 64] &=
+			~(UINT64_C(1) << (pp->index % 64));
 	*hw = pp;
 	return 0;
 }
@@ -263,6 +270,13 @@ mlx5_tm_pacing_txn_index(const struct pacing_txn *txn, uint64_t entry_id)
 	const struct mlx5_tm_pp *pp = pacing_txn_entry_hw(txn, entry_id);
 
 	return pp != NULL ? pp->index : 0;
+}
+
+bool
+mlx5_tm_pacing_index_wqe_rate(const struct mlx5_tm_pacing *pm, uint16_t index)
+{
+	return index != 0 &&
+	       (pm->wqe_rate[index / 64] >> (index % 64) & 1) != 0;
 }
 
 uint16_t

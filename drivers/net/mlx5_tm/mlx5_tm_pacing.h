@@ -115,6 +115,13 @@ uint16_t mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm,
 			      uint64_t entry_id);
 
 /**
+ * True when device index @p index is an entry of this manager that paces
+ * WQEs (packet mode, rate_mode 1); false for data-rate entries and 0.
+ */
+bool mlx5_tm_pacing_index_wqe_rate(const struct mlx5_tm_pacing *pm,
+				   uint16_t index);
+
+/**
  * The context and errno of the last device allocation that failed.
  *
  * @return

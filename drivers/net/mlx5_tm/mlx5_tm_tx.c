@@ -19,11 +19,12 @@
 #include <rte_mempool.h>
 #include <ethdev_driver.h>
 
+#include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_tx.h"
 
 /** Segments of one packet we accept (bounded by the WQE size). */
 #define MLX5_TM_TX_MAX_SEGS 40
-/** Mbufs freed per rte_pktmbuf_free_bulk() call. */
+/** Mbufs returned per rte_mempool_put_bulk() call when freeing chains. */
 #define MLX5_TM_TX_FREE_BATCH 64
 /**
  * Most header bytes one WQE carries inline (inserted VLAN tag included):
@@ -31,13 +32,30 @@
  */
 #define MLX5_TM_TX_MAX_INLINE 160
 /**
- * Free CQEs a WQE needs before it is posted: its own completion and the
- * one requested on the last WQE of the burst. A posted WQE adds only one
- * of the two, so at most cqe_n - 1 completions are ever requested: the
- * last slot takes the error CQE the device writes for a WQE that asked
- * for none; a CQ overrun would lose it and the queue would never recover.
+ * Free CQEs a burst needs before it posts: the completion it requests on
+ * its last WQE, and one more: at most cqe_n - 1 completions are ever
+ * requested, so that the last slot takes the error CQE the device writes
+ * for a WQE that asked for none; a CQ overrun would lose it and the queue
+ * would never recover.
  */
 #define MLX5_TM_TX_CQ_RESERVE 2
+/**
+ * Packets per eMPW WQE: upstream net/mlx5's MLX5_EMPW_MAX_PACKETS (its
+ * completion threshold), 34 segments of the 63 a WQE may have.
+ */
+#define MLX5_TM_TX_EMPW_MAX 32
+
+/*
+ * Offloads of a burst variant: each variant is tx_burst_tmpl() compiled
+ * with one constant set, so a flag the port did not configure costs nothing
+ * per packet.
+ */
+#define TX_OLX_INL_L2   (1u << 0) /* 18 header bytes inline (min inline L2) */
+#define TX_OLX_INL_HDRS (1u << 1) /* L3/L4 headers inline (IP, TCP_UDP) */
+#define TX_OLX_VLAN     (1u << 2) /* RTE_MBUF_F_TX_VLAN: insert the tag */
+#define TX_OLX_CSUM     (1u << 3) /* IP and L4 checksum flags */
+#define TX_OLX_FFREE    (1u << 4) /* MBUF_FAST_FREE: one pool, refcnt 1 */
+#define TX_OLX_INLINE   (TX_OLX_INL_L2 | TX_OLX_INL_HDRS)
 
 /* The 16-byte unit number @p ds of the ring, wrapping at its end. */
 static __rte_always_inline void *
@@ -49,49 +67,75 @@ ds_at(const struct mlx5_tm_txq *txq, uint32_t ds)
 }
 
 /*
- * Return elts [elts_tail, upto) to their pools. Return how many: packets,
- * or segments with fast free (unchained at post, so one per slot).
+ * Free @p n posted packets (one slot each, chains followed), returning
+ * runs of segments of one pool with rte_mempool_put_bulk().
  */
-static uint32_t
-free_elts(struct mlx5_tm_txq *txq, uint16_t upto)
+static __rte_noinline void
+free_mbufs(struct rte_mbuf **mbufs, uint16_t n)
+{
+	struct rte_mbuf *batch[MLX5_TM_TX_FREE_BATCH];
+	struct rte_mempool *mp = NULL;
+	unsigned int nb = 0;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = mbufs[i], *next;
+
+		do {
+			next = m->next;
+			m = rte_pktmbuf_prefree_seg(m);
+			if (likely(m != NULL)) {
+				if (unlikely(m->pool != mp ||
+					     nb == MLX5_TM_TX_FREE_BATCH)) {
+					if (nb != 0)
+						rte_mempool_put_bulk(mp,
+							(void **)batch, nb);
+					mp = m->pool;
+					nb = 0;
+				}
+				batch[nb++] = m;
+			}
+			m = next;
+		} while (m != NULL);
+	}
+	if (nb != 0)
+		rte_mempool_put_bulk(mp, (void **)batch, nb);
+}
+
+/*
+ * Return elts [elts_tail, upto) to their pools. Return how many slots:
+ * packets, or segments with fast free (unchained at post, one per slot,
+ * all of the first one's pool).
+ */
+static __rte_always_inline uint32_t
+free_elts_olx(struct mlx5_tm_txq *txq, uint16_t upto, const unsigned int olx)
 {
 	const uint16_t mask = txq->elts_n - 1;
 	uint16_t tail = txq->elts_tail;
-	uint32_t freed = 0;
+	uint32_t freed = (uint16_t)(upto - tail);
 
-	if (txq->fast_free) {
-		freed = (uint16_t)(upto - tail);
-		while (tail != upto) {
-			uint16_t idx = tail & mask;
-			uint16_t run = RTE_MIN((uint16_t)(upto - tail),
-					       (uint16_t)(txq->elts_n - idx));
+	while (tail != upto) {
+		uint16_t idx = tail & mask;
+		uint16_t run = RTE_MIN((uint16_t)(upto - tail),
+				       (uint16_t)(txq->elts_n - idx));
 
+		if (olx & TX_OLX_FFREE)
 			rte_mempool_put_bulk(txq->elts[idx]->pool,
 					     (void **)&txq->elts[idx], run);
-			tail += run;
-		}
-	} else {
-		struct rte_mbuf *batch[MLX5_TM_TX_FREE_BATCH];
-		unsigned int n = 0;
-
-		while (tail != upto) {
-			struct rte_mbuf *m = txq->elts[tail & mask];
-
-			tail++;
-			if (m == NULL)
-				continue;
-			freed++;
-			batch[n++] = m;
-			if (n == MLX5_TM_TX_FREE_BATCH) {
-				rte_pktmbuf_free_bulk(batch, n);
-				n = 0;
-			}
-		}
-		if (n != 0)
-			rte_pktmbuf_free_bulk(batch, n);
+		else
+			free_mbufs(&txq->elts[idx], run);
+		tail += run;
 	}
 	txq->elts_tail = tail;
 	return freed;
+}
+
+/* free_elts_olx() for the queue's own variant (slow paths). */
+static __rte_noinline uint32_t
+free_elts(struct mlx5_tm_txq *txq, uint16_t upto)
+{
+	return txq->fast_free ? free_elts_olx(txq, upto, TX_OLX_FFREE) :
+				free_elts_olx(txq, upto, 0);
 }
 
 /* True when the CQE at @p ci belongs to software. */
@@ -157,7 +201,7 @@ cmpl_note(struct mlx5_tm_txq *txq, uint32_t n, uint64_t ts,
  * the queue to ERR.
  */
 static __rte_always_inline bool
-txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed)
+txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed, const unsigned int olx)
 {
 	uint32_t ci = txq->cq_ci;
 	uint16_t upto = txq->elts_tail;
@@ -217,7 +261,8 @@ txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed)
 		rte_io_wmb();
 		*txq->cq_db = rte_cpu_to_be_32(ci & 0xffffff);
 	}
-	*freed += upto != txq->elts_tail ? free_elts(txq, upto) : 0;
+	if (upto != txq->elts_tail)
+		*freed += free_elts_olx(txq, upto, olx);
 	if (unlikely(!ok))
 		__atomic_store_n(&txq->state, MLX5_TM_TXQ_ERR,
 				 __ATOMIC_RELEASE);
@@ -234,7 +279,6 @@ ring_reset(struct mlx5_tm_txq *txq)
 {
 	txq->wqe_ci = 0;
 	txq->wqe_pi = 0;
-	txq->wqe_comp = 0;
 	txq->elts_head = 0;
 	txq->elts_tail = 0;
 	txq->fcq_head = 0;
@@ -371,12 +415,109 @@ tx_hdr_len(const struct rte_mbuf *m, uint8_t mode)
 	return need <= n ? need : 0;
 }
 
+/* Drop a packet the device cannot send. */
+static __rte_always_inline void
+drop(struct mlx5_tm_txq *txq, struct rte_mbuf *m)
+{
+	txq->st.dropped++;
+	rte_pktmbuf_free(m);
+}
+
+/* Where a burst is in the ring (kept in registers by the fast paths). */
+struct tx_loc {
+	uint16_t wqe_ci;
+	uint16_t elts_head;
+	uint16_t sent;      /* Packets posted. */
+	uint64_t bytes;     /* Their bytes. */
+	struct mlx5_tm_wqe_ctrl_seg *last; /* Last WQE posted. */
+	uint16_t wqe_room;  /* WQEBBs free in the ring. */
+	uint16_t elts_room; /* elts slots free. */
+};
+
+/* Free WQEBBs and elts slots as the ring and @p loc stand. */
+static __rte_always_inline void
+tx_loc_room(const struct mlx5_tm_txq *txq, struct tx_loc *loc)
+{
+	loc->wqe_room = txq->wqe_n - (uint16_t)(loc->wqe_ci - txq->wqe_pi);
+	loc->elts_room = txq->elts_n -
+			 (uint16_t)(loc->elts_head - txq->elts_tail);
+}
+
+/* What the multi-segment and generic paths did with a packet. */
+enum tx_verdict {
+	TX_SENT,
+	TX_DROPPED,
+	TX_FULL,
+};
+
+/* Ethernet segment checksum flags of @p m. */
+static __rte_always_inline uint8_t
+tx_cs_flags(const struct rte_mbuf *m, const unsigned int olx)
+{
+	uint8_t cs = 0;
+
+	if (!(olx & TX_OLX_CSUM))
+		return 0;
+	if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
+		cs |= MLX5_ETH_WQE_L3_CSUM;
+	if (m->ol_flags & RTE_MBUF_F_TX_L4_MASK)
+		cs |= MLX5_ETH_WQE_L4_CSUM;
+	return cs;
+}
+
+/* True when @p m asks for VLAN insertion in a variant that offers it. */
+static __rte_always_inline bool
+tx_vlan(const struct rte_mbuf *m, const unsigned int olx)
+{
+	return (olx & TX_OLX_VLAN) && (m->ol_flags & RTE_MBUF_F_TX_VLAN);
+}
+
+/* Control segment of the WQE at @p wqe_ci (no completion asked). */
+static __rte_always_inline void
+tx_ctrl(struct mlx5_tm_wqe_ctrl_seg *ctrl, uint16_t wqe_ci, uint8_t opcode,
+	uint32_t sqn, uint32_t ds)
+{
+	ctrl->opmod_idx_opcode = rte_cpu_to_be_32(
+		mlx5_tm_wqe_opmod_idx_opcode(0, wqe_ci, opcode));
+	ctrl->qpn_ds = rte_cpu_to_be_32(mlx5_tm_wqe_qpn_ds(sqn, ds));
+	ctrl->signature = 0;
+	ctrl->rsvd[0] = 0;
+	ctrl->rsvd[1] = 0;
+	ctrl->fm_ce_se = 0;
+	ctrl->imm = 0;
+}
+
+/* Ethernet segment without inline header: flags and VLAN insertion. */
+static __rte_always_inline void
+tx_eseg(struct mlx5_tm_wqe_eth_seg *eth, uint8_t cs, bool vlan,
+	uint16_t vlan_tci)
+{
+	memset(eth, 0, offsetof(struct mlx5_tm_wqe_eth_seg, inline_hdr_word));
+	eth->cs_flags = cs;
+	if (vlan) {
+		eth->insert_type = rte_cpu_to_be_16(MLX5_ETH_WQE_INSERT_VLAN);
+		eth->vlan_tci = rte_cpu_to_be_16(vlan_tci);
+	} else {
+		eth->inline_hdr_word = 0;
+	}
+}
+
+/* Data segment pointing to @p len bytes at @p addr. */
+static __rte_always_inline void
+tx_dseg(struct mlx5_tm_wqe_data_seg *d, uintptr_t addr, uint32_t len,
+	uint32_t lkey)
+{
+	d->byte_count = rte_cpu_to_be_32(len);
+	d->lkey = rte_cpu_to_be_32(lkey);
+	d->addr = rte_cpu_to_be_64(addr);
+}
+
 /*
  * Write @p skip bytes of the head of @p m (and the VLAN tag it asks for)
  * as the inline header of Ethernet segment @p eth, continuing in the ring
  * from 16-byte unit @p ds_idx. Return the unit after the header.
  */
-static __rte_noinline uint32_t
+static uint32_t
 tx_write_inline(struct mlx5_tm_txq *txq, struct mlx5_tm_wqe_eth_seg *eth,
 		const struct rte_mbuf *m, uint32_t skip, bool vlan,
 		uint32_t ds_idx)
@@ -404,232 +545,586 @@ tx_write_inline(struct mlx5_tm_txq *txq, struct mlx5_tm_wqe_eth_seg *eth,
 	return ds_idx;
 }
 
-/* Drop a packet the device cannot send. */
-static __rte_always_inline void
-drop(struct mlx5_tm_txq *txq, struct rte_mbuf *m)
+/*
+ * Any packet, one SEND WQE: several segments, inline headers of any mode.
+ * The path of the variants that inline headers through L3/L4, with its
+ * own ring-space check; @p olx, the variant's offload set, is tested at
+ * run time here.
+ */
+static __rte_noinline enum tx_verdict
+tx_send_generic(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
+		struct tx_loc *loc, unsigned int olx)
 {
-	txq->st.dropped++;
-	rte_pktmbuf_free(m);
+	const uint16_t elts_mask = txq->elts_n - 1;
+	uint32_t lkey[MLX5_TM_TX_MAX_SEGS];
+	struct mlx5_tm_wqe_ctrl_seg *ctrl;
+	struct mlx5_tm_wqe_eth_seg *eth;
+	uint16_t nseg = m->nb_segs, nbb, ndata = 0, skip = 0, k, slots;
+	uint16_t inl_units = 0;
+	uint32_t ds, ds_idx;
+	bool vlan = tx_vlan(m, olx);
+	struct rte_mbuf *seg;
+
+	if (unlikely(nseg > txq->max_segs)) {
+		drop(txq, m);
+		return TX_DROPPED;
+	}
+	if (txq->inline_l2) {
+		skip = vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
+			      MLX5_ESEG_MIN_INLINE_SIZE;
+		if (unlikely(m->data_len < skip)) {
+			drop(txq, m);
+			return TX_DROPPED;
+		}
+		inl_units = 1;
+	} else if (txq->inline_hdrs) {
+		/* The headers the mode needs; at least the 18 bytes the L2
+		 * mode inlines when the first segment has them.
+		 */
+		uint32_t h = tx_hdr_len(m, txq->inline_mode);
+		uint32_t min = vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
+				      MLX5_ESEG_MIN_INLINE_SIZE;
+
+		if (unlikely(h == 0 || h + (vlan ? 4 : 0) >
+				       MLX5_TM_TX_MAX_INLINE)) {
+			drop(txq, m);
+			return TX_DROPPED;
+		}
+		h = RTE_MAX(h, RTE_MIN(min, (uint32_t)m->data_len));
+		skip = (uint16_t)h;
+		inl_units = (skip + (vlan ? 4 : 0) - 2 +
+			     MLX5_WQE_DS_UNITS - 1) / MLX5_WQE_DS_UNITS;
+	}
+	/* Find every lkey before writing: a miss drops the packet. */
+	for (seg = m, k = 0; seg != NULL; seg = seg->next, k++) {
+		uint16_t off = seg == m ? skip : 0;
+		uint32_t len = seg->data_len - off;
+
+		if (len == 0) {
+			lkey[k] = MLX5_TM_LKEY_INVALID;
+			continue;
+		}
+		lkey[k] = mlx5_tm_mr_mbuf_lkey(&txq->mr, seg,
+			rte_pktmbuf_mtod_offset(seg, uintptr_t, off), len);
+		if (unlikely(lkey[k] == MLX5_TM_LKEY_INVALID))
+			break;
+		ndata++;
+	}
+	if (unlikely(seg != NULL)) {
+		drop(txq, m);
+		return TX_DROPPED;
+	}
+	ds = 2 + inl_units + ndata;
+	nbb = (ds + MLX5_WQE_DS_PER_WQEBB - 1) / MLX5_WQE_DS_PER_WQEBB;
+	slots = txq->fast_free ? nseg : 1;
+	if (unlikely((uint16_t)(loc->wqe_ci - txq->wqe_pi) + nbb > txq->wqe_n ||
+		     (uint16_t)(loc->elts_head - txq->elts_tail) + slots >
+		     txq->elts_n))
+		return TX_FULL;
+	ds_idx = (uint32_t)loc->wqe_ci * MLX5_WQE_DS_PER_WQEBB;
+	ctrl = ds_at(txq, ds_idx);
+	eth = ds_at(txq, ds_idx + 1);
+	tx_ctrl(ctrl, loc->wqe_ci, MLX5_OPCODE_SEND, txq->sqn, ds);
+	tx_eseg(eth, tx_cs_flags(m, olx), vlan && skip == 0, m->vlan_tci);
+	ds_idx += 2;
+	if (skip != 0)
+		ds_idx = tx_write_inline(txq, eth, m, skip, vlan, ds_idx);
+	loc->bytes += m->pkt_len;
+	for (seg = m, k = 0; seg != NULL; k++) {
+		struct rte_mbuf *next = seg->next;
+		uint16_t off = seg == m ? skip : 0;
+
+		if (lkey[k] != MLX5_TM_LKEY_INVALID)
+			tx_dseg(ds_at(txq, ds_idx++),
+				rte_pktmbuf_mtod_offset(seg, uintptr_t, off),
+				seg->data_len - off, lkey[k]);
+		if (txq->fast_free) {
+			/* Back to the pool as a lone segment. */
+			if (next != NULL || seg->nb_segs != 1) {
+				seg->next = NULL;
+				seg->nb_segs = 1;
+			}
+			txq->elts[loc->elts_head++ & elts_mask] = seg;
+		}
+		seg = next;
+	}
+	if (!txq->fast_free)
+		txq->elts[loc->elts_head++ & elts_mask] = m;
+	loc->wqe_ci += nbb;
+	loc->sent++;
+	loc->last = ctrl;
+	return TX_SENT;
 }
 
-uint16_t
-mlx5_tm_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
+/*
+ * A single-segment packet, one SEND WQE of one WQEBB: control, Ethernet
+ * segment (with the 18-byte L2 header inline in the L2 variants, then 16
+ * of them in the next unit), data segment. Return false when dropped.
+ */
+static __rte_always_inline bool
+tx_send_single(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
+	       struct tx_loc *loc, const unsigned int olx)
+{
+	struct mlx5_tm_wqe_ctrl_seg *ctrl = (void *)
+		&txq->wqes[loc->wqe_ci & (txq->wqe_n - 1)];
+	struct mlx5_tm_wqe_eth_seg *eth = (void *)(ctrl + 1);
+	struct mlx5_tm_wqe_data_seg *d = (void *)(eth + 1);
+	const bool vlan = tx_vlan(m, olx);
+	uintptr_t addr = rte_pktmbuf_mtod(m, uintptr_t);
+	uint32_t len = m->data_len, lkey = 0, ds = 3;
+	uint16_t skip = 0;
+
+	if (olx & TX_OLX_INL_L2) {
+		skip = vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
+			      MLX5_ESEG_MIN_INLINE_SIZE;
+		if (unlikely(len < skip)) {
+			drop(txq, m);
+			return false;
+		}
+		ds = len > skip ? 4 : 3;
+	}
+	if (ds != 3 || !(olx & TX_OLX_INL_L2)) {
+		lkey = mlx5_tm_mr_mbuf_lkey(&txq->mr, m, addr + skip,
+					    len - skip);
+		if (unlikely(lkey == MLX5_TM_LKEY_INVALID)) {
+			drop(txq, m);
+			return false;
+		}
+	}
+	tx_ctrl(ctrl, loc->wqe_ci, MLX5_OPCODE_SEND, txq->sqn, ds);
+	if (olx & TX_OLX_INL_L2) {
+		uint8_t hdr[MLX5_ESEG_MIN_INLINE_SIZE];
+		const uint8_t *p = (const uint8_t *)addr;
+
+		if (vlan) {
+			uint16_t tpid = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+			uint16_t tci = rte_cpu_to_be_16(m->vlan_tci);
+
+			memcpy(hdr, p, 12);
+			memcpy(hdr + 12, &tpid, 2);
+			memcpy(hdr + 14, &tci, 2);
+			memcpy(hdr + 16, p + 12, 2);
+		} else {
+			memcpy(hdr, p, MLX5_ESEG_MIN_INLINE_SIZE);
+		}
+		tx_eseg(eth, tx_cs_flags(m, olx), false, 0);
+		eth->inline_hdr_sz =
+			rte_cpu_to_be_16(MLX5_ESEG_MIN_INLINE_SIZE);
+		memcpy(eth->inline_hdr_start, hdr, 2);
+		memcpy(d, hdr + 2, MLX5_WQE_DS_UNITS);
+		d++;
+		if (ds == 4)
+			tx_dseg(d, addr + skip, len - skip, lkey);
+	} else {
+		tx_eseg(eth, tx_cs_flags(m, olx), vlan, m->vlan_tci);
+		tx_dseg(d, addr, len, lkey);
+	}
+	txq->elts[loc->elts_head++ & (txq->elts_n - 1)] = m;
+	loc->bytes += len;
+	loc->sent++;
+	loc->wqe_ci++;
+	loc->last = ctrl;
+	return true;
+}
+
+/*
+ * A multi-segment packet, one SEND WQE: control, Ethernet segment (the L2
+ * header inline in the L2 variants), one data segment per non-empty
+ * segment, wrapping at the end of the ring. The packet checks its own
+ * room (its WQEBBs and slots are not one each).
+ */
+static __rte_always_inline enum tx_verdict
+tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
+	      struct tx_loc *loc, const unsigned int olx)
+{
+	struct mlx5_tm_wqe_ctrl_seg *ctrl = (void *)
+		&txq->wqes[loc->wqe_ci & (txq->wqe_n - 1)];
+	struct mlx5_tm_wqe_eth_seg *eth = (void *)(ctrl + 1);
+	struct mlx5_tm_wqe_data_seg *d = (void *)(eth + 1);
+	struct mlx5_tm_wqe_data_seg *ring_end =
+		(void *)&txq->wqes[txq->wqe_n];
+	const uint16_t elts_mask = txq->elts_n - 1;
+	const uint16_t nseg = m->nb_segs;
+	const bool vlan = tx_vlan(m, olx);
+	const uint16_t inl = (olx & TX_OLX_INL_L2) ? 1 : 0;
+	uint16_t skip = 0, nbb, slots = (olx & TX_OLX_FFREE) ? nseg : 1;
+	uint16_t elts_head = loc->elts_head;
+	const struct rte_mempool *pool = txq->mr.pool;
+	uint32_t pool_lkey = txq->mr.pool_lkey;
+	struct rte_mbuf *seg;
+	uint32_t ds = 2 + inl;
+
+	if (unlikely(nseg > txq->max_segs)) {
+		drop(txq, m);
+		return TX_DROPPED;
+	}
+	nbb = (2 + inl + nseg + MLX5_WQE_DS_PER_WQEBB - 1) /
+	      MLX5_WQE_DS_PER_WQEBB;
+	if (unlikely(nbb > loc->wqe_room || slots > loc->elts_room))
+		return TX_FULL;
+	if (olx & TX_OLX_INL_L2) {
+		uint8_t hdr[MLX5_ESEG_MIN_INLINE_SIZE];
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+		skip = vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
+			      MLX5_ESEG_MIN_INLINE_SIZE;
+		if (unlikely(m->data_len < skip)) {
+			drop(txq, m);
+			return TX_DROPPED;
+		}
+		if (vlan) {
+			uint16_t tpid = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+			uint16_t tci = rte_cpu_to_be_16(m->vlan_tci);
+
+			memcpy(hdr, p, 12);
+			memcpy(hdr + 12, &tpid, 2);
+			memcpy(hdr + 14, &tci, 2);
+			memcpy(hdr + 16, p + 12, 2);
+		} else {
+			memcpy(hdr, p, MLX5_ESEG_MIN_INLINE_SIZE);
+		}
+		tx_eseg(eth, tx_cs_flags(m, olx), false, 0);
+		eth->inline_hdr_sz =
+			rte_cpu_to_be_16(MLX5_ESEG_MIN_INLINE_SIZE);
+		memcpy(eth->inline_hdr_start, hdr, 2);
+		/* The WQE's second WQEBB at most: never past the ring end. */
+		memcpy(d, hdr + 2, MLX5_WQE_DS_UNITS);
+		if (++d == ring_end)
+			d = (void *)txq->wqes;
+	} else {
+		tx_eseg(eth, tx_cs_flags(m, olx), vlan, m->vlan_tci);
+	}
+	for (seg = m; seg != NULL; seg = seg->next) {
+		uint16_t off = seg == m ? skip : 0;
+		uint32_t len = seg->data_len - off;
+		uintptr_t addr;
+		uint32_t lkey;
+
+		/* A data segment of length 0 would mean 2 GB: none. */
+		if (len == 0)
+			continue;
+		addr = rte_pktmbuf_mtod_offset(seg, uintptr_t, off);
+		/* The segments of a chain mostly share the head's pool. */
+		if (likely(seg->pool == pool && RTE_MBUF_DIRECT(seg))) {
+			lkey = pool_lkey;
+		} else {
+			lkey = mlx5_tm_mr_mbuf_lkey(&txq->mr, seg, addr, len);
+			pool = txq->mr.pool;
+			pool_lkey = txq->mr.pool_lkey;
+		}
+		if (unlikely(lkey == MLX5_TM_LKEY_INVALID)) {
+			/* Nothing is posted before the WQE is complete. */
+			drop(txq, m);
+			return TX_DROPPED;
+		}
+		tx_dseg(d, addr, len, lkey);
+		if (unlikely(++d == ring_end))
+			d = (void *)txq->wqes;
+		ds++;
+	}
+	tx_ctrl(ctrl, loc->wqe_ci, MLX5_OPCODE_SEND, txq->sqn, ds);
+	if (olx & TX_OLX_FFREE) {
+		for (seg = m; seg != NULL; ) {
+			struct rte_mbuf *next = seg->next;
+
+			/* Back to the pool as a lone segment. */
+			seg->next = NULL;
+			seg->nb_segs = 1;
+			txq->elts[elts_head++ & elts_mask] = seg;
+			seg = next;
+		}
+	} else {
+		txq->elts[elts_head++ & elts_mask] = m;
+	}
+	nbb = (ds + MLX5_WQE_DS_PER_WQEBB - 1) / MLX5_WQE_DS_PER_WQEBB;
+	loc->elts_head = elts_head;
+	loc->elts_room -= slots;
+	loc->bytes += m->pkt_len;
+	loc->sent++;
+	loc->wqe_ci += nbb;
+	loc->wqe_room -= nbb;
+	loc->last = ctrl;
+	return TX_SENT;
+}
+
+/* True when @p m may join an eMPW WQE whose checksum flags are @p cs. */
+static __rte_always_inline bool
+tx_empw_fits(const struct rte_mbuf *m, uint8_t cs, const unsigned int olx)
+{
+	return m->nb_segs == 1 && !tx_vlan(m, olx) &&
+	       tx_cs_flags(m, olx) == cs;
+}
+
+/*
+ * Single-segment packets pkts[*i, end), up to MLX5_TM_TX_EMPW_MAX, into
+ * one eMPW WQE: control, one Ethernet segment for all (checksum flags),
+ * one data segment per packet, wrapping at the end of the ring. Stops at
+ * a packet that does not fit (several segments, VLAN insertion, other
+ * checksum flags). Each WQE of n packets takes (2 + n + 3) / 4 WQEBBs, at
+ * most n: the burst's room in packets covers it.
+ */
+static __rte_always_inline void
+tx_empw(struct mlx5_tm_txq *txq, struct rte_mbuf **pkts, uint16_t *i,
+	uint16_t end, struct tx_loc *loc, const unsigned int olx)
+{
+	struct mlx5_tm_wqe_ctrl_seg *ctrl = (void *)
+		&txq->wqes[loc->wqe_ci & (txq->wqe_n - 1)];
+	struct mlx5_tm_wqe_eth_seg *eth = (void *)(ctrl + 1);
+	struct mlx5_tm_wqe_data_seg *d = (void *)(eth + 1);
+	struct mlx5_tm_wqe_data_seg *ring_end =
+		(void *)&txq->wqes[txq->wqe_n];
+	struct rte_mbuf **elts = txq->elts;
+	const uint16_t elts_mask = txq->elts_n - 1;
+	const uint8_t cs = tx_cs_flags(pkts[*i], olx);
+	uint16_t k = *i, lim = RTE_MIN((uint16_t)(end - k),
+				       (uint16_t)MLX5_TM_TX_EMPW_MAX);
+	uint16_t elts_head = loc->elts_head;
+	uint32_t cnt = 0;
+	uint64_t bytes = 0;
+
+	tx_eseg(eth, cs, false, 0);
+	do {
+		struct rte_mbuf *m = pkts[k++];
+		uintptr_t addr = rte_pktmbuf_mtod(m, uintptr_t);
+		uint32_t len = m->data_len;
+		uint32_t lkey = mlx5_tm_mr_mbuf_lkey(&txq->mr, m, addr, len);
+
+		if (unlikely(lkey == MLX5_TM_LKEY_INVALID)) {
+			drop(txq, m);
+			lim--;
+			continue;
+		}
+		tx_dseg(d, addr, len, lkey);
+		if (unlikely(++d == ring_end))
+			d = (void *)txq->wqes;
+		elts[elts_head++ & elts_mask] = m;
+		bytes += len;
+		cnt++;
+	} while (cnt < lim && tx_empw_fits(pkts[k], cs, olx));
+	*i = k;
+	if (unlikely(cnt == 0))
+		return;
+	tx_ctrl(ctrl, loc->wqe_ci, MLX5_OPCODE_ENHANCED_MPSW, txq->sqn,
+		2 + cnt);
+	loc->wqe_ci += (2 + cnt + MLX5_WQE_DS_PER_WQEBB - 1) /
+		       MLX5_WQE_DS_PER_WQEBB;
+	loc->elts_head = elts_head;
+	loc->sent += cnt;
+	loc->bytes += bytes;
+	loc->last = ctrl;
+}
+
+/*
+ * The burst, compiled once per offload set @p olx. Per burst: the queue's
+ * state and completions, then one ring-space check (in packets: a
+ * single-segment packet takes one WQEBB and one elts slot at most), then
+ * WQEs without further checks; only a packet for the generic path checks
+ * its own room. One completion is asked, on the last WQE, so that no mbuf
+ * waits for a later burst; one doorbell.
+ */
+static __rte_always_inline uint16_t
+tx_burst_tmpl(void *q, struct rte_mbuf **pkts, uint16_t n,
+	      const unsigned int olx)
 {
 	struct mlx5_tm_txq *txq = q;
 	uint32_t state = __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE);
-	const uint16_t elts_mask = txq->elts_n - 1;
-	struct mlx5_tm_wqe_ctrl_seg *last = NULL;
-	uint16_t wqe_ci, elts_head, i;
-	uint64_t bytes = 0, packets = 0;
-	bool last_ce = false;
+	struct tx_loc loc;
 	uint32_t freed = 0;
+	bool empw;
+	uint16_t i = 0;
 
 	if (unlikely(state != MLX5_TM_TXQ_OK)) {
 		if (state == MLX5_TM_TXQ_RST)
 			txq_rewind(txq);
 		return 0;
 	}
-	if (unlikely(!txq_complete(txq, &freed)))
+	if (unlikely(!txq_complete(txq, &freed, olx)))
 		return 0;
 	if (unlikely(__atomic_load_n(&txq->suspended, __ATOMIC_RELAXED)))
 		return 0;
+	if (unlikely((uint16_t)(txq->fcq_head - txq->fcq_tail) +
+		     MLX5_TM_TX_CQ_RESERVE > txq->cqe_n)) {
+		txq->st.ring_full++;
+		return 0;
+	}
 	mlx5_tm_mr_cache_check(&txq->mr);
-	wqe_ci = txq->wqe_ci;
-	elts_head = txq->elts_head;
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i], *seg;
-		uint32_t lkey[MLX5_TM_TX_MAX_SEGS];
-		struct mlx5_tm_wqe_ctrl_seg *ctrl;
-		struct mlx5_tm_wqe_eth_seg *eth;
-		uint16_t nseg = m->nb_segs, nbb, ndata = 0, skip = 0, k;
-		uint16_t inl_units = 0;
-		uint32_t ds, ds_idx;
-		bool vlan = m->ol_flags & RTE_MBUF_F_TX_VLAN;
-		bool ce;
+	empw = !(olx & TX_OLX_INLINE) &&
+	       __atomic_load_n(&txq->empw, __ATOMIC_RELAXED);
+	loc.wqe_ci = txq->wqe_ci;
+	loc.elts_head = txq->elts_head;
+	loc.sent = 0;
+	loc.bytes = 0;
+	loc.last = NULL;
+	tx_loc_room(txq, &loc);
+	while (i < n) {
+		uint16_t end = i + RTE_MIN((uint16_t)(n - i),
+					   RTE_MIN(loc.wqe_room,
+						   loc.elts_room));
+		uint16_t wqe_ci = loc.wqe_ci, elts_head = loc.elts_head;
+		enum tx_verdict v;
+		struct tx_loc s;
 
-		if (unlikely(nseg > txq->max_segs)) {
-			drop(txq, m);
-			continue;
-		}
-		if (txq->inline_l2) {
-			skip = vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
-				      MLX5_ESEG_MIN_INLINE_SIZE;
-			if (unlikely(m->data_len < skip)) {
-				drop(txq, m);
-				continue;
-			}
-			inl_units = 1;
-		} else if (unlikely(txq->inline_hdrs)) {
-			/* The headers the mode needs; at least the 18 bytes
-			 * the L2 mode inlines when the first segment has them.
-			 */
-			uint32_t h = tx_hdr_len(m, txq->inline_mode);
-			uint32_t min = vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
-					      MLX5_ESEG_MIN_INLINE_SIZE;
-
-			if (unlikely(h == 0 || h + (vlan ? 4 : 0) >
-					       MLX5_TM_TX_MAX_INLINE)) {
-				drop(txq, m);
-				continue;
-			}
-			h = RTE_MAX(h, RTE_MIN(min, (uint32_t)m->data_len));
-			skip = (uint16_t)h;
-			inl_units = (skip + (vlan ? 4 : 0) - 2 +
-				     MLX5_WQE_DS_UNITS - 1) / MLX5_WQE_DS_UNITS;
-		}
-		/* Find every lkey before writing: a miss drops the packet. */
-		for (seg = m, k = 0; seg != NULL; seg = seg->next, k++) {
-			uint16_t off = seg == m ? skip : 0;
-			uint32_t len = seg->data_len - off;
-
-			if (len == 0) {
-				lkey[k] = MLX5_TM_LKEY_INVALID;
-				continue;
-			}
-			lkey[k] = mlx5_tm_mr_lookup(&txq->mr,
-				rte_pktmbuf_mtod_offset(seg, uintptr_t, off),
-				len);
-			if (unlikely(lkey[k] == MLX5_TM_LKEY_INVALID))
-				break;
-			ndata++;
-		}
-		if (unlikely(seg != NULL)) {
-			drop(txq, m);
-			continue;
-		}
-		ds = 2 + inl_units + ndata;
-		nbb = (ds + MLX5_WQE_DS_PER_WQEBB - 1) / MLX5_WQE_DS_PER_WQEBB;
-		if (unlikely((uint16_t)(wqe_ci - txq->wqe_pi) + nbb >
-			     txq->wqe_n ||
-			     (uint16_t)(elts_head - txq->elts_tail) + nseg >
-			     txq->elts_n ||
-			     (uint16_t)(txq->fcq_head - txq->fcq_tail) +
-			     MLX5_TM_TX_CQ_RESERVE > txq->cqe_n)) {
+		if (unlikely(end == i)) {
 			txq->st.ring_full++;
 			break;
 		}
-		ds_idx = (uint32_t)wqe_ci * MLX5_WQE_DS_PER_WQEBB;
-		ctrl = ds_at(txq, ds_idx);
-		eth = ds_at(txq, ds_idx + 1);
-		ce = (uint16_t)(wqe_ci + nbb - txq->wqe_comp) >=
-		     txq->comp_thresh;
-		ctrl->opmod_idx_opcode = rte_cpu_to_be_32(
-			mlx5_tm_wqe_opmod_idx_opcode(0, wqe_ci,
-						     MLX5_OPCODE_SEND));
-		ctrl->qpn_ds = rte_cpu_to_be_32(
-			mlx5_tm_wqe_qpn_ds(txq->sqn, ds));
-		ctrl->signature = 0;
-		ctrl->rsvd[0] = 0;
-		ctrl->rsvd[1] = 0;
-		ctrl->fm_ce_se = ce ? MLX5_WQE_CTRL_CQ_UPDATE : 0;
-		ctrl->imm = 0;
-		memset(eth, 0, offsetof(struct mlx5_tm_wqe_eth_seg,
-					inline_hdr_word));
-		if (m->ol_flags & RTE_MBUF_F_TX_IP_CKSUM)
-			eth->cs_flags |= MLX5_ETH_WQE_L3_CSUM;
-		if (m->ol_flags & RTE_MBUF_F_TX_L4_MASK)
-			eth->cs_flags |= MLX5_ETH_WQE_L4_CSUM;
-		ds_idx += 2;
-		if (txq->inline_l2) {
-			uint8_t hdr[MLX5_ESEG_MIN_INLINE_SIZE];
-			const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+		while (i < end) {
+			struct rte_mbuf *m = pkts[i];
 
-			if (vlan) {
-				uint16_t tpid = rte_cpu_to_be_16(0x8100);
-				uint16_t tci = rte_cpu_to_be_16(m->vlan_tci);
-
-				memcpy(hdr, p, 12);
-				memcpy(hdr + 12, &tpid, 2);
-				memcpy(hdr + 14, &tci, 2);
-				memcpy(hdr + 16, p + 12, 2);
-			} else {
-				memcpy(hdr, p, MLX5_ESEG_MIN_INLINE_SIZE);
+			if (unlikely(m->nb_segs != 1 ||
+				     (olx & TX_OLX_INL_HDRS)))
+				break;
+			if (empw && !tx_vlan(m, olx)) {
+				tx_empw(txq, pkts, &i, end, &loc, olx);
+				continue;
 			}
-			eth->inline_hdr_sz =
-				rte_cpu_to_be_16(MLX5_ESEG_MIN_INLINE_SIZE);
-			memcpy(eth->inline_hdr_start, hdr, 2);
-			memcpy(ds_at(txq, ds_idx), hdr + 2,
-			       MLX5_WQE_DS_UNITS);
-			ds_idx++;
-		} else if (unlikely(txq->inline_hdrs)) {
-			ds_idx = tx_write_inline(txq, eth, m, skip, vlan,
-						 ds_idx);
-		} else if (vlan) {
-			eth->insert_type =
-				rte_cpu_to_be_16(MLX5_ETH_WQE_INSERT_VLAN);
-			eth->vlan_tci = rte_cpu_to_be_16(m->vlan_tci);
+			tx_send_single(txq, m, &loc, olx);
+			i++;
+		}
+		/* One WQEBB and one slot per packet at most, taken now. */
+		loc.wqe_room -= (uint16_t)(loc.wqe_ci - wqe_ci);
+		loc.elts_room -= (uint16_t)(loc.elts_head - elts_head);
+		if (i == end)
+			continue;
+		/* Multi-segment packets, or headers to inline, in a row. */
+		if (!(olx & TX_OLX_INL_HDRS)) {
+			do {
+				v = tx_send_multi(txq, pkts[i], &loc, olx);
+				if (unlikely(v == TX_FULL))
+					break;
+				i++;
+			} while (i < n && pkts[i]->nb_segs != 1);
 		} else {
-			eth->inline_hdr_word = 0;
+			s = loc;
+			v = tx_send_generic(txq, pkts[i], &s, olx);
+			loc = s;
+			tx_loc_room(txq, &loc);
+			if (v != TX_FULL)
+				i++;
 		}
-		bytes += m->pkt_len;
-		for (seg = m, k = 0; seg != NULL; k++) {
-			struct rte_mbuf *next = seg->next;
-			uint16_t off = seg == m ? skip : 0;
-
-			if (lkey[k] != MLX5_TM_LKEY_INVALID) {
-				struct mlx5_tm_wqe_data_seg *d =
-					ds_at(txq, ds_idx++);
-
-				d->byte_count = rte_cpu_to_be_32(
-					seg->data_len - off);
-				d->lkey = rte_cpu_to_be_32(lkey[k]);
-				d->addr = rte_cpu_to_be_64(
-					rte_pktmbuf_mtod_offset(seg, uintptr_t,
-								off));
-			}
-			if (txq->fast_free) {
-				/* Back to the pool as a lone segment. */
-				if (next != NULL || seg->nb_segs != 1) {
-					seg->next = NULL;
-					seg->nb_segs = 1;
-				}
-				txq->elts[elts_head++ & elts_mask] = seg;
-			} else {
-				txq->elts[elts_head++ & elts_mask] =
-					seg == m ? m : NULL;
-			}
-			seg = next;
+		if (v == TX_FULL) {
+			txq->st.ring_full++;
+			break;
 		}
-		wqe_ci += nbb;
-		packets++;
-		if (ce) {
-			struct mlx5_tm_txq_fcq *f = &txq->fcqs[txq->fcq_head++ &
-							     (txq->cqe_n - 1)];
-
-			f->elts_head = elts_head;
-			f->wqe_end = wqe_ci;
-			f->packets = txq->st.packets + packets;
-			f->bytes = txq->st.bytes + bytes;
-			txq->wqe_comp = wqe_ci;
-		}
-		last = ctrl;
-		last_ce = ce;
 	}
-	if (last != NULL) {
-		/* Ask for a completion on the last WQE: no mbuf waits forever. */
-		if (!last_ce) {
-			struct mlx5_tm_txq_fcq *f = &txq->fcqs[txq->fcq_head++ &
-							     (txq->cqe_n - 1)];
+	if (loc.last != NULL) {
+		struct mlx5_tm_txq_fcq *f = &txq->fcqs[txq->fcq_head++ &
+						     (txq->cqe_n - 1)];
 
-			last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
-			f->elts_head = elts_head;
-			f->wqe_end = wqe_ci;
-			f->packets = txq->st.packets + packets;
-			f->bytes = txq->st.bytes + bytes;
-			txq->wqe_comp = wqe_ci;
-		}
-		txq->wqe_ci = wqe_ci;
-		txq->elts_head = elts_head;
+		/* A completion on the last WQE: no mbuf waits forever. */
+		loc.last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+		f->elts_head = loc.elts_head;
+		f->wqe_end = loc.wqe_ci;
+		f->packets = txq->st.packets + loc.sent;
+		f->bytes = txq->st.bytes + loc.bytes;
+		txq->wqe_ci = loc.wqe_ci;
+		txq->elts_head = loc.elts_head;
 		/* WQEs, then the doorbell record, then the doorbell. */
 		rte_io_wmb();
-		*txq->sq_db = rte_cpu_to_be_32(wqe_ci);
+		*txq->sq_db = rte_cpu_to_be_32(loc.wqe_ci);
 		rte_wmb();
-		*txq->uar_reg = *(volatile uint64_t *)last;
+		*txq->uar_reg = *(volatile uint64_t *)loc.last;
 		rte_wmb();
-		txq->st.packets += packets;
-		txq->st.bytes += bytes;
+		txq->st.packets += loc.sent;
+		txq->st.bytes += loc.bytes;
 	}
 	return i;
+}
+
+/* The variants: inline mode x VLAN x checksums x fast free. */
+#define TX_VARIANTS(X) \
+	X(none, 0) \
+	X(none_ff, TX_OLX_FFREE) \
+	X(none_cs, TX_OLX_CSUM) \
+	X(none_cs_ff, TX_OLX_CSUM | TX_OLX_FFREE) \
+	X(none_vlan, TX_OLX_VLAN) \
+	X(none_vlan_ff, TX_OLX_VLAN | TX_OLX_FFREE) \
+	X(none_vlan_cs, TX_OLX_VLAN | TX_OLX_CSUM) \
+	X(none_vlan_cs_ff, TX_OLX_VLAN | TX_OLX_CSUM | TX_OLX_FFREE) \
+	X(l2, TX_OLX_INL_L2) \
+	X(l2_ff, TX_OLX_INL_L2 | TX_OLX_FFREE) \
+	X(l2_cs, TX_OLX_INL_L2 | TX_OLX_CSUM) \
+	X(l2_cs_ff, TX_OLX_INL_L2 | TX_OLX_CSUM | TX_OLX_FFREE) \
+	X(l2_vlan, TX_OLX_INL_L2 | TX_OLX_VLAN) \
+	X(l2_vlan_ff, TX_OLX_INL_L2 | TX_OLX_VLAN | TX_OLX_FFREE) \
+	X(l2_vlan_cs, TX_OLX_INL_L2 | TX_OLX_VLAN | TX_OLX_CSUM) \
+	X(l2_vlan_cs_ff, TX_OLX_INL_L2 | TX_OLX_VLAN | TX_OLX_CSUM | \
+	  TX_OLX_FFREE) \
+	X(hdrs, TX_OLX_INL_HDRS) \
+	X(hdrs_ff, TX_OLX_INL_HDRS | TX_OLX_FFREE) \
+	X(hdrs_cs, TX_OLX_INL_HDRS | TX_OLX_CSUM) \
+	X(hdrs_cs_ff, TX_OLX_INL_HDRS | TX_OLX_CSUM | TX_OLX_FFREE) \
+	X(hdrs_vlan, TX_OLX_INL_HDRS | TX_OLX_VLAN) \
+	X(hdrs_vlan_ff, TX_OLX_INL_HDRS | TX_OLX_VLAN | TX_OLX_FFREE) \
+	X(hdrs_vlan_cs, TX_OLX_INL_HDRS | TX_OLX_VLAN | TX_OLX_CSUM) \
+	X(hdrs_vlan_cs_ff, TX_OLX_INL_HDRS | TX_OLX_VLAN | TX_OLX_CSUM | \
+	  TX_OLX_FFREE)
+
+#define TX_DEFINE(name, olx) \
+static uint16_t \
+mlx5_tm_tx_burst_##name(void *q, struct rte_mbuf **pkts, uint16_t n) \
+{ \
+	return tx_burst_tmpl(q, pkts, n, (olx)); \
+}
+TX_VARIANTS(TX_DEFINE)
+#undef TX_DEFINE
+
+static const struct {
+	unsigned int olx;
+	eth_tx_burst_t burst;
+	const char *name;
+} tx_variants[] = {
+#define TX_ENTRY(name, olx) { (olx), mlx5_tm_tx_burst_##name, #name },
+	TX_VARIANTS(TX_ENTRY)
+#undef TX_ENTRY
+};
+
+eth_tx_burst_t
+mlx5_tm_tx_burst_select(const struct rte_eth_dev *dev, bool *fast_free)
+{
+	const struct mlx5_tm_priv *priv = dev->data->dev_private;
+	uint64_t offloads = dev->data->dev_conf.txmode.offloads;
+	bool ffree = dev->data->nb_tx_queues != 0;
+	unsigned int olx = 0, i;
+
+	for (i = 0; i < dev->data->nb_tx_queues; i++) {
+		const struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
+
+		if (txq == NULL)
+			continue;
+		offloads |= txq->offloads;
+		/* Fast free holds for the port only if every queue says so. */
+		ffree = ffree && (txq->offloads &
+				  RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
+	}
+	if (priv->caps.min_inline_mode == MLX5_INLINE_MODE_L2)
+		olx |= TX_OLX_INL_L2;
+	else if (priv->caps.min_inline_mode >= MLX5_INLINE_MODE_IP)
+		olx |= TX_OLX_INL_HDRS;
+	if (offloads & RTE_ETH_TX_OFFLOAD_VLAN_INSERT)
+		olx |= TX_OLX_VLAN;
+	if (offloads & (RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+			RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+			RTE_ETH_TX_OFFLOAD_TCP_CKSUM))
+		olx |= TX_OLX_CSUM;
+	if (ffree)
+		olx |= TX_OLX_FFREE;
+	*fast_free = ffree;
+	for (i = 0; i < RTE_DIM(tx_variants); i++)
+		if (tx_variants[i].olx == olx)
+			return tx_variants[i].burst;
+	return NULL;
+}
+
+const char *
+mlx5_tm_tx_burst_name(eth_tx_burst_t burst)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(tx_variants); i++)
+		if (tx_variants[i].burst == burst)
+			return tx_variants[i].name;
+	return "unknown";
 }
 
 int
@@ -646,7 +1141,10 @@ mlx5_tm_tx_done_cleanup(void *q, uint32_t free_cnt __rte_unused)
 	}
 	if (state != MLX5_TM_TXQ_OK)
 		return 0;
-	txq_complete(txq, &freed);
+	if (txq->fast_free)
+		txq_complete(txq, &freed, TX_OLX_FFREE);
+	else
+		txq_complete(txq, &freed, 0);
 	return (int)freed;
 }
 

@@ -10,9 +10,9 @@
  * A Tx queue: its ring state, written by the lcore that sends on it, and
  * its device objects, owned by the control path.
  *
- * The two sides share three things only: the suspend flag (control writes,
- * datapath reads once per burst), the recovery state (a handshake, below)
- * and the memory-registration generation.
+ * The two sides share four things only: the suspend and eMPW flags
+ * (control writes, datapath reads once per burst), the recovery state (a
+ * handshake, below) and the memory-registration generation.
  *
  * Error recovery handshake (the datapath makes no firmware call):
  *  OK    --datapath sees an error CQE-->            ERR
@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include <rte_mbuf.h>
+#include <ethdev_driver.h>
 
 #include "mlx5_tm_wqe.h"
 #include "mlx5_tm_mr.h"
@@ -105,13 +106,18 @@ struct mlx5_tm_txq {
 	bool inline_l2;                    /**< 18 bytes (L2) inline in WQEs. */
 	bool inline_hdrs;                  /**< L3/L4 headers inline (IP, TCP_UDP). */
 	uint8_t inline_mode;               /**< MLX5_INLINE_MODE_* of the SQ. */
-	bool fast_free;                    /**< RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE. */
-	uint16_t comp_thresh;              /**< WQEs between completions. */
+	/**
+	 * MBUF_FAST_FREE in the port's burst variant: one elts slot per
+	 * segment, returned to the first slot's pool in bulk. Otherwise one
+	 * slot per packet, freed as a chain.
+	 */
+	bool fast_free;
+	/** The SQ may take eMPW WQEs (device, inline mode, txq_mpw_en). */
+	bool empw_cap;
 	uint16_t max_segs;                 /**< Segments per packet. */
 	/* Written by the datapath only. */
 	uint16_t wqe_ci;                   /**< Next WQEBB to write. */
 	uint16_t wqe_pi;                   /**< WQEBBs completed up to here. */
-	uint16_t wqe_comp;                 /**< wqe_ci at the last request. */
 	uint16_t elts_head;
 	uint16_t elts_tail;
 	uint16_t fcq_head;
@@ -125,6 +131,13 @@ struct mlx5_tm_txq {
 	/** Non-zero: a flush CQE came while OK; the control path checks. */
 	uint32_t flush_seen;
 	uint32_t suspended;                /**< Non-zero: accept nothing. */
+	/**
+	 * Non-zero: single-segment packets go several per eMPW WQE. Set by
+	 * the control path from empw_cap and the pacing entry's mode (not
+	 * on WQE-rate entries, which count a WQE as one packet); read once
+	 * per burst.
+	 */
+	uint32_t empw;
 
 	/* Control path only. */
 	struct mlx5_tm_priv *priv;
@@ -156,8 +169,19 @@ mlx5_tm_inline_mode_name(uint8_t mode)
 	return mode < RTE_DIM(names) ? names[mode] : "unknown";
 }
 
-/** ethdev tx_pkt_burst. */
-uint16_t mlx5_tm_tx_burst(void *txq, struct rte_mbuf **pkts, uint16_t n);
+/**
+ * The ethdev tx_pkt_burst for the queues of @p dev, chosen when the port
+ * starts: a variant compiled for the port's offloads (VLAN insertion,
+ * checksums, fast free, every queue's included) and the device's inline
+ * mode, so that the burst tests no offload flag it does not need.
+ * @p fast_free tells whether it frees as MBUF_FAST_FREE (every queue
+ * asked for it): each queue's fast_free must be set to it.
+ */
+eth_tx_burst_t mlx5_tm_tx_burst_select(const struct rte_eth_dev *dev,
+				       bool *fast_free);
+
+/** Name of the burst variant mlx5_tm_tx_burst_select() chose, for logs. */
+const char *mlx5_tm_tx_burst_name(eth_tx_burst_t burst);
 
 /** ethdev tx_done_cleanup: process completions, free up to @p free_cnt. */
 int mlx5_tm_tx_done_cleanup(void *txq, uint32_t free_cnt);

@@ -20,13 +20,12 @@
 #include "mlx5_tm_tx.h"
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_txq_ctrl.h"
+#include "mlx5_tm_sched_priv.h"
 
 /** Smallest ring, in WQEBBs. */
 #define MLX5_TM_TXQ_MIN_DESC 64
 /** Largest ring: 16-bit ring indexes must not wrap inside it. */
 #define MLX5_TM_TXQ_MAX_DESC 32768
-/** Completion requested at least every this many WQEBBs. */
-#define MLX5_TM_TXQ_COMP_THRESH 32
 /** Segments per packet (one WQE holds at most 63 16-byte units). */
 #define MLX5_TM_TXQ_MAX_SEGS 40
 /** Bytes of a doorbell record slot in the ring memory. */
@@ -50,6 +49,22 @@ txq_of(struct rte_eth_dev *dev, uint16_t qid)
 	if (qid >= dev->data->nb_tx_queues || dev->data->tx_queues == NULL)
 		return NULL;
 	return dev->data->tx_queues[qid];
+}
+
+/*
+ * Whether @p txq may send eMPW WQEs under pacing index @p pp: not under a
+ * WQE-rate entry, which counts each WQE as one packet (packet-mode
+ * shaping would let a whole eMPW WQE through per token).
+ */
+static uint32_t
+txq_empw_ok(const struct mlx5_tm_txq *txq, uint16_t pp)
+{
+	const struct mlx5_tm_sched *s = mlx5_tm_sched_get(txq->priv->dev);
+
+	if (!txq->empw_cap)
+		return 0;
+	return s == NULL || s->pacing == NULL ||
+	       !mlx5_tm_pacing_index_wqe_rate(s->pacing, pp);
 }
 
 static void
@@ -96,13 +111,14 @@ mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	txq->elts_n = n;
 	txq->cqe_n = RTE_MIN((uint32_t)n, cqe_max);
 	txq->log_cqe_n = rte_log2_u32(txq->cqe_n);
-	txq->comp_thresh = RTE_MIN(MLX5_TM_TXQ_COMP_THRESH, n / 4);
 	txq->max_segs = MLX5_TM_TXQ_MAX_SEGS;
 	/* Decided once per queue: the burst only tests two flags. */
 	txq->inline_mode = priv->caps.min_inline_mode;
 	txq->inline_l2 = txq->inline_mode == MLX5_INLINE_MODE_L2;
 	txq->inline_hdrs = txq->inline_mode >= MLX5_INLINE_MODE_IP;
-	txq->fast_free = !!(txq->offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE);
+	/* eMPW carries no inline header: only where none is required. */
+	txq->empw_cap = priv->caps.empw && priv->txq_mpw_en &&
+			txq->inline_mode == MLX5_INLINE_MODE_NONE;
 	txq->suspended = priv->suspended[qid];
 	txq->mr.ctrl = priv->mr;
 	txq->elts = rte_zmalloc_socket("mlx5_tm_txq_elts",
@@ -212,6 +228,8 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 	sqa.min_inline = txq->inline_mode;
 	sqa.user_index = txq->qid;
 	sqa.ts_format = priv->caps.sq_ts_format;
+	/* As Linux's mlx5_ib for raw packet SQs of such devices. */
+	sqa.allow_mpw = txq->empw_cap;
 	txq->sq_obj = mlx5_tm_devx_sq_create(priv, &sqa, &txq->sqn);
 	if (txq->sq_obj == NULL) {
 		ret = -(errno ? errno : EIO);
@@ -222,6 +240,8 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 				     false, 0);
 	if (ret < 0)
 		goto fail;
+	__atomic_store_n(&txq->empw, txq_empw_ok(txq, sqa.pp_index),
+			 __ATOMIC_RELEASE);
 	txq->live = true;
 	MLX5_TM_LOG(DEBUG, "port %u txq %u: SQ 0x%x CQ 0x%x pacing index %u "
 		    "queue group %u", priv->dev->data->port_id, txq->qid,
@@ -376,6 +396,7 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid, uint16_t pp_index,
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 	struct mlx5_tm_sq_sched sched;
 	struct mlx5_tm_txq *txq;
+	uint32_t empw = 0;
 	int ret = 0;
 
 	if (qid >= MLX5_TM_MAX_TXQ)
@@ -394,12 +415,22 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid, uint16_t pp_index,
 	 * A ready SQ changes now; an SQ in recovery gets the values when it
 	 * is made ready again; a queue without SQ gets them in CREATE_SQ.
 	 */
+	if (txq != NULL)
+		empw = txq_empw_ok(txq, pp_index);
+	/* No eMPW WQE is posted after the SQ goes to a WQE rate. */
+	if (txq != NULL && !empw)
+		__atomic_store_n(&txq->empw, 0, __ATOMIC_RELEASE);
 	if (txq != NULL && txq->live &&
 	    __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE) == MLX5_TM_TXQ_OK)
 		ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj,
 						   txq->sqn,
 						   MLX5_SQC_STATE_RDY,
 						   MLX5_SQC_STATE_RDY, &sched);
+	if (txq != NULL)
+		__atomic_store_n(&txq->empw,
+				 txq_empw_ok(txq, ret == 0 ? pp_index :
+					     priv->pp_index[qid]),
+				 __ATOMIC_RELEASE);
 	if (ret == 0) {
 		MLX5_TM_LOG(DEBUG, "port %u txq %u: pacing index %u -> %u, "
 			    "queue group %u -> %u%s", dev->data->port_id, qid,

@@ -178,11 +178,12 @@ class TestTmRates(TrafficMixin, TestCase):
 
     def test_error_recovery_keeps_rate(self):
         """An error completion (the device model's fault_wqe devarg: the
-        500th WQE fails) puts one send queue in error; the PMD recovers it
-        and the recovered queue keeps its pacing: both queues at their
+        50th WQE fails, early in the run: testpmd's bursts of 32 go out as
+        one eMPW WQE each) puts one send queue in error; the PMD recovers
+        it and the recovered queue keeps its pacing: both queues at their
         profiles afterwards."""
         rates = {0: 3125000, 1: 6250000}
-        self.launch("cx6dx", txq=2, devargs={"fault_wqe": 500})
+        self.launch("cx6dx", txq=2, devargs={"fault_wqe": 50})
         for q, rate in rates.items():
             self.add_profile(q + 1, rate)
         self.two_level([1, 2])
