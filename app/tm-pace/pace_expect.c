@@ -69,13 +69,13 @@ frame_bits(const struct pace_run *run, unsigned int i)
 /*
  * Give @p p bit/s to the children of node @p x, which then give theirs:
  * shares in proportion to the targets (committed + weighted part of what
- * the committed rates leave of the node's ceiling or the line rate), a
- * child that wants less than its share keeping only what it wants.
+ * the committed rates leave of @p base, the smallest ceiling on the path
+ * from the root to x, or the line rate), a child that wants less than
+ * its share keeping only what it wants.
  */
 static void
-exp_share(struct exp_tree *t, int x, double p, double line)
+exp_share(struct exp_tree *t, int x, double p, double base)
 {
-	double base = isfinite(t->n[x].ceiling) ? t->n[x].ceiling : line;
 	double target[EXP_MAX], sum_w = 0, sum_c = 0, left = p, sum_t;
 	bool fixed[EXP_MAX];
 	unsigned int i;
@@ -118,7 +118,8 @@ exp_share(struct exp_tree *t, int x, double p, double line)
 			t->n[i].rate = left * target[i] / sum_t;
 	for (i = 0; i < t->nb; i++)
 		if (t->n[i].parent == x)
-			exp_share(t, (int)i, t->n[i].rate, line);
+			exp_share(t, (int)i, t->n[i].rate,
+				  fmin(base, t->n[i].ceiling));
 }
 
 void
@@ -174,7 +175,7 @@ pace_expect(const struct pace_run *run, struct pace_state *st)
 		t.n[n->parent].demand += n->demand;
 	}
 	t.n[0].demand = fmin(t.n[0].demand, line);
-	exp_share(&t, 0, t.n[0].demand, line);
+	exp_share(&t, 0, t.n[0].demand, fmin(line, t.n[0].ceiling));
 	for (i = 0; i < opt->nb_queues; i++) {
 		double r = t.n[qnode[i]].rate;
 

@@ -145,8 +145,9 @@ struct pace_run {
  * Fill the expected rates of @p st from its settings: with every planned
  * queue backlogged, each node's rate is shared among its children in
  * proportion to their targets (committed rate plus a weighted part of
- * what the committed rates leave of the node's ceiling, the rule mlx5-tm
- * programs as bw_share), a child capped below its part (by its ceiling
+ * what the committed rates leave of the smallest ceiling on the node's
+ * path from the root, or the line rate: the rule mlx5-tm programs as
+ * bw_share), a child capped below its part (by its ceiling
  * or its own demand) giving the rest to its siblings; group ceilings are
  * applied in whole Mbit/s, rounded down, as the device holds them.
  */

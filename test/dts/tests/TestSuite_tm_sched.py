@@ -222,8 +222,8 @@ class TestTmSched(TrafficMixin, TestCase):
              "add port tm leaf node 0 0 %d 0 1 2 2 0 0xffffffff 3 0" % GROUP,
              "add port tm leaf node 0 1 %d 0 1 2 2 0 0xffffffff 3 0" % GROUP,
              "port tm hierarchy commit 0 no"],
-            ["SHAPER_PROFILE_COMMITTED_RATE", "NODE_PARAMS_SHAPER_PROFILE_ID",
-             "NODE_PARENT_NODE_ID", "UNSPECIFIED"],
+            ["NODE_ID", "SHAPER_PROFILE_COMMITTED_RATE",
+             "NODE_PARAMS_SHAPER_PROFILE_ID", "NODE_PARENT_NODE_ID"],
             r"committed.*120(\.0+)? Mbit/s.*100(\.0+)? Mbit/s")
 
     def test_ceiling_below_1mbit_refused(self):
