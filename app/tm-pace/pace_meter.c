@@ -352,6 +352,9 @@ pace_meter_phases(const struct pace_run *run, unsigned int idx,
 
 		if (c->ret != 0 || !queue_differs(&c->before, &c->after, idx))
 			continue;
+		/* Changes applied at one instant make one phase. */
+		if (n > 1 && ph[n - 1].start_ns == c->t_ns)
+			n--;
 		ph[n - 1].end_ns = c->t_ns;
 		ph[n].start_ns = c->t_ns;
 		ph[n].planned_ns = c->at_ns;
@@ -498,6 +501,8 @@ pace_meter_group_phases(const struct pace_run *run, int g,
 		if (c->ret != 0 || !group_differs(run, &c->before, &c->after,
 						  g))
 			continue;
+		if (n > 1 && ph[n - 1].start_ns == c->t_ns)
+			n--;
 		ph[n - 1].end_ns = c->t_ns;
 		ph[n].start_ns = c->t_ns;
 		ph[n].planned_ns = c->at_ns;
