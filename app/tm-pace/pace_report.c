@@ -279,6 +279,9 @@ struct verdict {
 
 #define ROW_FMT "%-22s %6.1fs  %-28s %7s %7s %4s  %-16s %-16s %+7.2f%% %10" \
 	PRIu64 " %4.0f%%  %s%s%s\n"
+/* A group's row: no packets or ring of its own. */
+#define GROUP_ROW_FMT "%-22s %6.1fs  %-28s %7s %7s %4s  %-16s %-16s " \
+	"%+7.2f%% %10s %5s  %s\n"
 
 static void
 summary_queue(const struct pace_run *run, unsigned int i, unsigned int depth,
@@ -368,10 +371,10 @@ summary_group(const struct pace_run *run, int g, unsigned int depth,
 		st = !run->shaped ? "UNSHAPED" : !ph[k].measured ?
 		     "too short" : ph[k].device_lag ? "DEVICE-LAG" :
 		     ph[k].within ? "ok" : "OFF";
-		printf(ROW_FMT, k == 0 ? name : "", (double)ph[k].start_ns / 1e9,
-		       cfg, "", "", "", exp, ach,
-		       ph[k].measured ? shown_pct(ph[k].error_pct) : 0.0,
-		       (uint64_t)0, 0.0, st, "", "");
+		printf(GROUP_ROW_FMT, k == 0 ? name : "",
+		       (double)ph[k].start_ns / 1e9, cfg, "", "", "", exp, ach,
+		       ph[k].measured ? shown_pct(ph[k].error_pct) : 0.0, "",
+		       "", st);
 		if (!ph[k].measured || !ph[k].within)
 			v->all_ok = false;
 		v->lag |= ph[k].device_lag;

@@ -293,9 +293,9 @@ group capped:peak=300M
 6:peak=50M,group=capped
 7:group=capped
 8:group=capped
-at 400ms:queue 3:weight=1
-at 400ms:group capped:peak=200M
-at 400ms:queue 8:group=shared
+at 3s:queue 3:weight=1
+at 3s:group capped:peak=200M
+at 3s:queue 8:group=shared
 """
 
 
@@ -303,14 +303,17 @@ def test_groups_virtual():
     """Groups on cx6dx in virtual time: weights 1:2:5 under 400 Mbit/s,
     a committed pair, a capped queue's surplus to its siblings, and live
     changes of a weight, a group's ceiling and a queue's group; every
-    phase within 0.5% of its expected rate."""
+    phase within 0.5% of its expected rate. A DWRR round of the device
+    takes a few ms, the queues' deficits serve them in turn: 2.5 s windows
+    hold hundreds of rounds, so a partial round at either end moves a
+    rate by less than 0.3%."""
     plan = os.path.join(WORK, "groups.txt")
     with open(plan, "w") as f:
         f.write(GROUP_PLAN)
     report = os.path.join(WORK, "groups.json")
     rc, out, err = run(emu_args() + [
-        "--", "--plan", plan, "--duration", "800ms", "--interval", "50ms",
-        "--settle", "100ms", "--tolerance", "0.5", "--json", report])
+        "--", "--plan", plan, "--duration", "6s", "--interval", "250ms",
+        "--settle", "500ms", "--tolerance", "0.5", "--json", report])
     check("groups: virtual run exits 0 (every node within 0.5%)", rc == 0,
           "rc=%d\n%s\n%s" % (rc, out[-4000:], err[-2000:]))
     if not os.path.exists(report):
@@ -349,8 +352,8 @@ def test_groups_virtual():
           "rte_tm_node_shaper_update" in ch[1]["calls"] and
           "rte_tm_node_parent_update" in ch[2]["calls"], ch)
     check("groups: the summary shows the tree", re.search(
-        r"^root .*\n(.*\n)*  group shared .*\n    queue 1 ", out, re.M)
-        is not None, out[-3000:])
+        r"^root .*\n(.*\n)*  group shared .*\n( +3\.0s .*\n)?"
+        r"    queue 1 ", out, re.M) is not None, out[-3000:])
 
 
 def test_groups_refused_on_cx5():
