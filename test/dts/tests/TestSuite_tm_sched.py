@@ -17,6 +17,11 @@ FRAME = 1500        # bytes per frame (set txpkts), as the arbiter counts
 TOLERANCE = 0.02    # of each expected rate
 WARM_UP = 1.0       # s after start or a change: buckets, deficits, rings
 WINDOW = 4.0        # s of device time per measurement (one, no retry)
+# Tx descriptors per queue: at 250 Mbit/s of 1500-byte frames 4096 hold
+# 200 ms, so a sender or device model late by less never leaves a queue
+# empty (an empty queue gives its share to its siblings: DWRR is
+# work-conserving, so a starved sender would skew the split).
+TXD = 4096
 ROOT, GROUP, GROUP2 = 1000, 900, 901
 MBIT = 125000       # bytes/s in one Mbit/s
 
@@ -30,11 +35,12 @@ class TestTmSched(TrafficMixin, TestCase):
     suite_name = "tm_sched"
 
     # Set-up helpers ------------------------------------------------------
-    def launch_hier(self, txq, profile="cx6dx"):
+    def launch_hier(self, txq, profile="cx6dx", devargs=None):
         """testpmd on @profile; the case fails here, saying why, when the
         PMD does not offer the NIC hierarchy (weights and non-leaf
         shapers) on a device whose profile has it."""
-        self.launch(profile, txq=txq)
+        self.launch(profile, txq=txq, devargs=devargs,
+                    app_args=("--txd=%d" % TXD,))
         weight_max = self.port_cap().get("cap.sched_wfq_weight_max", 0)
         self.verify(weight_max > 1,
                     "NEEDS THE NIC HIERARCHY (issue 12): this PMD build "
@@ -68,15 +74,23 @@ class TestTmSched(TrafficMixin, TestCase):
         reason."""
         self.pmd.wait_for_idle(WARM_UP)
         lag0 = measure.lag(self)
-        rates = measure.wire_rates(self, sorted(want), WINDOW)
+        first = measure.xstats(self)
+        self.pmd.wait_for_idle(WINDOW)
+        last = measure.xstats(self)
         lag1 = measure.lag(self)
-        got = {q: rates[q][0] / MBIT for q in want}
+        got = {q: measure.wire_rate(self, first, last, q)[0] / MBIT
+               for q in want}
         rows, bad = [], []
         for q in sorted(want):
             ok = measure.within(got[q], want[q], TOLERANCE)
-            rows.append("queue %d %.2f Mbit/s, expected %.2f (%s)%s"
+            # Sends that met a full ring: none while a queue fell short
+            # means its sender, not the device, starved it.
+            full = "tx_q%d_ring_full" % q
+            rows.append("queue %d %.2f Mbit/s, expected %.2f (%s)%s%s"
                         % (q, got[q], want[q], measure.pct(got[q], want[q]),
-                           "" if ok else " OUT"))
+                           "" if ok else " OUT",
+                           ", ring full %d times" % (last[full] - first[full])
+                           if full in last and full in first else ""))
             if not ok:
                 bad.append(q)
         for name, (mbit, queues) in sorted((groups or {}).items()):
@@ -228,8 +242,10 @@ class TestTmSched(TrafficMixin, TestCase):
 
     def test_ceiling_below_1mbit_refused(self):
         """A non-leaf ceiling of 800 kbit/s: scheduling elements hold
-        ceilings in whole Mbit/s, so it is refused with the range."""
-        self.launch_hier(txq=1)
+        ceilings in whole Mbit/s, so it is refused with the range. The
+        device's packet pacing goes down to 100 kbit/s here
+        (cap_pp_min_rate=100), so that the profile itself is valid."""
+        self.launch_hier(txq=1, devargs={"cap_pp_min_rate": 100})
         self.add_profile(1, 100000)
         self.add_root(ROOT)
         self.refused_in(
