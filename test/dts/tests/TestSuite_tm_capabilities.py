@@ -7,8 +7,12 @@ Plan: doc/test_plans/tm_capabilities_test_plan.rst."""
 from framework.test_case import TestCase
 
 PROFILES = ("cx5", "cx6dx", "cx7")
+# Profiles with the NIC scheduling hierarchy: weights, non-leaf shapers
+# (ceilings in whole Mbit/s) and committed rates.
+SCHED = ("cx6dx", "cx7")
 TXQ = 4
 BYTES_PER_KBPS = 125
+BYTES_PER_MBPS = 125000
 
 
 class TestTmCapabilities(TestCase):
@@ -43,12 +47,20 @@ class TestTmCapabilities(TestCase):
             # down to the device maximum.
             self.verify(lo % BYTES_PER_KBPS == 0,
                         "%s: minimum rate %d not a whole kbps" % (prof, lo))
-            eq("cap.shaper_private_dual_rate_n_max", 0)
+            if prof in SCHED:
+                self.verify(c["cap.shaper_private_dual_rate_n_max"] >= TXQ
+                            and c["cap.sched_wfq_weight_max"] > 1,
+                            "%s (NIC hierarchy): dual rate %d, WFQ weight "
+                            "max %d" % (prof,
+                                        c["cap.shaper_private_dual_rate_n_max"],
+                                        c["cap.sched_wfq_weight_max"]))
+            else:
+                eq("cap.shaper_private_dual_rate_n_max", 0)
+                self.verify(c["cap.sched_wfq_weight_max"] <= 1,
+                            "%s: WFQ weight max %d announced"
+                            % (prof, c["cap.sched_wfq_weight_max"]))
             eq("cap.shaper_shared_n_max", 0)
             eq("cap.sched_sp_n_priorities_max", 1)
-            self.verify(c["cap.sched_wfq_weight_max"] <= 1,
-                        "%s: WFQ weight max %d announced"
-                        % (prof, c["cap.sched_wfq_weight_max"]))
             eq("cap.cman_wred_context_n_max", 0)
             eq("cap.shaper_pkt_length_adjust_min", 0)
             eq("cap.shaper_pkt_length_adjust_max", 0)
@@ -109,7 +121,15 @@ class TestTmCapabilities(TestCase):
                                 c["cap.shaper_private_rate_min"],
                                 "%s: level %d rate range differs from port"
                                 % (prof, lvl))
-                if lc["cap.n_nodes_leaf_max"] == 0:
+                if lc["cap.n_nodes_leaf_max"] == 0 and prof in SCHED:
+                    # A scheduling element's ceiling: whole Mbit/s.
+                    self.verify(lc.get("cap.nonleaf.shaper_private_supported")
+                                == 1 and lc.get(
+                                    "cap.nonleaf.shaper_private_rate_min")
+                                == BYTES_PER_MBPS, "%s: non-leaf level %d "
+                                "without a ceiling from 1 Mbit/s: %r"
+                                % (prof, lvl, lc))
+                elif lc["cap.n_nodes_leaf_max"] == 0:
                     self.verify(lc.get("cap.nonleaf.shaper_private_supported")
                                 == 0, "%s: non-leaf level %d announces a "
                                 "shaper" % (prof, lvl))
@@ -119,17 +139,28 @@ class TestTmCapabilities(TestCase):
 
     def test_node_capabilities(self):
         def check(prof, c):
+            sched = prof in SCHED
             self.add_profile(1, 12500000)
             self.add_root()
-            # Non-leaf nodes announce no shaper (below) and take none.
-            self.refused("add port tm nonleaf node 0 2000 1000 0 1 1 1 1 0 0",
-                         "NODE_PARAMS_SHAPER_PROFILE_ID")
+            # Non-leaf nodes take a shaper where they announce one.
+            cmd = "add port tm nonleaf node 0 2000 1000 0 1 1 1 1 0 0"
+            if sched:
+                self.ok(cmd)
+                self.verify(self.node_cap(2000)[
+                    "cap.shaper_private_supported"] == 1,
+                    "%s: non-leaf node 2000 took a shaper it does not "
+                    "announce" % prof)
+                self.ok("port stop 0")
+                self.ok("del port tm node 0 2000")
+            else:
+                self.refused(cmd, "NODE_PARAMS_SHAPER_PROFILE_ID")
             self.add_leaf(0, 1000, 1, 1)
             leaf = self.node_cap(0)
             self.verify(leaf["cap.shaper_private_supported"] == 1,
                         "%s: leaf without private shaper" % prof)
-            self.verify(leaf["cap.shaper_private_dual_rate_supported"] == 0,
-                        "%s: leaf dual rate announced" % prof)
+            self.verify(leaf["cap.shaper_private_dual_rate_supported"] ==
+                        (1 if sched else 0), "%s: leaf dual rate %s"
+                        % (prof, leaf["cap.shaper_private_dual_rate_supported"]))
             self.verify(leaf["cap.shaper_private_rate_max"] ==
                         c["cap.shaper_private_rate_max"] and
                         leaf["cap.shaper_private_rate_min"] ==
@@ -142,13 +173,15 @@ class TestTmCapabilities(TestCase):
             self.verify(leaf.get("cap.leaf.cman_wred_context_private_supported")
                         == 0, "%s: leaf WRED announced" % prof)
             root = self.node_cap(1000)
-            self.verify(root["cap.shaper_private_supported"] == 0,
-                        "%s: root announces a shaper" % prof)
+            self.verify(root["cap.shaper_private_supported"] ==
+                        (1 if sched else 0), "%s: root shaper %s"
+                        % (prof, root["cap.shaper_private_supported"]))
             self.verify(root["cap.nonleaf.sched_sp_n_priorities_max"] == 1,
                         "%s: root priorities %d" % (prof, root[
                             "cap.nonleaf.sched_sp_n_priorities_max"]))
-            self.verify(root["cap.nonleaf.sched_wfq_weight_max"] <= 1,
-                        "%s: root WFQ weight announced" % prof)
+            weight = root["cap.nonleaf.sched_wfq_weight_max"]
+            self.verify(weight > 1 if sched else weight <= 1,
+                        "%s: root WFQ weight max %d" % (prof, weight))
             self.refused("show port tm node cap 0 77", "NODE_ID")
         self.each_profile(check)
 
