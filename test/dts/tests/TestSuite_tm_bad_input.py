@@ -143,7 +143,8 @@ class TestTmBadInput(TestCase):
         self.refused("set port tm node shaper profile 0 1000 1",
                      ["NODE_PARAMS_SHAPER_PROFILE_ID", "SHAPER_PROFILE_ID",
                       "NODE_ID"], r"shaper")
-        self.refused("set port tm node parent 0 0 1000 0 2", "NODE_WEIGHT")
+        self.refused("set port tm node parent 0 0 1000 0 0", "NODE_WEIGHT",
+                     r"weight 0")
         self.refused("set port tm node parent 0 0 1000 1 1", "NODE_PRIORITY")
         self.refused("resume port tm node 0 0", "NODE_ID", r"not suspended")
         self.ok("suspend port tm node 0 0")

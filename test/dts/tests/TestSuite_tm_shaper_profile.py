@@ -63,6 +63,10 @@ class TestTmShaperProfile(TestCase):
         self.ok("del port tm node shaper profile 0 1")
 
     def test_committed_rate_refused(self):
+        """On cx5, a device without the NIC scheduling hierarchy (cx6dx
+        honours committed rates: suite tm_sched)."""
+        self.close_all()
+        self.launch("cx5", txq=4)
         self.refused(ADD % (1, 1000000, 0, 12500000, 0, 0, 0),
                      "SHAPER_PROFILE_COMMITTED_RATE", r"single-rate")
 
@@ -124,8 +128,8 @@ class TestTmShaperProfile(TestCase):
 
     def test_refusals_leave_no_profile(self):
         """A refused add creates nothing: the id is free afterwards."""
-        self.refused(ADD % (5, 1000000, 0, 12500000, 0, 0, 0),
-                     "SHAPER_PROFILE_COMMITTED_RATE")
+        self.refused(ADD % (5, 0, 4096, 12500000, 0, 0, 0),
+                     "SHAPER_PROFILE_COMMITTED_SIZE")
         self.refused("del port tm node shaper profile 0 5",
                      "SHAPER_PROFILE_ID", r"does not exist")
         self.add_profile(5, 12500000)
