@@ -279,7 +279,9 @@ tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src)
 		return -ENOMEM;
 	}
 	memcpy(dst->queues, src->queues, sizeof(*src->queues) * src->nb_txq);
-	memcpy(dst->elems, src->elems, sizeof(*src->elems) * src->n_elems);
+	if (src->n_elems > 0)
+		memcpy(dst->elems, src->elems,
+		       sizeof(*src->elems) * src->n_elems);
 	dst->nb_txq = src->nb_txq;
 	dst->n_elems = src->n_elems;
 	dst->n_groups = src->n_groups;
