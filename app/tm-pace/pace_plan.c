@@ -758,8 +758,6 @@ check_groups(struct pace_options *opt)
 			if (resolve_group(opt, ch->group_name, who,
 					  &ch->group) < 0)
 				return -EINVAL;
-			if (ch->group == PACE_GROUP_ROOT)
-				return -EINVAL;
 		}
 		if (ch->what & PACE_SET_GROUP) {
 			snprintf(who, sizeof(who), "change of queue %u",

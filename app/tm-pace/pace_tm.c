@@ -305,7 +305,6 @@ new_node(struct pace_tm *tm, uint32_t id, enum pace_tm_kind kind,
 	n->parent = parent;
 	n->level = parent < 0 ? 0 : tm->nodes[parent].level + 1;
 	n->group = -1;
-	n->plan_idx = -1;
 	n->weight = weight;
 	n->profile = RTE_TM_SHAPER_PROFILE_ID_NONE;
 	return (int)tm->nb_nodes++;
@@ -389,7 +388,6 @@ plan_nodes(struct pace_tm *tm, uint16_t nb_txq, const struct pace_options *opt)
 		tm->leaf_node[q] = n;
 		if (qp == NULL)
 			continue;
-		tm->nodes[n].plan_idx = (int)(qp - opt->queues);
 		tm->nodes[n].shaper = qp->shaper;
 		if (qp->shaper.rate != 0) {
 			ret = profile_get(tm, &qp->shaper, opt->share,

@@ -41,7 +41,6 @@ struct pace_tm_node {
 	int parent;           /**< Index in pace_tm.nodes, -1 for the root. */
 	uint32_t level;
 	int group;            /**< PACE_TM_GROUP: the group's index. */
-	int plan_idx;         /**< PACE_TM_LEAF: the queue's plan index. */
 	uint32_t weight;
 	struct pace_shaper shaper; /**< rate 0: none. */
 	uint32_t profile;     /**< RTE_TM_SHAPER_PROFILE_ID_NONE if none. */
