@@ -230,31 +230,18 @@ print_caps(const struct pace_tm *tm)
 	       c->shaper_private_byte_mode_supported ? "yes" : "no");
 }
 
-/* Why a level may refuse a node: what it says it can do. */
+/* Why the port may refuse a weight or a shaper: what it says it can do. */
 static void
-note_level_caps(const struct pace_tm *tm, uint32_t level, bool leaf)
+note_caps(const struct pace_tm *tm)
 {
-	struct rte_tm_level_capabilities lc;
-	struct rte_tm_error err = { 0 };
+	const struct rte_tm_capabilities *c = &tm->caps;
 
-	memset(&lc, 0, sizeof(lc));
-	if (rte_tm_level_capabilities_get(tm->port_id, level, &lc, &err) != 0)
-		return;
-	if (leaf)
-		fprintf(stderr, "tm-pace: note: port %u level %u (leaves) "
-			"says: private shaper %s, dual-rate %s\n",
-			tm->port_id, level,
-			lc.leaf.shaper_private_supported ? "yes" : "no",
-			lc.leaf.shaper_private_dual_rate_supported ?
-			"yes" : "no");
-	else
-		fprintf(stderr, "tm-pace: note: port %u level %u (non-leaf) "
-			"says: private shaper %s, dual-rate %s, WFQ weight "
-			"up to %u, %u priorities\n", tm->port_id, level,
-			lc.nonleaf.shaper_private_supported ? "yes" : "no",
-			lc.nonleaf.shaper_private_dual_rate_supported ?
-			"yes" : "no", lc.nonleaf.sched_wfq_weight_max,
-			lc.nonleaf.sched_sp_n_priorities_max);
+	fprintf(stderr, "tm-pace: note: port %u says (rte_tm_capabilities_get):"
+		" WFQ weights up to %u, dual-rate (committed) shapers on %u "
+		"node(s), %u priority level(s), %u private shaper(s) for %u "
+		"node(s)\n", tm->port_id, c->sched_wfq_weight_max,
+		c->shaper_private_dual_rate_n_max, c->sched_sp_n_priorities_max,
+		c->shaper_private_n_max, c->n_nodes_max);
 }
 
 static int
@@ -287,8 +274,9 @@ add_node(struct pace_tm *tm, const struct pace_options *opt,
 		      n->level, n->weight, n->profile ==
 		      RTE_TM_SHAPER_PROFILE_ID_NONE ? "none " : "", n->profile ==
 		      RTE_TM_SHAPER_PROFILE_ID_NONE ? 0 : n->profile);
-	if (n->weight != 1 || n->profile != RTE_TM_SHAPER_PROFILE_ID_NONE)
-		note_level_caps(tm, n->level, leaf);
+	if (n->weight != 1 || (!leaf && n->profile !=
+			       RTE_TM_SHAPER_PROFILE_ID_NONE))
+		note_caps(tm);
 	return ret;
 }
 

@@ -51,7 +51,7 @@ struct pace_tm_failure {
 	char call[96];        /**< Call and its main argument. */
 	int errnum;           /**< Positive errno. */
 	enum rte_tm_error_type type;
-	char message[160];    /**< rte_tm_error.message, "" if none. */
+	char message[512];    /**< rte_tm_error.message, "" if none. */
 };
 
 /** A shaper profile the tool added. */

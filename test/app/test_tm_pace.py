@@ -366,7 +366,8 @@ def test_groups_refused_on_cx5():
     check("groups on cx5: refused, exit 3, the driver says why",
           rc == 3 and re.search(r"rte_tm_node_add\(node 100100 = group g.*"
                                 r"refused: .*scheduling hierarchy", err)
-          is not None and "note: port 0 level 1" in err,
+          is not None and "note: port 0 says (rte_tm_capabilities_get): "
+          "WFQ weights up to 1, dual-rate (committed) shapers on 0" in err,
           "rc=%d %s" % (rc, err[-1500:]))
 
 
