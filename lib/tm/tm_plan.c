@@ -267,22 +267,25 @@ tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *p,
 }
 
 int
-tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src)
+tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src, uint16_t nb_txq)
 {
+	uint16_t q;
+
 	memset(dst, 0, sizeof(*dst));
-	dst->queues = calloc(src->nb_txq > 0 ? src->nb_txq : 1,
-			     sizeof(*dst->queues));
+	dst->queues = calloc(nb_txq > 0 ? nb_txq : 1, sizeof(*dst->queues));
 	dst->elems = calloc(src->n_elems > 0 ? src->n_elems : 1,
 			    sizeof(*dst->elems));
 	if (dst->queues == NULL || dst->elems == NULL) {
 		tm_plan_fini(dst);
 		return -ENOMEM;
 	}
-	memcpy(dst->queues, src->queues, sizeof(*src->queues) * src->nb_txq);
+	for (q = 0; q < nb_txq; q++)
+		dst->queues[q] = q < src->nb_txq ? src->queues[q] :
+				 (struct tm_queue){ .group = TM_PLAN_NONE };
 	if (src->n_elems > 0)
 		memcpy(dst->elems, src->elems,
 		       sizeof(*src->elems) * src->n_elems);
-	dst->nb_txq = src->nb_txq;
+	dst->nb_txq = nb_txq;
 	dst->n_elems = src->n_elems;
 	dst->n_groups = src->n_groups;
 	return 0;
@@ -431,7 +434,9 @@ tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
 		uint32_t want = e->parent == TM_PLAN_NONE ? TM_PLAN_NONE :
 				d->match[e->parent];
 
+		/* A new parent (unmatched) makes its children new too. */
 		if (o != TM_PLAN_NONE && (old->elems[o].parent != want ||
+		    (e->parent != TM_PLAN_NONE && want == TM_PLAN_NONE) ||
 		    old->elems[o].type != e->type))
 			o = TM_PLAN_NONE;
 		d->match[i] = o;

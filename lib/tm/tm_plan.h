@@ -114,12 +114,14 @@ int tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *plan,
 		  struct rte_tm_error *error);
 
 /**
- * Make @p dst a copy of @p src (executor fields included).
+ * Make @p dst a copy of @p src (executor fields included) for @p nb_txq
+ * queues: those beyond @p src are unlimited, in no group.
  *
  * @return
  *   0 or -ENOMEM.
  */
-int tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src);
+int tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src,
+		 uint16_t nb_txq);
 
 /** Free what @p plan holds; it becomes empty. */
 void tm_plan_fini(struct tm_plan *plan);

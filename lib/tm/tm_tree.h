@@ -65,7 +65,6 @@ struct tm_profile {
 	struct rte_tm_shaper_params params; /**< As given by the user. */
 	struct pacing_result pacing;        /**< As the device applies it. */
 	uint32_t n_users;                   /**< Nodes referencing it. */
-	uint32_t n_found;                   /**< Validation scratch. */
 };
 
 /** A node of the hierarchy. */
@@ -76,7 +75,6 @@ struct tm_node {
 	uint32_t level;                  /**< 0 for the root. */
 	bool leaf;                       /**< Tx queue. */
 	uint32_t n_children;             /**< Direct children. */
-	uint32_t n_found;                /**< Validation scratch. */
 	uint32_t elem;                   /**< Plan scratch: its element. */
 	uint32_t weight;                 /**< Among its siblings, >= 1. */
 	struct tm_profile *profile;      /**< Private shaper, or NULL. */
@@ -248,16 +246,6 @@ void tm_tree_node_move(struct tm_node *node, struct tm_node *parent,
 
 /** Delete every node (profiles stay). */
 void tm_tree_clear_nodes(struct tm_tree *h);
-
-/**
- * Check the whole hierarchy (what hierarchy_commit relies on): one root,
- * every node reachable from it at the right level, leaves on one level
- * below every non-leaf node, counts and profile references consistent.
- *
- * @return
- *   0, or -EINVAL with @p error naming the first node at fault.
- */
-int tm_tree_validate(struct tm_tree *h, struct rte_tm_error *error);
 
 /** Leaf of Tx queue @p qid, or NULL. */
 static inline struct tm_node *

@@ -38,6 +38,7 @@
 #include "mlx5_tm_txq.h"
 #include "rte_pmd_mlx5_tm.h"
 #include "tm_check.h"
+#include "tm_tree_check.h"
 
 unsigned int tm_check_passed;
 unsigned int tm_check_failed;
@@ -287,7 +288,6 @@ views_agree(const struct tport *p, char *why, size_t len)
 	struct pacing_table *t = mlx5_tm_pacing_table(s->pacing);
 	static struct mlx5_emu_pp_info emu_e[4096];
 	struct pacing_entry_info info;
-	struct rte_tm_error err;
 	unsigned int n_emu, n_drv = 0, k;
 	uint64_t cursor = 0;
 	uint16_t q;
@@ -393,10 +393,8 @@ views_agree(const struct tport *p, char *why, size_t len)
 	}
 	if (!plan_is_applied(s, why, len))
 		return false;
-	if (tm_tree_validate(&s->hier, &err) != 0) {
-		snprintf(why, len, "hierarchy: %s", err.message);
+	if (!tm_tree_consistent(&s->hier, why, len))
 		return false;
-	}
 	if (s->committed && s->hier.n_nodes == 0) {
 		snprintf(why, len, "committed without nodes");
 		return false;

@@ -16,6 +16,7 @@
 
 #include "tm_plan.h"
 #include "tm_check.h"
+#include "tm_tree_check.h"
 
 unsigned int tm_check_passed;
 unsigned int tm_check_failed;
@@ -110,11 +111,10 @@ add_profile(struct tm_tree *h, uint32_t id)
 static void
 check_valid(struct tm_tree *h, const char *when)
 {
-	struct rte_tm_error err;
+	char why[256] = "";
 
-	memset(&err, 0, sizeof(err));
-	CHECK(tm_tree_validate(h, &err) == 0, "validate %s: %s", when,
-	      err.message != NULL ? err.message : "");
+	CHECK(tm_tree_consistent(h, why, sizeof(why)), "consistent %s: %s",
+	      when, why);
 }
 
 /* The ice-style script: root 1000, 900 below, queues below 900. */
@@ -373,48 +373,6 @@ test_resize(void)
 	tm_tree_fini(&h);
 }
 
-/* The validator is what commit and the random walk rely on: it must see
- * every kind of corruption. */
-static void
-test_validate_detects(void)
-{
-	struct rte_tm_node_params nl = nonleaf_params();
-	struct rte_tm_node_params lf = leaf_params(1);
-	enum rte_tm_error_type type;
-	struct rte_tm_error err;
-	struct tm_tree h;
-	struct tm_node *leaf, *mid;
-
-	tm_tree_init(&h, &leaf_only);
-	tm_tree_set_nb_txq(&h, 4);
-	add_profile(&h, 1);
-	add(&h, ROOT, RTE_TM_NODE_ID_NULL, 0, 1, 0, &nl, &type);
-	add(&h, MID, ROOT, 0, 1, 1, &nl, &type);
-	add(&h, 0, MID, 0, 1, 2, &lf, &type);
-	check_valid(&h, "before corruption");
-	leaf = tm_tree_leaf(&h, 0);
-	mid = tm_tree_node_find(&h, MID);
-	mid->n_children++;
-	CHECK(tm_tree_validate(&h, &err) == -EINVAL, "child count");
-	mid->n_children--;
-	tm_tree_profile_find(&h, 1)->n_users++;
-	CHECK(tm_tree_validate(&h, &err) == -EINVAL &&
-	      err.type == RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, "profile users");
-	tm_tree_profile_find(&h, 1)->n_users--;
-	leaf->level = 1;
-	CHECK(tm_tree_validate(&h, &err) == -EINVAL, "wrong level");
-	leaf->level = 2;
-	mid->profile = tm_tree_profile_find(&h, 1);
-	CHECK(tm_tree_validate(&h, &err) == -EINVAL,
-	      "non-leaf with a shaper");
-	mid->profile = NULL;
-	h.n_leaves++;
-	CHECK(tm_tree_validate(&h, &err) == -EINVAL, "leaf count");
-	h.n_leaves--;
-	check_valid(&h, "after repair");
-	tm_tree_fini(&h);
-}
-
 /* A profile of @p peak and @p committed bytes/s (leaf context in kbps). */
 static void
 add_rate_profile(struct tm_tree *h, uint32_t id, uint64_t peak,
@@ -669,7 +627,7 @@ test_plan_diff(void)
 	const uint32_t w[3] = { 1, 2, 5 };
 	const uint32_t pr[3] = { 2, 2, NONE };
 	struct rte_tm_node_params nl = nonleaf_params();
-	struct tm_plan a, b, none;
+	struct tm_plan a, b, c, none;
 	enum rte_tm_error_type type;
 	struct rte_tm_error err;
 	struct tm_diff d;
@@ -704,6 +662,20 @@ test_plan_diff(void)
 	      count_ops(&d, TM_OP_PACE) == 0, "move: %u steps", d.n_ops);
 	check_order(&a, &b, &d, "move");
 	tm_diff_fini(&d);
+	/* The root shaped: a port element above it, everything new. */
+	tm_tree_node_set_profile(tm_tree_node_find(&h, ROOT),
+				 tm_tree_profile_find(&h, 1));
+	CHECK(tm_plan_build(&h, true, &c, &err) == 0, "plan c: %s",
+	      err.message);
+	CHECK(tm_plan_diff(&b, &c, &d) == 0 &&
+	      count_ops(&d, TM_OP_CREATE) == c.n_elems &&
+	      count_ops(&d, TM_OP_DESTROY) == b.n_elems &&
+	      count_ops(&d, TM_OP_MODIFY) == 0, "root shaped: %u created, "
+	      "%u destroyed, %u modified", count_ops(&d, TM_OP_CREATE),
+	      count_ops(&d, TM_OP_DESTROY), count_ops(&d, TM_OP_MODIFY));
+	check_order(&b, &c, &d, "root shaped");
+	tm_diff_fini(&d);
+	tm_plan_fini(&c);
 	/* A hierarchy deleted: queues out first, then bottom-up. */
 	CHECK(tm_plan_diff(&b, &none, &d) == 0 &&
 	      count_ops(&d, TM_OP_DESTROY) == b.n_elems &&
@@ -724,7 +696,6 @@ main(void)
 	test_delete_and_refcount();
 	test_parent_update();
 	test_resize();
-	test_validate_detects();
 	test_plan_mapping();
 	test_plan_sharing();
 	test_plan_rounding();

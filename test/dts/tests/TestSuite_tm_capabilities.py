@@ -7,12 +7,12 @@ Plan: doc/test_plans/tm_capabilities_test_plan.rst."""
 from framework.test_case import TestCase
 
 PROFILES = ("cx5", "cx6dx", "cx7")
-# Profiles with the NIC scheduling hierarchy: weights, non-leaf shapers
-# (ceilings in whole Mbit/s) and committed rates.
+# Profiles with the NIC scheduling hierarchy: weights, non-leaf shapers,
+# committed rates (dual rate) on every node.
 SCHED = ("cx6dx", "cx7")
+WEIGHT_MAX = 65535
 TXQ = 4
 BYTES_PER_KBPS = 125
-BYTES_PER_MBPS = 125000
 
 
 class TestTmCapabilities(TestCase):
@@ -47,20 +47,11 @@ class TestTmCapabilities(TestCase):
             # down to the device maximum.
             self.verify(lo % BYTES_PER_KBPS == 0,
                         "%s: minimum rate %d not a whole kbps" % (prof, lo))
-            if prof in SCHED:
-                self.verify(c["cap.shaper_private_dual_rate_n_max"] >= TXQ
-                            and c["cap.sched_wfq_weight_max"] > 1,
-                            "%s (NIC hierarchy): dual rate %d, WFQ weight "
-                            "max %d" % (prof,
-                                        c["cap.shaper_private_dual_rate_n_max"],
-                                        c["cap.sched_wfq_weight_max"]))
-            else:
-                eq("cap.shaper_private_dual_rate_n_max", 0)
-                self.verify(c["cap.sched_wfq_weight_max"] <= 1,
-                            "%s: WFQ weight max %d announced"
-                            % (prof, c["cap.sched_wfq_weight_max"]))
+            eq("cap.shaper_private_dual_rate_n_max",
+               c["cap.shaper_private_n_max"] if prof in SCHED else 0)
             eq("cap.shaper_shared_n_max", 0)
             eq("cap.sched_sp_n_priorities_max", 1)
+            eq("cap.sched_wfq_weight_max", WEIGHT_MAX if prof in SCHED else 1)
             eq("cap.cman_wred_context_n_max", 0)
             eq("cap.shaper_pkt_length_adjust_min", 0)
             eq("cap.shaper_pkt_length_adjust_max", 0)
@@ -121,46 +112,34 @@ class TestTmCapabilities(TestCase):
                                 c["cap.shaper_private_rate_min"],
                                 "%s: level %d rate range differs from port"
                                 % (prof, lvl))
-                if lc["cap.n_nodes_leaf_max"] == 0 and prof in SCHED:
-                    # A scheduling element's ceiling: whole Mbit/s.
+                if lc["cap.n_nodes_leaf_max"] == 0:
                     self.verify(lc.get("cap.nonleaf.shaper_private_supported")
-                                == 1 and lc.get(
-                                    "cap.nonleaf.shaper_private_rate_min")
-                                == BYTES_PER_MBPS, "%s: non-leaf level %d "
-                                "without a ceiling from 1 Mbit/s: %r"
-                                % (prof, lvl, lc))
-                elif lc["cap.n_nodes_leaf_max"] == 0:
-                    self.verify(lc.get("cap.nonleaf.shaper_private_supported")
-                                == 0, "%s: non-leaf level %d announces a "
-                                "shaper" % (prof, lvl))
+                                == (prof in SCHED), "%s: non-leaf level %d "
+                                "shaper announced: %r" % (prof, lvl, lc.get(
+                                    "cap.nonleaf.shaper_private_supported")))
             self.verify(leaf_levels >= 1, "%s: no level holds leaves" % prof)
             self.refused("show port tm level cap 0 %d" % n, "LEVEL_ID")
         self.each_profile(check)
 
     def test_node_capabilities(self):
         def check(prof, c):
-            sched = prof in SCHED
             self.add_profile(1, 12500000)
             self.add_root()
-            # Non-leaf nodes take a shaper where they announce one.
+            # Non-leaf nodes take a shaper where they announce one (below).
             cmd = "add port tm nonleaf node 0 2000 1000 0 1 1 1 1 0 0"
-            if sched:
+            if prof in SCHED:
                 self.ok(cmd)
-                self.verify(self.node_cap(2000)[
-                    "cap.shaper_private_supported"] == 1,
-                    "%s: non-leaf node 2000 took a shaper it does not "
-                    "announce" % prof)
-                self.ok("port stop 0")
-                self.ok("del port tm node 0 2000")
+                self.add_leaf(0, 2000, 2, 1)
             else:
-                self.refused(cmd, "NODE_PARAMS_SHAPER_PROFILE_ID")
-            self.add_leaf(0, 1000, 1, 1)
+                self.refused(cmd, "NODE_PARAMS_SHAPER_PROFILE_ID",
+                             r"no NIC scheduling hierarchy")
+                self.add_leaf(0, 1000, 1, 1)
             leaf = self.node_cap(0)
             self.verify(leaf["cap.shaper_private_supported"] == 1,
                         "%s: leaf without private shaper" % prof)
             self.verify(leaf["cap.shaper_private_dual_rate_supported"] ==
-                        (1 if sched else 0), "%s: leaf dual rate %s"
-                        % (prof, leaf["cap.shaper_private_dual_rate_supported"]))
+                        (prof in SCHED), "%s: leaf dual rate %r" % (prof,
+                        leaf["cap.shaper_private_dual_rate_supported"]))
             self.verify(leaf["cap.shaper_private_rate_max"] ==
                         c["cap.shaper_private_rate_max"] and
                         leaf["cap.shaper_private_rate_min"] ==
@@ -174,14 +153,15 @@ class TestTmCapabilities(TestCase):
                         == 0, "%s: leaf WRED announced" % prof)
             root = self.node_cap(1000)
             self.verify(root["cap.shaper_private_supported"] ==
-                        (1 if sched else 0), "%s: root shaper %s"
-                        % (prof, root["cap.shaper_private_supported"]))
+                        (prof in SCHED), "%s: root shaper %r" % (prof,
+                        root["cap.shaper_private_supported"]))
             self.verify(root["cap.nonleaf.sched_sp_n_priorities_max"] == 1,
                         "%s: root priorities %d" % (prof, root[
                             "cap.nonleaf.sched_sp_n_priorities_max"]))
-            weight = root["cap.nonleaf.sched_wfq_weight_max"]
-            self.verify(weight > 1 if sched else weight <= 1,
-                        "%s: root WFQ weight max %d" % (prof, weight))
+            self.verify(root["cap.nonleaf.sched_wfq_weight_max"] ==
+                        (WEIGHT_MAX if prof in SCHED else 1),
+                        "%s: root WFQ weight max %r" % (prof, root[
+                            "cap.nonleaf.sched_wfq_weight_max"]))
             self.refused("show port tm node cap 0 77", "NODE_ID")
         self.each_profile(check)
 

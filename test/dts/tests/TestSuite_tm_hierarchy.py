@@ -85,10 +85,10 @@ class TestTmHierarchy(TestCase):
                      "SHAPER_PROFILE_ID", r"used by 1 node")
 
     def test_ice_script_committed_rate_refused(self):
-        """The script's profiles as DTS writes them (committed rate
-        1000000 bytes/s) are refused on cx5 (no NIC scheduling hierarchy:
-        a single-rate pacer) with COMMITTED_RATE and a reason, and leave
-        nothing behind. (cx6dx honours them: suite tm_sched.)"""
+        """On a device without the NIC scheduling hierarchy (cx5) the
+        script's profiles as DTS writes them (committed rate 1000000
+        bytes/s) are refused with COMMITTED_RATE and a reason, and leave
+        nothing behind."""
         self.launch("cx5", txq=8)
         profiles = [line for line in DTS_ICE_SCRIPT.split("\n")
                     if "shaper profile" in line]
@@ -101,8 +101,6 @@ class TestTmHierarchy(TestCase):
             self.ok(line.replace(" 1000000 0 ", " 0 0 "))
 
     def test_nonleaf_shaper_refused(self):
-        """cx5 has no NIC scheduling hierarchy: no shaper on a non-leaf
-        node. (cx6dx honours it: suite tm_sched.)"""
         self.launch("cx5", txq=4)
         self.add_profile(1, 12500000)
         self.refused("add port tm nonleaf node 0 1000 -1 0 1 0 1 1 0 0",
@@ -114,8 +112,6 @@ class TestTmHierarchy(TestCase):
                      r"no NIC scheduling hierarchy")
 
     def test_weights_refused(self):
-        """cx5 has no NIC scheduling hierarchy: weight 1 only. (cx6dx
-        honours weights: suite tm_sched.)"""
         self.launch("cx5", txq=4)
         self.add_profile(1, 12500000)
         self.add_root()
