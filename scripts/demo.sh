@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright 2026 The mlx5-tm authors
 #
-# The mlx5-tm demo: dpdk-tm-pace paces 9 Tx queues of an emulated
-# ConnectX-6 Dx through rte_tm for about 10 seconds of real time and
-# prints what each queue achieved; the JSON report, the chart and the
-# plan land in BUILD_DIR/demo/.
+# The mlx5-tm demo: dpdk-tm-pace paces 14 Tx queues of an emulated
+# ConnectX-6 Dx through rte_tm (9 on their own, 5 in two groups of the
+# NIC's scheduling hierarchy) for about 10 seconds of real time and
+# prints what each queue and group achieved; the JSON report, the chart
+# and the plan land in BUILD_DIR/demo/.
 #
 #   usage: scripts/demo.sh [BUILD_DIR]     (make demo runs it)
 #
@@ -44,7 +45,9 @@ PMD="$BUILD/drivers/librte_net_mlx5_tm.so"
 
 # The plan: 8 byte-mode queues from 10 Mbit/s to 10 Gbit/s (queues 4 and
 # 5 identical: with --share one profile, one pacing entry), a
-# packet-mode queue, and a live change of queue 2 half-way through. The two
+# packet-mode queue, a group of three queues sharing a 400 Mbit/s ceiling
+# by weight, a pair with committed rates under 300 Mbit/s, and two live
+# changes half-way through: queue 2's rate, queue 11's weight. The two
 # fastest queues send 9000-byte frames: the real-time device model then has
 # 350,000 departures a second to compute instead of 1.4 million.
 cat > "$OUT/plan.txt" <<'PLAN'
@@ -59,7 +62,20 @@ cat > "$OUT/plan.txt" <<'PLAN'
 6:peak=2.5G,burst=64K,size=9000  # jumbo frames: fewer packets to
 7:peak=10G,size=9000             #   send and to emulate
 8:pps=20K,size=64             # packet mode: 20,000 frames/s of 64 bytes
+# A group (a non-leaf node: a scheduling element of the NIC) with a
+# 400 Mbit/s ceiling, shared 1:2:5 by queues with no shaper of their own:
+# 50, 100 and 250 Mbit/s.
+group shared:peak=400M
+9:group=shared,weight=1
+10:group=shared,weight=2
+11:group=shared,weight=5      # weight 1 at 5s, below: 100, 200, 100
+# Committed rates under a 300 Mbit/s ceiling: each gets its committed rate
+# and half of the 50 Mbit/s they leave: 225 and 75 Mbit/s.
+group committed:peak=300M
+12:peak=300M,cir=200M,group=committed
+13:peak=300M,cir=50M,group=committed
 at 5s:queue 2:peak=800M
+at 5s:queue 11:weight=1
 PLAN
 
 have_pmd() {

@@ -31,7 +31,7 @@ const struct plan_caps plan_caps_sets[] = {
 	{
 		.name = "cx6dx",
 		.description = "ConnectX-6 Dx-like: 100G, 512 entries, "
-			"WQE-rate pacing",
+			"WQE-rate pacing, NIC scheduling hierarchy",
 		.caps = {
 			.packet_pacing = true,
 			.burst_bound = true,
@@ -41,6 +41,7 @@ const struct plan_caps plan_caps_sets[] = {
 			.max_rate_kbps = 100000000,
 			.table_size = 512,
 		},
+		.sched = true,
 	},
 	{
 		.name = "cx7",
@@ -55,6 +56,7 @@ const struct plan_caps plan_caps_sets[] = {
 			.max_rate_kbps = 400000000,
 			.table_size = 1024,
 		},
+		.sched = true,
 	},
 	{ .name = NULL },
 };

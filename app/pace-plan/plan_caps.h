@@ -10,6 +10,8 @@
  * The built-in capability sets of mlx5-tm-plan.
  */
 
+#include <stdbool.h>
+
 #include "pacing_shaper.h"
 
 /** A named capability set. */
@@ -17,6 +19,9 @@ struct plan_caps {
 	const char *name;        /**< "cx5", "cx6dx", "cx7". */
 	const char *description; /**< One line for --list-caps. */
 	struct pacing_caps caps; /**< Packet-pacing capabilities. */
+	/** The NIC scheduling hierarchy: a queue's committed rate is a
+	 *  share of its queue group, its pacing entry the peak alone. */
+	bool sched;
 };
 
 /** The set called @p name, or NULL. */

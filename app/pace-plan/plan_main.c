@@ -30,6 +30,7 @@ struct plan_row {
 	struct pacing_result res;  /* conversion, when ret == 0 */
 	struct pacing_grant grant; /* table entry, when applied */
 	bool applied;
+	uint64_t committed;        /* bytes/s left to the NIC hierarchy */
 };
 
 static const char *const example_args[] = {
@@ -57,7 +58,11 @@ usage(FILE *f, const char *prog)
 "  pps=N       packets/s, packet mode (WQE-rate pacing): pps=2M\n"
 "  burst=SIZE  peak bucket: bytes (packets with pps=), suffix K M G\n"
 "              (x1024); 0 or absent = device default\n"
-"  cir=RATE    committed rate, bit/s (refused: single-rate pacer)\n"
+"  cir=RATE    committed rate, bit/s: with the NIC scheduling hierarchy\n"
+"              (cx6dx, cx7) a share of the queue's group, not a pacing\n"
+"              entry (the entry is the peak alone; the share is not\n"
+"              computed here: dpdk-tm-pace groups show it); refused\n"
+"              without it (cx5: the pacer is single-rate)\n"
 "  adjust=N    rte_tm pkt_length_adjust, bytes\n"
 "  dedicated   a pacing entry of its own, never shared\n"
 "\n"
@@ -209,6 +214,10 @@ print_rows(const struct pacing_table *t, struct plan_row *rows, size_t n)
 			printf(" typical size ignored (not supported);");
 		if (r->res.warnings & PACING_WARN_ADJUST_IGNORED)
 			printf(" adjust ignored in packet mode;");
+		if (r->committed != 0)
+			printf(" committed %" PRIu64 " bytes/s: a share of the "
+			       "queue's group (NIC hierarchy), not modelled "
+			       "here;", r->committed);
 		printf("\n");
 	}
 }
@@ -411,10 +420,28 @@ main(int argc, char **argv)
 		free(rows);
 		return 2;
 	}
-	for (i = 0; i < nb; i++)
-		rows[i].ret = pacing_shaper_to_ctx(&rows[i].q.shaper, &caps,
-						   &def, &rows[i].res,
-						   &rows[i].err);
+	for (i = 0; i < nb; i++) {
+		struct pacing_shaper *sh = &rows[i].q.shaper;
+
+		/* As the PMD: the pacing entry is made from the peak alone. */
+		if (pc->sched && sh->committed_rate != 0 &&
+		    (sh->packet_mode || sh->committed_rate > sh->peak_rate)) {
+			rows[i].ret = pacing_error_set(&rows[i].err,
+				PACING_FIELD_COMMITTED_RATE, -EINVAL,
+				"committed rate %" PRIu64 " bytes/s: with the "
+				"NIC hierarchy a committed rate is in byte mode "
+				"and at most the peak rate (%" PRIu64 " %s)",
+				sh->committed_rate, sh->peak_rate,
+				sh->packet_mode ? "packets/s" : "bytes/s");
+			continue;
+		}
+		if (pc->sched && sh->committed_rate != 0) {
+			rows[i].committed = sh->committed_rate;
+			sh->committed_rate = 0;
+		}
+		rows[i].ret = pacing_shaper_to_ctx(sh, &caps, &def,
+						   &rows[i].res, &rows[i].err);
+	}
 	if (incremental) {
 		for (i = 0; i < nb; i++) {
 			struct plan_row *r = &rows[i];

@@ -271,29 +271,75 @@ free_traffic(struct pace_run *run)
 	run->txq = NULL;
 }
 
+static int
+plan_index(const struct pace_run *run, uint16_t queue)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->opt.nb_queues; i++)
+		if (run->opt.queues[i].queue == queue)
+			return (int)i;
+	return -1;
+}
+
+/* The settings of the plan, as committed, and what they should give. */
+static void
+initial_state(struct pace_run *run)
+{
+	struct pace_state *st = &run->initial;
+	unsigned int i;
+
+	for (i = 0; i < run->opt.nb_queues; i++) {
+		st->shaper[i] = run->opt.queues[i].shaper;
+		st->weight[i] = run->opt.queues[i].place.weight;
+		st->group[i] = run->opt.queues[i].place.group;
+	}
+	for (i = 0; i < run->opt.nb_groups; i++) {
+		st->gshaper[i] = run->opt.groups[i].shaper;
+		st->gweight[i] = run->opt.groups[i].place.weight;
+	}
+	pace_expect(run, st);
+	run->now = *st;
+}
+
 static void
 apply_change(struct pace_run *run, const struct pace_change *ch,
 	     uint64_t t_ns)
 {
 	struct pace_applied_change *ac = &run->changes[run->nb_changes++];
-	unsigned int i;
+	struct pace_state *st = &ac->after;
+	int i = ch->is_group ? -1 : plan_index(run, ch->queue);
 
-	for (i = 0; i < run->opt.nb_queues; i++)
-		if (run->opt.queues[i].queue == ch->queue)
-			break;
 	ac->t_ns = t_ns;
 	ac->at_ns = ch->at_ns;
+	ac->ch = ch;
 	ac->plan_idx = i;
-	ac->from = run->current[i];
-	ac->to = ch->shaper;
+	ac->before = run->now;
+	ac->after = run->now;
 	if (!run->shaped) {
 		ac->ret = -ENOTSUP;
 		return;
 	}
-	ac->ret = pace_tm_update(&run->tm, ch->queue, &ch->shaper,
-				 run->opt.share);
-	if (ac->ret == 0)
-		run->current[i] = ch->shaper;
+	ac->ret = pace_tm_change(&run->tm, ch, run->opt.share, ac->call,
+				 sizeof(ac->call));
+	if (ac->ret != 0)
+		return;
+	if (ch->what & PACE_SET_SHAPER) {
+		if (i >= 0)
+			st->shaper[i] = ch->shaper;
+		else
+			st->gshaper[ch->group] = ch->shaper;
+	}
+	if (ch->what & PACE_SET_WEIGHT) {
+		if (i >= 0)
+			st->weight[i] = ch->weight;
+		else
+			st->gweight[ch->group] = ch->weight;
+	}
+	if (ch->what & PACE_SET_GROUP)
+		st->group[i] = ch->new_group;
+	pace_expect(run, st);
+	run->now = *st;
 }
 
 /* A quarter of the time the fastest queue needs to drain a full ring
@@ -307,15 +353,16 @@ ring_quarter_ns(const struct pace_run *run, uint64_t max)
 	unsigned int i;
 
 	for (i = 0; i < run->opt.nb_queues; i++) {
-		const struct pace_shaper *sh = &run->current[i];
-		double ring_ns;
+		const struct pace_shaper *sh = &run->now.shaper[i];
+		double rate = run->now.expected[i], ring_ns;
 
+		if (!(rate > 0))
+			continue;
 		if (sh->packet_mode)
-			ring_ns = 1e9 * run->opt.nb_txd / (double)sh->rate;
+			ring_ns = 1e9 * run->opt.nb_txd / rate;
 		else
 			ring_ns = 1e9 * run->opt.nb_txd * 8.0 *
-				  run->opt.queues[i].size_min /
-				  (double)sh->rate;
+				  run->opt.queues[i].size_min / rate;
 		if (ring_ns / 4 < (double)step)
 			step = (uint64_t)(ring_ns / 4);
 	}
@@ -446,7 +493,7 @@ finish_reports(struct pace_run *run)
 static int
 run_plan(struct pace_run *run)
 {
-	unsigned int i;
+	struct rte_eth_link link;
 	bool ok;
 	int ret;
 
@@ -457,8 +504,7 @@ run_plan(struct pace_run *run)
 		return EXIT_REFUSED;
 	pace_emu_attach(&run->emu, run->port_id);
 	pace_hw_attach(&run->hw, run->port_id, run->opt.from_device);
-	for (i = 0; i < run->opt.nb_queues; i++)
-		run->current[i] = run->opt.queues[i].shaper;
+	initial_state(run);
 	printf("port %u: %s (driver %s), %u Tx queues, %s device time\n",
 	       run->port_id, run->port_name, run->driver, run->nb_txq,
 	       run->emu.virtual_clock ? "virtual" : "real");
@@ -489,6 +535,14 @@ run_plan(struct pace_run *run)
 		fprintf(stderr, "tm-pace: starting port %u: %s\n", run->port_id,
 			strerror(-ret));
 		return EXIT_REFUSED;
+	}
+	/* The line rate shares what no ceiling bounds: expect with it. */
+	memset(&link, 0, sizeof(link));
+	if (rte_eth_link_get_nowait(run->port_id, &link) == 0 &&
+	    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
+	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN) {
+		run->line_bps = (uint64_t)link.link_speed * 1000000;
+		initial_state(run);
 	}
 	pace_meter_init(run);
 	run->max_samples = (unsigned int)(run->opt.duration_ns /
@@ -534,7 +588,7 @@ main(int argc, char **argv)
 	status = run_plan(&run);
 
 	if (run.nb_txq > 0) {
-		pace_tm_teardown(&run.tm, run.nb_txq, &run.opt);
+		pace_tm_teardown(&run.tm);
 		rte_eth_dev_close(run.port_id);
 	}
 	free_traffic(&run);

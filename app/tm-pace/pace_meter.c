@@ -2,6 +2,7 @@
  * Copyright 2026 The mlx5-tm authors
  */
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +82,8 @@ pace_meter_sample(struct pace_run *run, uint64_t t_ns)
 			qs->q_pkts = st.q_opackets[q];
 			qs->q_bytes = st.q_obytes[q];
 		}
-		qs->shaper = run->current[i];
+		qs->shaper = run->now.shaper[i];
+		qs->expected = run->now.expected[i];
 		qs->pp_index = -1;
 		qs->profile_id = pace_tm_queue_profile(&run->tm, q);
 		if (run->wire_from_model) {
@@ -195,9 +197,11 @@ counters(const struct pace_run *run, unsigned int idx,
 	}
 }
 
-double
-pace_meter_rate(const struct pace_run *run, unsigned int idx,
-		const struct pace_sample *a, const struct pace_sample *b)
+/* bit/s, or pkt/s when @p pkts, of plan queue @p idx from a to b. */
+static double
+rate_between(const struct pace_run *run, unsigned int idx,
+	     const struct pace_sample *a, const struct pace_sample *b,
+	     bool pkts)
 {
 	uint64_t pa, ba, pb, bb;
 	double dt;
@@ -232,9 +236,16 @@ pace_meter_rate(const struct pace_run *run, unsigned int idx,
 	    b->q[idx].wire_last_ns > a->q[idx].wire_last_ns)
 		dt = (double)(b->q[idx].wire_last_ns -
 			      a->q[idx].wire_last_ns) / 1e9;
-	if (b->q[idx].shaper.packet_mode)
+	if (pkts)
 		return (double)(pb - pa) / dt;
 	return (double)(bb - ba) * 8 / dt;
+}
+
+double
+pace_meter_rate(const struct pace_run *run, unsigned int idx,
+		const struct pace_sample *a, const struct pace_sample *b)
+{
+	return rate_between(run, idx, a, b, b->q[idx].shaper.packet_mode);
 }
 
 double
@@ -259,7 +270,7 @@ measure_phase(const struct pace_run *run, unsigned int idx,
 	 */
 	uint64_t from = ph->planned_ns + run->opt.settle_ns;
 	uint64_t pa, ba, pb, bb;
-	double cfg = (double)ph->shaper.rate;
+	double cfg = ph->expected;
 	double tol = run->opt.tolerance_pct / 100;
 	unsigned int i;
 	bool room;
@@ -306,29 +317,50 @@ measure_phase(const struct pace_run *run, unsigned int idx,
 			 ph->achieved < cfg * (1 - tol);
 }
 
+/* Queue @p idx is set up, or should achieve, differently in @p b. */
+static bool
+queue_differs(const struct pace_state *a, const struct pace_state *b,
+	      unsigned int idx)
+{
+	return memcmp(&a->shaper[idx], &b->shaper[idx],
+		      sizeof(a->shaper[idx])) != 0 ||
+	       a->weight[idx] != b->weight[idx] ||
+	       a->group[idx] != b->group[idx] ||
+	       fabs(a->expected[idx] - b->expected[idx]) >
+	       1e-9 * a->expected[idx];
+}
+
 unsigned int
 pace_meter_phases(const struct pace_run *run, unsigned int idx,
 		  struct pace_phase *ph, unsigned int max)
 {
+	const struct pace_state *st = &run->initial;
 	unsigned int n = 0, i;
 
 	if (max == 0)
 		return 0;
 	memset(ph, 0, sizeof(*ph) * max);
 	ph[0].start_ns = 0;
-	ph[0].shaper = run->opt.queues[idx].shaper;
+	ph[0].shaper = st->shaper[idx];
+	ph[0].expected = st->expected[idx];
+	ph[0].weight = st->weight[idx];
 	ph[0].profile_id = run->nb_samples > 0 ?
 		run->samples[0].q[idx].profile_id : 0;
 	n = 1;
 	for (i = 0; i < run->nb_changes && n < max; i++) {
 		const struct pace_applied_change *c = &run->changes[i];
 
-		if (c->plan_idx != idx || c->ret != 0)
+		if (c->ret != 0 || !queue_differs(&c->before, &c->after, idx))
 			continue;
+		/* Changes applied at one instant make one phase. */
+		if (n > 1 && ph[n - 1].start_ns == c->t_ns)
+			n--;
 		ph[n - 1].end_ns = c->t_ns;
 		ph[n].start_ns = c->t_ns;
 		ph[n].planned_ns = c->at_ns;
-		ph[n].shaper = c->to;
+		ph[n].shaper = c->after.shaper[idx];
+		ph[n].expected = c->after.expected[idx];
+		ph[n].weight = c->after.weight[idx];
 		ph[n].profile_id = pace_tm_queue_profile(&run->tm,
 			run->opt.queues[idx].queue);
 		n++;
@@ -361,4 +393,125 @@ pace_meter_packets(const struct pace_run *run, unsigned int idx,
 
 	counters(run, idx, s, &pkts, &bytes);
 	return pkts;
+}
+
+/* Group @p g is @p top or below it. */
+static bool
+in_group(const struct pace_options *opt, int g, int top)
+{
+	for (; g >= 0; g = opt->groups[g].place.group)
+		if (g == top)
+			return true;
+	return false;
+}
+
+/* Group @p g (-1: the root) is set up or should achieve differently. */
+static bool
+group_differs(const struct pace_run *run, const struct pace_state *a,
+	      const struct pace_state *b, int g)
+{
+	unsigned int i;
+
+	if (g >= 0 && (memcmp(&a->gshaper[g], &b->gshaper[g],
+			      sizeof(a->gshaper[g])) != 0 ||
+		       a->gweight[g] != b->gweight[g]))
+		return true;
+	for (i = 0; i < run->opt.nb_queues; i++) {
+		bool ina = g < 0 || in_group(&run->opt, a->group[i], g);
+		bool inb = g < 0 || in_group(&run->opt, b->group[i], g);
+
+		if (ina != inb || (ina && fabs(a->expected[i] -
+		    b->expected[i]) > 1e-9 * a->expected[i]))
+			return true;
+	}
+	return false;
+}
+
+/* Expected bit/s of the queues of group @p g (-1: all) in state @p st. */
+static double
+group_expected(const struct pace_run *run, const struct pace_state *st, int g)
+{
+	const struct pace_options *opt = &run->opt;
+	double sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < opt->nb_queues; i++) {
+		if (g >= 0 && !in_group(opt, st->group[i], g))
+			continue;
+		sum += st->expected[i] * (st->shaper[i].packet_mode ? 4.0 *
+			(opt->queues[i].size_min + opt->queues[i].size_max) :
+			1.0);
+	}
+	return sum;
+}
+
+static void
+measure_group(const struct pace_run *run, int g, struct pace_group_phase *ph)
+{
+	const struct pace_sample *a = NULL, *b = NULL;
+	uint64_t from = ph->planned_ns + run->opt.settle_ns;
+	double tol = run->opt.tolerance_pct / 100, sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < run->nb_samples; i++) {
+		const struct pace_sample *s = &run->samples[i];
+
+		if (s->t_ns < from || s->t_ns > ph->end_ns)
+			continue;
+		if (a == NULL)
+			a = s;
+		b = s;
+	}
+	if (a == NULL || b == a)
+		return;
+	for (i = 0; i < run->opt.nb_queues; i++) {
+		double r;
+
+		if (g >= 0 && !in_group(&run->opt, ph->state.group[i], g))
+			continue;
+		r = rate_between(run, i, a, b, false);
+		if (r < 0)
+			return;
+		sum += r;
+	}
+	ph->measured = true;
+	ph->achieved = sum;
+	ph->error_pct = 100 * (sum - ph->expected) / ph->expected;
+	ph->within = fabs(ph->error_pct) <= 100 * tol;
+	ph->device_lag = run->have_lag && b->lag > a->lag &&
+			 sum < ph->expected * (1 - tol);
+}
+
+unsigned int
+pace_meter_group_phases(const struct pace_run *run, int g,
+			struct pace_group_phase *ph, unsigned int max)
+{
+	const struct pace_state *st = &run->initial;
+	unsigned int n, i;
+
+	if (max == 0)
+		return 0;
+	memset(ph, 0, sizeof(*ph) * max);
+	ph[0].state = *st;
+	ph[0].expected = group_expected(run, st, g);
+	n = 1;
+	for (i = 0; i < run->nb_changes && n < max; i++) {
+		const struct pace_applied_change *c = &run->changes[i];
+
+		if (c->ret != 0 || !group_differs(run, &c->before, &c->after,
+						  g))
+			continue;
+		if (n > 1 && ph[n - 1].start_ns == c->t_ns)
+			n--;
+		ph[n - 1].end_ns = c->t_ns;
+		ph[n].start_ns = c->t_ns;
+		ph[n].planned_ns = c->at_ns;
+		ph[n].state = c->after;
+		ph[n].expected = group_expected(run, &c->after, g);
+		n++;
+	}
+	ph[n - 1].end_ns = run->run_ns;
+	for (i = 0; i < n; i++)
+		measure_group(run, g, &ph[i]);
+	return n;
 }

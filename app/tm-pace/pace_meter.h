@@ -56,4 +56,29 @@ double pace_meter_ring_full_pct(unsigned int idx, const struct pace_sample *a,
 unsigned int pace_meter_phases(const struct pace_run *run, unsigned int idx,
 			       struct pace_phase *ph, unsigned int max);
 
+/** Figures of a group (or the root) over one constant phase. */
+struct pace_group_phase {
+	uint64_t planned_ns;
+	uint64_t start_ns;
+	uint64_t end_ns;
+	struct pace_state state;   /**< Settings in force. */
+	double expected;           /**< bit/s: sum of its queues'. */
+	bool measured;
+	double achieved;           /**< bit/s: sum of its queues'. */
+	double error_pct;
+	bool within;
+	bool device_lag;
+};
+
+/**
+ * Split the run of group @p g (-1: the root, every queue) into phases in
+ * which its settings, its queues and their expected rates stay the same,
+ * and measure each: the sum of its queues' rates over the same samples.
+ *
+ * @return number of phases written to @p ph.
+ */
+unsigned int pace_meter_group_phases(const struct pace_run *run, int g,
+				     struct pace_group_phase *ph,
+				     unsigned int max);
+
 #endif /* PACE_METER_H */

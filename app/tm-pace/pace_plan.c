@@ -20,12 +20,13 @@ pace_usage(FILE *out, const char *prog)
 "Usage: %s [EAL options] -- [options] --queue Q:SPEC [--queue Q:SPEC ...]\n"
 "\n"
 "Paces Tx queues of a DPDK port through the rte_tm API (root node, leaf\n"
-"node per queue with a private shaper), sends UDP/IPv4 traffic on every\n"
-"planned queue with the Tx rings kept full, and measures the achieved\n"
-"rate of each queue against its configured rate.\n"
+"node per queue with a private shaper, and the groups of the plan as\n"
+"non-leaf nodes), sends UDP/IPv4 traffic on every planned queue with the\n"
+"Tx rings kept full, and measures the achieved rate of each queue and\n"
+"group against what its configuration gives it.\n"
 "\n"
 "Rate plan:\n"
-"  --queue Q:SPEC     plan Tx queue Q; SPEC is a comma list of\n"
+"  --queue Q:SPEC     plan Tx queue Q (a leaf); SPEC is a comma list of\n"
 "                       peak=RATE   shaper peak rate in BITS per second\n"
 "                                   (K, M, G = 10^3, 10^6, 10^9; like\n"
 "                                   testpmd's Mbps figures). rte_tm wants\n"
@@ -37,17 +38,39 @@ pace_usage(FILE *out, const char *prog)
 "                                   0 or absent = the device default\n"
 "                       size=N|A..B frame size(s) of this queue, bytes\n"
 "                                   without FCS (overrides --pkt-size)\n"
-"  --plan FILE        read queues from FILE: one 'Q:SPEC' per line (a\n"
-"                     leading 'queue' or '--queue' is allowed), 'at T:queue\n"
-"                     Q:SPEC' lines for changes, '#' starts a comment\n"
-"  --at T:queue Q:SPEC  at time T of the run, give queue Q a new shaper\n"
-"                     (new profile + rte_tm_node_shaper_update); SPEC takes\n"
-"                     peak=, pps=, burst=; quote it, or write T:Q:SPEC\n"
+"                       group=NAME  the queue's parent is group NAME (a\n"
+"                                   queue in a group may have no rate:\n"
+"                                   it takes its share of the group)\n"
+"                       weight=N    its share among its siblings (1..65535,\n"
+"                                   default 1): rte_tm node weight\n"
+"                       cir=RATE    committed rate, bits/s: guaranteed\n"
+"                                   under contention, peak= its ceiling\n"
+"  --group NAME:SPEC  a non-leaf node NAME; SPEC takes\n"
+"                       peak=RATE   the group's ceiling, bits/s\n"
+"                       weight=N    its share among its siblings\n"
+"                       cir=RATE    committed rate, bits/s (needs peak=)\n"
+"                       parent=NAME under group NAME (defined before it)\n"
+"                                   instead of the root\n"
+"                     Queues without group= hang under a pass-through\n"
+"                     node beside the groups; each level is padded with\n"
+"                     pass-through nodes so that all leaves share a level\n"
+"  --plan FILE        read the plan from FILE: one 'Q:SPEC' per line (a\n"
+"                     leading 'queue' or '--queue' is allowed), 'group\n"
+"                     NAME:SPEC' lines, 'at T:queue Q:SPEC' and 'at\n"
+"                     T:group NAME:SPEC' lines for changes; '#' starts a\n"
+"                     comment\n"
+"  --at T:queue Q:SPEC  at time T of the run, change queue Q: a new shaper\n"
+"                     (peak=, pps=, burst=, cir=: new profile +\n"
+"                     rte_tm_node_shaper_update), a new weight= or a new\n"
+"                     group= (rte_tm_node_parent_update); quote it, or\n"
+"                     write T:Q:SPEC\n"
+"  --at T:group NAME:SPEC  the same for a group: peak=, cir=, weight=\n"
 "  --share            queues with identical shapers use ONE shaper profile\n"
 "                     (on mlx5-tm: one hardware pacing entry); without it\n"
 "                     every queue gets a profile of its own\n"
-"  --levels 2|3       hierarchy depth: root + leaves (2, default), or root,\n"
-"                     one pass-through middle node, leaves (3)\n"
+"  --levels 2|3       depth of a plan without groups: root + leaves (2,\n"
+"                     default), or root, one pass-through middle node,\n"
+"                     leaves (3)\n"
 "\n"
 "Traffic:\n"
 "  --pkt-size N|A..B  frame size, bytes without FCS, %d..%d (default\n"
@@ -81,7 +104,13 @@ pace_usage(FILE *out, const char *prog)
 "be read; the emulated mlx5-tm device's wire\n"
 "counters when present (exact departure times), otherwise the per-queue\n"
 "Tx statistics (with a full ring, accepted = departed), otherwise the\n"
-"sender's own counts. A queue whose ring never filled while it fell short\n"
+"sender's own counts. A queue is checked against its expected rate:\n"
+"its peak rate, or less where its group's ceiling is shared: backlogged\n"
+"siblings share their parent's rate in proportion to their committed rate\n"
+"plus a weighted part of what the committed rates leave (as mlx5-tm\n"
+"programs bw_share), a sibling capped below its share giving the rest to\n"
+"the others; a group's achieved rate is the sum of its queues'. A queue\n"
+"whose ring never filled while it fell short\n"
 "is reported as SENDER-LIMITED, a device model that lagged behind real\n"
 "time as DEVICE-LAG: the numbers are then not a measure of pacing.\n"
 "\n"
@@ -218,97 +247,255 @@ bad(const char *what, const char *arg, const char *why)
 	fprintf(stderr, "tm-pace: bad %s '%s': %s\n", what, arg, why);
 }
 
-/*
- * "Q:k=v,k=v" into @p queue and @p sh (and sizes when @p allow_size).
- * A copy of @p arg is cut up; messages quote the original.
- */
-static int
-parse_queue_spec(const char *arg, bool allow_size, uint16_t *queue,
-		 struct pace_shaper *sh, uint16_t *size_min, uint16_t *size_max)
+static char *
+trim(char *s)
 {
-	char buf[256];
-	char *colon, *item, *save = NULL, *end;
-	unsigned long q;
-	bool have_rate = false;
+	char *e;
 
-	if (strlen(arg) >= sizeof(buf)) {
-		bad("queue spec", arg, "too long");
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* Keys of a SPEC; each kind of line allows some of them. */
+enum spec_key {
+	KEY_PEAK = 1 << 0,
+	KEY_PPS = 1 << 1,
+	KEY_BURST = 1 << 2,
+	KEY_SIZE = 1 << 3,
+	KEY_CIR = 1 << 4,
+	KEY_WEIGHT = 1 << 5,
+	KEY_GROUP = 1 << 6,
+	KEY_PARENT = 1 << 7,
+};
+
+static const char *const key_names[] = {
+	"peak", "pps", "burst", "size", "cir", "weight", "group", "parent",
+};
+#define NB_KEYS (sizeof(key_names) / sizeof(key_names[0]))
+
+#define QUEUE_KEYS (KEY_PEAK | KEY_PPS | KEY_BURST | KEY_SIZE | KEY_CIR | \
+		    KEY_WEIGHT | KEY_GROUP)
+#define QUEUE_CHANGE_KEYS (QUEUE_KEYS & ~KEY_SIZE)
+#define GROUP_KEYS (KEY_PEAK | KEY_CIR | KEY_WEIGHT | KEY_PARENT)
+#define GROUP_CHANGE_KEYS (KEY_PEAK | KEY_CIR | KEY_WEIGHT)
+
+/* What one SPEC said. */
+struct spec {
+	unsigned int given;          /* enum spec_key bits */
+	struct pace_shaper shaper;
+	uint32_t weight;
+	char group[PACE_GROUP_NAME_LEN]; /* group= or parent= */
+	uint16_t size_min;
+	uint16_t size_max;
+};
+
+static int
+parse_name(const char *s, char *out)
+{
+	size_t i, n = strlen(s);
+
+	if (n == 0 || n >= PACE_GROUP_NAME_LEN ||
+	    !(isalpha((unsigned char)s[0]) || s[0] == '_'))
 		return -EINVAL;
-	}
-	strcpy(buf, arg);
-	colon = strchr(buf, ':');
-	if (colon == NULL) {
-		bad("queue spec", arg, "expected Q:peak=RATE or Q:pps=RATE");
-		return -EINVAL;
-	}
-	*colon = '\0';
-	errno = 0;
-	q = strtoul(buf, &end, 10);
-	if (errno != 0 || end == buf || *end != '\0' || q >= PACE_MAX_QUEUES) {
-		bad("queue number", arg, "expected 0..63");
-		return -EINVAL;
-	}
-	*queue = (uint16_t)q;
-	memset(sh, 0, sizeof(*sh));
-	for (item = strtok_r(colon + 1, ",", &save); item != NULL;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' &&
+		    s[i] != '-')
+			return -EINVAL;
+	memcpy(out, s, n + 1);
+	return 0;
+}
+
+static void
+allowed_keys(unsigned int allowed, char *buf, size_t len)
+{
+	size_t off = 0;
+	unsigned int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < NB_KEYS; k++)
+		if (allowed & (1u << k))
+			off += snprintf(buf + off, len - off, "%s%s",
+					off ? ", " : "", key_names[k]);
+}
+
+/* "k=v,k=v" (cut up in place) into @p sp; @p arg is quoted in messages. */
+static int
+parse_items(const char *arg, char *items, unsigned int allowed,
+	    struct spec *sp)
+{
+	char *item, *save = NULL, *end;
+	char known[96];
+	unsigned int k;
+	unsigned long w;
+
+	memset(sp, 0, sizeof(*sp));
+	allowed_keys(allowed, known, sizeof(known));
+	for (item = strtok_r(items, ",", &save); item != NULL;
 	     item = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(item, '=');
 		const char *val;
 
 		if (eq == NULL) {
-			bad("queue spec", arg, "items are key=value");
+			bad("spec", arg, "items are key=value");
 			return -EINVAL;
 		}
 		*eq = '\0';
 		val = eq + 1;
-		if (strcmp(item, "peak") == 0 || strcmp(item, "pps") == 0) {
-			if (have_rate) {
-				bad("queue spec", arg,
-				    "give one of peak= or pps=");
-				return -EINVAL;
-			}
-			if (pace_parse_rate(val, &sh->rate) < 0 ||
-			    sh->rate == 0) {
+		for (k = 0; k < NB_KEYS; k++)
+			if (strcmp(item, key_names[k]) == 0)
+				break;
+		if (k == NB_KEYS || !(allowed & (1u << k))) {
+			fprintf(stderr, "tm-pace: bad key '%s' in '%s': known "
+				"keys here: %s\n", item, arg, known);
+			return -EINVAL;
+		}
+		if (sp->given & (1u << k) ||
+		    ((1u << k) & (KEY_PEAK | KEY_PPS) &&
+		     sp->given & (KEY_PEAK | KEY_PPS))) {
+			bad("spec", arg, "a key given twice, or both peak= "
+			    "and pps=");
+			return -EINVAL;
+		}
+		sp->given |= 1u << k;
+		switch (1u << k) {
+		case KEY_PEAK:
+		case KEY_PPS:
+			if (pace_parse_rate(val, &sp->shaper.rate) < 0 ||
+			    sp->shaper.rate == 0) {
 				bad("rate", arg,
 				    "expected a positive number with K/M/G");
 				return -EINVAL;
 			}
-			sh->packet_mode = item[1] == 'p';
-			have_rate = true;
-		} else if (strcmp(item, "burst") == 0) {
-			if (pace_parse_size(val, &sh->burst) < 0) {
+			sp->shaper.packet_mode = (1u << k) == KEY_PPS;
+			break;
+		case KEY_BURST:
+			if (pace_parse_size(val, &sp->shaper.burst) < 0) {
 				bad("burst", arg, "expected a size with K/M");
 				return -EINVAL;
 			}
-		} else if (strcmp(item, "size") == 0 && allow_size) {
-			if (parse_size_range(val, size_min, size_max) < 0) {
+			break;
+		case KEY_SIZE:
+			if (parse_size_range(val, &sp->size_min,
+					     &sp->size_max) < 0) {
 				bad("size", arg, "expected N or A..B within "
 				    "60..9000");
 				return -EINVAL;
 			}
-		} else {
-			bad("queue spec key", item, allow_size ?
-			    "known keys: peak, pps, burst, size" :
-			    "known keys: peak, pps, burst");
+			break;
+		case KEY_CIR:
+			if (pace_parse_rate(val, &sp->shaper.committed) < 0 ||
+			    sp->shaper.committed == 0) {
+				bad("committed rate (cir=)", arg, "expected "
+				    "a positive number of bits/s with K/M/G");
+				return -EINVAL;
+			}
+			break;
+		case KEY_WEIGHT:
+			errno = 0;
+			w = strtoul(val, &end, 10);
+			if (errno != 0 || end == val || *end != '\0' ||
+			    w < 1 || w > UINT16_MAX) {
+				bad("weight", arg, "expected 1..65535");
+				return -EINVAL;
+			}
+			sp->weight = (uint32_t)w;
+			break;
+		default: /* KEY_GROUP, KEY_PARENT */
+			if (parse_name(val, sp->group) < 0) {
+				bad("group name", arg, "a letter or _, then "
+				    "letters, digits, _ or -; at most 15");
+				return -EINVAL;
+			}
+			break;
+		}
+	}
+	if (sp->given & KEY_CIR) {
+		if (!(sp->given & KEY_PEAK)) {
+			bad("spec", arg, "a committed rate (cir=) needs a peak "
+			    "rate (peak=), its ceiling, in bits/s");
+			return -EINVAL;
+		}
+		if (sp->shaper.committed > sp->shaper.rate) {
+			bad("spec", arg, "the committed rate (cir=) is above "
+			    "the peak rate (peak=)");
 			return -EINVAL;
 		}
 	}
-	if (!have_rate) {
-		bad("queue spec", arg, "no peak= or pps= rate");
+	return 0;
+}
+
+/* "HEAD:k=v,..." : @p head gets what is before the first ':'. */
+static int
+split_head(const char *arg, char *buf, size_t len, char **rest)
+{
+	char *colon;
+
+	if (strlen(arg) >= len) {
+		bad("spec", arg, "too long");
 		return -EINVAL;
 	}
+	strcpy(buf, arg);
+	colon = strchr(buf, ':');
+	if (colon == NULL)
+		return -EINVAL;
+	*colon = '\0';
+	*rest = colon + 1;
 	return 0;
+}
+
+static int
+parse_queue_number(const char *arg, const char *s, uint16_t *queue)
+{
+	char *end;
+	unsigned long q;
+
+	errno = 0;
+	q = strtoul(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || q >= PACE_MAX_QUEUES) {
+		bad("queue number", arg, "expected 0..63");
+		return -EINVAL;
+	}
+	*queue = (uint16_t)q;
+	return 0;
+}
+
+static void
+place_from_spec(struct pace_place *pl, const struct spec *sp)
+{
+	pl->group = PACE_GROUP_ROOT;
+	pl->weight = sp->given & KEY_WEIGHT ? sp->weight : 1;
+	snprintf(pl->group_name, sizeof(pl->group_name), "%s", sp->group);
 }
 
 static int
 add_queue(struct pace_options *opt, const char *arg)
 {
 	struct pace_queue_plan qp = { 0 };
+	struct spec sp;
+	char buf[256], *rest;
 	unsigned int i;
 
-	if (parse_queue_spec(arg, true, &qp.queue, &qp.shaper, &qp.size_min,
-			     &qp.size_max) < 0)
+	if (split_head(arg, buf, sizeof(buf), &rest) < 0) {
+		bad("queue spec", arg, "expected Q:peak=RATE or Q:pps=RATE");
 		return -EINVAL;
+	}
+	if (parse_queue_number(arg, buf, &qp.queue) < 0 ||
+	    parse_items(arg, rest, QUEUE_KEYS, &sp) < 0)
+		return -EINVAL;
+	if (!(sp.given & (KEY_PEAK | KEY_PPS)) &&
+	    (!(sp.given & KEY_GROUP) || sp.given & KEY_BURST)) {
+		bad("queue spec", arg, "no peak= or pps= rate (only a queue "
+		    "in a group= may go without a shaper of its own)");
+		return -EINVAL;
+	}
+	qp.shaper = sp.shaper;
+	qp.size_min = sp.size_min;
+	qp.size_max = sp.size_max;
+	place_from_spec(&qp.place, &sp);
 	for (i = 0; i < opt->nb_queues; i++) {
 		if (opt->queues[i].queue == qp.queue) {
 			bad("queue spec", arg, "queue planned twice");
@@ -323,15 +510,47 @@ add_queue(struct pace_options *opt, const char *arg)
 	return 0;
 }
 
-/* "T:queue Q:SPEC" */
+/* "NAME:k=v,..." */
+static int
+add_group(struct pace_options *opt, const char *arg)
+{
+	struct pace_group_plan *g;
+	struct spec sp;
+	char buf[256], *rest;
+
+	if (opt->nb_groups == PACE_MAX_GROUPS) {
+		bad("group", arg, "too many groups (16 at most)");
+		return -EINVAL;
+	}
+	g = &opt->groups[opt->nb_groups];
+	memset(g, 0, sizeof(*g));
+	if (split_head(arg, buf, sizeof(buf), &rest) < 0 ||
+	    parse_name(trim(buf), g->name) < 0) {
+		bad("group", arg, "expected NAME:peak=RATE,weight=N,...; "
+		    "NAME a letter or _, then letters, digits, _ or -");
+		return -EINVAL;
+	}
+	if (pace_plan_group(opt, g->name) >= 0) {
+		bad("group", arg, "group defined twice");
+		return -EINVAL;
+	}
+	if (parse_items(arg, rest, GROUP_KEYS, &sp) < 0)
+		return -EINVAL;
+	g->shaper = sp.shaper;
+	place_from_spec(&g->place, &sp);
+	opt->nb_groups++;
+	return 0;
+}
+
+/* "T:queue Q:SPEC", "T:Q:SPEC" or "T:group NAME:SPEC" */
 static int
 add_change(struct pace_options *opt, const char *arg)
 {
 	struct pace_change *ch;
-	char tbuf[32];
+	struct spec sp;
+	char tbuf[32], buf[256], *rest;
 	const char *colon = strchr(arg, ':');
-	const char *rest;
-	uint16_t dummy_min = 0, dummy_max = 0;
+	const char *what;
 	size_t tlen;
 
 	if (opt->nb_changes == PACE_MAX_CHANGES) {
@@ -339,9 +558,11 @@ add_change(struct pace_options *opt, const char *arg)
 		return -EINVAL;
 	}
 	ch = &opt->changes[opt->nb_changes];
+	memset(ch, 0, sizeof(*ch));
 	tlen = colon != NULL ? (size_t)(colon - arg) : 0;
 	if (colon == NULL || tlen >= sizeof(tbuf)) {
-		bad("change", arg, "expected T:queue Q:SPEC");
+		bad("change", arg, "expected T:queue Q:SPEC or "
+		    "T:group NAME:SPEC");
 		return -EINVAL;
 	}
 	memcpy(tbuf, arg, tlen);
@@ -350,39 +571,53 @@ add_change(struct pace_options *opt, const char *arg)
 		bad("change time", arg, "expected a time such as 5s");
 		return -EINVAL;
 	}
-	/* "T:queue Q:SPEC", or "T:Q:SPEC" which needs no quotes. */
-	rest = colon + 1;
-	while (isspace((unsigned char)*rest))
-		rest++;
-	if (strncmp(rest, "queue", 5) == 0) {
-		rest += 5;
-		while (isspace((unsigned char)*rest))
-			rest++;
+	what = colon + 1;
+	while (isspace((unsigned char)*what))
+		what++;
+	if (strncmp(what, "group", 5) == 0 &&
+	    isspace((unsigned char)what[5]))
+		ch->is_group = true;
+	if (strncmp(what, "queue", 5) == 0 || ch->is_group) {
+		what += 5;
+		while (isspace((unsigned char)*what))
+			what++;
 	}
-	if (*rest == '\0') {
-		bad("change", arg, "expected T:queue Q:SPEC in one argument "
-		    "(quote it: --at '5s:queue 2:peak=200M', or write "
-		    "--at 5s:2:peak=200M)");
+	if (*what == '\0' || split_head(what, buf, sizeof(buf), &rest) < 0) {
+		bad("change", arg, "expected T:queue Q:SPEC or T:group "
+		    "NAME:SPEC in one argument (quote it: --at '5s:queue "
+		    "2:peak=200M', or write --at 5s:2:peak=200M)");
 		return -EINVAL;
 	}
-	if (parse_queue_spec(rest, false, &ch->queue, &ch->shaper,
-			     &dummy_min, &dummy_max) < 0)
+	if (ch->is_group) {
+		if (parse_name(trim(buf), ch->group_name) < 0) {
+			bad("change", arg, "expected a group name after "
+			    "'group'");
+			return -EINVAL;
+		}
+	} else if (parse_queue_number(arg, buf, &ch->queue) < 0) {
 		return -EINVAL;
+	}
+	if (parse_items(arg, rest, ch->is_group ? GROUP_CHANGE_KEYS :
+			QUEUE_CHANGE_KEYS, &sp) < 0)
+		return -EINVAL;
+	if (sp.given & (KEY_PEAK | KEY_PPS | KEY_CIR))
+		ch->what |= PACE_SET_SHAPER;
+	if (sp.given & KEY_WEIGHT)
+		ch->what |= PACE_SET_WEIGHT;
+	if (sp.given & KEY_GROUP)
+		ch->what |= PACE_SET_GROUP;
+	if (ch->what == 0 || (!ch->is_group && sp.given & KEY_BURST &&
+			      !(ch->what & PACE_SET_SHAPER))) {
+		bad("change", arg, "nothing to change: give a new shaper "
+		    "(peak=, pps=), weight= or group=");
+		return -EINVAL;
+	}
+	ch->shaper = sp.shaper;
+	ch->weight = sp.weight;
+	snprintf(ch->new_group_name, sizeof(ch->new_group_name), "%s",
+		 sp.group);
 	opt->nb_changes++;
 	return 0;
-}
-
-static char *
-trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
 }
 
 static int
@@ -412,7 +647,12 @@ read_plan_file(struct pace_options *opt, const char *path)
 			s = trim(s + 7);
 		else if (strncmp(s, "queue", 5) == 0)
 			s = trim(s + 5);
-		if (strncmp(s, "--at", 4) == 0)
+		if (strncmp(s, "--group", 7) == 0)
+			ret = add_group(opt, trim(s + 7));
+		else if (strncmp(s, "group", 5) == 0 &&
+			 isspace((unsigned char)s[5]))
+			ret = add_group(opt, trim(s + 5));
+		else if (strncmp(s, "--at", 4) == 0)
 			ret = add_change(opt, trim(s + 4));
 		else if (strncmp(s, "at", 2) == 0 &&
 			 isspace((unsigned char)s[2]))
@@ -425,6 +665,111 @@ read_plan_file(struct pace_options *opt, const char *path)
 	}
 	fclose(f);
 	return ret;
+}
+
+int
+pace_plan_group(const struct pace_options *opt, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < opt->nb_groups; i++)
+		if (strcmp(opt->groups[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The group index of @p name ("" = the root), or a message and -EINVAL. */
+static int
+resolve_group(const struct pace_options *opt, const char *name,
+	      const char *who, int *out)
+{
+	if (name[0] == '\0') {
+		*out = PACE_GROUP_ROOT;
+		return 0;
+	}
+	*out = pace_plan_group(opt, name);
+	if (*out >= 0)
+		return 0;
+	fprintf(stderr, "tm-pace: %s names group '%s', which is not in the "
+		"plan (define it with 'group %s:...' or --group)\n", who, name,
+		name);
+	return -EINVAL;
+}
+
+/* Group @p g or one above it has a ceiling. */
+static bool
+capped(const struct pace_options *opt, int g)
+{
+	for (; g >= 0; g = opt->groups[g].place.group)
+		if (opt->groups[g].shaper.rate != 0)
+			return true;
+	return false;
+}
+
+/*
+ * Group names to indexes, depths (a group's parent is defined before it,
+ * so no cycle), and what changes may do.
+ */
+static int
+check_groups(struct pace_options *opt)
+{
+	char who[64];
+	unsigned int i;
+
+	for (i = 0; i < opt->nb_groups; i++) {
+		struct pace_group_plan *g = &opt->groups[i];
+
+		snprintf(who, sizeof(who), "group %s", g->name);
+		if (resolve_group(opt, g->place.group_name, who,
+				  &g->place.group) < 0)
+			return -EINVAL;
+		if (g->place.group >= (int)i) {
+			fprintf(stderr, "tm-pace: group %s: its parent %s must "
+				"be defined before it\n", g->name,
+				g->place.group_name);
+			return -EINVAL;
+		}
+		g->depth = g->place.group == PACE_GROUP_ROOT ? 1 :
+			   opt->groups[g->place.group].depth + 1;
+		if (g->depth > opt->group_depth)
+			opt->group_depth = g->depth;
+	}
+	for (i = 0; i < opt->nb_queues; i++) {
+		struct pace_queue_plan *qp = &opt->queues[i];
+
+		snprintf(who, sizeof(who), "queue %u", qp->queue);
+		if (resolve_group(opt, qp->place.group_name, who,
+				  &qp->place.group) < 0)
+			return -EINVAL;
+		if (qp->shaper.rate == 0 && !capped(opt, qp->place.group)) {
+			fprintf(stderr, "tm-pace: queue %u has no rate and no "
+				"group above it has a ceiling: it would send as "
+				"fast as the port goes; give it peak= or its "
+				"group a peak=\n", qp->queue);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < opt->nb_changes; i++) {
+		struct pace_change *ch = &opt->changes[i];
+
+		if (ch->is_group) {
+			snprintf(who, sizeof(who), "change at %.3fs",
+				 (double)ch->at_ns / 1e9);
+			if (resolve_group(opt, ch->group_name, who,
+					  &ch->group) < 0)
+				return -EINVAL;
+		}
+		if (ch->what & PACE_SET_GROUP) {
+			snprintf(who, sizeof(who), "change of queue %u",
+				 ch->queue);
+			if (resolve_group(opt, ch->new_group_name, who,
+					  &ch->new_group) < 0)
+				return -EINVAL;
+		}
+	}
+	if (opt->nb_groups > 0)
+		opt->levels = opt->group_depth + 2;
+	return 0;
 }
 
 const struct pace_queue_plan *
@@ -455,7 +800,7 @@ cmp_queue(const void *a, const void *b)
 }
 
 enum {
-	OPT_QUEUE = 256, OPT_PLAN, OPT_AT, OPT_SHARE, OPT_LEVELS,
+	OPT_QUEUE = 256, OPT_GROUP, OPT_PLAN, OPT_AT, OPT_SHARE, OPT_LEVELS,
 	OPT_PKT_SIZE, OPT_TXD, OPT_TX_BURST, OPT_PORT, OPT_DURATION,
 	OPT_INTERVAL, OPT_SETTLE, OPT_TOLERANCE, OPT_JSON, OPT_PLOT,
 	OPT_QUIET, OPT_KEEP_GOING, OPT_FROM_DEVICE, OPT_HELP,
@@ -463,6 +808,7 @@ enum {
 
 static const struct option long_opts[] = {
 	{ "queue", required_argument, NULL, OPT_QUEUE },
+	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "plan", required_argument, NULL, OPT_PLAN },
 	{ "at", required_argument, NULL, OPT_AT },
 	{ "share", no_argument, NULL, OPT_SHARE },
@@ -499,7 +845,7 @@ parse_uint(const char *s, unsigned long min, unsigned long max,
 }
 
 static int
-check_options(struct pace_options *opt, bool settle_given)
+check_options(struct pace_options *opt, bool settle_given, bool levels_given)
 {
 	unsigned int i;
 
@@ -515,6 +861,13 @@ check_options(struct pace_options *opt, bool settle_given)
 	}
 	if (!settle_given)
 		opt->settle_ns = opt->interval_ns;
+	if (levels_given && opt->nb_groups > 0) {
+		fprintf(stderr, "tm-pace: --levels is for plans without "
+			"groups; with groups the levels follow them\n");
+		return -EINVAL;
+	}
+	if (check_groups(opt) < 0)
+		return -EINVAL;
 	for (i = 0; i < opt->nb_queues; i++) {
 		struct pace_queue_plan *qp = &opt->queues[i];
 
@@ -527,6 +880,15 @@ check_options(struct pace_options *opt, bool settle_given)
 	for (i = 0; i < opt->nb_changes; i++) {
 		const struct pace_change *ch = &opt->changes[i];
 
+		if (ch->is_group) {
+			if (ch->at_ns >= opt->duration_ns) {
+				fprintf(stderr, "tm-pace: --at change of group "
+					"%s falls after the end of the run\n",
+					ch->group_name);
+				return -EINVAL;
+			}
+			continue;
+		}
 		if (pace_plan_find(opt, ch->queue) == NULL) {
 			fprintf(stderr, "tm-pace: --at changes queue %u, "
 				"which is not in the plan\n", ch->queue);
@@ -558,7 +920,7 @@ int
 pace_options_parse(struct pace_options *opt, int argc, char **argv)
 {
 	const char *prog = argc > 0 ? argv[0] : "dpdk-tm-pace";
-	bool settle_given = false;
+	bool settle_given = false, levels_given = false;
 	unsigned long v;
 	double d;
 	char *end;
@@ -582,6 +944,10 @@ pace_options_parse(struct pace_options *opt, int argc, char **argv)
 			if (add_queue(opt, optarg) < 0)
 				return -EINVAL;
 			break;
+		case OPT_GROUP:
+			if (add_group(opt, optarg) < 0)
+				return -EINVAL;
+			break;
 		case OPT_PLAN:
 			if (read_plan_file(opt, optarg) < 0)
 				return -EINVAL;
@@ -599,6 +965,7 @@ pace_options_parse(struct pace_options *opt, int argc, char **argv)
 				return -EINVAL;
 			}
 			opt->levels = (unsigned int)v;
+			levels_given = true;
 			break;
 		case OPT_PKT_SIZE:
 			if (parse_size_range(optarg, &opt->size_min,
@@ -699,5 +1066,5 @@ pace_options_parse(struct pace_options *opt, int argc, char **argv)
 			return -EINVAL;
 		}
 	}
-	return check_options(opt, settle_given);
+	return check_options(opt, settle_given, levels_given);
 }

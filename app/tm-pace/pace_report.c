@@ -22,13 +22,34 @@ extern char **environ;
 const char *
 pace_fmt_shaper(char *buf, size_t len, const struct pace_shaper *sh)
 {
-	char r[32];
+	char r[32], c[32];
 
 	pace_fmt_si(r, sizeof(r), (double)sh->rate);
-	if (sh->packet_mode)
+	if (sh->rate == 0)
+		snprintf(buf, len, "no shaper");
+	else if (sh->packet_mode)
 		snprintf(buf, len, "pps  %s pkt/s", r);
+	else if (sh->committed != 0)
+		snprintf(buf, len, "peak %s cir %s", r,
+			 pace_fmt_si(c, sizeof(c), (double)sh->committed));
 	else
 		snprintf(buf, len, "peak %s bit/s", r);
+	return buf;
+}
+
+/* Shaper, weight (when @p weight) and group (when @p g >= 0). */
+static const char *
+fmt_config(char *buf, size_t len, const struct pace_shaper *sh,
+	   uint32_t weight, int g, const struct pace_options *opt)
+{
+	size_t off;
+
+	pace_fmt_shaper(buf, len, sh);
+	off = strlen(buf);
+	if (weight != 0 && off < len)
+		off += snprintf(buf + off, len - off, " w%u", weight);
+	if (g >= 0 && opt != NULL && off < len)
+		snprintf(buf + off, len - off, " in %s", opt->groups[g].name);
 	return buf;
 }
 
@@ -94,14 +115,13 @@ pace_report_live(const struct pace_run *run)
 	for (i = 0; i < run->opt.nb_queues; i++) {
 		const struct pace_qsample *qs = &b->q[i];
 		double r = pace_meter_rate(run, i, a, b);
-		double err = 100 * (r - (double)qs->shaper.rate) /
-			     (double)qs->shaper.rate;
+		double err = 100 * (r - qs->expected) / qs->expected;
 		uint64_t pkts = pace_meter_packets(run, i, b);
 
 		double full = pace_meter_ring_full_pct(i, a, b);
 		const char *note = "";
 
-		pace_fmt_shaper(shaper, sizeof(shaper), &qs->shaper);
+		fmt_config(shaper, sizeof(shaper), &qs->shaper, 0, -1, NULL);
 		fmt_rate(ach, sizeof(ach), r, &qs->shaper);
 		fmt_profile(prof, sizeof(prof), qs->profile_id);
 		if (!run->shaped)
@@ -200,13 +220,191 @@ report_vport(const struct pace_run *run)
 			   a->vport_octets) * 8e9 / (double)(b->t_ns - a->t_ns)));
 }
 
+/* "queue 2 peak 200M -> peak 800M" or "group A w1 -> w3". */
+static void
+fmt_change(const struct pace_run *run, const struct pace_applied_change *c,
+	   char *buf, size_t len)
+{
+	const struct pace_state *a = &c->before, *b = &c->after;
+	const struct pace_change *ch = c->ch;
+	char from[64], to[64];
+	int i = c->plan_idx, g = ch->group;
+
+	if (i >= 0) {
+		fmt_config(from, sizeof(from), &a->shaper[i],
+			   ch->what & PACE_SET_WEIGHT ? a->weight[i] : 0,
+			   ch->what & PACE_SET_GROUP ? a->group[i] : -1,
+			   &run->opt);
+		if (c->ret == 0)
+			fmt_config(to, sizeof(to), &b->shaper[i],
+				   ch->what & PACE_SET_WEIGHT ? b->weight[i] :
+				   0, ch->what & PACE_SET_GROUP ?
+				   b->group[i] : -1, &run->opt);
+		else
+			fmt_config(to, sizeof(to), ch->what & PACE_SET_SHAPER ?
+				   &ch->shaper : &a->shaper[i],
+				   ch->what & PACE_SET_WEIGHT ? ch->weight : 0,
+				   ch->what & PACE_SET_GROUP ? ch->new_group :
+				   -1, &run->opt);
+		snprintf(buf, len, "queue %u %s -> %s",
+			 run->opt.queues[i].queue, from, to);
+		return;
+	}
+	fmt_config(from, sizeof(from), &a->gshaper[g], a->gweight[g], -1, NULL);
+	fmt_config(to, sizeof(to), ch->what & PACE_SET_SHAPER ? &ch->shaper :
+		   &a->gshaper[g], ch->what & PACE_SET_WEIGHT ? ch->weight :
+		   a->gweight[g], -1, NULL);
+	snprintf(buf, len, "group %s %s -> %s", run->opt.groups[g].name, from,
+		 to);
+}
+
+static void
+print_change(const struct pace_run *run, const struct pace_applied_change *c)
+{
+	char what[160];
+
+	fmt_change(run, c, what, sizeof(what));
+	printf("change at %.3fs: %s: %s%s%s\n", (double)c->t_ns / 1e9, what,
+	       c->ret == 0 ? "applied (" : !run->shaped ?
+	       "not applied (no hierarchy" : "REFUSED (", c->ret == 0 ?
+	       c->call : "", ")");
+}
+
+/* What the summary found, over all rows. */
+struct verdict {
+	bool all_ok;
+	bool lag;
+	bool sender;
+};
+
+#define ROW_FMT "%-22s %6.1fs  %-28s %7s %7s %4s  %-16s %-16s %+7.2f%% %10" \
+	PRIu64 " %4.0f%%  %s%s%s\n"
+/* A group's row: no packets or ring of its own. */
+#define GROUP_ROW_FMT "%-22s %6.1fs  %-28s %7s %7s %4s  %-16s %-16s " \
+	"%+7.2f%% %10s %5s  %s\n"
+
+static void
+summary_queue(const struct pace_run *run, unsigned int i, unsigned int depth,
+	      struct verdict *v)
+{
+	struct pace_phase ph[PACE_MAX_PHASES];
+	char name[40], cfg[64], ach[32], exp[32], with[64], burst[32];
+	char prof[16], pp[16];
+	unsigned int k, n = pace_meter_phases(run, i, ph, PACE_MAX_PHASES);
+	bool grouped = run->opt.nb_groups > 0;
+
+	snprintf(name, sizeof(name), "%*squeue %u", 2 * depth, "",
+		 run->opt.queues[i].queue);
+	for (k = 0; k < n; k++) {
+		const char *st = phase_status(run, i, &ph[k]);
+		int g = run->initial.group[i];
+		unsigned int c;
+
+		/* The group it is in during this phase, if it moved. */
+		for (c = 0; c < run->nb_changes; c++)
+			if (run->changes[c].ret == 0 &&
+			    run->changes[c].t_ns <= ph[k].start_ns)
+				g = run->changes[c].after.group[i];
+		fmt_config(cfg, sizeof(cfg), &ph[k].shaper,
+			   grouped ? ph[k].weight : 0,
+			   g != run->initial.group[i] ? g : -1, &run->opt);
+		if (ph[k].measured)
+			fmt_rate(ach, sizeof(ach), ph[k].achieved,
+				 &ph[k].shaper);
+		else
+			snprintf(ach, sizeof(ach), "-");
+		fmt_rate(exp, sizeof(exp), ph[k].expected, &ph[k].shaper);
+		if (ph[k].shaper.burst == 0)
+			snprintf(burst, sizeof(burst), "default");
+		else
+			snprintf(burst, sizeof(burst), "%" PRIu64,
+				 ph[k].shaper.burst);
+		fmt_profile(prof, sizeof(prof), ph[k].profile_id);
+		sharers(run, i, ph[k].profile_id, with, sizeof(with));
+		if (ph[k].pp_index < 0)
+			snprintf(pp, sizeof(pp), "-");
+		else
+			snprintf(pp, sizeof(pp), "%d", ph[k].pp_index);
+		printf(ROW_FMT, k == 0 ? name : "", (double)ph[k].start_ns / 1e9,
+		       cfg, burst, prof, pp, exp, ach,
+		       ph[k].measured ? shown_pct(ph[k].error_pct) : 0.0,
+		       ph[k].pkts, ph[k].ring_full_pct, st,
+		       k == n - 1 && with[0] ? "  shares profile with queue " :
+		       "", k == n - 1 ? with : "");
+		if (!ph[k].measured || !ph[k].within || ph[k].mtu_drops > 0)
+			v->all_ok = false;
+		v->lag |= ph[k].device_lag;
+		v->sender |= ph[k].sender_limited;
+	}
+}
+
+/* The row(s) of group @p g, or of the root when g < 0. */
+static void
+summary_group(const struct pace_run *run, int g, unsigned int depth,
+	      struct verdict *v)
+{
+	static struct pace_group_phase ph[PACE_MAX_PHASES];
+	const struct pace_shaper none = { 0 };
+	char name[40], cfg[64], ach[32], exp[32];
+	unsigned int k, n = pace_meter_group_phases(run, g, ph,
+						     PACE_MAX_PHASES);
+
+	if (g < 0)
+		snprintf(name, sizeof(name), "root");
+	else
+		snprintf(name, sizeof(name), "%*sgroup %s", 2 * depth, "",
+			 run->opt.groups[g].name);
+	for (k = 0; k < n; k++) {
+		const char *st;
+
+		if (g < 0)
+			snprintf(cfg, sizeof(cfg), "no shaper (port %s)",
+				 run->line_bps ? "line rate" : "unknown");
+		else
+			fmt_config(cfg, sizeof(cfg), &ph[k].state.gshaper[g],
+				   ph[k].state.gweight[g], -1, NULL);
+		fmt_rate(exp, sizeof(exp), ph[k].expected, &none);
+		if (ph[k].measured)
+			fmt_rate(ach, sizeof(ach), ph[k].achieved, &none);
+		else
+			snprintf(ach, sizeof(ach), "-");
+		st = !run->shaped ? "UNSHAPED" : !ph[k].measured ?
+		     "too short" : ph[k].device_lag ? "DEVICE-LAG" :
+		     ph[k].within ? "ok" : "OFF";
+		printf(GROUP_ROW_FMT, k == 0 ? name : "",
+		       (double)ph[k].start_ns / 1e9, cfg, "", "", "", exp, ach,
+		       ph[k].measured ? shown_pct(ph[k].error_pct) : 0.0, "",
+		       "", st);
+		if (!ph[k].measured || !ph[k].within)
+			v->all_ok = false;
+		v->lag |= ph[k].device_lag;
+	}
+}
+
+/* Group @p g (-1: root level) and what hangs below it, in plan order. */
+static void
+summary_tree(const struct pace_run *run, int g, unsigned int depth,
+	     struct verdict *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->opt.nb_queues; i++)
+		if (run->initial.group[i] == g)
+			summary_queue(run, i, depth, v);
+	for (i = 0; i < run->opt.nb_groups; i++) {
+		if (run->opt.groups[i].place.group != g)
+			continue;
+		summary_group(run, (int)i, depth, v);
+		summary_tree(run, (int)i, depth + 1, v);
+	}
+}
+
 bool
 pace_report_summary(const struct pace_run *run)
 {
-	struct pace_phase ph[PACE_MAX_PHASES];
-	char shaper[48], ach[48], with[64], burst[32], prof[16], pp[16];
-	bool all_ok = true, lag = false, sender = false;
-	unsigned int i, k, n;
+	struct verdict v = { .all_ok = true };
+	bool all_ok, lag, sender;
+	unsigned int i;
 
 	printf("\nSummary: port %u (%s, driver %s), %.1fs of %s time, "
 	       "tolerance %.1f%%%s\n", run->port_id, run->port_name,
@@ -214,59 +412,24 @@ pace_report_summary(const struct pace_run *run)
 	       run->emu.virtual_clock ? "device" : "real",
 	       run->opt.tolerance_pct, run->interrupted ?
 	       ", INTERRUPTED" : "");
-	printf("%5s %8s  %-24s %8s %7s %4s  %-18s %8s %11s %5s  %s\n",
-	       "queue", "from", "configured", "burst", "profile", "pp",
-	       "achieved", "error", "packets", "full", "status");
-	for (i = 0; i < run->opt.nb_queues; i++) {
-		n = pace_meter_phases(run, i, ph, PACE_MAX_PHASES);
-		for (k = 0; k < n; k++) {
-			const char *st = phase_status(run, i, &ph[k]);
-
-			pace_fmt_shaper(shaper, sizeof(shaper), &ph[k].shaper);
-			if (ph[k].measured)
-				fmt_rate(ach, sizeof(ach), ph[k].achieved,
-					 &ph[k].shaper);
-			else
-				snprintf(ach, sizeof(ach), "-");
-			if (ph[k].shaper.burst == 0)
-				snprintf(burst, sizeof(burst), "default");
-			else
-				snprintf(burst, sizeof(burst), "%" PRIu64,
-					 ph[k].shaper.burst);
-			fmt_profile(prof, sizeof(prof), ph[k].profile_id);
-			sharers(run, i, ph[k].profile_id, with, sizeof(with));
-			if (ph[k].pp_index < 0)
-				snprintf(pp, sizeof(pp), "-");
-			else
-				snprintf(pp, sizeof(pp), "%d", ph[k].pp_index);
-			printf("%5u %7.1fs  %-24s %8s %7s %4s  %-18s %+7.2f%% %11"
-			       PRIu64 " %4.0f%%  %s%s%s\n",
-			       run->opt.queues[i].queue,
-			       (double)ph[k].start_ns / 1e9, shaper, burst,
-			       prof, pp, ach,
-			       ph[k].measured ? shown_pct(ph[k].error_pct) : 0.0,
-			       ph[k].pkts, ph[k].ring_full_pct, st,
-			       k == n - 1 && with[0] ? "  shares profile with "
-			       "queue " : "", k == n - 1 ? with : "");
-			if (!ph[k].measured || !ph[k].within ||
-			    ph[k].mtu_drops > 0)
-				all_ok = false;
-			lag |= ph[k].device_lag;
-			sender |= ph[k].sender_limited;
-		}
+	printf("%-22s %7s  %-28s %7s %7s %4s  %-16s %-16s %8s %10s %5s  %s\n",
+	       "node", "from", "configured", "burst", "profile", "pp",
+	       "expected", "achieved", "error", "packets", "full", "status");
+	if (run->opt.nb_groups > 0) {
+		summary_group(run, -1, 0, &v);
+		summary_tree(run, PACE_GROUP_ROOT, 1, &v);
+	} else {
+		summary_tree(run, PACE_GROUP_ROOT, 0, &v);
 	}
-	for (i = 0; i < run->nb_changes; i++) {
-		const struct pace_applied_change *c = &run->changes[i];
-		char from[48], to[48];
-
-		pace_fmt_shaper(from, sizeof(from), &c->from);
-		pace_fmt_shaper(to, sizeof(to), &c->to);
-		printf("change at %.3fs: queue %u %s -> %s: %s\n",
-		       (double)c->t_ns / 1e9,
-		       run->opt.queues[c->plan_idx].queue, from, to,
-		       c->ret == 0 ? "applied (rte_tm_node_shaper_update)" :
-		       !run->shaped ? "not applied (no hierarchy)" : "REFUSED");
-	}
+	all_ok = v.all_ok;
+	lag = v.lag;
+	sender = v.sender;
+	for (i = 0; i < run->nb_changes; i++)
+		print_change(run, &run->changes[i]);
+	if (run->opt.nb_groups > 0)
+		printf("expected: what the settings give with every queue "
+		       "backlogged (doc/guides/tm_pace.rst); a group's and "
+		       "the root's figures are the sums of their queues'\n");
 	for (i = 0; i < run->opt.nb_queues; i++) {
 		if (pace_meter_source(run, i) != pace_meter_source(run, 0))
 			break;
@@ -365,11 +528,14 @@ json_phases(FILE *f, const struct pace_run *run, unsigned int idx,
 		fprintf(f, "        {\"start_s\": %.6f, \"end_s\": %.6f, "
 			"\"configured\": %" PRIu64 ", \"unit\": \"%s\", "
 			"\"burst\": %" PRIu64 ", \"profile_id\": %u, "
-			"\"pp_index\": %d, \"measured\": %s, ",
+			"\"pp_index\": %d, \"committed\": %" PRIu64 ", "
+			"\"weight\": %u, \"expected\": %.1f, "
+			"\"measured\": %s, ",
 			(double)ph[k].start_ns / 1e9,
 			(double)ph[k].end_ns / 1e9, ph[k].shaper.rate,
 			unit(&ph[k].shaper), ph[k].shaper.burst,
 			ph[k].profile_id, ph[k].pp_index,
+			ph[k].shaper.committed, ph[k].weight, ph[k].expected,
 			ph[k].measured ? "true" : "false");
 		if (ph[k].measured)
 			fprintf(f, "\"achieved\": %.1f, \"error_pct\": %.4f, ",
@@ -405,8 +571,9 @@ json_samples(FILE *f, const struct pace_run *run, unsigned int idx)
 		uint64_t pkts = pace_meter_packets(run, idx, b);
 
 		fprintf(f, "%s\n        {\"t_s\": %.6f, \"configured\": %"
-			PRIu64 ", \"achieved\": ", k > 1 ? "," : "",
-			(double)b->t_ns / 1e9, b->q[idx].shaper.rate);
+			PRIu64 ", \"expected\": %.1f, \"achieved\": ",
+			k > 1 ? "," : "", (double)b->t_ns / 1e9,
+			b->q[idx].shaper.rate, b->q[idx].expected);
 		if (r < 0)
 			fprintf(f, "null");
 		else
@@ -418,6 +585,58 @@ json_samples(FILE *f, const struct pace_run *run, unsigned int idx)
 			b->q[idx].profile_id);
 	}
 	fprintf(f, "\n      ]\n");
+}
+
+/* A group (or the root, g < 0) with its phases. */
+static void
+json_group(FILE *f, const struct pace_run *run, int g, bool comma,
+	   bool *all_ok, bool *reliable)
+{
+	static struct pace_group_phase ph[PACE_MAX_PHASES];
+	unsigned int k, n = pace_meter_group_phases(run, g, ph,
+						     PACE_MAX_PHASES);
+
+	if (g >= 0) {
+		const struct pace_group_plan *gp = &run->opt.groups[g];
+
+		fprintf(f, "%s\n    {\"name\": ", comma ? "," : "");
+		json_str(f, gp->name);
+		fprintf(f, ", \"parent\": ");
+		if (gp->place.group < 0)
+			fprintf(f, "null");
+		else
+			json_str(f, run->opt.groups[gp->place.group].name);
+		fprintf(f, ", \"phases\": [");
+	} else {
+		fprintf(f, "{\"line_rate\": %" PRIu64 ", \"phases\": [",
+			run->line_bps);
+	}
+	for (k = 0; k < n; k++) {
+		fprintf(f, "%s\n      {\"start_s\": %.6f, \"end_s\": %.6f, ",
+			k ? "," : "", (double)ph[k].start_ns / 1e9,
+			(double)ph[k].end_ns / 1e9);
+		if (g >= 0)
+			fprintf(f, "\"peak\": %" PRIu64 ", \"committed\": %"
+				PRIu64 ", \"weight\": %u, ",
+				ph[k].state.gshaper[g].rate,
+				ph[k].state.gshaper[g].committed,
+				ph[k].state.gweight[g]);
+		fprintf(f, "\"unit\": \"bit/s\", \"expected\": %.1f, ",
+			ph[k].expected);
+		if (ph[k].measured)
+			fprintf(f, "\"achieved\": %.1f, \"error_pct\": %.4f, ",
+				ph[k].achieved, ph[k].error_pct);
+		else
+			fprintf(f, "\"achieved\": null, \"error_pct\": null, ");
+		fprintf(f, "\"within_tolerance\": %s, \"device_lag\": %s}",
+			ph[k].within ? "true" : "false",
+			ph[k].device_lag ? "true" : "false");
+		if (!ph[k].measured || !ph[k].within)
+			*all_ok = false;
+		if (ph[k].device_lag)
+			*reliable = false;
+	}
+	fprintf(f, "]}");
 }
 
 int
@@ -468,12 +687,27 @@ pace_report_json(const struct pace_run *run, const char *path)
 	for (i = 0; i < run->nb_changes; i++) {
 		const struct pace_applied_change *c = &run->changes[i];
 
-		fprintf(f, "%s\n    {\"t_s\": %.6f, \"queue\": %u, \"from\": ",
-			i ? "," : "", (double)c->t_ns / 1e9,
-			run->opt.queues[c->plan_idx].queue);
-		json_shaper(f, &c->from);
-		fprintf(f, ", \"to\": ");
-		json_shaper(f, &c->to);
+		char what[160];
+		int q = c->plan_idx;
+
+		fmt_change(run, c, what, sizeof(what));
+		fprintf(f, "%s\n    {\"t_s\": %.6f, ", i ? "," : "",
+			(double)c->t_ns / 1e9);
+		if (q >= 0) {
+			fprintf(f, "\"queue\": %u, \"from\": ",
+				run->opt.queues[q].queue);
+			json_shaper(f, &c->before.shaper[q]);
+			fprintf(f, ", \"to\": ");
+			json_shaper(f, c->ch->what & PACE_SET_SHAPER ?
+				    &c->ch->shaper : &c->before.shaper[q]);
+		} else {
+			fprintf(f, "\"group\": ");
+			json_str(f, run->opt.groups[c->ch->group].name);
+		}
+		fprintf(f, ", \"change\": ");
+		json_str(f, what);
+		fprintf(f, ", \"calls\": ");
+		json_str(f, c->call);
 		fprintf(f, ", \"applied\": %s, \"errno\": %d}",
 			c->ret == 0 ? "true" : "false", -c->ret);
 	}
@@ -496,7 +730,16 @@ pace_report_json(const struct pace_run *run, const char *path)
 		json_samples(f, run, i);
 		fprintf(f, "    }%s\n", i + 1 < run->opt.nb_queues ? "," : "");
 	}
-	fprintf(f, "  ],\n  \"summary\": {\"all_within_tolerance\": %s, "
+	fprintf(f, "  ],\n  \"groups\": [");
+	for (i = 0; i < run->opt.nb_groups; i++)
+		json_group(f, run, (int)i, i > 0, &all_ok, &reliable);
+	fprintf(f, "%s],\n", run->opt.nb_groups ? "\n  " : "");
+	if (run->opt.nb_groups > 0) {
+		fprintf(f, "  \"root\": ");
+		json_group(f, run, -1, false, &all_ok, &reliable);
+		fprintf(f, ",\n");
+	}
+	fprintf(f, "  \"summary\": {\"all_within_tolerance\": %s, "
 		"\"shaped\": %s, \"reliable\": %s, \"device_lag\": ",
 		all_ok && run->shaped ? "true" : "false",
 		run->shaped ? "true" : "false", reliable ? "true" : "false");
@@ -537,7 +780,7 @@ write_plot_data(const struct pace_run *run, const char *path)
 		for (i = 0; i < run->opt.nb_queues; i++) {
 			double r = pace_meter_rate(run, i, a, b);
 
-			fprintf(f, " %" PRIu64, b->q[i].shaper.rate);
+			fprintf(f, " %.1f", b->q[i].expected);
 			if (r <= 0)
 				fprintf(f, " NaN");
 			else
@@ -565,7 +808,7 @@ plot_range(FILE *f, const char *axis, const struct pace_run *run, bool pps,
 	for (i = 0; i < run->opt.nb_queues; i++) {
 		for (k = 0; k < run->nb_samples; k++) {
 			const struct pace_shaper *sh = &run->samples[k].q[i].shaper;
-			double r = (double)sh->rate;
+			double r = run->samples[k].q[i].expected;
 
 			if (sh->packet_mode != pps)
 				continue;
@@ -596,7 +839,7 @@ write_plot_script(const struct pace_run *run, const char *script,
 	fprintf(f, "set terminal %s size 1200,700 noenhanced\n", svg ?
 		"svg dynamic" : "pngcairo");
 	fprintf(f, "set output '%s'\n", out);
-	fprintf(f, "set title 'dpdk-tm-pace: port %u (%s), configured "
+	fprintf(f, "set title 'dpdk-tm-pace: port %u (%s), expected "
 		"(dashed) and achieved (solid) rate per Tx queue'\n",
 		run->port_id, run->driver);
 	fprintf(f, "set xlabel 'time (s, %s)'\nset ylabel 'bit/s'\n"

@@ -45,6 +45,7 @@ struct pace_qsample {
 	struct pace_tx_counters tx;
 	uint32_t profile_id;
 	struct pace_shaper shaper;  /**< In force at this instant. */
+	double expected;            /**< Expected rate at this instant. */
 };
 
 /** One sample of every planned queue. */
@@ -58,14 +59,31 @@ struct pace_sample {
 	struct pace_qsample q[PACE_MAX_QUEUES]; /**< By plan index. */
 };
 
-/** A rate change as it was applied. */
+/**
+ * What every planned queue and group is set to at one time, and what it
+ * should then achieve with every queue backlogged.
+ */
+struct pace_state {
+	struct pace_shaper shaper[PACE_MAX_QUEUES];   /**< By plan index. */
+	uint32_t weight[PACE_MAX_QUEUES];
+	int group[PACE_MAX_QUEUES];                   /**< Or PACE_GROUP_ROOT. */
+	struct pace_shaper gshaper[PACE_MAX_GROUPS];
+	uint32_t gweight[PACE_MAX_GROUPS];
+	/** Queue: bit/s, or pkt/s for a packet-mode shaper. */
+	double expected[PACE_MAX_QUEUES];
+	double gexpected[PACE_MAX_GROUPS];            /**< bit/s. */
+};
+
+/** A change as it was applied. */
 struct pace_applied_change {
 	uint64_t t_ns;              /**< When it was applied. */
 	uint64_t at_ns;             /**< When it was planned (--at). */
-	unsigned int plan_idx;
-	struct pace_shaper from;
-	struct pace_shaper to;
+	const struct pace_change *ch;
+	int plan_idx;               /**< Queue changed, -1 for a group. */
+	char call[64];              /**< rte_tm calls made. */
 	int ret;                    /**< 0 or the refusal's -errno. */
+	struct pace_state before;
+	struct pace_state after;    /**< Equal to before when refused. */
 };
 
 /** Figures of one queue over one constant-shaper phase. */
@@ -78,6 +96,8 @@ struct pace_phase {
 	int32_t pp_index;           /**< Device pacing entry, -1 unknown. */
 	bool measured;              /**< Long enough to average. */
 	double achieved;            /**< bit/s, or pkt/s for packet mode. */
+	double expected;            /**< What the configuration gives. */
+	uint32_t weight;
 	double error_pct;
 	uint64_t pkts;
 	double ring_full_pct;       /**< Bursts that met a full ring. */
@@ -109,7 +129,9 @@ struct pace_run {
 	uint64_t xid_wire_bytes[PACE_MAX_QUEUES];
 	bool have_lag;              /**< Emulated device in real time. */
 	char lag_name[64];
-	struct pace_shaper current[PACE_MAX_QUEUES]; /**< By plan index. */
+	uint64_t line_bps;          /**< Port link speed, 0 unknown. */
+	struct pace_state initial;  /**< As committed. */
+	struct pace_state now;      /**< With the changes applied so far. */
 	struct pace_sample *samples;
 	unsigned int nb_samples;
 	unsigned int max_samples;
@@ -118,5 +140,17 @@ struct pace_run {
 	uint64_t run_ns;            /**< Actual length of the run. */
 	bool interrupted;
 };
+
+/**
+ * Fill the expected rates of @p st from its settings: with every planned
+ * queue backlogged, each node's rate is shared among its children in
+ * proportion to their targets (committed rate plus a weighted part of
+ * what the committed rates leave of the smallest ceiling on the node's
+ * path from the root, or the line rate: the rule mlx5-tm programs as
+ * bw_share), a child capped below its part (by its ceiling
+ * or its own demand) giving the rest to its siblings; group ceilings are
+ * applied in whole Mbit/s, rounded down, as the device holds them.
+ */
+void pace_expect(const struct pace_run *run, struct pace_state *st);
 
 #endif /* PACE_RUN_H */

@@ -103,6 +103,19 @@ def test_bad_arguments():
         (["--queue", "0:peak=1G", "--at", "5s:queue", "0:peak=2G"],
          "quote it"),
         (["--queue", "0:peak=1G", "--pkt-size", "20"], "--pkt-size"),
+        (["--queue", "0:group=g"], "not in the plan"),
+        (["--group", "g:peak=100M", "--queue", "0:cir=10M,group=g"],
+         "needs a peak rate"),
+        (["--group", "g:weight=2", "--queue", "0:group=g"],
+         "no group above it has a ceiling"),
+        (["--queue", "0:peak=1G", "--at", "1s:group h:weight=2"],
+         "not in the plan"),
+        (["--group", "g:peak=100M", "--queue", "0:group=g",
+          "--levels", "3"], "--levels is for plans without groups"),
+        (["--group", "g:peak=1G", "--group", "g:peak=2G",
+          "--queue", "0:group=g"], "defined twice"),
+        (["--group", "g:peak=1G,burst=1K", "--queue", "0:group=g"],
+         "bad key 'burst'"),
     ]
     for args, text in cases:
         rc, out, err = run(eal("net_null0") + ["--"] + args)
@@ -260,6 +273,97 @@ def test_three_levels():
               for ph in q["phases"]), "rc=%d %s" % (rc, err[-1500:]))
 
 
+GROUP_PLAN = """\
+0:peak=100M
+group shared:peak=400M
+1:group=shared,weight=1
+2:group=shared,weight=2
+3:group=shared,weight=5
+group committed:peak=300M
+4:peak=300M,cir=200M,group=committed
+5:peak=300M,cir=50M,group=committed
+group capped:peak=300M
+6:peak=50M,group=capped
+7:group=capped
+8:group=capped
+at 3s:queue 3:weight=1
+at 3s:group capped:peak=200M
+at 3s:queue 8:group=shared
+"""
+
+
+def test_groups_virtual():
+    """Groups on cx6dx in virtual time: weights 1:2:5 under 400 Mbit/s,
+    a committed pair, a capped queue's surplus to its siblings, and live
+    changes of a weight, a group's ceiling and a queue's group; every
+    phase within 0.5% of its expected rate. A DWRR round of the device
+    takes a few ms, the queues' deficits serve them in turn: 2.5 s windows
+    hold hundreds of rounds, so a partial round at either end moves a
+    rate by less than 0.3%."""
+    plan = os.path.join(WORK, "groups.txt")
+    with open(plan, "w") as f:
+        f.write(GROUP_PLAN)
+    report = os.path.join(WORK, "groups.json")
+    rc, out, err = run(emu_args() + [
+        "--", "--plan", plan, "--duration", "6s", "--interval", "250ms",
+        "--settle", "500ms", "--tolerance", "0.5", "--json", report])
+    check("groups: virtual run exits 0 (every node within 0.5%)", rc == 0,
+          "rc=%d\n%s\n%s" % (rc, out[-4000:], err[-2000:]))
+    if not os.path.exists(report):
+        check("groups: JSON report written", False)
+        return
+    rep = json.load(open(report))
+    mbit = 1e6
+
+    def rates(q):
+        return [round(ph["expected"] / mbit, 3) for ph in phases(rep, q)]
+
+    # After 400 ms: shared holds 1, 2, 3 and the moved 8 at 1:2:1:1.
+    want = {0: [100], 1: [50, 80], 2: [100, 160], 3: [250, 80],
+            4: [225], 5: [75], 6: [50], 7: [125, 150], 8: [125, 80]}
+    got = {q: rates(q) for q in want}
+    check("groups: expected rates of every phase (1:2:5, committed "
+          "225/75, surplus 50/125/125, then 1:2:1:1 with the moved queue, "
+          "200M ceiling)", got == want, "got %s" % got)
+    bad = [(q["queue"], ph) for q in rep["queues"] for ph in q["phases"]
+           if not ph["measured"] or
+           abs(ph["achieved"] - ph["expected"]) > 0.005 * ph["expected"]]
+    check("groups: every queue phase within 0.5% of its expected rate",
+          not bad, bad)
+    groups = {g["name"]: g for g in rep["groups"]}
+    bad = [(n, ph) for n, g in groups.items() for ph in g["phases"]
+           if not ph["within_tolerance"]]
+    check("groups: every group's sum within tolerance", not bad and
+          [round(ph["expected"] / mbit) for ph in
+           groups["shared"]["phases"]] == [400, 400] and
+          [round(ph["expected"] / mbit) for ph in
+           groups["capped"]["phases"]] == [300, 200], (bad, groups))
+    ch = rep["changes"]
+    check("groups: the three changes applied through rte_tm",
+          len(ch) == 3 and all(c["applied"] for c in ch) and
+          "rte_tm_node_parent_update" in ch[0]["calls"] and
+          "rte_tm_node_shaper_update" in ch[1]["calls"] and
+          "rte_tm_node_parent_update" in ch[2]["calls"], ch)
+    check("groups: the summary shows the tree", re.search(
+        r"^root .*\n(.*\n)*  group shared .*\n( +3\.0s .*\n)?"
+        r"    queue 1 ", out, re.M) is not None, out[-3000:])
+
+
+def test_groups_refused_on_cx5():
+    """cx5 has no NIC scheduling hierarchy: the group is refused, the tool
+    says why (the driver's message and what the level can do)."""
+    rc, out, err = run(eal("net_mlx5_tm0,emu=cx5,clock=virtual",
+                           pmd_eal_args()) + [
+        "--", "--group", "g:peak=100M", "--queue", "0:group=g",
+        "--duration", "100ms", "--interval", "50ms"])
+    check("groups on cx5: refused, exit 3, the driver says why",
+          rc == 3 and re.search(r"rte_tm_node_add\(node 100100 = group g.*"
+                                r"refused: .*scheduling hierarchy", err)
+          is not None and "note: port 0 says (rte_tm_capabilities_get): "
+          "WFQ weights up to 1, dual-rate (committed) shapers on 0" in err,
+          "rc=%d %s" % (rc, err[-1500:]))
+
+
 def test_rate_above_device_max():
     report = os.path.join(WORK, "toofast.json")
     rc, out, err = run(emu_args() + [
@@ -344,6 +448,8 @@ def main():
         if os.path.exists(PMD):
             case(test_virtual_run)
             case(test_three_levels)
+            case(test_groups_virtual)
+            case(test_groups_refused_on_cx5)
             case(test_rate_above_device_max)
             case(test_jumbo_frames_set_the_mtu)
             case(test_from_device)

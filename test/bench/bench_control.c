@@ -13,6 +13,11 @@
  *
  * Reference in the same run: the port start itself (N CREATE_SQ without a
  * hierarchy), which any PMD with N hardware queues pays.
+ *
+ * Then the same for a 3-level tree (root, N / 16 groups with a ceiling,
+ * N leaves of two weights): on the NIC scheduling hierarchy, TSARs, queue
+ * groups and SQ attachments on top of the pacing entries; printed beside
+ * the leaf-only commit of the same N, measured in the same run.
  */
 
 #include <errno.h>
@@ -30,8 +35,12 @@
 #define CTL_NB_DESC 64
 #define CTL_MAX_REPS 16
 #define CTL_UPDATE_LEAVES 16
+#define CTL_TREE_FANOUT 16          /* leaves per group of the 3-level tree */
+#define CTL_TREE_GROUP_RATE 12500000 /* bytes/s: a group's 100 Mbit/s */
 
 static const uint32_t ctl_leaves[] = { 1, 16, 64, 256, 512, 1024 };
+/* No more sizes than ctl_leaves: fit() has room for as many. */
+static const uint32_t ctl_tree_leaves[] = { 16, 64, 256, 512, 1024 };
 
 enum ctl_kind { CTL_ONE_RATE, CTL_16_RATES, CTL_TABLE_RATES, CTL_NB_KINDS };
 static const char *const ctl_kind_names[CTL_NB_KINDS] = {
@@ -61,6 +70,7 @@ struct ctl_time {
 struct ctl_commit {
 	bool valid;
 	uint32_t leaves;
+	uint32_t groups;           /**< Level-1 nodes; 0: root + leaves. */
 	uint32_t rates;
 	struct ctl_time commit;
 	struct ctl_time start;     /**< Port start (before_start: after commit). */
@@ -147,13 +157,19 @@ add_profiles(uint16_t port, uint32_t first_id, uint32_t n,
 	return 0;
 }
 
-/* Root CTL_ROOT_ID, leaves 0..n-1, leaf i on profile 1 + i % rates. */
+/*
+ * Root CTL_ROOT_ID, leaves 0..n-1, leaf i on profile 1 + i % rates.
+ * With @p groups > 0, a level of groups between them (ids CTL_ROOT_ID +
+ * 1 + g, each with the ceiling of profile @p rates + 1): leaf i in group
+ * i / (n / groups), the first half of each group's leaves of weight 1,
+ * the second of weight 2 (two queue groups per group on the NIC).
+ */
 static int
-add_hierarchy(uint16_t port, uint32_t n, uint32_t rates)
+add_hierarchy(uint16_t port, uint32_t n, uint32_t groups, uint32_t rates)
 {
 	struct rte_tm_node_params np;
 	struct rte_tm_error err;
-	uint32_t i;
+	uint32_t i, per = groups ? n / groups : n;
 	int ret;
 
 	memset(&np, 0, sizeof(np));
@@ -161,12 +177,19 @@ add_hierarchy(uint16_t port, uint32_t n, uint32_t rates)
 	np.nonleaf.n_sp_priorities = 1;
 	ret = rte_tm_node_add(port, CTL_ROOT_ID, RTE_TM_NODE_ID_NULL, 0, 1,
 			      RTE_TM_NODE_LEVEL_ID_ANY, &np, &err);
+	np.shaper_profile_id = rates + 1;
+	for (i = 0; ret == 0 && i < groups; i++)
+		ret = rte_tm_node_add(port, CTL_ROOT_ID + 1 + i, CTL_ROOT_ID,
+				      0, 1 + i % 2, RTE_TM_NODE_LEVEL_ID_ANY,
+				      &np, &err);
 	for (i = 0; ret == 0 && i < n; i++) {
 		memset(&np, 0, sizeof(np));
 		np.shaper_profile_id = 1 + i % rates;
 		np.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
 		np.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
-		ret = rte_tm_node_add(port, i, CTL_ROOT_ID, 0, 1,
+		ret = rte_tm_node_add(port, i, groups ? CTL_ROOT_ID + 1 +
+				      i / per : CTL_ROOT_ID, 0, groups ?
+				      1 + (i % per) * 2 / per : 1,
 				      RTE_TM_NODE_LEVEL_ID_ANY, &np, &err);
 	}
 	if (ret != 0)
@@ -186,8 +209,9 @@ rates_of(enum ctl_kind kind, uint32_t leaves, uint32_t table)
 
 /* One repetition of one commit case on a fresh port. */
 static int
-commit_once(uint32_t leaves, uint32_t rates, enum ctl_when when,
-	    struct ctl_time *commit, struct ctl_time *start)
+commit_once(uint32_t leaves, uint32_t groups, uint32_t rates,
+	    enum ctl_when when, struct ctl_time *commit,
+	    struct ctl_time *start)
 {
 	struct rte_tm_capabilities cap;
 	struct rte_tm_error err;
@@ -204,15 +228,25 @@ commit_once(uint32_t leaves, uint32_t rates, enum ctl_when when,
 	}
 	if (ret == 0)
 		ret = add_profiles(port, 1, rates, &cap);
+	if (ret == 0 && groups > 0) {
+		struct rte_tm_shaper_params sp = {
+			.peak = { .rate = CTL_TREE_GROUP_RATE },
+		};
+
+		ret = rte_tm_shaper_profile_add(port, rates + 1, &sp, &err);
+		if (ret != 0)
+			fprintf(stderr, "group profile: %s\n", err.message ?
+				err.message : strerror(-ret));
+	}
 	if (ret == 0)
-		ret = add_hierarchy(port, leaves, rates);
+		ret = add_hierarchy(port, leaves, groups, rates);
 	if (ret == 0) {
 		CTL_TIMED(port, commit,
 			  r = rte_tm_hierarchy_commit(port, 1, &err));
 		ret = r;
 		if (ret != 0)
-			fprintf(stderr, "commit %u leaves %u rates: %s\n",
-				leaves, rates,
+			fprintf(stderr, "commit %u leaves %u groups %u rates: "
+				"%s\n", leaves, groups, rates,
 				err.message ? err.message : strerror(-ret));
 	}
 	if (ret == 0 && when == CTL_BEFORE_START) {
@@ -224,8 +258,8 @@ commit_once(uint32_t leaves, uint32_t rates, enum ctl_when when,
 }
 
 static void
-commit_case(const struct bench_opts *o, uint32_t leaves, uint32_t rates,
-	    enum ctl_when when, struct ctl_commit *c)
+commit_case(const struct bench_opts *o, uint32_t leaves, uint32_t groups,
+	    uint32_t rates, enum ctl_when when, struct ctl_commit *c)
 {
 	double ct[CTL_MAX_REPS], cd[CTL_MAX_REPS], st[CTL_MAX_REPS],
 	       sd[CTL_MAX_REPS], cw[CTL_MAX_REPS], sw[CTL_MAX_REPS];
@@ -234,11 +268,13 @@ commit_case(const struct bench_opts *o, uint32_t leaves, uint32_t rates,
 
 	memset(c, 0, sizeof(*c));
 	c->leaves = leaves;
+	c->groups = groups;
 	c->rates = rates;
 	for (i = 0; i < reps; i++) {
 		memset(&commit, 0, sizeof(commit));
 		memset(&start, 0, sizeof(start));
-		if (commit_once(leaves, rates, when, &commit, &start) != 0)
+		if (commit_once(leaves, groups, rates, when, &commit,
+				&start) != 0)
 			return;
 		ct[i] = commit.total_us;
 		cw[i] = commit.wall_us;
@@ -353,11 +389,11 @@ run_commits(const struct bench_opts *o, struct bench_json *js,
 	while (nl < RTE_DIM(ctl_leaves) && ctl_leaves[nl] <= o->max_leaves)
 		nl++;
 	/* Warm-up: the first port of the process pays one-time costs. */
-	commit_case(o, 1, 1, CTL_AFTER_START, &res[0][0][0]);
+	commit_case(o, 1, 0, 1, CTL_AFTER_START, &res[0][0][0]);
 	for (l = 0; l < nl; l++)
 		for (k = 0; k < CTL_NB_KINDS; k++)
 			for (w = 0; w < CTL_NB_WHEN; w++) {
-				commit_case(o, ctl_leaves[l],
+				commit_case(o, ctl_leaves[l], 0,
 					    rates_of(k, ctl_leaves[l], table),
 					    w, &res[w][k][l]);
 				valid += res[w][k][l].valid;
@@ -431,6 +467,98 @@ run_commits(const struct bench_opts *o, struct bench_json *js,
 	return valid > 0 ? 0 : -EIO;
 }
 
+/*
+ * The 3-level tree (root, N / CTL_TREE_FANOUT groups, N leaves, 16 leaf
+ * rates) and root + N leaves with the same rates, each N, before and
+ * after start, in the same run.
+ */
+static int
+run_tree_commits(const struct bench_opts *o, struct bench_json *js)
+{
+	static struct ctl_commit tree[CTL_NB_WHEN][RTE_DIM(ctl_tree_leaves)];
+	static struct ctl_commit flat[CTL_NB_WHEN][RTE_DIM(ctl_tree_leaves)];
+	unsigned int w, l, nl = 0, valid = 0;
+	char verdict[256];
+
+	while (nl < RTE_DIM(ctl_tree_leaves) &&
+	       ctl_tree_leaves[nl] <= o->max_leaves)
+		nl++;
+	for (l = 0; l < nl; l++)
+		for (w = 0; w < CTL_NB_WHEN; w++) {
+			uint32_t n = ctl_tree_leaves[l];
+
+			commit_case(o, n, 0, 16, w, &flat[w][l]);
+			commit_case(o, n, n / CTL_TREE_FANOUT, 16, w,
+				    &tree[w][l]);
+			valid += tree[w][l].valid;
+		}
+	printf("\nControl path: rte_tm_hierarchy_commit of a 3-level tree"
+	       " (root, N/%u groups with a\n100 Mbit/s ceiling and weights"
+	       " 1 and 2, N leaves of weights 1 and 2, 16 leaf rates)\n"
+	       "beside root + N leaves (same rates), same run, median of %u,"
+	       " microseconds of thread\nCPU time; software = total - device"
+	       " model command time\n", CTL_TREE_FANOUT, o->reps);
+	printf("%-12s %6s %6s | %9s %9s %5s | %9s %9s %9s %5s\n", "when",
+	       "leaves", "groups", "flat", "flat.sw", "cmds", "tree",
+	       "tree.sw", "tree/flat", "cmds");
+	bench_json_arr_begin(js, "commit_tree");
+	for (w = 0; w < CTL_NB_WHEN; w++)
+		for (l = 0; l < nl; l++) {
+			const struct ctl_commit *t = &tree[w][l];
+			const struct ctl_commit *f = &flat[w][l];
+
+			printf("%-12s %6u %6u | ", ctl_when_names[w],
+			       ctl_tree_leaves[l],
+			       ctl_tree_leaves[l] / CTL_TREE_FANOUT);
+			if (f->valid)
+				printf("%9.1f %9.1f %5" PRIu64 " | ",
+				       f->commit.total_us, f->commit.total_us -
+				       f->commit.device_us,
+				       f->commit.device_cmds);
+			else
+				printf("%9s %9s %5s | ", "failed", "", "");
+			if (t->valid)
+				printf("%9.1f %9.1f %9.2f %5" PRIu64 "\n",
+				       t->commit.total_us, t->commit.total_us -
+				       t->commit.device_us, f->valid ?
+				       t->commit.total_us / f->commit.total_us :
+				       NAN, t->commit.device_cmds);
+			else
+				printf("%9s (refused: see the message above)\n",
+				       "failed");
+			bench_json_obj_begin(js, NULL);
+			bench_json_str(js, "when", ctl_when_names[w]);
+			bench_json_int(js, "leaves", ctl_tree_leaves[l]);
+			bench_json_int(js, "groups",
+				       ctl_tree_leaves[l] / CTL_TREE_FANOUT);
+			bench_json_bool(js, "tree_valid", t->valid);
+			if (t->valid)
+				json_time(js, "tree", &t->commit);
+			bench_json_bool(js, "flat_valid", f->valid);
+			if (f->valid)
+				json_time(js, "flat", &f->commit);
+			bench_json_obj_end(js);
+		}
+	bench_json_arr_end(js);
+	printf("\nGrowth of the 3-level tree's commit time with N (N = %u..%u):"
+	       "\n", ctl_tree_leaves[0], ctl_tree_leaves[nl ? nl - 1 : 0]);
+	bench_json_arr_begin(js, "commit_tree_fit");
+	for (w = 0; w < CTL_NB_WHEN; w++) {
+		bench_json_obj_begin(js, NULL);
+		bench_json_str(js, "when", ctl_when_names[w]);
+		fit(tree[w], nl, false, js, "total", verdict, sizeof(verdict));
+		printf("  %-12s %s\n", ctl_when_names[w], verdict);
+		if (ctl_have_cmd_stats) {
+			fit(tree[w], nl, true, js, "software", verdict,
+			    sizeof(verdict));
+			printf("  %-12s %s\n", ctl_when_names[w], verdict);
+		}
+		bench_json_obj_end(js);
+	}
+	bench_json_arr_end(js);
+	return valid > 0 ? 0 : -EIO;
+}
+
 /* node_shaper_update latency on a started port with @p leaves leaves. */
 static int
 run_updates(const struct bench_opts *o, struct bench_json *js,
@@ -462,7 +590,7 @@ run_updates(const struct bench_opts *o, struct bench_json *js,
 	if (ret == 0)
 		ret = add_profiles(port, 1, nprof, &cap);
 	if (ret == 0)
-		ret = add_hierarchy(port, leaves, 1);
+		ret = add_hierarchy(port, leaves, 0, 1);
 	if (ret == 0)
 		ret = rte_tm_hierarchy_commit(port, 1, &err);
 	/*
@@ -543,6 +671,8 @@ bench_control_run(const struct bench_opts *o, struct bench_json *js)
 		       "Tx queues per port are bounded by"
 		       " RTE_MAX_QUEUES_PER_PORT (1024 in Debian's DPDK)");
 	if (run_commits(o, js, table) != 0)
+		failed++;
+	if (run_tree_commits(o, js) != 0)
 		failed++;
 	printf("\nControl path: rte_tm_node_shaper_update on a started port,"
 	       " microseconds\n(wall = latency seen by the caller; cpu ="

@@ -87,6 +87,36 @@ def main():
     print()
     print(table(["when", "kind", "part", "us/leaf", "intercept us", "r2",
                  "exponent", "growth"], rows))
+    rows = []
+    for c in ctl.get("commit_tree", []):
+        flat, tree = c.get("flat"), c.get("tree")
+        rows.append([c["when"], c["leaves"], c["groups"],
+                     num(flat["total_us"]) if flat else "failed",
+                     num(flat["software_us"]) if flat else "-",
+                     num(tree["total_us"]) if tree else "failed",
+                     num(tree["software_us"]) if tree else "-",
+                     num(tree["device_us"]) if tree else "-",
+                     tree["device_cmds"] if tree else "-",
+                     num(tree["total_us"] / flat["total_us"], "%.2f")
+                     if tree and flat else "-"])
+    if rows:
+        print()
+        print(table(["when", "leaves", "groups", "flat us", "flat sw us",
+                     "tree us", "tree sw us", "tree dev us", "tree cmds",
+                     "tree/flat"], rows))
+    rows = []
+    for f in ctl.get("commit_tree_fit", []):
+        for k in ("total", "software"):
+            if k in f:
+                rows.append([f["when"], k,
+                             num(f[k]["slope_us_per_leaf"], "%.3f"),
+                             num(f[k]["intercept_us"]),
+                             num(f[k]["r2"], "%.3f"),
+                             num(f[k]["exponent"], "%.2f"), f[k]["growth"]])
+    if rows:
+        print()
+        print(table(["when", "part", "us/leaf", "intercept us", "r2",
+                     "exponent", "growth"], rows))
     rows = [[u["leaves"], u["updates"], num(u.get("wall_p50_us"), "%.2f"),
              num(u.get("wall_p99_us"), "%.2f"), num(u["p50_us"], "%.2f"),
              num(u["p99_us"], "%.2f"), num(u["device_p50_us"], "%.2f"),

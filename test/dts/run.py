@@ -38,6 +38,7 @@ SUITES = [
     "tm_hierarchy",
     "tm_commit",
     "tm_rates",
+    "tm_sched",
     "tm_queue_rate_limit",
     "tm_bad_input",
     "companion_rx",

@@ -1,0 +1,279 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright 2026 The mlx5-tm authors
+"""The NIC scheduling hierarchy through testpmd's standard tm commands:
+weights and a ceiling on a group of queues, committed rates, live weight
+and parent changes, measured in real time from the device model's wire;
+the refusals (priorities, committed rates above the ceiling, a ceiling
+below 1 Mbit/s, a device without the hierarchy) with their messages.
+Plan: doc/test_plans/tm_sched_test_plan.rst."""
+
+import re
+
+from framework import measure
+from framework.test_case import TestCase
+from framework.traffic import TrafficMixin
+
+FRAME = 1500        # bytes per frame (set txpkts), as the arbiter counts
+TOLERANCE = 0.02    # of each expected rate
+WARM_UP = 1.0       # s after start or a change: buckets, deficits, rings
+WINDOW = 4.0        # s of device time per measurement (one, no retry)
+# Tx descriptors per queue: at 250 Mbit/s of 1500-byte frames 4096 hold
+# 200 ms, so a sender or device model late by less never leaves a queue
+# empty (an empty queue gives its share to its siblings: DWRR is
+# work-conserving, so a starved sender would skew the split).
+TXD = 4096
+ROOT, GROUP, GROUP2 = 1000, 900, 901
+MBIT = 125000       # bytes/s in one Mbit/s
+
+
+def bps(mbit):
+    """Mbit/s -> bytes/s (the rte_tm unit)."""
+    return int(mbit * MBIT)
+
+
+class TestTmSched(TrafficMixin, TestCase):
+    suite_name = "tm_sched"
+
+    # Set-up helpers ------------------------------------------------------
+    def launch_hier(self, txq, profile="cx6dx", devargs=None):
+        """testpmd on @profile; the case fails here, saying why, when the
+        PMD does not offer the NIC hierarchy (weights and non-leaf
+        shapers) on a device whose profile has it."""
+        self.launch(profile, txq=txq, devargs=devargs,
+                    app_args=("--txd=%d" % TXD,))
+        weight_max = self.port_cap().get("cap.sched_wfq_weight_max", 0)
+        self.verify(weight_max > 1,
+                    "NEEDS THE NIC HIERARCHY (issue 12): this PMD build "
+                    "offers no weights on %s (show port tm cap: "
+                    "sched_wfq_weight_max %s); the case checked nothing"
+                    % (profile, weight_max))
+
+    def group_tree(self, groups, leaves):
+        """Root 1000; @groups {node: (profile or -1, weight)} on level 1;
+        @leaves {queue: (group node, weight, profile or -1)} on level 2;
+        then commit."""
+        self.add_root(ROOT)
+        for node, (prof, weight) in sorted(groups.items()):
+            self.ok("add port tm nonleaf node 0 %d %d 0 %d 1 %d 1 0 0"
+                    % (node, ROOT, weight, prof))
+        for q, (parent, weight, prof) in sorted(leaves.items()):
+            self.ok("add port tm leaf node 0 %d %d 0 %d 2 %d 0 0xffffffff "
+                    "3 0" % (q, parent, weight, prof))
+        self.commit()
+
+    def start(self, nb_queues):
+        self.start_txonly(pkt_len=FRAME, nb_queues=nb_queues)
+
+    # Measuring -----------------------------------------------------------
+    def expect_rates(self, want, groups=None, what=""):
+        """One measurement of @window seconds from the device's wire
+        (per-queue departure times): every queue of @want {queue: Mbit/s}
+        within TOLERANCE, and each group of @groups {name: (Mbit/s,
+        [queues])} as the sum of its queues. No retry: on failure the
+        evidence (every figure, and the device model's lag) is the
+        reason."""
+        self.pmd.wait_for_idle(WARM_UP)
+        lag0 = measure.lag(self)
+        first = measure.xstats(self)
+        self.pmd.wait_for_idle(WINDOW)
+        last = measure.xstats(self)
+        lag1 = measure.lag(self)
+        got = {q: measure.wire_rate(self, first, last, q)[0] / MBIT
+               for q in want}
+        rows, bad = [], []
+        for q in sorted(want):
+            ok = measure.within(got[q], want[q], TOLERANCE)
+            # Sends that met a full ring: none while a queue fell short
+            # means its sender, not the device, starved it.
+            full = "tx_q%d_ring_full" % q
+            rows.append("queue %d %.2f Mbit/s, expected %.2f (%s)%s%s"
+                        % (q, got[q], want[q], measure.pct(got[q], want[q]),
+                           "" if ok else " OUT",
+                           ", ring full %d times" % (last[full] - first[full])
+                           if full in last and full in first else ""))
+            if not ok:
+                bad.append(q)
+        for name, (mbit, queues) in sorted((groups or {}).items()):
+            total = sum(got[q] for q in queues)
+            ok = measure.within(total, mbit, TOLERANCE)
+            rows.append("%s %.2f Mbit/s, expected %.2f (%s)%s"
+                        % (name, total, mbit, measure.pct(total, mbit),
+                           "" if ok else " OUT"))
+            if not ok:
+                bad.append(name)
+        late = measure.lagged(lag0, lag1, 5000000)
+        self.verify(not bad, "%s%s rates over %.0f s, tolerance %.0f%%: %s;"
+                    " device model %s (lag %s -> %s)"
+                    % (what, " " if what else "", WINDOW, TOLERANCE * 100,
+                       "; ".join(rows), "LAGGED during the window: the "
+                       "machine starved it" if late else "kept up",
+                       lag0, lag1))
+        return got
+
+    def refused_in(self, cmds, etypes, msg):
+        """Send @cmds (tm set-up commands, then a commit): exactly one of
+        them (the first refused) must be refused with a type of @etypes
+        and a message matching @msg; the ones after it are not sent."""
+        for cmd in cmds:
+            err = self.tm_error(cmd)
+            if err is None:
+                continue
+            self.verify(err.name in etypes, "%r refused with %r, expected "
+                        "type %s" % (cmd, err, "/".join(etypes)))
+            self.verify(re.search(msg, err.message, re.I) is not None,
+                        "%r refused with message %r, expected /%s/"
+                        % (cmd, err.message, msg))
+            self.verify(self.pmd.alive(), "testpmd died after %r" % cmd)
+            return err
+        self.verify(False, "nothing refused in: %s" % " | ".join(cmds))
+        return None
+
+    # Cases ---------------------------------------------------------------
+    def test_weights_under_group_ceiling(self):
+        """Three backlogged queues of weights 1:2:5 under a 400 Mbit/s
+        group: 50, 100 and 250 Mbit/s, the group at its ceiling."""
+        self.launch_hier(txq=3)
+        self.add_profile(1, bps(400))
+        self.group_tree({GROUP: (1, 1)},
+                        {0: (GROUP, 1, -1), 1: (GROUP, 2, -1),
+                         2: (GROUP, 5, -1)})
+        self.start(3)
+        self.expect_rates({0: 50, 1: 100, 2: 250},
+                          {"group 900": (400, [0, 1, 2])})
+        self.stop_fwd()
+
+    def test_nonleaf_ceiling_and_surplus(self):
+        """A 300 Mbit/s group over a queue paced at 50 Mbit/s and two
+        unshaped ones of equal weight: the capped queue's surplus goes to
+        its siblings (50, 125, 125), the group holds its ceiling; then
+        `set port tm node shaper profile` lowers the ceiling live to
+        200 Mbit/s (50, 75, 75)."""
+        self.launch_hier(txq=3)
+        self.add_profile(1, bps(300))
+        self.add_profile(2, bps(50))
+        self.add_profile(3, bps(200))
+        self.group_tree({GROUP: (1, 1)},
+                        {0: (GROUP, 1, 2), 1: (GROUP, 1, -1),
+                         2: (GROUP, 1, -1)})
+        self.start(3)
+        self.expect_rates({0: 50, 1: 125, 2: 125},
+                          {"group 900": (300, [0, 1, 2])}, "ceiling 300M:")
+        self.ok("set port tm node shaper profile 0 %d 3" % GROUP)
+        self.expect_rates({0: 50, 1: 75, 2: 75},
+                          {"group 900": (200, [0, 1, 2])}, "ceiling 200M:")
+        self.stop_fwd()
+
+    def test_committed_rates(self):
+        """Two queues with committed rates 200 and 50 Mbit/s (peak 300)
+        under a 300 Mbit/s group: each gets its committed rate plus half
+        of the 50 Mbit/s left (225 and 75)."""
+        self.launch_hier(txq=2)
+        self.add_profile(1, bps(300))
+        self.add_profile(2, bps(300), cmit_rate=bps(200))
+        self.add_profile(3, bps(300), cmit_rate=bps(50))
+        self.group_tree({GROUP: (1, 1)},
+                        {0: (GROUP, 1, 2), 1: (GROUP, 1, 3)})
+        self.start(2)
+        self.expect_rates({0: 225, 1: 75}, {"group 900": (300, [0, 1])})
+        self.stop_fwd()
+
+    def test_live_weight_change(self):
+        """1:2:5 under 400 Mbit/s, then `set port tm node parent` gives
+        queue 2 weight 1 (same parent) while it sends: 100, 200, 100."""
+        self.launch_hier(txq=3)
+        self.add_profile(1, bps(400))
+        self.group_tree({GROUP: (1, 1)},
+                        {0: (GROUP, 1, -1), 1: (GROUP, 2, -1),
+                         2: (GROUP, 5, -1)})
+        self.start(3)
+        self.expect_rates({0: 50, 1: 100, 2: 250}, what="weights 1:2:5:")
+        self.ok("set port tm node parent 0 2 %d 0 1" % GROUP)
+        self.expect_rates({0: 100, 1: 200, 2: 100},
+                          {"group 900": (400, [0, 1, 2])},
+                          "weights 1:2:1:")
+        self.stop_fwd()
+
+    def test_live_parent_change(self):
+        """Two 200 Mbit/s groups, queues 0 and 1 in 900, queue 2 in 901
+        (100, 100, 200); `set port tm node parent` moves queue 1 to 901
+        while it sends (200, 100, 100)."""
+        self.launch_hier(txq=3)
+        self.add_profile(1, bps(200))
+        self.group_tree({GROUP: (1, 1), GROUP2: (1, 1)},
+                        {0: (GROUP, 1, -1), 1: (GROUP, 1, -1),
+                         2: (GROUP2, 1, -1)})
+        self.start(3)
+        self.expect_rates({0: 100, 1: 100, 2: 200}, what="before the move:")
+        self.ok("set port tm node parent 0 1 %d 0 1" % GROUP2)
+        self.expect_rates({0: 200, 1: 100, 2: 100},
+                          {"group 900": (200, [0]),
+                           "group 901": (200, [1, 2])}, "after the move:")
+        self.stop_fwd()
+
+    def test_priority_refused(self):
+        """Siblings on two strict priorities: the NIC's TSARs are DWRR
+        only, so the second priority is refused and says so."""
+        self.launch_hier(txq=2)
+        self.add_root(ROOT)
+        self.ok("add port tm nonleaf node 0 %d %d 0 1 1 -1 1 0 0"
+                % (GROUP, ROOT))
+        self.refused_in(
+            ["add port tm leaf node 0 0 %d 0 1 2 -1 0 0xffffffff 3 0" % GROUP,
+             "add port tm leaf node 0 1 %d 1 1 2 -1 0 0xffffffff 3 0" % GROUP,
+             "port tm hierarchy commit 0 no"],
+            ["NODE_PRIORITY", "NODE_PARAMS_N_SP_PRIORITIES"],
+            r"priorit")
+
+    def test_committed_sum_refused(self):
+        """Committed rates of 60 and 60 Mbit/s under a 100 Mbit/s ceiling
+        cannot both be guaranteed: refused with the numbers."""
+        self.launch_hier(txq=2)
+        self.add_profile(1, bps(100))
+        self.add_profile(2, bps(100), cmit_rate=bps(60))
+        self.add_root(ROOT)
+        self.refused_in(
+            ["add port tm nonleaf node 0 %d %d 0 1 1 1 1 0 0" % (GROUP, ROOT),
+             "add port tm leaf node 0 0 %d 0 1 2 2 0 0xffffffff 3 0" % GROUP,
+             "add port tm leaf node 0 1 %d 0 1 2 2 0 0xffffffff 3 0" % GROUP,
+             "port tm hierarchy commit 0 no"],
+            ["NODE_ID", "SHAPER_PROFILE_COMMITTED_RATE",
+             "NODE_PARAMS_SHAPER_PROFILE_ID", "NODE_PARENT_NODE_ID"],
+            r"committed.*120(\.0+)? Mbit/s.*100(\.0+)? Mbit/s")
+
+    def test_ceiling_below_1mbit_refused(self):
+        """A non-leaf ceiling of 800 kbit/s: scheduling elements hold
+        ceilings in whole Mbit/s, so it is refused with the range. The
+        device's packet pacing goes down to 100 kbit/s here
+        (cap_pp_min_rate=100), so that the profile itself is valid."""
+        self.launch_hier(txq=1, devargs={"cap_pp_min_rate": 100})
+        self.add_profile(1, 100000)
+        self.add_root(ROOT)
+        self.refused_in(
+            ["add port tm nonleaf node 0 %d %d 0 1 1 1 1 0 0" % (GROUP, ROOT),
+             "add port tm leaf node 0 0 %d 0 1 2 -1 0 0xffffffff 3 0" % GROUP,
+             "port tm hierarchy commit 0 no"],
+            ["NODE_PARAMS_SHAPER_PROFILE_ID", "SHAPER_PROFILE_PEAK_RATE"],
+            r"100000 bytes/s.*125000\.\.\d+ bytes/s.*1\.\.\d+ Mbit/s")
+
+    def test_cx5_refuses_nonleaf_shaper(self):
+        """cx5 has no NIC scheduling hierarchy: it says so in its
+        capabilities (weights up to 1), and refuses a non-leaf shaper and a weight with a
+        message naming the missing hierarchy; leaf-only shaping works."""
+        self.launch("cx5", txq=2)
+        cap = self.port_cap()
+        self.verify(cap.get("cap.sched_wfq_weight_max") == 1,
+                    "cx5 offers weights: %r" % cap)
+        self.add_profile(1, bps(100))
+        self.add_root(ROOT)
+        self.refused("add port tm nonleaf node 0 %d %d 0 1 1 1 1 0 0"
+                     % (GROUP, ROOT), "NODE_PARAMS_SHAPER_PROFILE_ID",
+                     r"scheduling hierarchy")
+        self.ok("add port tm nonleaf node 0 %d %d 0 1 1 -1 1 0 0"
+                % (GROUP, ROOT))
+        self.refused("add port tm leaf node 0 0 %d 0 2 2 1 0 0xffffffff 3 0"
+                     % GROUP, "NODE_WEIGHT", r"scheduling hierarchy")
+        self.ok("add port tm leaf node 0 0 %d 0 1 2 1 0 0xffffffff 3 0"
+                % GROUP)
+        self.ok("add port tm leaf node 0 1 %d 0 1 2 1 0 0xffffffff 3 0"
+                % GROUP)
+        self.commit()
