@@ -755,8 +755,8 @@ static const unsigned int op_weight[OP_COUNT] = {
 	[OP_NODE_ADD] = 14, [OP_NODE_ADD_NONLEAF] = 8, [OP_NODE_DELETE] = 8,
 	[OP_COMMIT] = 8, [OP_SHAPER_UPDATE] = 8, [OP_PARENT_UPDATE] = 5,
 	[OP_SUSPEND_RESUME] = 4, [OP_STATS] = 3, [OP_QUEUE_RATE] = 5,
-	[OP_QUEUE_SETUP] = 2, [OP_QUEUE_START_STOP] = 3, [OP_PORT_START] = 4,
-	[OP_PORT_STOP] = 2, [OP_PORT_RECONFIGURE] = 1, [OP_PORT_CLOSE] = 1,
+	[OP_QUEUE_SETUP] = 2, [OP_QUEUE_START_STOP] = 3, [OP_PORT_START] = 5,
+	[OP_PORT_STOP] = 1, [OP_PORT_RECONFIGURE] = 1, [OP_PORT_CLOSE] = 1,
 };
 
 static enum op_kind
@@ -1036,7 +1036,7 @@ arm_fault(struct port *p, enum op_kind op, char *what, size_t len)
 	memset(&fc, 0, sizeof(fc));
 	fc.opcode = port_op ? port_ops[rnd(RTE_DIM(port_ops))] :
 		    tm_ops[rnd(RTE_DIM(tm_ops))];
-	fc.nth = 1 + rnd(rnd(4) ? 2 : 8);
+	fc.nth = 1 + rnd(rnd(2) ? 1 : 6);
 	fc.status = rnd(2) ? MLX5_CMD_STAT_INT_ERR : MLX5_CMD_STAT_NO_RES_ERR;
 	fc.syndrome = MLX5_EMU_SYND_INJECTED;
 	mlx5_emu_fault_cmd(p->emu, &fc);
@@ -1111,7 +1111,9 @@ run_seed(uint64_t seed, uint64_t n_ops, struct run_stats *rs)
 			check_invariants(&p, &snap_b);
 			continue;
 		}
-		faulted = rnd(4) == 0;
+		/* Faults around the calls that may reach the device. */
+		faulted = op != OP_PROFILE_ADD && op != OP_PROFILE_DELETE &&
+			  op != OP_STATS && op != OP_PORT_STOP && rnd(3) == 0;
 		fault[0] = '\0';
 		if (faulted) {
 			arm_fault(&p, op, fault, sizeof(fault));
