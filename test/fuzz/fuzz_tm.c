@@ -15,7 +15,9 @@
  *    group the driver reports (telemetry /ethdev/mlx5_tm/pacing) are those
  *    of the queue's SQ in the model, and QUERY_SQ through the driver
  *    (rte_pmd_mlx5_tm_txq_query) says the same; no SQ names a freed entry
- *    or a missing queue group;
+ *    or a missing queue group; the TSARs the driver reports are the
+ *    device's, with their parent, bw_share and ceiling, and the device
+ *    holds no TSAR or queue group the driver does not;
  *  - the entries the driver holds are those the model has allocated for
  *    it, each used by a queue, with the model's SQ users counted right;
  *  - the rates are those asked for: a shadow of the accepted calls gives
@@ -407,6 +409,57 @@ expected_rate(const struct port *p, uint16_t q, bool *known,
 	return *known && *rate != 0;
 }
 
+/*
+ * The TSARs the driver reports (telemetry tsar_*, where the driver has a
+ * scheduling hierarchy) are the model's, with their parent, bw_share and
+ * ceiling; the model holds no TSAR the driver does not report.
+ */
+static void
+check_tsars(const struct snapshot *s)
+{
+	uint64_t id[MAX_ELEMS], parent[MAX_ELEMS], share[MAX_ELEMS],
+		 ceil[MAX_ELEMS];
+	int n, i;
+	unsigned int k;
+
+	n = tel_array(s->tel, "tsar_id", id, MAX_ELEMS);
+	if (n < 0)
+		return;
+	if (tel_array(s->tel, "tsar_parent_id", parent, MAX_ELEMS) != n ||
+	    tel_array(s->tel, "tsar_bw_share", share, MAX_ELEMS) != n ||
+	    tel_array(s->tel, "tsar_max_average_bw_mbps", ceil,
+		      MAX_ELEMS) != n) {
+		violation("telemetry: TSAR columns of different lengths");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const struct mlx5_emu_sched_info *e = snap_elem(s, id[i]);
+
+		if (e == NULL || e->element_type != MLX5_SCHED_ELEM_TYPE_TSAR)
+			violation("driver TSAR %" PRIu64 " not on the device",
+				  id[i]);
+		else if (e->parent_id != parent[i] ||
+			 e->bw_share != share[i] ||
+			 e->max_average_bw != ceil[i])
+			violation("TSAR %" PRIu64 ": driver parent %" PRIu64
+				  " bw_share %" PRIu64 " ceiling %" PRIu64
+				  ", device %u %u %u", id[i], parent[i],
+				  share[i], ceil[i], e->parent_id,
+				  e->bw_share, e->max_average_bw);
+	}
+	for (k = 0; k < s->nb_elems; k++) {
+		bool known = false;
+
+		if (s->elems[k].element_type != MLX5_SCHED_ELEM_TYPE_TSAR)
+			continue;
+		for (i = 0; i < n; i++)
+			known |= id[i] == s->elems[k].id;
+		if (!known)
+			violation("device TSAR %u not held by the driver "
+				  "(leak)", s->elems[k].id);
+	}
+}
+
 /* Every invariant that must hold between two operations. */
 static void
 check_invariants(struct port *p, struct snapshot *s)
@@ -531,6 +584,7 @@ check_invariants(struct port *p, struct snapshot *s)
 				  "%u), expected %" PRIu64 " (mode %u)", q,
 				  e->index, got, e->rate_mode, rate, pkt);
 	}
+	check_tsars(s);
 	/* Queue groups the model holds belong to some queue of the driver. */
 	if (n_group == p->nb_txq)
 		for (i = 0; i < s->nb_elems; i++) {
