@@ -226,10 +226,20 @@ teardown(uint16_t port, uint16_t nb_txq)
 	uint16_t q;
 	int ret = 0;
 
+	uint32_t ids[MAX_WORKERS + 2];
+	unsigned int i, n = 0;
+
 	for (q = 0; q < nb_txq; q++)
-		ret |= rte_tm_node_delete(port, q, &terr);
-	ret |= rte_tm_node_delete(port, GROUP_ID, &terr);
-	ret |= rte_tm_node_delete(port, ROOT_ID, &terr);
+		ids[n++] = q;
+	ids[n++] = GROUP_ID;
+	ids[n++] = ROOT_ID;
+	for (i = 0; i < n; i++) {
+		if (rte_tm_node_delete(port, ids[i], &terr) == 0)
+			continue;
+		printf("delete node %u: %s\n", ids[i],
+		       terr.message != NULL ? terr.message : "");
+		ret = -1;
+	}
 	return ret;
 }
 
