@@ -38,6 +38,7 @@
 #include "mlx5_tm_txq.h"
 #include "rte_pmd_mlx5_tm.h"
 #include "tm_check.h"
+#include "tm_tree_check.h"
 
 unsigned int tm_check_passed;
 unsigned int tm_check_failed;
@@ -92,6 +93,9 @@ tport_setup(struct tport *p, uint16_t nb_txq, bool start)
 		return -1;
 	return 0;
 }
+
+/* A device without the NIC scheduling hierarchy (leaf shapers only). */
+#define LEAF_ONLY "cap_nic_sq_scheduling=0"
 
 /* Probe a new port with device-model devargs @p extra. */
 static int
@@ -221,17 +225,61 @@ leaf_add(uint16_t port, uint32_t q, uint32_t parent, uint32_t level,
 static uint16_t
 expected_index(const struct mlx5_tm_sched *s, uint16_t q)
 {
-	return s->txq[q].entry_id != 0 ?
-		mlx5_tm_pacing_index(s->pacing, s->txq[q].entry_id) : 0;
+	return s->applied.queues[q].entry != 0 ?
+		mlx5_tm_pacing_index(s->pacing, s->applied.queues[q].entry) :
+		0;
+}
+
+/* Queue group the driver gives queue @p q (0: none). */
+static uint16_t
+expected_group(const struct mlx5_tm_sched *s, uint16_t q)
+{
+	const struct tm_elem *g =
+		tm_plan_elem(&s->applied, s->applied.queues[q].group);
+
+	return g != NULL ? (uint16_t)g->hw_id : 0;
 }
 
 /*
  * Driver and device agree: every pacing entry is owned by exactly the
  * queues that use it, the device has exactly the driver's entries (same
  * context, one allocation each), every queue's index is its entry's (in
- * the queue layer and in the device's SQ), the hierarchy is valid and a
- * committed hierarchy is what the queues run.
+ * the queue layer and in the device's SQ), the hierarchy is valid and
+ * its plan is what the device holds.
  */
+/* The plan of the tree is the applied one (queue by queue). */
+static bool
+plan_is_applied(struct mlx5_tm_sched *s, char *why, size_t len)
+{
+	struct tm_plan plan;
+	bool same = true;
+	uint16_t q;
+
+	if (!s->committed)
+		return true;
+	if (tm_plan_build(&s->hier, true, &plan, NULL) != 0) {
+		snprintf(why, len, "the committed hierarchy has no plan");
+		return false;
+	}
+	for (q = 0; q < plan.nb_txq && same; q++) {
+		const struct tm_queue *a = &plan.queues[q];
+		const struct tm_queue *b = &s->applied.queues[q];
+
+		same = a->shaped == b->shaped && a->suspended == b->suspended &&
+		       (!a->shaped || pacing_ctx_equal(&a->ctx, &b->ctx));
+		if (!same)
+			snprintf(why, len, "queue %u does not run what the "
+				 "committed hierarchy says", q);
+	}
+	if (same && plan.n_elems != s->applied.n_elems) {
+		snprintf(why, len, "%u elements applied, the plan has %u",
+			 s->applied.n_elems, plan.n_elems);
+		same = false;
+	}
+	tm_plan_fini(&plan);
+	return same;
+}
+
 static bool
 views_agree(const struct tport *p, char *why, size_t len)
 {
@@ -240,7 +288,6 @@ views_agree(const struct tport *p, char *why, size_t len)
 	struct pacing_table *t = mlx5_tm_pacing_table(s->pacing);
 	static struct mlx5_emu_pp_info emu_e[4096];
 	struct pacing_entry_info info;
-	struct rte_tm_error err;
 	unsigned int n_emu, n_drv = 0, k;
 	uint64_t cursor = 0;
 	uint16_t q;
@@ -257,10 +304,10 @@ views_agree(const struct tport *p, char *why, size_t len)
 				 "index", info.id);
 			return false;
 		}
-		for (q = 0; q < s->nb_txq; q++) {
+		for (q = 0; q < s->applied.nb_txq; q++) {
 			uint32_t sqn;
 
-			if (s->txq[q].entry_id != info.id)
+			if (s->applied.queues[q].entry != info.id)
 				continue;
 			users++;
 			if (rte_pmd_mlx5_tm_txq_sqn(p->id, q, &sqn) == 0)
@@ -304,19 +351,25 @@ views_agree(const struct tport *p, char *why, size_t len)
 			return false;
 		}
 	}
+	if (mlx5_emu_sched_list(p->emu, NULL, 0) != s->applied.n_elems) {
+		snprintf(why, len, "device %u scheduling elements, driver %u",
+			 mlx5_emu_sched_list(p->emu, NULL, 0),
+			 s->applied.n_elems);
+		return false;
+	}
 	if (n_drv != n_emu || mlx5_tm_pacing_hw_allocated(s->pacing) != n_drv ||
 	    pacing_table_in_use(t) != n_drv) {
 		snprintf(why, len, "driver %u entries, device %u, allocated %u",
 			 n_drv, n_emu, mlx5_tm_pacing_hw_allocated(s->pacing));
 		return false;
 	}
-	for (q = 0; q < s->nb_txq; q++) {
+	for (q = 0; q < s->applied.nb_txq; q++) {
 		uint16_t idx = expected_index(s, q);
 		struct mlx5_emu_sq_info sq;
 		uint32_t sqn;
 
-		if (s->txq[q].entry_id != 0 &&
-		    pacing_table_entry_get(t, s->txq[q].entry_id, &info) != 0) {
+		if (s->applied.queues[q].entry != 0 &&
+		    pacing_table_entry_get(t, s->applied.queues[q].entry, &info) != 0) {
 			snprintf(why, len, "queue %u holds a missing entry", q);
 			return false;
 		}
@@ -328,36 +381,20 @@ views_agree(const struct tport *p, char *why, size_t len)
 		}
 		if (rte_pmd_mlx5_tm_txq_sqn(p->id, q, &sqn) == 0 &&
 		    (mlx5_emu_sq_get(p->emu, sqn, &sq) != 0 ||
-		     sq.pp_index != idx || sq.pp_stale)) {
-			snprintf(why, len, "queue %u: SQ %u index %u%s, driver "
-				 "%u", q, sqn, sq.pp_index,
-				 sq.pp_stale ? " (stale)" : "", idx);
-			return false;
-		}
-		if (s->committed) {
-			struct mlx5_tm_sched_target tg;
-
-			mlx5_tm_sched_target_of_leaf(s, q, &tg);
-			if (tg.shaped != (s->txq[q].entry_id != 0) ||
-			    (tg.shaped && !pacing_ctx_equal(&tg.ctx,
-							    &s->txq[q].ctx))) {
-				snprintf(why, len, "queue %u does not run what "
-					 "the committed hierarchy says", q);
-				return false;
-			}
-		}
-		if (s->txq[q].suspended != (s->committed &&
-		    mlx5_tm_hier_leaf(&s->hier, q) != NULL &&
-		    mlx5_tm_hier_node_suspended(mlx5_tm_hier_leaf(&s->hier,
-								  q)))) {
-			snprintf(why, len, "queue %u suspend state", q);
+		     sq.pp_index != idx || sq.pp_stale ||
+		     sq.qos_queue_group_id != expected_group(s, q))) {
+			snprintf(why, len, "queue %u: SQ %u index %u%s group "
+				 "%u, driver %u group %u", q, sqn, sq.pp_index,
+				 sq.pp_stale ? " (stale)" : "",
+				 sq.qos_queue_group_id, idx,
+				 expected_group(s, q));
 			return false;
 		}
 	}
-	if (mlx5_tm_hier_validate(&s->hier, &err) != 0) {
-		snprintf(why, len, "hierarchy: %s", err.message);
+	if (!plan_is_applied(s, why, len))
 		return false;
-	}
+	if (!tm_tree_consistent(&s->hier, why, len))
+		return false;
 	if (s->committed && s->hier.n_nodes == 0) {
 		snprintf(why, len, "committed without nodes");
 		return false;
@@ -382,6 +419,7 @@ struct snapshot {
 	uint32_t n_profiles;
 	bool committed;
 	unsigned int n_emu;
+	unsigned int n_emu_elems;
 };
 
 static void
@@ -391,8 +429,8 @@ snap(const struct tport *p, struct snapshot *sn)
 	uint16_t q;
 
 	memset(sn, 0, sizeof(*sn));
-	for (q = 0; q < RTE_MIN(s->nb_txq, NB_TXQ); q++) {
-		sn->entry[q] = s->txq[q].entry_id;
+	for (q = 0; q < RTE_MIN(s->applied.nb_txq, NB_TXQ); q++) {
+		sn->entry[q] = s->applied.queues[q].entry;
 		sn->index[q] = mlx5_tm_txq_get_pp_index(
 			&rte_eth_devices[p->id], q);
 	}
@@ -401,6 +439,7 @@ snap(const struct tport *p, struct snapshot *sn)
 	sn->n_profiles = s->hier.n_profiles;
 	sn->committed = s->committed;
 	sn->n_emu = mlx5_emu_pp_list(p->emu, NULL, 0);
+	sn->n_emu_elems = mlx5_emu_sched_list(p->emu, NULL, 0);
 }
 
 static bool
@@ -450,7 +489,7 @@ test_capabilities(void)
 	int is_leaf;
 
 	printf("capabilities\n");
-	if (tport_open(&p, NULL, NB_TXQ, false) != 0) {
+	if (tport_open(&p, LEAF_ONLY, NB_TXQ, false) != 0) {
 		CHECK(false, "port");
 		return;
 	}
@@ -607,7 +646,7 @@ test_capabilities(void)
 	tport_close(&p);
 
 	/* Devices without WQE-rate pacing, burst bound, or pacing at all. */
-	if (tport_open(&p, "cap_wqe_rate_pp=0,cap_pp_burst_bound=0", 2,
+	if (tport_open(&p, LEAF_ONLY ",cap_wqe_rate_pp=0,cap_pp_burst_bound=0", 2,
 		       false) == 0) {
 		EXPECT_OK(rte_tm_capabilities_get(p.id, &cap, &terr), "caps");
 		CHECK(cap.shaper_private_packet_mode_supported == 0 &&
@@ -626,7 +665,7 @@ test_capabilities(void)
 	} else {
 		CHECK(false, "port without wqe_rate_pp");
 	}
-	if (tport_open(&p, "cap_packet_pacing=0", 2, false) == 0) {
+	if (tport_open(&p, LEAF_ONLY ",cap_packet_pacing=0", 2, false) == 0) {
 		EXPECT_OK(rte_tm_capabilities_get(p.id, &cap, &terr), "caps");
 		CHECK(cap.shaper_private_n_max == 0 &&
 		      cap.shaper_private_rate_max == 0 &&
@@ -658,7 +697,7 @@ test_refusals(void)
 	int mode = 1;
 
 	printf("refusals\n");
-	if (tport_open(&p, NULL, NB_TXQ, true) != 0) {
+	if (tport_open(&p, LEAF_ONLY, NB_TXQ, true) != 0) {
 		CHECK(false, "port");
 		return;
 	}
@@ -889,10 +928,10 @@ test_commit_after_start(void)
 		CHECK(rte_eth_set_queue_rate_limit(p.id, q, 100 * (q + 1)) == 0,
 		      "rate limit %u", q);
 	check_views(&p, "rate limits");
-	CHECK(s->txq[2].source == MLX5_TM_RATE_QUEUE &&
-	      s->txq[2].ctx.rate_limit == 300000, "queue 2 at 300 Mbps");
+	CHECK((!s->committed && s->applied.queues[2].shaped) &&
+	      s->applied.queues[2].ctx.rate_limit == 300000, "queue 2 at 300 Mbps");
 	CHECK(rte_eth_set_queue_rate_limit(p.id, 2, 0) == 0 &&
-	      s->txq[2].entry_id == 0, "rate limit 0 = unlimited");
+	      s->applied.queues[2].entry == 0, "rate limit 0 = unlimited");
 	CHECK(rte_eth_set_queue_rate_limit(p.id, 2, 300) == 0, "again");
 	CHECK(mlx5_tm_sched_set_queue_rate_limit(&rte_eth_devices[p.id], 1,
 						 1000000) == -EINVAL,
@@ -903,21 +942,21 @@ test_commit_after_start(void)
 	for (q = 0; q < NB_TXQ / 2; q++)
 		EXPECT_OK(leaf_add(p.id, q, ROOT, 1, q % 2 ? 2 : 1), "l%u", q);
 	check_views(&p, "pending hierarchy");
-	CHECK(s->txq[0].source == MLX5_TM_RATE_QUEUE, "pending changes none");
+	CHECK((!s->committed && s->applied.queues[0].shaped), "pending changes none");
 	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit live");
 	check_views(&p, "committed live");
-	CHECK(s->txq[7].entry_id == 0 && s->txq[7].source == MLX5_TM_RATE_TM,
+	CHECK(s->applied.queues[7].entry == 0 && s->committed,
 	      "queue without leaf unlimited");
-	CHECK(s->txq[1].ctx.rate_mode == PACING_RATE_MODE_WQE &&
-	      s->txq[1].ctx.rate_limit == 50000, "queue 1 WQE rate");
+	CHECK(s->applied.queues[1].ctx.rate_mode == PACING_RATE_MODE_WQE &&
+	      s->applied.queues[1].ctx.rate_limit == 50000, "queue 1 WQE rate");
 	CHECK(rte_eth_set_queue_rate_limit(p.id, 7, 100) == -EBUSY,
 	      "rate limit refused while committed");
 	/* Live add and delete. */
 	EXPECT_OK(leaf_add(p.id, 7, ROOT, 1, 1), "live add 7");
-	CHECK(s->txq[7].entry_id == s->txq[0].entry_id, "7 shares with 0");
+	CHECK(s->applied.queues[7].entry == s->applied.queues[0].entry, "7 shares with 0");
 	check_views(&p, "live add");
 	EXPECT_OK(rte_tm_node_delete(p.id, 0, &terr), "live delete 0");
-	CHECK(s->txq[0].entry_id == 0, "0 unlimited");
+	CHECK(s->applied.queues[0].entry == 0, "0 unlimited");
 	check_views(&p, "live delete");
 	/* Leaves are on level 1 here: no non-leaf node beside them. */
 	expect_err(nonleaf_add(p.id, MID, ROOT, 1), EINVAL,
@@ -925,13 +964,13 @@ test_commit_after_start(void)
 	check_views(&p, "live hierarchy");
 	/* The last node gone, the port is back to queue rate limits. */
 	for (q = 1; q < NB_TXQ; q++)
-		if (mlx5_tm_hier_leaf(&s->hier, q) != NULL)
+		if (tm_tree_leaf(&s->hier, q) != NULL)
 			EXPECT_OK(rte_tm_node_delete(p.id, q, &terr), "del %u", q);
 	EXPECT_OK(rte_tm_node_delete(p.id, ROOT, &terr), "delete root");
 	CHECK(!s->committed && pacing_table_in_use(
 	      mlx5_tm_pacing_table(s->pacing)) == 0, "no hierarchy, unshaped");
 	CHECK(rte_eth_set_queue_rate_limit(p.id, 7, 100) == 0 &&
-	      s->txq[7].source == MLX5_TM_RATE_QUEUE, "rate limit again");
+	      (!s->committed && s->applied.queues[7].shaped), "rate limit again");
 	check_views(&p, "after the hierarchy");
 	tport_close(&p);
 	CHECK(mlx5_tm_pacing_hw_outstanding() == 0,
@@ -963,9 +1002,9 @@ test_parent_suspend_stats(void)
 		EXPECT_OK(leaf_add(p.id, q, q < 2 ? MID : MID2, 2, 1), "l%u",
 			  q);
 	EXPECT_OK(rte_tm_node_suspend(p.id, 0, &terr), "suspend 0 early");
-	CHECK(!s->txq[0].suspended, "not applied before commit");
+	CHECK(!s->applied.queues[0].suspended, "not applied before commit");
 	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
-	CHECK(s->txq[0].suspended, "applied at commit");
+	CHECK(s->applied.queues[0].suspended, "applied at commit");
 	CHECK(send_frames(p.id, 0, 8) == 0, "suspended queue takes nothing");
 	CHECK(send_frames(p.id, 1, 8) == 8, "queue 1 sends");
 	expect_err(TM(rte_tm_node_suspend(p.id, 0, &terr)), EINVAL,
@@ -974,12 +1013,12 @@ test_parent_suspend_stats(void)
 	CHECK(send_frames(p.id, 0, 8) == 8, "resumed queue sends");
 	/* A non-leaf suspends its subtree; a moved leaf follows its parent. */
 	EXPECT_OK(rte_tm_node_suspend(p.id, MID2, &terr), "suspend 901");
-	CHECK(s->txq[2].suspended && s->txq[3].suspended &&
-	      !s->txq[1].suspended, "901's queues suspended");
+	CHECK(s->applied.queues[2].suspended && s->applied.queues[3].suspended &&
+	      !s->applied.queues[1].suspended, "901's queues suspended");
 	CHECK(send_frames(p.id, 3, 8) == 0, "queue 3 takes nothing");
 	EXPECT_OK(rte_tm_node_parent_update(p.id, 3, MID, 0, 1, &terr),
 		  "move 3 under 900");
-	CHECK(!s->txq[3].suspended && s->txq[2].suspended, "3 follows 900");
+	CHECK(!s->applied.queues[3].suspended && s->applied.queues[2].suspended, "3 follows 900");
 	check_views(&p, "after move");
 	EXPECT_OK(rte_tm_node_resume(p.id, MID2, &terr), "resume 901");
 	/* Suspension survives stop/start. */
@@ -1107,8 +1146,8 @@ test_rollback(void)
 	      "MODIFY_SQ mid-batch: %d \"%s\"", ret, tmsg());
 	check_views(&p, "after MODIFY_SQ failure");
 	for (q = 0; q < NB_TXQ; q++)
-		CHECK(s->txq[q].source == MLX5_TM_RATE_QUEUE &&
-		      s->txq[q].ctx.rate_limit == 10000u * (q + 1),
+		CHECK((!s->committed && s->applied.queues[q].shaped) &&
+		      s->applied.queues[q].ctx.rate_limit == 10000u * (q + 1),
 		      "queue %u kept its rate limit", q);
 	/* Without faults it goes through. */
 	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
@@ -1122,7 +1161,7 @@ test_rollback(void)
 	snap(&p, &b);
 	CHECK(ret != 0 && terr.type == RTE_TM_ERROR_TYPE_NODE_ID &&
 	      snap_equal(&a, &b) &&
-	      mlx5_tm_hier_leaf(&s->hier, 5)->profile->id == 5,
+	      tm_tree_leaf(&s->hier, 5)->profile->id == 5,
 	      "update refused, rate kept: %d \"%s\"", ret, tmsg());
 	check_views(&p, "after failed update");
 	EXPECT_OK(rte_tm_node_delete(p.id, 0, &terr), "live delete 0");
@@ -1291,7 +1330,7 @@ test_reconfigure(void)
 	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
 	memset(&conf, 0, sizeof(conf));
 	CHECK(rte_eth_dev_configure(p.id, 0, 4, &conf) == 0, "4 queues");
-	CHECK(s->nb_txq == 4 && s->hier.n_leaves == 4 && s->committed &&
+	CHECK(s->applied.nb_txq == 4 && s->hier.n_leaves == 4 && s->committed &&
 	      pacing_table_in_use(mlx5_tm_pacing_table(s->pacing)) == 1,
 	      "leaves 4..7 and their entry gone");
 	for (q = 4; q < NB_TXQ; q++)
@@ -1754,11 +1793,11 @@ static int
 walk_teardown(struct tport *p)
 {
 	struct mlx5_tm_sched *s = sched_of(p);
-	const struct mlx5_tm_node *n;
+	const struct tm_node *n;
 	uint32_t ids[1024], count = 0, level, i;
 	int ret;
 
-	for (level = MLX5_TM_HIER_LEVELS; level-- > 0;)
+	for (level = TM_TREE_LEVELS; level-- > 0;)
 		TAILQ_FOREACH(n, &s->hier.nodes, next)
 			if (n->level == level && count < RTE_DIM(ids))
 				ids[count++] = n->id;
@@ -1775,7 +1814,7 @@ static uint32_t
 walk_nonleaf(const struct tport *p, bool deepest)
 {
 	const struct mlx5_tm_sched *s = sched_of(p);
-	const struct mlx5_tm_node *n, *pick = NULL;
+	const struct tm_node *n, *pick = NULL;
 	uint32_t count = 0;
 
 	TAILQ_FOREACH(n, &s->hier.nodes, next) {
@@ -1804,7 +1843,7 @@ walk_build(struct tport *p)
 	}
 	parent = walk_nonleaf(p, true);
 	for (q = 0; q < p->nb_txq; q++)
-		if (mlx5_tm_hier_leaf(&s->hier, q) == NULL &&
+		if (tm_tree_leaf(&s->hier, q) == NULL &&
 		    leaf_add(p->id, q, parent, ANY, rnd(5) ? (uint32_t)rnd(6) :
 			     NONE) != 0 && ret == 0)
 			ret = -rte_errno;

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mlx5_tm_prm.h"
@@ -11,9 +12,8 @@
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_devx.h"
 
-/* Log a failed command with the firmware's status and syndrome. */
-static void
-log_cmd_error(const char *what, const void *out, int err)
+void
+mlx5_tm_devx_log_error(const char *what, const void *out, int err)
 {
 	MLX5_TM_LOG(ERR, "%s failed: %s (status 0x%x, syndrome 0x%x)", what,
 		    strerror(err), MLX5_GET(mbox_out, out, status),
@@ -30,7 +30,7 @@ obj_create(struct mlx5_tm_priv *priv, const char *what, const void *in,
 	if (obj == NULL) {
 		int err = errno ? errno : EIO;
 
-		log_cmd_error(what, out, err);
+		mlx5_tm_devx_log_error(what, out, err);
 		errno = err;
 	}
 	return obj;
@@ -116,6 +116,7 @@ mlx5_tm_devx_sq_create(struct mlx5_tm_priv *priv,
 	MLX5_SET(sqc, sqc, ts_format, a->ts_format);
 	MLX5_SET(sqc, sqc, cqn, a->cqn);
 	MLX5_SET(sqc, sqc, packet_pacing_rate_limit_index, a->pp_index);
+	MLX5_SET(sqc, sqc, qos_queue_group_id, a->qos_group_id);
 	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
 	MLX5_SET(sqc, sqc, tis_num_0, a->tisn);
 	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);
@@ -136,31 +137,74 @@ mlx5_tm_devx_sq_create(struct mlx5_tm_priv *priv,
 	return obj;
 }
 
+static const char *
+sq_state_name(uint8_t state)
+{
+	switch (state) {
+	case MLX5_SQC_STATE_RST:
+		return "RST";
+	case MLX5_SQC_STATE_RDY:
+		return "RDY";
+	case MLX5_SQC_STATE_ERR:
+		return "ERR";
+	default:
+		return "?";
+	}
+}
+
 int
-mlx5_tm_devx_sq_modify(struct mlx5_tm_priv *priv,
-		       struct mlx5_tm_devx_obj *sq, uint32_t sqn,
-		       uint8_t from, uint8_t to, bool set_pp,
-		       uint16_t pp_index)
+mlx5_tm_devx_sq_modify_sched(struct mlx5_tm_priv *priv,
+			     struct mlx5_tm_devx_obj *sq, uint32_t sqn,
+			     uint8_t from, uint8_t to,
+			     const struct mlx5_tm_sq_sched *s)
 {
 	uint32_t in[MLX5_ST_SZ_DW(modify_sq_in)] = { 0 };
 	uint32_t out[MLX5_ST_SZ_DW(modify_sq_out)] = { 0 };
 	void *sqc = MLX5_ADDR_OF(modify_sq_in, in, ctx);
+	uint64_t bitmask = 0;
+	char what[96];
 	int ret;
 
 	MLX5_SET(modify_sq_in, in, opcode, MLX5_CMD_OP_MODIFY_SQ);
 	MLX5_SET(modify_sq_in, in, sq_state, from);
 	MLX5_SET(modify_sq_in, in, sqn, sqn);
 	MLX5_SET(sqc, sqc, state, to);
-	if (set_pp) {
-		MLX5_SET64(modify_sq_in, in, modify_bitmask,
-			   MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX);
-		MLX5_SET(sqc, sqc, packet_pacing_rate_limit_index, pp_index);
+	if (s->set_pp) {
+		bitmask |= MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX;
+		MLX5_SET(sqc, sqc, packet_pacing_rate_limit_index,
+			 s->pp_index);
 	}
+	if (s->set_group) {
+		bitmask |= MLX5_MODIFY_SQ_BITMASK_QOS_QUEUE_GROUP_ID;
+		MLX5_SET(sqc, sqc, qos_queue_group_id, s->qos_group_id);
+	}
+	MLX5_SET64(modify_sq_in, in, modify_bitmask, bitmask);
 	ret = priv->glue->devx_obj_modify(sq, in, sizeof(in), out,
 					  sizeof(out));
-	if (ret < 0)
-		log_cmd_error("MODIFY_SQ", out, -ret);
+	if (ret < 0) {
+		int n = snprintf(what, sizeof(what), "MODIFY_SQ 0x%x %s->%s",
+				 sqn, sq_state_name(from), sq_state_name(to));
+
+		if (s->set_pp)
+			n += snprintf(what + n, sizeof(what) - n,
+				      ", pacing index %u", s->pp_index);
+		if (s->set_group)
+			snprintf(what + n, sizeof(what) - n,
+				 ", queue group %u", s->qos_group_id);
+		mlx5_tm_devx_log_error(what, out, -ret);
+	}
 	return ret;
+}
+
+int
+mlx5_tm_devx_sq_modify(struct mlx5_tm_priv *priv,
+		       struct mlx5_tm_devx_obj *sq, uint32_t sqn,
+		       uint8_t from, uint8_t to, bool set_pp,
+		       uint16_t pp_index)
+{
+	struct mlx5_tm_sq_sched s = { .set_pp = set_pp, .pp_index = pp_index };
+
+	return mlx5_tm_devx_sq_modify_sched(priv, sq, sqn, from, to, &s);
 }
 
 int
@@ -175,7 +219,7 @@ mlx5_tm_devx_sq_state(struct mlx5_tm_priv *priv, struct mlx5_tm_devx_obj *sq,
 	MLX5_SET(query_sq_in, in, sqn, sqn);
 	ret = priv->glue->devx_obj_query(sq, in, sizeof(in), out, sizeof(out));
 	if (ret < 0) {
-		log_cmd_error("QUERY_SQ", out, -ret);
+		mlx5_tm_devx_log_error("QUERY_SQ", out, -ret);
 		return ret;
 	}
 	return MLX5_GET(sqc, MLX5_ADDR_OF(query_sq_out, out, sq_context),

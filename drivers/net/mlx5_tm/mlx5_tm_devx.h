@@ -11,6 +11,7 @@
  * through the device glue: transport domain, TIS, CQ, SQ.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct mlx5_tm_priv;
@@ -37,10 +38,17 @@ struct mlx5_tm_sq_attr {
 	uint64_t ring_off;
 	uint64_t dbr_off;
 	uint16_t pp_index;   /**< Pacing index (0 = unlimited). */
+	uint16_t qos_group_id; /**< Queue group element (0 = none). */
 	uint8_t min_inline;  /**< MLX5_INLINE_MODE_*. */
 	uint32_t user_index;
 	uint8_t ts_format;   /**< MLX5_SQC_TIMESTAMP_FORMAT_*. */
 };
+
+/**
+ * Log a failed command: @p what (the command and what it named), the
+ * error and, from @p out, the firmware's status and syndrome.
+ */
+void mlx5_tm_devx_log_error(const char *what, const void *out, int err);
 
 /** ALLOC_TRANSPORT_DOMAIN; its number in @p tdn. */
 struct mlx5_tm_devx_obj *mlx5_tm_devx_td_create(struct mlx5_tm_priv *priv,
@@ -70,6 +78,26 @@ int mlx5_tm_devx_sq_modify(struct mlx5_tm_priv *priv,
 			   struct mlx5_tm_devx_obj *sq, uint32_t sqn,
 			   uint8_t from, uint8_t to, bool set_pp,
 			   uint16_t pp_index);
+
+/** SQ scheduling fields a MODIFY_SQ changes, each only when its flag is set. */
+struct mlx5_tm_sq_sched {
+	bool set_pp;           /**< Pacing index (modify_bitmask bit 0). */
+	uint16_t pp_index;     /**< 0 = unlimited. */
+	bool set_group;        /**< Queue group (modify_bitmask bit 2). */
+	uint16_t qos_group_id; /**< Queue group element id; 0 = no group. */
+};
+
+/**
+ * MODIFY_SQ from state @p from to state @p to changing what @p s sets, in
+ * one command: RST->RDY into a group, or a ready SQ moved RDY->RDY to
+ * another group and/or pacing index while it sends.
+ *
+ * @return 0 or a negative errno (-EREMOTEIO: refused by firmware).
+ */
+int mlx5_tm_devx_sq_modify_sched(struct mlx5_tm_priv *priv,
+				 struct mlx5_tm_devx_obj *sq, uint32_t sqn,
+				 uint8_t from, uint8_t to,
+				 const struct mlx5_tm_sq_sched *s);
 
 /** QUERY_SQ: the SQ's state (MLX5_SQC_STATE_*) or a negative errno. */
 int mlx5_tm_devx_sq_state(struct mlx5_tm_priv *priv,

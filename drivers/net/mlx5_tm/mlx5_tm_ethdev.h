@@ -73,6 +73,8 @@ struct mlx5_tm_priv {
 	bool emu_taken;
 	/** Pacing index remembered per queue id (0 = unlimited). */
 	uint16_t pp_index[MLX5_TM_MAX_TXQ];
+	/** Queue group remembered per queue id (0 = none). */
+	uint16_t qos_group[MLX5_TM_MAX_TXQ];
 	/** Suspend flag per queue id, applied to the queue when set up. */
 	bool suspended[MLX5_TM_MAX_TXQ];
 	/** Recovery alarm armed while the port is started. */

@@ -257,17 +257,6 @@ mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm, struct pacing_txn *txn,
 				  pm->conf.rate_tolerance_ppm, grant, err);
 }
 
-void
-mlx5_tm_pacing_release_all(struct mlx5_tm_pacing *pm, uint16_t qid)
-{
-	uint64_t id;
-
-	while (pacing_table_user_entries(pm->table, qid, &id, 1) > 0)
-		if (pacing_table_release(pm->table, &hw_ops, pm, qid, id,
-					 NULL) != 0)
-			break;
-}
-
 uint16_t
 mlx5_tm_pacing_txn_index(const struct pacing_txn *txn, uint64_t entry_id)
 {

@@ -104,12 +104,6 @@ int mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm, struct pacing_txn *txn,
 			   struct pacing_error *err);
 
 /**
- * Release every reference queue @p qid holds, outside any transaction
- * (the queue is gone); entries left without users are freed on the device.
- */
-void mlx5_tm_pacing_release_all(struct mlx5_tm_pacing *pm, uint16_t qid);
-
-/**
  * Device index of entry @p entry_id as transaction @p txn sees it (after a
  * successful prepare for a new entry); 0 when unknown.
  */

@@ -17,6 +17,7 @@
 #include <rte_errno.h>
 #include <pthread.h>
 
+#include "mlx5_tm_prm.h"
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_sched.h"
@@ -51,6 +52,37 @@ mlx5_tm_sched_by_port(uint16_t port_id)
 	return port_id < RTE_MAX_ETHPORTS ? registry[port_id] : NULL;
 }
 
+/*
+ * No public header names the depth field of qos_cap: the published
+ * ConnectX-6 Dx dump reads 4 elements from the root to a queue group (log
+ * 2). A device that allows fewer refuses CREATE_SCHEDULING_ELEMENT, and
+ * the commit fails cleanly.
+ */
+#define MLX5_TM_SCHED_DEPTH 4
+
+/* What the device can schedule, for the hardware-independent model. */
+static void
+limits_of(const struct mlx5_tm_caps *c, struct tm_limits *lim)
+{
+	const uint16_t types =
+		MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_TSAR) |
+		MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP);
+
+	memset(lim, 0, sizeof(*lim));
+	lim->line_rate_mbps = c->line_rate_mbps;
+	lim->sched = c->nic_sq_scheduling && c->nic_bw_share &&
+		     c->nic_rate_limit && c->max_tsar_bw_share > 0 &&
+		     (c->nic_element_type & types) == types &&
+		     (c->nic_tsar_type &
+		      MLX5_TSAR_TYPE_CAP(MLX5_TSAR_TYPE_DWRR)) != 0;
+	if (!lim->sched)
+		return;
+	lim->max_share = c->max_tsar_bw_share;
+	lim->groups_max = 1u << c->log_max_qos_nic_queue_group;
+	lim->elements_max = 1u << c->log_max_qos_nic_scheduling_element;
+	lim->depth_max = MLX5_TM_SCHED_DEPTH;
+}
+
 int
 mlx5_tm_sched_init(struct rte_eth_dev *dev)
 {
@@ -63,12 +95,14 @@ mlx5_tm_sched_init(struct rte_eth_dev *dev)
 	};
 	struct pacing_error perr;
 	struct mlx5_tm_sched *s;
+	struct tm_limits lim;
 
 	s = calloc(1, sizeof(*s));
 	if (s == NULL)
 		return -ENOMEM;
-	s->txq = calloc(MLX5_TM_MAX_TXQ, sizeof(*s->txq));
-	if (s->txq == NULL) {
+	limits_of(&priv->caps, &lim);
+	tm_tree_init(&s->hier, &lim);
+	if (tm_plan_build(&s->hier, false, &s->applied, NULL) != 0) {
 		free(s);
 		return -ENOMEM;
 	}
@@ -78,13 +112,12 @@ mlx5_tm_sched_init(struct rte_eth_dev *dev)
 	if (s->pacing == NULL) {
 		MLX5_TM_LOG(ERR, "port %u: pacing manager: %s",
 			    dev->data->port_id, perr.message);
-		free(s->txq);
+		tm_plan_fini(&s->applied);
 		free(s);
 		return perr.code != 0 ? perr.code : -ENOMEM;
 	}
 	s->dev = dev;
 	pthread_mutex_init(&s->lock, NULL);
-	mlx5_tm_hier_init(&s->hier);
 	priv->sched = s;
 	pthread_mutex_lock(&registry_lock);
 	registry[dev->data->port_id] = s;
@@ -106,13 +139,44 @@ mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 		registry[dev->data->port_id] = NULL;
 	pthread_mutex_unlock(&registry_lock);
 	mlx5_tm_log_limit_clear_all(&s->log);
-	/* The SQs are gone: releasing the entries is all that is left. */
+	/* The SQs are gone: the elements go bottom-up, then the entries. */
+	s->committed = false;
+	if (mlx5_tm_sched_sync(s, "port close", NULL) != 0)
+		MLX5_TM_LOG(ERR, "port %u: %s", dev->data->port_id, s->msg);
 	mlx5_tm_pacing_destroy(s->pacing);
-	mlx5_tm_hier_fini(&s->hier);
+	tm_plan_fini(&s->applied);
+	tm_tree_fini(&s->hier);
 	pthread_mutex_destroy(&s->lock);
-	free(s->txq);
 	free(s);
 	priv->sched = NULL;
+}
+
+int
+mlx5_tm_sched_sync(struct mlx5_tm_sched *s, const char *what,
+		   struct rte_tm_error *error)
+{
+	struct tm_plan plan;
+	int ret;
+
+	ret = tm_plan_build(&s->hier, s->committed, &plan, error);
+	if (ret != 0)
+		return ret;
+	ret = mlx5_tm_sched_apply(s, &plan);
+	if (ret == 0)
+		return 0;
+	/*
+	 * A full rate table is a shortage of a shared resource, not a
+	 * missing capability nor one node's fault: rte_tm has no type for
+	 * it, the message says what.
+	 */
+	if (s->fail_qid != UINT16_MAX)
+		return tm_error(error, RTE_TM_ERROR_TYPE_NODE_ID, -ret,
+				"%s: node %u (Tx queue %u): %s", what,
+				s->fail_qid, s->fail_qid, s->msg);
+	return tm_error(error, ret == -ENOSPC ?
+			RTE_TM_ERROR_TYPE_UNSPECIFIED :
+			RTE_TM_ERROR_TYPE_NODE_ID, -ret, "%s: %s", what,
+			s->msg);
 }
 
 int
@@ -125,26 +189,55 @@ mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops)
 	return 0;
 }
 
+/* The applied plan with queue @p qid at @p mbps (0: unlimited). */
+static int
+rate_limit_plan(struct mlx5_tm_sched *s, uint16_t qid, uint32_t mbps,
+		struct tm_plan *plan)
+{
+	struct tm_queue *t;
+	struct pacing_error perr;
+	struct pacing_result res;
+	int ret;
+
+	ret = tm_plan_copy(plan, &s->applied, s->applied.nb_txq);
+	if (ret != 0) {
+		snprintf(s->msg, sizeof(s->msg), "no memory");
+		return ret;
+	}
+	t = &plan->queues[qid];
+	t->shaped = mbps != 0;
+	if (mbps == 0)
+		return 0;
+	ret = mlx5_tm_pacing_convert(s->pacing, &(struct pacing_shaper){
+			.peak_rate = (uint64_t)mbps * PACING_BYTES_PER_MBPS,
+		}, &res, &perr);
+	if (ret != 0) {
+		snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
+		tm_plan_fini(plan);
+		return ret;
+	}
+	t->ctx = res.ctx;
+	return 0;
+}
+
 int
 mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 				   uint32_t mbps)
 {
 	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
-	struct mlx5_tm_sched_target t = { 0 };
-	struct pacing_error perr;
-	struct pacing_result res;
+	struct tm_plan plan;
 	int ret;
 
 	if (s == NULL)
 		return -ENODEV;
 	/* Refusals are logged once per kind, then counted: a retry loop. */
 	pthread_mutex_lock(&s->lock);
-	if (qid >= s->nb_txq) {
+	if (qid >= s->applied.nb_txq) {
 		if (mlx5_tm_log_limit_take(&s->log,
 					   MLX5_TM_LOGK_RATE_NO_QUEUE))
 			MLX5_TM_LOG(ERR, "port %u: queue %u does not exist "
 				    "(%u Tx queues)", dev->data->port_id, qid,
-				    s->nb_txq);
+				    s->applied.nb_txq);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -158,28 +251,14 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 		ret = -EBUSY;
 		goto out;
 	}
-	t.change = true;
-	t.source = mbps != 0 ? MLX5_TM_RATE_QUEUE : MLX5_TM_RATE_NONE;
-	t.limit_mbps = mbps;
-	if (mbps != 0) {
-		struct pacing_shaper shaper = {
-			.peak_rate = (uint64_t)mbps * 125000,
-		};
-
-		ret = mlx5_tm_pacing_convert(s->pacing, &shaper, &res, &perr);
-		if (ret != 0) {
-			if (mlx5_tm_log_limit_take(&s->log,
-						   MLX5_TM_LOGK_RATE_BAD))
-				MLX5_TM_LOG(ERR, "port %u: queue %u: rate %u "
-					    "Mbps: %s", dev->data->port_id,
-					    qid, mbps, perr.message);
-			goto out;
-		}
-		t.shaped = true;
-		t.ctx = res.ctx;
-		t.requested = res.requested;
+	ret = rate_limit_plan(s, qid, mbps, &plan);
+	if (ret != 0) {
+		if (mlx5_tm_log_limit_take(&s->log, MLX5_TM_LOGK_RATE_BAD))
+			MLX5_TM_LOG(ERR, "port %u: queue %u: rate %u Mbps: %s",
+				    dev->data->port_id, qid, mbps, s->msg);
+		goto out;
 	}
-	ret = mlx5_tm_sched_apply_one(s, qid, &t);
+	ret = mlx5_tm_sched_apply(s, &plan);
 	if (ret != 0) {
 		if (mlx5_tm_log_limit_take(&s->log, MLX5_TM_LOGK_RATE_DEVICE))
 			MLX5_TM_LOG(ERR, "port %u: queue %u: rate %u Mbps: %s",
@@ -196,47 +275,36 @@ void
 mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 {
 	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
-	uint16_t q;
+	struct tm_plan plan;
+	bool cleared;
 	int ret;
 
-	if (s == NULL || nb_txq == s->nb_txq)
+	if (s == NULL || nb_txq == s->applied.nb_txq)
 		return;
 	pthread_mutex_lock(&s->lock);
-	/* Queues that go: no SQ exists, their entries are simply dropped. */
-	for (q = nb_txq; q < s->nb_txq; q++) {
-		struct mlx5_tm_sched_txq *cur = &s->txq[q];
-
-		mlx5_tm_pacing_release_all(s->pacing, q);
-		if (mlx5_tm_txq_get_pp_index(dev, q) != 0)
-			mlx5_tm_txq_set_pp_index(dev, q, 0);
-		if (cur->suspended)
-			mlx5_tm_txq_set_suspended(dev, q, false);
-		memset(cur, 0, sizeof(*cur));
+	ret = tm_tree_set_nb_txq(&s->hier, nb_txq);
+	if (ret < 0) {
+		MLX5_TM_LOG(ERR, "port %u: no memory to resize the hierarchy",
+			    dev->data->port_id);
+		goto out;
 	}
-	ret = mlx5_tm_hier_set_nb_txq(&s->hier, nb_txq);
-	s->nb_txq = nb_txq;
-	if (ret == 1) {
-		struct mlx5_tm_sched_target *t;
-
+	cleared = ret == 1 && s->committed;
+	if (cleared)
 		MLX5_TM_LOG(WARNING, "port %u: now %u Tx queues: the "
 			    "traffic-manager hierarchy no longer fits (a "
 			    "non-leaf node id names a queue) and is deleted; "
 			    "queues are unlimited", dev->data->port_id, nb_txq);
+	if (ret == 1)
 		s->committed = false;
-		t = calloc(RTE_MAX(nb_txq, 1), sizeof(*t));
-		if (t != NULL) {
-			for (q = 0; q < nb_txq; q++)
-				if (s->txq[q].source == MLX5_TM_RATE_TM)
-					t[q].change = true;
-			if (mlx5_tm_sched_apply(s, t) != 0)
-				MLX5_TM_LOG(ERR, "port %u: %s",
-					    dev->data->port_id, s->msg);
-			free(t);
-		}
-		mlx5_tm_sched_sync_suspend(s);
-	} else if (ret < 0) {
-		MLX5_TM_LOG(ERR, "port %u: no memory to resize the hierarchy",
-			    dev->data->port_id);
-	}
+	/* Queues that go lose their entries; no SQ exists to move. */
+	if (s->committed || cleared)
+		ret = mlx5_tm_sched_sync(s, "Tx queues reconfigured", NULL);
+	else if (tm_plan_copy(&plan, &s->applied, nb_txq) == 0)
+		ret = mlx5_tm_sched_apply(s, &plan);
+	else
+		ret = -ENOMEM;
+	if (ret != 0)
+		MLX5_TM_LOG(ERR, "port %u: %s", dev->data->port_id, s->msg);
+out:
 	pthread_mutex_unlock(&s->lock);
 }

@@ -3,11 +3,14 @@
  */
 
 /*
- * Moving Tx queues to new rates, all or nothing: one pacing-library
- * transaction takes every entry needed (new ones allocated on the device
- * at prepare), then each changed queue gets its index (stored for
- * CREATE_SQ, or MODIFY_SQ on a live queue), then the entries left without
- * users are released. A failure anywhere puts every queue back.
+ * The executor of a plan difference (lib/tm): one pacing-library
+ * transaction stages every new and released entry and allocates the new
+ * ones on the device (prepare); then the device steps in the order of the
+ * difference: elements created top-down and modified, each moved queue's
+ * MODIFY_SQ (group and pacing index together), suspension, unused
+ * elements destroyed bottom-up; then the transaction commits, freeing the
+ * entries left without users. A failure undoes the steps taken, newest
+ * first, and aborts the transaction.
  */
 
 #include <errno.h>
@@ -16,106 +19,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlx5_tm_prm.h"
 #include "mlx5_tm_ethdev.h"
+#include "mlx5_tm_devx_sched.h"
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_sched_priv.h"
 
-/* One queue's move in mlx5_tm_sched_apply(). */
-struct apply_change {
-	uint16_t qid;
-	uint64_t new_entry;  /* 0: unlimited */
-	uint16_t old_index;  /* to restore on failure */
+/* One apply: the two plans, their difference, the pacing transaction. */
+struct exec {
+	struct mlx5_tm_sched *s;
+	struct tm_plan *old;
+	struct tm_plan *new;
+	struct tm_diff d;
+	struct pacing_txn *txn;
 };
 
-/*
- * The queues an apply looks at: [first, end), with t[q - first] the
- * target of queue q. A single-queue change thus costs no work for the
- * other queues.
- */
-struct apply_range {
-	const struct mlx5_tm_sched_target *t;
-	uint16_t first;
-	uint16_t end;
-};
+static const struct tm_queue unlimited = { .group = TM_PLAN_NONE };
 
-static const struct mlx5_tm_sched_target *
-target(const struct apply_range *r, uint16_t q)
+static const struct tm_queue *
+queue_in(const struct tm_plan *p, uint16_t q)
 {
-	return &r->t[q - r->first];
-}
-
-/* The first changing queue that asked for @p ctx. */
-static uint16_t
-queue_of_ctx(const struct apply_range *r, const struct pacing_ctx *ctx)
-{
-	uint16_t q;
-
-	for (q = r->first; q < r->end; q++)
-		if (target(r, q)->change && target(r, q)->shaped &&
-		    pacing_ctx_equal(&target(r, q)->ctx, ctx))
-			return q;
-	return UINT16_MAX;
-}
-
-/* Stage the acquisitions and releases; fills @p ch, returns the count. */
-static int
-apply_stage(struct mlx5_tm_sched *s, struct pacing_txn *txn,
-	    const struct apply_range *r, struct apply_change *ch,
-	    uint32_t *n)
-{
-	struct pacing_error perr;
-	struct pacing_grant grant;
-	uint16_t q;
-	int ret;
-
-	*n = 0;
-	for (q = r->first; q < r->end; q++) {
-		const struct mlx5_tm_sched_txq *cur = &s->txq[q];
-		const struct mlx5_tm_sched_target *t = target(r, q);
-		uint64_t new_entry = 0;
-
-		if (!t->change)
-			continue;
-		if (t->shaped == (cur->entry_id != 0) &&
-		    (!t->shaped || pacing_ctx_equal(&t->ctx, &cur->ctx)))
-			continue;
-		if (t->shaped) {
-			ret = mlx5_tm_pacing_acquire(s->pacing, txn, q,
-						     &t->ctx, &grant, &perr);
-			if (ret != 0) {
-				s->fail_qid = q;
-				snprintf(s->msg, sizeof(s->msg), "%s",
-					 perr.message);
-				return ret;
-			}
-			new_entry = grant.entry_id;
-		}
-		if (cur->entry_id != 0) {
-			ret = pacing_txn_release(txn, q, cur->entry_id, &perr);
-			if (ret != 0) {
-				s->fail_qid = q;
-				snprintf(s->msg, sizeof(s->msg), "%s",
-					 perr.message);
-				return ret;
-			}
-		}
-		ch[*n].qid = q;
-		ch[*n].new_entry = new_entry;
-		ch[*n].old_index = mlx5_tm_txq_get_pp_index(s->dev, q);
-		(*n)++;
-	}
-	return 0;
+	return q < p->nb_txq ? &p->queues[q] : &unlimited;
 }
 
 /* Explain a failed prepare: capacity, or which queue's entry failed. */
 static void
-explain_prepare(struct mlx5_tm_sched *s, const struct apply_range *r,
-		const struct pacing_error *perr, int ret)
+explain_prepare(struct exec *x, const struct pacing_error *perr, int ret)
 {
+	struct mlx5_tm_sched *s = x->s;
+	uint32_t table =
+		mlx5_tm_priv(s->dev)->caps.packet_pacing_rate_table_size;
 	struct pacing_ctx ctx = { 0 };
 	int errnum;
-
-	uint32_t table = mlx5_tm_priv(s->dev)->caps.packet_pacing_rate_table_size;
+	uint16_t q;
 
 	s->fail_qid = UINT16_MAX;
 	if (perr->field == PACING_FIELD_TABLE_CAPACITY) {
@@ -143,7 +79,11 @@ explain_prepare(struct mlx5_tm_sched *s, const struct apply_range *r,
 			 table, mlx5_tm_pacing_hw_allocated(s->pacing));
 		return;
 	}
-	s->fail_qid = queue_of_ctx(r, &ctx);
+	for (q = 0; q < x->new->nb_txq; q++)
+		if (x->new->queues[q].shaped &&
+		    pacing_ctx_equal(&x->new->queues[q].ctx, &ctx))
+			break;
+	s->fail_qid = q < x->new->nb_txq ? q : UINT16_MAX;
 	snprintf(s->msg, sizeof(s->msg),
 		 "the device refused a pacing entry (rate_limit %" PRIu32
 		 " %s): %s", ctx.rate_limit,
@@ -151,176 +91,266 @@ explain_prepare(struct mlx5_tm_sched *s, const struct apply_range *r,
 		 strerror(-ret));
 }
 
-/* Record the new state of every targeted queue. */
+/* Stage every pacing change and allocate the new entries. */
+static int
+stage_pacing(struct exec *x)
+{
+	struct mlx5_tm_sched *s = x->s;
+	struct pacing_error perr;
+	struct pacing_grant grant;
+	uint32_t i;
+	uint16_t q;
+	int ret;
+
+	x->txn = mlx5_tm_pacing_begin(s->pacing, &perr);
+	if (x->txn == NULL) {
+		snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
+		return perr.code != 0 ? perr.code : -ENOMEM;
+	}
+	for (i = 0; i < x->d.n_ops; i++) {
+		const struct tm_op *op = &x->d.ops[i];
+
+		q = (uint16_t)op->index;
+		if (op->type == TM_OP_PACE)
+			ret = mlx5_tm_pacing_acquire(s->pacing, x->txn, q,
+						     &x->new->queues[q].ctx,
+						     &grant, &perr);
+		else if (op->type == TM_OP_RELEASE)
+			ret = pacing_txn_release(x->txn, q,
+						 x->old->queues[q].entry,
+						 &perr);
+		else
+			continue;
+		if (ret != 0) {
+			s->fail_qid = q;
+			snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
+			return ret;
+		}
+		if (op->type == TM_OP_PACE)
+			x->new->queues[q].entry = grant.entry_id;
+	}
+	ret = pacing_txn_prepare(x->txn, &perr);
+	if (ret != 0)
+		explain_prepare(x, &perr, ret);
+	return ret;
+}
+
+/* Element @p e of @p p on the device, under its parent's device id. */
+static int
+elem_create(struct exec *x, struct tm_plan *p, struct tm_elem *e)
+{
+	const struct mlx5_tm_sched_elem_attr a = {
+		.element_type = e->type == TM_ELEM_TSAR ?
+			MLX5_SCHED_ELEM_TYPE_TSAR :
+			MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP,
+		.parent_id = e->parent == TM_PLAN_NONE ? 0 :
+			     p->elems[e->parent].hw_id,
+		.bw_share = e->bw_share,
+		.max_average_bw = e->max_average_bw,
+	};
+	struct mlx5_tm_devx_obj *obj;
+	int ret;
+
+	ret = mlx5_tm_devx_sched_create(mlx5_tm_priv(x->s->dev), &a, &obj,
+					&e->hw_id);
+	if (ret == 0)
+		e->hw = obj;
+	return ret;
+}
+
+static int
+elem_modify(struct exec *x, const struct tm_elem *e, const struct tm_elem *to)
+{
+	uint32_t mask = 0;
+
+	if (e->bw_share != to->bw_share)
+		mask |= MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE;
+	if (e->max_average_bw != to->max_average_bw)
+		mask |= MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW;
+	return mlx5_tm_devx_sched_modify(mlx5_tm_priv(x->s->dev), e->hw,
+					 e->hw_id, mask, to->bw_share,
+					 to->max_average_bw);
+}
+
+static int
+elem_destroy(struct exec *x, struct tm_elem *e)
+{
+	int ret = mlx5_tm_devx_sched_destroy(mlx5_tm_priv(x->s->dev), e->hw,
+					     e->hw_id);
+
+	if (ret == 0)
+		e->hw = NULL;
+	return ret;
+}
+
+/* Queue @p q to its group and pacing entry of @p p. */
+static int
+queue_move(struct exec *x, const struct tm_plan *p, uint16_t q)
+{
+	const struct tm_queue *t = queue_in(p, q);
+	uint16_t idx = 0, group = 0;
+
+	if (t->shaped)
+		idx = p == x->new ?
+		      mlx5_tm_pacing_txn_index(x->txn, t->entry) :
+		      mlx5_tm_pacing_index(x->s->pacing, t->entry);
+	if (t->group != TM_PLAN_NONE)
+		group = (uint16_t)p->elems[t->group].hw_id;
+	return mlx5_tm_txq_set_sched(x->s->dev, q, idx, group);
+}
+
+/* Take step @p op forward (@p undo false) or back. */
+static int
+step(struct exec *x, const struct tm_op *op, bool undo)
+{
+	struct tm_elem *e;
+	uint16_t q = (uint16_t)op->index;
+
+	switch (op->type) {
+	case TM_OP_CREATE:
+		e = &x->new->elems[op->index];
+		return undo ? elem_destroy(x, e) : elem_create(x, x->new, e);
+	case TM_OP_MODIFY:
+		e = &x->new->elems[op->index];
+		return undo ? elem_modify(x, e,
+					  &x->old->elems[x->d.match[op->index]]) :
+		       elem_modify(x, &x->old->elems[x->d.match[op->index]],
+				   e);
+	case TM_OP_MOVE:
+		return queue_move(x, undo ? x->old : x->new, q);
+	case TM_OP_SUSPEND:
+		mlx5_tm_txq_set_suspended(x->s->dev, q, undo ?
+			queue_in(x->old, q)->suspended :
+			queue_in(x->new, q)->suspended);
+		return 0;
+	case TM_OP_DESTROY:
+		/* Undone top-down: the old parent exists again first. */
+		e = &x->old->elems[op->index];
+		return undo ? elem_create(x, x->old, e) : elem_destroy(x, e);
+	default:
+		return 0; /* Pacing: the transaction's. */
+	}
+}
+
+static const char *const step_names[] = {
+	[TM_OP_CREATE] = "CREATE_SCHEDULING_ELEMENT",
+	[TM_OP_MODIFY] = "MODIFY_SCHEDULING_ELEMENT",
+	[TM_OP_MOVE] = "MODIFY_SQ",
+	[TM_OP_DESTROY] = "DESTROY_SCHEDULING_ELEMENT",
+};
+
+/* Say which step failed: the element's node, or the queue. */
 static void
-apply_record(struct mlx5_tm_sched *s, const struct apply_range *r,
-	     const struct apply_change *ch, uint32_t n)
+explain_step(struct exec *x, const struct tm_op *op, int ret)
+{
+	struct mlx5_tm_sched *s = x->s;
+	const struct tm_elem *e;
+	const struct tm_queue *t;
+
+	if (op->type == TM_OP_MOVE) {
+		t = queue_in(x->new, (uint16_t)op->index);
+		s->fail_qid = (uint16_t)op->index;
+		snprintf(s->msg, sizeof(s->msg), "the device refused "
+			 "MODIFY_SQ (%s%s%s) for the queue: %s; every queue "
+			 "keeps its previous rate",
+			 t->group != TM_PLAN_NONE ? "into a queue group" : "",
+			 t->group != TM_PLAN_NONE && t->shaped ? " with " : "",
+			 t->shaped ? "a pacing index" :
+			 t->group == TM_PLAN_NONE ? "pacing index 0" : "",
+			 strerror(-ret));
+		return;
+	}
+	e = op->type == TM_OP_DESTROY ? &x->old->elems[op->index] :
+	    &x->new->elems[op->index];
+	snprintf(s->msg, sizeof(s->msg), "the device refused %s (%s of node "
+		 "%" PRIu32 ", bw_share %" PRIu32 ", max_average_bw %" PRIu32
+		 " Mbit/s): %s; the previous hierarchy stays",
+		 step_names[op->type],
+		 e->type == TM_ELEM_TSAR ? "TSAR" : "queue group", e->node_id,
+		 e->bw_share, e->max_average_bw, strerror(-ret));
+}
+
+/* What the new plan continues: elements and pacing entries. */
+static void
+inherit(struct exec *x)
 {
 	uint32_t i;
 	uint16_t q;
 
-	for (i = 0; i < n; i++) {
-		struct mlx5_tm_sched_txq *cur = &s->txq[ch[i].qid];
-
-		cur->entry_id = ch[i].new_entry;
-		memset(&cur->ctx, 0, sizeof(cur->ctx));
-		if (cur->entry_id != 0)
-			cur->ctx = target(r, ch[i].qid)->ctx;
-	}
-	for (q = r->first; q < r->end; q++) {
-		struct mlx5_tm_sched_txq *cur = &s->txq[q];
-		const struct mlx5_tm_sched_target *t = target(r, q);
-
-		if (!t->change)
-			continue;
-		cur->source = t->source;
-		cur->requested = t->shaped ? t->requested : 0;
-		cur->profile_id = t->source == MLX5_TM_RATE_TM ?
-				  t->profile_id :
-				  RTE_TM_SHAPER_PROFILE_ID_NONE;
-		cur->limit_mbps = t->source == MLX5_TM_RATE_QUEUE ?
-				  t->limit_mbps : 0;
-	}
+	for (i = 0; i < x->new->n_elems; i++)
+		if (x->d.match[i] != TM_PLAN_NONE) {
+			x->new->elems[i].hw = x->old->elems[x->d.match[i]].hw;
+			x->new->elems[i].hw_id =
+				x->old->elems[x->d.match[i]].hw_id;
+		}
+	/* A queue whose pacing changes gets its entry at staging. */
+	for (q = 0; q < x->new->nb_txq; q++)
+		x->new->queues[q].entry = x->new->queues[q].shaped ?
+					  queue_in(x->old, q)->entry : 0;
 }
 
 static int
-apply_queues(struct mlx5_tm_sched *s, const struct apply_range *r)
+execute(struct exec *x)
 {
-	struct apply_change *ch = NULL;
+	struct mlx5_tm_sched *s = x->s;
 	struct pacing_error perr;
-	struct pacing_txn *txn;
-	uint32_t n = 0, i;
+	uint32_t i, j;
 	int ret;
 
-	s->msg[0] = '\0';
-	s->fail_qid = UINT16_MAX;
-	if (r->first >= r->end)
-		return 0;
-	ch = calloc(r->end - r->first, sizeof(*ch));
-	if (ch == NULL) {
-		snprintf(s->msg, sizeof(s->msg), "no memory");
-		return -ENOMEM;
-	}
-	txn = mlx5_tm_pacing_begin(s->pacing, &perr);
-	if (txn == NULL) {
-		snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
-		free(ch);
-		return perr.code != 0 ? perr.code : -ENOMEM;
-	}
-	ret = apply_stage(s, txn, r, ch, &n);
+	ret = stage_pacing(x);
 	if (ret != 0)
-		goto abort;
-	if (n == 0) {
-		pacing_txn_abort(txn);
-		apply_record(s, r, ch, 0);
-		free(ch);
-		return 0;
-	}
-	/* Every new entry exists on the device before any queue moves. */
-	ret = pacing_txn_prepare(txn, &perr);
-	if (ret != 0) {
-		explain_prepare(s, r, &perr, ret);
-		goto abort;
-	}
-	for (i = 0; i < n; i++) {
-		uint16_t idx = ch[i].new_entry != 0 ?
-			mlx5_tm_pacing_txn_index(txn, ch[i].new_entry) : 0;
-
-		ret = mlx5_tm_txq_set_pp_index(s->dev, ch[i].qid, idx);
+		return ret;
+	for (i = 0; i < x->d.n_ops; i++) {
+		ret = step(x, &x->d.ops[i], false);
 		if (ret == 0)
 			continue;
-		s->fail_qid = ch[i].qid;
-		snprintf(s->msg, sizeof(s->msg),
-			 "the device refused pacing index %u for the queue "
-			 "(MODIFY_SQ): %s; every queue keeps its previous "
-			 "rate", idx, strerror(-ret));
-		/* Put back the queues already moved, newest first. */
-		while (i-- > 0) {
-			int r = mlx5_tm_txq_set_pp_index(s->dev, ch[i].qid,
-							 ch[i].old_index);
+		explain_step(x, &x->d.ops[i], ret);
+		for (j = i; j-- > 0;) {
+			int r = step(x, &x->d.ops[j], true);
 
 			if (r != 0)
-				MLX5_TM_LOG(ERR, "port %u: queue %u: cannot "
-					    "restore pacing index %u: %s",
-					    s->dev->data->port_id, ch[i].qid,
-					    ch[i].old_index, strerror(-r));
+				MLX5_TM_LOG(ERR, "port %u: undoing %s of "
+					    "element or queue %u: %s",
+					    s->dev->data->port_id,
+					    step_names[x->d.ops[j].type] ?
+					    step_names[x->d.ops[j].type] :
+					    "a step", x->d.ops[j].index,
+					    strerror(-r));
 		}
-		goto abort;
-	}
-	/* Old entries whose last user went are freed here, after the move. */
-	ret = pacing_txn_commit(txn, &perr);
-	if (ret != 0) {
-		/* Prepared transactions commit; this is a library bug. */
-		snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
-		free(ch);
 		return ret;
 	}
-	apply_record(s, r, ch, n);
-	free(ch);
-	return 0;
-abort:
-	pacing_txn_abort(txn);
-	free(ch);
+	/* Old entries whose last user went are freed here, after the move. */
+	ret = pacing_txn_commit(x->txn, &perr);
+	x->txn = NULL;
+	if (ret != 0) /* Prepared transactions commit; a library bug. */
+		snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
 	return ret;
 }
 
 int
-mlx5_tm_sched_apply(struct mlx5_tm_sched *s,
-		    const struct mlx5_tm_sched_target *t)
+mlx5_tm_sched_apply(struct mlx5_tm_sched *s, struct tm_plan *plan)
 {
-	const struct apply_range r = { .t = t, .first = 0, .end = s->nb_txq };
+	struct exec x = { .s = s, .old = &s->applied, .new = plan };
+	int ret;
 
-	return apply_queues(s, &r);
-}
-
-int
-mlx5_tm_sched_apply_one(struct mlx5_tm_sched *s, uint16_t qid,
-			const struct mlx5_tm_sched_target *t)
-{
-	struct apply_range r = { .t = t, .first = qid, .end = qid };
-
-	if (qid >= s->nb_txq) {
-		snprintf(s->msg, sizeof(s->msg), "queue %u does not exist",
-			 qid);
-		s->fail_qid = qid;
-		return -EINVAL;
+	s->msg[0] = '\0';
+	s->fail_qid = UINT16_MAX;
+	ret = tm_plan_diff(x.old, x.new, &x.d);
+	if (ret != 0) {
+		snprintf(s->msg, sizeof(s->msg), "no memory");
+		tm_plan_fini(plan);
+		return ret;
 	}
-	r.end = qid + 1;
-	return apply_queues(s, &r);
-}
-
-void
-mlx5_tm_sched_target_of_leaf(const struct mlx5_tm_sched *s, uint16_t qid,
-			     struct mlx5_tm_sched_target *t)
-{
-	const struct mlx5_tm_node *leaf = mlx5_tm_hier_leaf(&s->hier, qid);
-
-	memset(t, 0, sizeof(*t));
-	t->change = true;
-	t->source = MLX5_TM_RATE_TM;
-	t->profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE;
-	if (leaf == NULL || leaf->profile == NULL)
-		return;
-	t->shaped = true;
-	t->ctx = leaf->profile->pacing.ctx;
-	t->requested = leaf->profile->pacing.requested;
-	t->profile_id = leaf->profile->id;
-}
-
-void
-mlx5_tm_sched_sync_suspend(struct mlx5_tm_sched *s)
-{
-	uint16_t q;
-
-	for (q = 0; q < s->nb_txq; q++) {
-		const struct mlx5_tm_node *leaf =
-			mlx5_tm_hier_leaf(&s->hier, q);
-		bool want = s->committed && leaf != NULL &&
-			    mlx5_tm_hier_node_suspended(leaf);
-
-		if (want == s->txq[q].suspended)
-			continue;
-		mlx5_tm_txq_set_suspended(s->dev, q, want);
-		s->txq[q].suspended = want;
+	inherit(&x);
+	ret = x.d.n_ops > 0 ? execute(&x) : 0;
+	if (x.txn != NULL)
+		pacing_txn_abort(x.txn);
+	tm_diff_fini(&x.d);
+	if (ret != 0) {
+		tm_plan_fini(plan);
+		return ret;
 	}
+	tm_plan_fini(&s->applied);
+	s->applied = *plan;
+	return 0;
 }

@@ -61,18 +61,17 @@ static const char *const col_names[COL_U64_COUNT] = {
 	[COL_REFS] = "refs",
 };
 
+/* What set the rate of queue @p q. */
 static const char *
-source_name(uint8_t source)
+source_name(const struct mlx5_tm_sched *s, uint16_t q)
 {
-	switch (source) {
-	case MLX5_TM_RATE_QUEUE:
-		return "queue_rate_limit";
-	case MLX5_TM_RATE_TM:
+	if (s->committed)
 		return "rte_tm";
-	default:
-		return "none";
-	}
+	return s->applied.queues[q].shaped ? "queue_rate_limit" : "none";
 }
+
+/* Scheduling elements shown (telemetry arrays are bounded). */
+#define TEL_MAX_ELEMS 128u
 
 /* The page [first, first + n). */
 struct tel_page {
@@ -180,7 +179,7 @@ fill_entries(struct mlx5_tm_sched *s, const struct tel_page *pg,
 		if (n < 0)
 			n = 0;
 		n = RTE_MIN(n, (int64_t)MLX5_TM_MAX_TXQ);
-		if (!entry_on_page(pg, s->nb_txq, holders, n))
+		if (!entry_on_page(pg, s->applied.nb_txq, holders, n))
 			continue;
 		v[COL_INDEX] = pp != NULL ? pp->index : 0;
 		v[COL_RATE_LIMIT] = info.ctx.rate_limit;
@@ -213,31 +212,101 @@ out:
 	return ret;
 }
 
-/* Per-queue view: what set each queue's rate, and its pacing index. */
+/* Columns of u64 named @p names (n of them), started as arrays. */
+static int
+alloc_cols(struct rte_tel_data **cols, unsigned int n)
+{
+	unsigned int c;
+
+	for (c = 0; c < n; c++) {
+		cols[c] = rte_tel_data_alloc();
+		if (cols[c] == NULL) {
+			while (c-- > 0)
+				rte_tel_data_free(cols[c]);
+			return -ENOMEM;
+		}
+		rte_tel_data_start_array(cols[c], RTE_TEL_U64_VAL);
+	}
+	return 0;
+}
+
+static void
+add_cols(struct rte_tel_data *d, struct rte_tel_data **cols,
+	 const char *const *names, unsigned int n)
+{
+	unsigned int c;
+
+	for (c = 0; c < n; c++)
+		rte_tel_data_add_dict_container(d, names[c], cols[c], 0);
+}
+
+/*
+ * Per-queue view: what set each queue's rate, its pacing index, and its
+ * queue group (device id and bw_share, 0 for none).
+ */
 static int
 fill_queues(struct mlx5_tm_sched *s, const struct tel_page *pg,
 	    struct rte_tel_data *d)
 {
+	static const char *const names[] = { "queue_pacing_index",
+		"queue_group", "queue_group_bw_share" };
 	struct rte_tel_data *src = rte_tel_data_alloc();
-	struct rte_tel_data *idx = rte_tel_data_alloc();
+	struct rte_tel_data *cols[RTE_DIM(names)];
 	uint32_t q;
 
-	if (src == NULL || idx == NULL) {
+	if (src == NULL || alloc_cols(cols, RTE_DIM(names)) != 0) {
 		rte_tel_data_free(src);
-		rte_tel_data_free(idx);
 		return -ENOMEM;
 	}
 	rte_tel_data_start_array(src, RTE_TEL_STRING_VAL);
-	rte_tel_data_start_array(idx, RTE_TEL_U64_VAL);
 	for (q = pg->first; q < (uint32_t)pg->first + pg->n; q++) {
-		rte_tel_data_add_array_string(src,
-			source_name(s->txq[q].source));
-		rte_tel_data_add_array_u64(idx, s->txq[q].entry_id != 0 ?
-			mlx5_tm_pacing_index(s->pacing, s->txq[q].entry_id) :
-			0);
+		const struct tm_queue *t = &s->applied.queues[q];
+		const struct tm_elem *g = tm_plan_elem(&s->applied, t->group);
+
+		rte_tel_data_add_array_string(src, source_name(s, q));
+		rte_tel_data_add_array_u64(cols[0], t->shaped ?
+			mlx5_tm_pacing_index(s->pacing, t->entry) : 0);
+		rte_tel_data_add_array_u64(cols[1], g != NULL ? g->hw_id : 0);
+		rte_tel_data_add_array_u64(cols[2], g != NULL ? g->bw_share : 0);
 	}
 	rte_tel_data_add_dict_container(d, "queue_rate_source", src, 0);
-	rte_tel_data_add_dict_container(d, "queue_pacing_index", idx, 0);
+	add_cols(d, cols, names, RTE_DIM(names));
+	return 0;
+}
+
+/*
+ * The TSARs of the applied plan, parents first: the node each stands for
+ * (its parent's for the port element), device ids, the applied bw_share
+ * and ceiling (Mbit/s, 0 unlimited).
+ */
+static int
+fill_tree(struct mlx5_tm_sched *s, struct rte_tel_data *d)
+{
+	static const char *const names[] = { "tsar_node", "tsar_id",
+		"tsar_parent_id", "tsar_weight", "tsar_bw_share",
+		"tsar_max_average_bw_mbps" };
+	struct rte_tel_data *cols[RTE_DIM(names)];
+	uint32_t i, n = 0;
+
+	if (alloc_cols(cols, RTE_DIM(names)) != 0)
+		return -ENOMEM;
+	for (i = 0; i < s->applied.n_elems && n < TEL_MAX_ELEMS; i++) {
+		const struct tm_elem *e = &s->applied.elems[i];
+		const struct tm_elem *p = tm_plan_elem(&s->applied, e->parent);
+
+		if (e->type != TM_ELEM_TSAR)
+			continue;
+		rte_tel_data_add_array_u64(cols[0], e->node_id);
+		rte_tel_data_add_array_u64(cols[1], e->hw_id);
+		rte_tel_data_add_array_u64(cols[2], p != NULL ? p->hw_id : 0);
+		rte_tel_data_add_array_u64(cols[3], e->weight);
+		rte_tel_data_add_array_u64(cols[4], e->bw_share);
+		rte_tel_data_add_array_u64(cols[5], e->max_average_bw);
+		n++;
+	}
+	add_cols(d, cols, names, RTE_DIM(names));
+	rte_tel_data_add_dict_u64(d, "elements", s->applied.n_elems);
+	rte_tel_data_add_dict_u64(d, "queue_groups", s->applied.n_groups);
 	return 0;
 }
 
@@ -280,14 +349,14 @@ tel_pacing(const char *cmd, const char *params, struct rte_tel_data *d)
 	mlx5_tm_sched_registry_lock();
 	s = mlx5_tm_sched_by_port(port);
 	/* A first queue past the last: no such page (queue 0 always is). */
-	if (s == NULL || (first > 0 && first >= s->nb_txq)) {
+	if (s == NULL || (first > 0 && first >= s->applied.nb_txq)) {
 		mlx5_tm_sched_registry_unlock();
 		return -EINVAL;
 	}
 	pthread_mutex_lock(&s->lock);
 	pg.first = first;
 	pg.n = RTE_MIN((unsigned long)TEL_PAGE_QUEUES,
-		       (unsigned long)s->nb_txq - first);
+		       (unsigned long)s->applied.nb_txq - first);
 	table = mlx5_tm_pacing_table(s->pacing);
 	conf = mlx5_tm_pacing_conf(s->pacing);
 	rte_tel_data_start_dict(d);
@@ -301,14 +370,16 @@ tel_pacing(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "in_use", pacing_table_in_use(table));
 	rte_tel_data_add_dict_string(d, "hierarchy", s->committed ?
 		"committed" : s->hier.n_nodes > 0 ? "not committed" : "none");
-	rte_tel_data_add_dict_u64(d, "nb_txq", s->nb_txq);
+	rte_tel_data_add_dict_u64(d, "nb_txq", s->applied.nb_txq);
 	rte_tel_data_add_dict_u64(d, "first_queue", pg.first);
 	rte_tel_data_add_dict_u64(d, "queues", pg.n);
-	if ((uint32_t)pg.first + pg.n < s->nb_txq)
+	if ((uint32_t)pg.first + pg.n < s->applied.nb_txq)
 		rte_tel_data_add_dict_u64(d, "next", pg.first + pg.n);
 	ret = fill_entries(s, &pg, d);
 	if (ret == 0)
 		ret = fill_queues(s, &pg, d);
+	if (ret == 0)
+		ret = fill_tree(s, d);
 	pthread_mutex_unlock(&s->lock);
 	mlx5_tm_sched_registry_unlock();
 	return ret;
@@ -324,8 +395,8 @@ mlx5_tm_telemetry_register(void)
 	registered = true;
 	/* At most RTE_TEL_MAX_STRING_LEN - 1 characters of help. */
 	if (rte_telemetry_register_cmd(TEL_CMD, tel_pacing,
-		"Pacing entries and queue rate sources of a net_mlx5_tm "
-		"port, 32 queues a page. Parameters: int port_id[,int "
+		"Pacing entries, queue rates and groups, scheduling elements "
+		"of a net_mlx5_tm port. Params: int port_id[,int "
 		"first_queue]") != 0)
 		MLX5_TM_LOG(WARNING, "telemetry command %s not registered",
 			    TEL_CMD);

@@ -3,9 +3,10 @@
  */
 
 /*
- * rte_tm operations: capability queries, profiles and nodes through the
- * hierarchy model, and their effect on the queues through
- * mlx5_tm_sched_apply() (at commit, then at once on a live hierarchy).
+ * rte_tm operations, a thin layer over lib/tm: capability queries from the
+ * device's caps, profiles and nodes in the tree; at commit, then at once on
+ * a live hierarchy, every change is made to the tree, its plan applied by
+ * mlx5_tm_sched_sync(), and the change undone in the tree on failure.
  */
 
 #include <errno.h>
@@ -31,15 +32,17 @@ struct leaf_shaper_caps {
 
 /*
  * Scheduling fields of a non-leaf node (same names in the port, level and
- * node capability structures): one priority, one WFQ group of weight 1
- * whose mode, byte or packet, is irrelevant.
+ * node capability structures): one priority, one WFQ group, weights up to
+ * TM_TREE_WEIGHT_MAX with a scheduling hierarchy (1 without), byte or
+ * packet mode alike (bw_share shares bytes; with weight 1 it is moot).
  */
-#define FILL_NONLEAF_SCHED(c, children) do { \
+#define FILL_NONLEAF_SCHED(s, c, children) do { \
 	(c).sched_n_children_max = (children); \
 	(c).sched_sp_n_priorities_max = 1; \
 	(c).sched_wfq_n_children_per_group_max = (children); \
 	(c).sched_wfq_n_groups_max = 1; \
-	(c).sched_wfq_weight_max = 1; \
+	(c).sched_wfq_weight_max = (s)->hier.lim.sched ? \
+		TM_TREE_WEIGHT_MAX : 1; \
 	(c).sched_wfq_packet_mode_supported = 1; \
 	(c).sched_wfq_byte_mode_supported = 1; \
 } while (0)
@@ -48,7 +51,7 @@ struct leaf_shaper_caps {
 static bool
 level_holds_leaves(uint32_t level)
 {
-	return level >= 1 && level < MLX5_TM_HIER_LEVELS;
+	return level >= 1 && level < TM_TREE_LEVELS;
 }
 
 static void
@@ -65,6 +68,22 @@ leaf_shaper_caps(const struct mlx5_tm_sched *s, struct leaf_shaper_caps *c)
 	c->rate_min = c->byte_mode ? r->byte_min : r->pkt_min;
 	c->rate_max = c->byte_mode ? r->byte_max : r->pkt_max;
 }
+
+/*
+ * Private shaper fields of a non-leaf node (same names in the level and
+ * node capability structures): a TSAR ceiling, 1 Mbit/s to the line rate,
+ * dual rate (committed rates become bw_share), bytes only.
+ */
+#define FILL_NONLEAF_SHAPER(s, c) do { \
+	(c).shaper_private_supported = (s)->hier.lim.sched; \
+	(c).shaper_private_dual_rate_supported = (s)->hier.lim.sched; \
+	(c).shaper_private_rate_min = (s)->hier.lim.sched ? \
+		PACING_BYTES_PER_MBPS : 0; \
+	(c).shaper_private_rate_max = (s)->hier.lim.sched ? \
+		(uint64_t)(s)->hier.lim.line_rate_mbps * \
+		PACING_BYTES_PER_MBPS : 0; \
+	(c).shaper_private_byte_mode_supported = (s)->hier.lim.sched; \
+} while (0)
 
 /* The port's scheduling state, locked; NULL (error set) without one. */
 static struct mlx5_tm_sched *
@@ -89,59 +108,14 @@ sched_unlock(struct mlx5_tm_sched *s, int ret)
 }
 
 #define TM_ERR(s, error, type, code, ...) \
-	mlx5_tm_hier_error(&(s)->hier, (error), (type), (code), __VA_ARGS__)
-
-/*
- * Turn a failed mlx5_tm_sched_apply() into an rte_tm error naming the node
- * at fault, or @p qid (UINT32_MAX: none) when the change was about it.
- */
-static int
-apply_error(struct mlx5_tm_sched *s, struct rte_tm_error *error,
-	    const char *what, uint32_t qid, int ret)
-{
-	/*
-	 * A full rate table is a shortage of a shared resource, not a
-	 * missing capability nor one node's fault: rte_tm has no type for
-	 * it, the message says what.
-	 */
-	enum rte_tm_error_type type = ret == -ENOSPC &&
-		s->fail_qid == UINT16_MAX ? RTE_TM_ERROR_TYPE_UNSPECIFIED :
-		RTE_TM_ERROR_TYPE_NODE_ID;
-
-	if (s->fail_qid != UINT16_MAX)
-		qid = s->fail_qid;
-	if (qid != UINT32_MAX)
-		return TM_ERR(s, error, type, -ret, "%s: node %u (Tx queue "
-			      "%u): %s", what, qid, qid, s->msg);
-	return TM_ERR(s, error, type, -ret, "%s: %s", what, s->msg);
-}
-
-/* Apply the hierarchy's view of queue @p qid alone. */
-static int
-apply_leaf(struct mlx5_tm_sched *s, uint16_t qid,
-	   const struct mlx5_tm_profile *profile)
-{
-	struct mlx5_tm_sched_target t = {
-		.change = true,
-		.source = MLX5_TM_RATE_TM,
-		.profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE,
-	};
-
-	if (profile != NULL) {
-		t.shaped = true;
-		t.ctx = profile->pacing.ctx;
-		t.requested = profile->pacing.requested;
-		t.profile_id = profile->id;
-	}
-	return mlx5_tm_sched_apply_one(s, qid, &t);
-}
+	tm_error((error), (type), (code), __VA_ARGS__)
 
 static int
 tm_node_type_get(struct rte_eth_dev *dev, uint32_t node_id, int *is_leaf,
 		 struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	const struct mlx5_tm_node *node;
+	const struct tm_node *node;
 
 	if (s == NULL)
 		return -ENODEV;
@@ -149,7 +123,7 @@ tm_node_type_get(struct rte_eth_dev *dev, uint32_t node_id, int *is_leaf,
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_UNSPECIFIED, EINVAL,
 			"is_leaf is NULL"));
-	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
@@ -172,25 +146,29 @@ tm_capabilities_get(struct rte_eth_dev *dev, struct rte_tm_capabilities *cap,
 			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
 	leaf_shaper_caps(s, &lc);
 	memset(cap, 0, sizeof(*cap));
-	cap->n_nodes_max = mlx5_tm_hier_nodes_max(&s->hier);
-	cap->n_levels_max = MLX5_TM_HIER_LEVELS;
+	cap->n_nodes_max = tm_tree_nodes_max(&s->hier);
+	cap->n_levels_max = TM_TREE_LEVELS;
 	cap->non_leaf_nodes_identical = 1;
 	cap->leaf_nodes_identical = 1;
-	cap->shaper_n_max = lc.supported ? s->nb_txq : 0;
+	/* A profile is a pacing context first: no pacing, no profile. */
+	cap->shaper_n_max = !lc.supported ? 0 : s->hier.lim.sched ?
+			    tm_tree_nodes_max(&s->hier) : s->hier.nb_txq;
 	cap->shaper_private_n_max = cap->shaper_n_max;
-	cap->shaper_private_dual_rate_n_max = 0;
+	/* Committed rates: as bw_share, on every node (dual rate). */
+	cap->shaper_private_dual_rate_n_max = s->hier.lim.sched ?
+					      cap->shaper_n_max : 0;
 	cap->shaper_private_rate_min = lc.supported ? lc.rate_min : 0;
 	cap->shaper_private_rate_max = lc.supported ? lc.rate_max : 0;
 	cap->shaper_private_packet_mode_supported = lc.packet_mode;
 	cap->shaper_private_byte_mode_supported = lc.byte_mode;
 	cap->shaper_pkt_length_adjust_min = 0;
 	cap->shaper_pkt_length_adjust_max = 0;
-	FILL_NONLEAF_SCHED(*cap, mlx5_tm_hier_children_max(&s->hier, 0));
+	FILL_NONLEAF_SCHED(s, *cap, tm_tree_children_max(&s->hier, 0));
 	cap->dynamic_update_mask = RTE_TM_UPDATE_NODE_PARENT_KEEP_LEVEL |
 				   RTE_TM_UPDATE_NODE_ADD_DELETE |
 				   RTE_TM_UPDATE_NODE_SUSPEND_RESUME |
 				   RTE_TM_UPDATE_NODE_STATS;
-	cap->stats_mask = MLX5_TM_HIER_STATS_MASK;
+	cap->stats_mask = TM_TREE_STATS_MASK;
 	return sched_unlock(s, 0);
 }
 
@@ -208,25 +186,27 @@ tm_level_capabilities_get(struct rte_eth_dev *dev, uint32_t level_id,
 	if (cap == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
-	if (level_id >= MLX5_TM_HIER_LEVELS)
+	if (level_id >= TM_TREE_LEVELS)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
 			"level %" PRIu32 " does not exist: levels are 0 (root) "
-			"to %d", level_id, MLX5_TM_HIER_LEVELS - 1));
+			"to %d", level_id, TM_TREE_LEVELS - 1));
 	leaf_shaper_caps(s, &lc);
 	memset(cap, 0, sizeof(*cap));
-	nonleaf = mlx5_tm_hier_nonleaf_max(level_id);
+	nonleaf = tm_tree_nonleaf_max(level_id);
 	cap->n_nodes_nonleaf_max = nonleaf;
-	cap->n_nodes_leaf_max = level_holds_leaves(level_id) ? s->nb_txq : 0;
+	cap->n_nodes_leaf_max = level_holds_leaves(level_id) ?
+				s->hier.nb_txq : 0;
 	cap->n_nodes_max = cap->n_nodes_nonleaf_max + cap->n_nodes_leaf_max;
 	cap->non_leaf_nodes_identical = 1;
 	cap->leaf_nodes_identical = 1;
 	if (cap->n_nodes_leaf_max == 0) {
 		if (nonleaf == 0)
 			return sched_unlock(s, 0); /* No queue yet. */
-		FILL_NONLEAF_SCHED(cap->nonleaf,
-			mlx5_tm_hier_children_max(&s->hier, level_id));
-		cap->nonleaf.stats_mask = MLX5_TM_HIER_STATS_MASK;
+		FILL_NONLEAF_SCHED(s, cap->nonleaf,
+			tm_tree_children_max(&s->hier, level_id));
+		FILL_NONLEAF_SHAPER(s, cap->nonleaf);
+		cap->nonleaf.stats_mask = TM_TREE_STATS_MASK;
 		return sched_unlock(s, 0);
 	}
 	/*
@@ -235,12 +215,12 @@ tm_level_capabilities_get(struct rte_eth_dev *dev, uint32_t level_id,
 	 * pass-through kind of level 0 (see node capabilities).
 	 */
 	cap->leaf.shaper_private_supported = lc.supported;
-	cap->leaf.shaper_private_dual_rate_supported = 0;
+	cap->leaf.shaper_private_dual_rate_supported = s->hier.lim.sched;
 	cap->leaf.shaper_private_rate_min = lc.supported ? lc.rate_min : 0;
 	cap->leaf.shaper_private_rate_max = lc.supported ? lc.rate_max : 0;
 	cap->leaf.shaper_private_packet_mode_supported = lc.packet_mode;
 	cap->leaf.shaper_private_byte_mode_supported = lc.byte_mode;
-	cap->leaf.stats_mask = MLX5_TM_HIER_STATS_MASK;
+	cap->leaf.stats_mask = TM_TREE_STATS_MASK;
 	return sched_unlock(s, 0);
 }
 
@@ -250,7 +230,7 @@ tm_node_capabilities_get(struct rte_eth_dev *dev, uint32_t node_id,
 			 struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	const struct mlx5_tm_node *node;
+	const struct tm_node *node;
 	struct leaf_shaper_caps lc;
 
 	if (s == NULL)
@@ -258,20 +238,22 @@ tm_node_capabilities_get(struct rte_eth_dev *dev, uint32_t node_id,
 	if (cap == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
-	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " does not exist", node_id));
 	memset(cap, 0, sizeof(*cap));
-	cap->stats_mask = MLX5_TM_HIER_STATS_MASK;
+	cap->stats_mask = TM_TREE_STATS_MASK;
 	if (!node->leaf) {
-		FILL_NONLEAF_SCHED(cap->nonleaf,
-			mlx5_tm_hier_children_max(&s->hier, node->level));
+		FILL_NONLEAF_SCHED(s, cap->nonleaf,
+			tm_tree_children_max(&s->hier, node->level));
+		FILL_NONLEAF_SHAPER(s, *cap);
 		return sched_unlock(s, 0);
 	}
 	leaf_shaper_caps(s, &lc);
 	cap->shaper_private_supported = lc.supported;
+	cap->shaper_private_dual_rate_supported = s->hier.lim.sched;
 	cap->shaper_private_rate_min = lc.supported ? lc.rate_min : 0;
 	cap->shaper_private_rate_max = lc.supported ? lc.rate_max : 0;
 	cap->shaper_private_packet_mode_supported = lc.packet_mode;
@@ -314,7 +296,7 @@ tm_shaper_profile_add(struct rte_eth_dev *dev, uint32_t profile_id,
 
 	if (s == NULL)
 		return -ENODEV;
-	ret = mlx5_tm_hier_profile_check_id(&s->hier, profile_id, error);
+	ret = tm_tree_profile_check_id(&s->hier, profile_id, error);
 	if (ret != 0)
 		return sched_unlock(s, ret);
 	if (params == NULL)
@@ -330,6 +312,25 @@ tm_shaper_profile_add(struct rte_eth_dev *dev, uint32_t profile_id,
 		.pkt_length_adjust = params->pkt_length_adjust,
 		.packet_mode = params->packet_mode != 0,
 	};
+	/*
+	 * With a scheduling hierarchy a committed rate is a share of the
+	 * parent (bw_share), not part of the pacing entry, which the peak
+	 * alone makes; the bucket of a share has no meaning.
+	 */
+	if (s->hier.lim.sched && params->committed.rate != 0) {
+		if (params->packet_mode || params->committed.rate >
+		    params->peak.rate)
+			return sched_unlock(s, TM_ERR(s, error,
+				RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_RATE,
+				EINVAL, "shaper profile %" PRIu32 ": committed "
+				"rate %" PRIu64 " %s: allowed in byte mode, "
+				"up to the peak rate %" PRIu64 " bytes/s",
+				profile_id, params->committed.rate,
+				params->packet_mode ? "packets/s" : "bytes/s",
+				params->peak.rate));
+		shaper.committed_rate = 0;
+		shaper.committed_size = 0;
+	}
 	ret = mlx5_tm_pacing_convert(s->pacing, &shaper, &res, &perr);
 	if (ret != 0)
 		return sched_unlock(s, TM_ERR(s, error,
@@ -341,7 +342,7 @@ tm_shaper_profile_add(struct rte_eth_dev *dev, uint32_t profile_id,
 			    "warnings 0x%x (typical size or length adjust "
 			    "ignored by the device)", dev->data->port_id,
 			    profile_id, res.warnings);
-	ret = mlx5_tm_hier_profile_add(&s->hier, profile_id, params, &res,
+	ret = tm_tree_profile_add(&s->hier, profile_id, params, &res,
 				       error);
 	return sched_unlock(s, ret);
 }
@@ -354,7 +355,7 @@ tm_shaper_profile_delete(struct rte_eth_dev *dev, uint32_t profile_id,
 
 	if (s == NULL)
 		return -ENODEV;
-	return sched_unlock(s, mlx5_tm_hier_profile_delete(&s->hier,
+	return sched_unlock(s, tm_tree_profile_delete(&s->hier,
 							   profile_id, error));
 }
 
@@ -364,12 +365,12 @@ tm_node_add(struct rte_eth_dev *dev, uint32_t node_id, uint32_t parent_id,
 	    struct rte_tm_node_params *params, struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_node *node;
+	struct tm_node *node;
 	int ret;
 
 	if (s == NULL)
 		return -ENODEV;
-	node = mlx5_tm_hier_node_add(&s->hier, node_id, parent_id, priority,
+	node = tm_tree_node_add(&s->hier, node_id, parent_id, priority,
 				     weight, level_id, params, error);
 	if (node == NULL)
 		return sched_unlock(s, -rte_errno);
@@ -377,16 +378,13 @@ tm_node_add(struct rte_eth_dev *dev, uint32_t node_id, uint32_t parent_id,
 	if (node->leaf)
 		mlx5_tm_txq_counters(dev, node_id, &node->stats_origin_pkts,
 				     &node->stats_origin_bytes);
-	/* A live hierarchy changes at once: the new leaf's shaper. */
-	if (s->committed && node->leaf && node->profile != NULL) {
-		ret = apply_leaf(s, node_id, node->profile);
-		if (ret != 0) {
-			mlx5_tm_hier_node_delete(&s->hier, node);
-			return sched_unlock(s, apply_error(s, error,
-						"node add", node_id, ret));
-		}
+	/* A live hierarchy changes at once. */
+	if (s->committed) {
+		ret = mlx5_tm_sched_sync(s, "node add", error);
+		if (ret != 0)
+			tm_tree_node_delete(&s->hier, node);
+		return sched_unlock(s, ret);
 	}
-	mlx5_tm_sched_sync_suspend(s);
 	return sched_unlock(s, 0);
 }
 
@@ -395,31 +393,25 @@ tm_node_delete(struct rte_eth_dev *dev, uint32_t node_id,
 	       struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_node *node;
-	int ret;
+	struct tm_node *node;
+	int ret = 0;
 
 	if (s == NULL)
 		return -ENODEV;
-	node = mlx5_tm_hier_node_check_delete(&s->hier, node_id, error);
+	node = tm_tree_node_check_delete(&s->hier, node_id, error);
 	if (node == NULL)
 		return sched_unlock(s, -rte_errno);
-	if (s->committed && node->leaf && s->txq[node_id].entry_id != 0) {
-		ret = apply_leaf(s, node_id, NULL);
-		if (ret != 0)
-			return sched_unlock(s, apply_error(s, error,
-						"node delete", node_id, ret));
+	tm_tree_node_unlink(&s->hier, node);
+	if (s->committed)
+		ret = mlx5_tm_sched_sync(s, "node delete", error);
+	if (ret != 0) {
+		tm_tree_node_link(&s->hier, node);
+		return sched_unlock(s, ret);
 	}
-	mlx5_tm_hier_node_delete(&s->hier, node);
-	if (s->hier.n_nodes == 0 && s->committed) {
-		uint16_t q;
-
-		/* Hierarchy gone: the port is back to queue rate limits. */
+	free(node);
+	/* Hierarchy gone: the port is back to queue rate limits. */
+	if (s->hier.n_nodes == 0)
 		s->committed = false;
-		for (q = 0; q < s->nb_txq; q++)
-			if (s->txq[q].source == MLX5_TM_RATE_TM)
-				s->txq[q].source = MLX5_TM_RATE_NONE;
-	}
-	mlx5_tm_sched_sync_suspend(s);
 	return sched_unlock(s, 0);
 }
 
@@ -428,11 +420,12 @@ suspend_resume(struct rte_eth_dev *dev, uint32_t node_id, bool suspend,
 	       struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_node *node;
+	struct tm_node *node;
+	int ret;
 
 	if (s == NULL)
 		return -ENODEV;
-	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
@@ -443,8 +436,13 @@ suspend_resume(struct rte_eth_dev *dev, uint32_t node_id, bool suspend,
 			"node %" PRIu32 " is %s", node_id,
 			suspend ? "already suspended" : "not suspended"));
 	node->suspended = suspend;
-	mlx5_tm_sched_sync_suspend(s);
-	return sched_unlock(s, 0);
+	if (!s->committed)
+		return sched_unlock(s, 0);
+	ret = mlx5_tm_sched_sync(s, suspend ? "node suspend" : "node resume",
+				 error);
+	if (ret != 0)
+		node->suspended = !suspend;
+	return sched_unlock(s, ret);
 }
 
 static int
@@ -465,24 +463,14 @@ tm_node_resume(struct rte_eth_dev *dev, uint32_t node_id,
 static void
 commit_clear(struct mlx5_tm_sched *s)
 {
-	struct mlx5_tm_sched_target *t;
-	uint16_t q;
-
-	mlx5_tm_hier_clear_nodes(&s->hier);
+	tm_tree_clear_nodes(&s->hier);
 	if (!s->committed)
 		return;
 	/* The hierarchy in force is gone too: its queues go unlimited. */
 	s->committed = false;
-	t = calloc(RTE_MAX(s->nb_txq, 1), sizeof(*t));
-	if (t == NULL)
-		return;
-	for (q = 0; q < s->nb_txq; q++)
-		t[q].change = s->txq[q].source == MLX5_TM_RATE_TM;
-	if (mlx5_tm_sched_apply(s, t) != 0)
+	if (mlx5_tm_sched_sync(s, "clearing the hierarchy", NULL) != 0)
 		MLX5_TM_LOG(ERR, "port %u: clearing the hierarchy: %s",
 			    s->dev->data->port_id, s->msg);
-	free(t);
-	mlx5_tm_sched_sync_suspend(s);
 }
 
 static int
@@ -490,36 +478,19 @@ tm_hierarchy_commit(struct rte_eth_dev *dev, int clear_on_fail,
 		    struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_sched_target *t;
-	uint16_t q;
+	bool was = s != NULL && s->committed;
 	int ret;
 
 	if (s == NULL)
 		return -ENODEV;
-	ret = mlx5_tm_hier_validate(&s->hier, error);
-	if (ret != 0)
-		goto fail;
+	/* Every rule was checked as the tree was built; the plan, the rest. */
 	if (s->hier.n_nodes == 0)
 		return sched_unlock(s, 0); /* No hierarchy: nothing to do. */
-	t = calloc(RTE_MAX(s->nb_txq, 1), sizeof(*t));
-	if (t == NULL) {
-		ret = TM_ERR(s, error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
-			     "hierarchy commit: no memory");
-		goto fail;
-	}
-	for (q = 0; q < s->nb_txq; q++)
-		mlx5_tm_sched_target_of_leaf(s, q, &t[q]);
-	ret = mlx5_tm_sched_apply(s, t);
-	free(t);
-	if (ret != 0) {
-		ret = apply_error(s, error, "hierarchy commit", UINT32_MAX,
-				  ret);
-		goto fail;
-	}
 	s->committed = true;
-	mlx5_tm_sched_sync_suspend(s);
-	return sched_unlock(s, 0);
-fail:
+	ret = mlx5_tm_sched_sync(s, "hierarchy commit", error);
+	if (ret == 0)
+		return sched_unlock(s, 0);
+	s->committed = was;
 	if (clear_on_fail)
 		commit_clear(s);
 	return sched_unlock(s, ret);
@@ -531,19 +502,26 @@ tm_node_parent_update(struct rte_eth_dev *dev, uint32_t node_id,
 		      struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_node *parent;
+	struct tm_node *parent, *node, *old_parent;
+	uint32_t old_weight;
+	int ret;
 
 	if (s == NULL)
 		return -ENODEV;
-	parent = mlx5_tm_hier_parent_check(&s->hier, node_id, parent_id,
+	parent = tm_tree_parent_check(&s->hier, node_id, parent_id,
 					   priority, weight, error);
 	if (parent == NULL)
 		return sched_unlock(s, -rte_errno);
-	/* Parents are pass-through: only suspension follows the move. */
-	mlx5_tm_hier_node_move(mlx5_tm_hier_node_find(&s->hier, node_id),
-			       parent);
-	mlx5_tm_sched_sync_suspend(s);
-	return sched_unlock(s, 0);
+	node = tm_tree_node_find(&s->hier, node_id);
+	old_parent = node->parent;
+	old_weight = node->weight;
+	tm_tree_node_move(node, parent, weight);
+	if (!s->committed)
+		return sched_unlock(s, 0);
+	ret = mlx5_tm_sched_sync(s, "node parent update", error);
+	if (ret != 0)
+		tm_tree_node_move(node, old_parent, old_weight);
+	return sched_unlock(s, ret);
 }
 
 static int
@@ -551,50 +529,46 @@ tm_node_shaper_update(struct rte_eth_dev *dev, uint32_t node_id,
 		      uint32_t profile_id, struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_profile *profile = NULL;
-	struct mlx5_tm_node *node;
+	struct tm_profile *profile = NULL, *old;
+	struct tm_node *node;
 	int ret;
 
 	if (s == NULL)
 		return -ENODEV;
-	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " does not exist", node_id));
-	if (!node->leaf) {
-		if (profile_id == RTE_TM_SHAPER_PROFILE_ID_NONE)
-			return sched_unlock(s, 0);
-		return sched_unlock(s, TM_ERR(s, error,
-			RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, ENOTSUP,
-			"node %" PRIu32 " is not a leaf: non-leaf nodes have "
-			"no shaper (the device paces Tx queues only)",
-			node_id));
-	}
 	if (profile_id != RTE_TM_SHAPER_PROFILE_ID_NONE) {
-		profile = mlx5_tm_hier_profile_find(&s->hier, profile_id);
+		profile = tm_tree_profile_find(&s->hier, profile_id);
 		if (profile == NULL)
 			return sched_unlock(s, TM_ERR(s, error,
 				RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EINVAL,
 				"node %" PRIu32 ": shaper profile %" PRIu32
 				" does not exist", node_id, profile_id));
 	}
-	if (profile == node->profile)
+	ret = tm_tree_profile_check_use(&s->hier, node_id, node->leaf,
+					profile, error);
+	/* The parameter at fault here is the profile id of the call. */
+	if (ret != 0 && error != NULL)
+		error->type = RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID;
+	if (ret != 0 || profile == node->profile)
+		return sched_unlock(s, ret);
+	/* Live: new entry or ceiling first, the old entry released last. */
+	old = node->profile;
+	tm_tree_node_set_profile(node, profile);
+	if (!s->committed)
 		return sched_unlock(s, 0);
-	/* Live: new entry, MODIFY_SQ, then the old entry goes. */
-	if (s->committed) {
-		ret = apply_leaf(s, node_id, profile);
-		if (ret != 0)
-			return sched_unlock(s, apply_error(s, error,
-						"shaper update", node_id, ret));
-	}
-	mlx5_tm_hier_node_set_profile(node, profile);
-	return sched_unlock(s, 0);
+	ret = mlx5_tm_sched_sync(s, "shaper update", error);
+	if (ret != 0)
+		tm_tree_node_set_profile(node, old);
+	return sched_unlock(s, ret);
 }
 
 /* Packets and bytes leaf @p leaf (queue @p q) sent since it was added. */
 static void
-leaf_counted(struct mlx5_tm_sched *s, struct mlx5_tm_node *leaf, uint16_t q,
+leaf_counted(struct mlx5_tm_sched *s, struct tm_node *leaf, uint16_t q,
 	     uint64_t *pkts, uint64_t *bytes)
 {
 	mlx5_tm_txq_counters(s->dev, q, pkts, bytes);
@@ -610,7 +584,7 @@ leaf_counted(struct mlx5_tm_sched *s, struct mlx5_tm_node *leaf, uint16_t q,
 
 /* What @p node counted since it was added: its leaf, or its leaves. */
 static void
-node_counted(struct mlx5_tm_sched *s, const struct mlx5_tm_node *node,
+node_counted(struct mlx5_tm_sched *s, const struct tm_node *node,
 	     uint64_t *pkts, uint64_t *bytes)
 {
 	uint64_t p, b;
@@ -618,10 +592,10 @@ node_counted(struct mlx5_tm_sched *s, const struct mlx5_tm_node *node,
 
 	*pkts = 0;
 	*bytes = 0;
-	for (q = 0; q < s->nb_txq; q++) {
-		struct mlx5_tm_node *leaf = mlx5_tm_hier_leaf(&s->hier, q);
+	for (q = 0; q < s->hier.nb_txq; q++) {
+		struct tm_node *leaf = tm_tree_leaf(&s->hier, q);
 
-		if (leaf == NULL || !mlx5_tm_hier_node_under(leaf, node))
+		if (leaf == NULL || !tm_tree_node_under(leaf, node))
 			continue;
 		leaf_counted(s, leaf, q, &p, &b);
 		*pkts += p;
@@ -635,12 +609,12 @@ tm_node_stats_read(struct rte_eth_dev *dev, uint32_t node_id,
 		   int clear, struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_node *node;
+	struct tm_node *node;
 	uint64_t pkts, bytes;
 
 	if (s == NULL)
 		return -ENODEV;
-	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
@@ -672,22 +646,22 @@ tm_node_stats_update(struct rte_eth_dev *dev, uint32_t node_id,
 		     uint64_t stats_mask, struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct mlx5_tm_node *node;
+	struct tm_node *node;
 
 	if (s == NULL)
 		return -ENODEV;
-	node = mlx5_tm_hier_node_find(&s->hier, node_id);
+	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " does not exist", node_id));
-	if ((stats_mask & ~MLX5_TM_HIER_STATS_MASK) != 0)
+	if ((stats_mask & ~TM_TREE_STATS_MASK) != 0)
 		return sched_unlock(s, TM_ERR(s, error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_STATS, ENOTSUP,
 			"node %" PRIu32 ": statistics mask 0x%" PRIx64 " asks "
 			"for counters the device lacks; supported: 0x%" PRIx64
 			" (packets, bytes)", node_id, stats_mask,
-			MLX5_TM_HIER_STATS_MASK));
+			TM_TREE_STATS_MASK));
 	node->stats_mask = stats_mask;
 	return sched_unlock(s, 0);
 }
@@ -706,123 +680,102 @@ refuse(struct rte_eth_dev *dev, struct rte_tm_error *error,
 }
 
 static int
-tm_wred_profile_add(struct rte_eth_dev *dev, uint32_t id,
-		    struct rte_tm_wred_params *profile,
+tm_wred_profile_add(struct rte_eth_dev *dev, uint32_t id __rte_unused,
+		    struct rte_tm_wred_params *profile __rte_unused,
 		    struct rte_tm_error *error)
 {
-	(void)id;
-	(void)profile;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_WRED_PROFILE,
 		      "WRED not supported: the device has no congestion "
 		      "management (tail drop only)");
 }
 
 static int
-tm_wred_profile_delete(struct rte_eth_dev *dev, uint32_t id,
+tm_wred_profile_delete(struct rte_eth_dev *dev, uint32_t id __rte_unused,
 		       struct rte_tm_error *error)
 {
-	(void)id;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_WRED_PROFILE_ID,
 		      "WRED not supported: no WRED profile can exist");
 }
 
 static int
-tm_shared_wred_context_add_update(struct rte_eth_dev *dev, uint32_t ctx_id,
-				  uint32_t wred_profile_id,
+tm_shared_wred_context_add_update(struct rte_eth_dev *dev, uint32_t ctx_id __rte_unused,
+				  uint32_t wred_profile_id __rte_unused,
 				  struct rte_tm_error *error)
 {
-	(void)ctx_id;
-	(void)wred_profile_id;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
 		      "shared WRED contexts not supported: the device has "
 		      "no congestion management");
 }
 
 static int
-tm_shared_wred_context_delete(struct rte_eth_dev *dev, uint32_t ctx_id,
+tm_shared_wred_context_delete(struct rte_eth_dev *dev, uint32_t ctx_id __rte_unused,
 			      struct rte_tm_error *error)
 {
-	(void)ctx_id;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
 		      "shared WRED contexts not supported: none can exist");
 }
 
 static int
-tm_shared_shaper_add_update(struct rte_eth_dev *dev, uint32_t shaper_id,
-			    uint32_t profile_id, struct rte_tm_error *error)
+tm_shared_shaper_add_update(struct rte_eth_dev *dev, uint32_t shaper_id __rte_unused,
+			    uint32_t profile_id __rte_unused, struct rte_tm_error *error)
 {
-	(void)shaper_id;
-	(void)profile_id;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
 		      "shared shapers not supported: the device paces each "
 		      "Tx queue on its own (private leaf shapers only)");
 }
 
 static int
-tm_shared_shaper_delete(struct rte_eth_dev *dev, uint32_t shaper_id,
+tm_shared_shaper_delete(struct rte_eth_dev *dev, uint32_t shaper_id __rte_unused,
 			struct rte_tm_error *error)
 {
-	(void)shaper_id;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
 		      "shared shapers not supported: none can exist");
 }
 
 static int
-tm_node_shared_shaper_update(struct rte_eth_dev *dev, uint32_t node_id,
-			     uint32_t shaper_id, int32_t add,
+tm_node_shared_shaper_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
+			     uint32_t shaper_id __rte_unused, int32_t add __rte_unused,
 			     struct rte_tm_error *error)
 {
-	(void)node_id;
-	(void)shaper_id;
-	(void)add;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_SHAPER_ID,
 		      "shared shapers not supported: the device paces each "
 		      "Tx queue on its own (private leaf shapers only)");
 }
 
 static int
-tm_node_wfq_weight_mode_update(struct rte_eth_dev *dev, uint32_t node_id,
-			       int *wfq_weight_mode, uint32_t n_sp_priorities,
+tm_node_wfq_weight_mode_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
+			       int *wfq_weight_mode __rte_unused, uint32_t n_sp_priorities __rte_unused,
 			       struct rte_tm_error *error)
 {
-	(void)node_id;
-	(void)wfq_weight_mode;
-	(void)n_sp_priorities;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_WFQ_WEIGHT_MODE,
-		      "WFQ weight mode cannot change: the device does not "
-		      "schedule between siblings (one priority, weight 1)");
+		      "WFQ weight mode cannot change: one priority, and the "
+		      "device shares bytes between siblings (DWRR) or, "
+		      "without its scheduling hierarchy, does not share");
 }
 
 static int
-tm_node_cman_update(struct rte_eth_dev *dev, uint32_t node_id,
-		    enum rte_tm_cman_mode cman, struct rte_tm_error *error)
+tm_node_cman_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
+		    enum rte_tm_cman_mode cman __rte_unused, struct rte_tm_error *error)
 {
-	(void)node_id;
-	(void)cman;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN,
 		      "congestion management cannot change: tail drop only");
 }
 
 static int
-tm_node_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id,
-			    uint32_t wred_profile_id,
+tm_node_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
+			    uint32_t wred_profile_id __rte_unused,
 			    struct rte_tm_error *error)
 {
-	(void)node_id;
-	(void)wred_profile_id;
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_WRED_PROFILE_ID,
 		      "WRED not supported: the device has no congestion "
 		      "management (tail drop only)");
 }
 
 static int
-tm_node_shared_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id,
-				   uint32_t ctx_id, int add,
+tm_node_shared_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
+				   uint32_t ctx_id __rte_unused, int add __rte_unused,
 				   struct rte_tm_error *error)
 {
-	(void)node_id;
-	(void)ctx_id;
-	(void)add;
 	return refuse(dev, error,
 		      RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_WRED_CONTEXT_ID,
 		      "shared WRED contexts not supported: the device has "

@@ -208,6 +208,7 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 	sqa.ring_off = 0;
 	sqa.dbr_off = wq_sz + cq_sz;
 	sqa.pp_index = priv->pp_index[txq->qid];
+	sqa.qos_group_id = priv->qos_group[txq->qid];
 	sqa.min_inline = txq->inline_mode;
 	sqa.user_index = txq->qid;
 	sqa.ts_format = priv->caps.sq_ts_format;
@@ -222,9 +223,9 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 	if (ret < 0)
 		goto fail;
 	txq->live = true;
-	MLX5_TM_LOG(DEBUG, "port %u txq %u: SQ 0x%x CQ 0x%x pacing index %u",
-		    priv->dev->data->port_id, txq->qid, txq->sqn, txq->cqn,
-		    sqa.pp_index);
+	MLX5_TM_LOG(DEBUG, "port %u txq %u: SQ 0x%x CQ 0x%x pacing index %u "
+		    "queue group %u", priv->dev->data->port_id, txq->qid,
+		    txq->sqn, txq->cqn, sqa.pp_index, sqa.qos_group_id);
 	return 0;
 fail:
 	mlx5_tm_txq_stop(txq);
@@ -314,9 +315,9 @@ txq_recover_err(struct mlx5_tm_txq *txq)
 }
 
 /*
- * REARM: RST->RDY, then the pacing index in a RDY->RDY of its own, the
- * way every live index change is made (whether RST->RDY applies the
- * index is unverified on hardware). A failed step is retried next time,
+ * REARM: RST->RDY, then the pacing index and queue group in a RDY->RDY
+ * of its own, the way every live change is made (whether RST->RDY applies
+ * them is unverified on hardware). A failed step is retried next time,
  * from the state firmware reports.
  */
 static void
@@ -324,6 +325,10 @@ txq_recover_rearm(struct mlx5_tm_txq *txq)
 {
 	struct mlx5_tm_priv *priv = txq->priv;
 	uint16_t pp = priv->pp_index[txq->qid];
+	const struct mlx5_tm_sq_sched sched = {
+		.set_pp = true, .pp_index = pp,
+		.set_group = true, .qos_group_id = priv->qos_group[txq->qid],
+	};
 	int hw;
 
 	hw = mlx5_tm_devx_sq_state(priv, txq->sq_obj, txq->sqn);
@@ -336,9 +341,9 @@ txq_recover_rearm(struct mlx5_tm_txq *txq)
 		return;
 	if (hw != MLX5_SQC_STATE_RST && hw != MLX5_SQC_STATE_RDY)
 		return;
-	if (mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn,
-				   MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RDY,
-				   true, pp) < 0)
+	if (mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
+					 MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RDY,
+					 &sched) < 0)
 		return;
 	txq->recoveries++;
 	MLX5_TM_LOG(INFO, "port %u txq %u: SQ 0x%x ready again, pacing index %u",
@@ -365,33 +370,44 @@ mlx5_tm_txq_recover(struct mlx5_tm_txq *txq)
 /* The queue-layer contract (mlx5_tm_txq.h). */
 
 int
-mlx5_tm_txq_set_pp_index(struct rte_eth_dev *dev, uint16_t qid,
-			 uint16_t pp_index)
+mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid, uint16_t pp_index,
+		      uint16_t group)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct mlx5_tm_sq_sched sched;
 	struct mlx5_tm_txq *txq;
 	int ret = 0;
 
 	if (qid >= MLX5_TM_MAX_TXQ)
 		return -EINVAL;
+	sched = (struct mlx5_tm_sq_sched){
+		.set_pp = pp_index != priv->pp_index[qid],
+		.pp_index = pp_index,
+		.set_group = group != priv->qos_group[qid],
+		.qos_group_id = group,
+	};
+	if (!sched.set_pp && !sched.set_group)
+		return 0;
 	pthread_mutex_lock(&priv->lock);
 	txq = txq_of(dev, qid);
 	/*
-	 * A ready SQ changes now; an SQ in recovery gets the index when it
-	 * is made ready again; a queue without SQ gets it in CREATE_SQ.
+	 * A ready SQ changes now; an SQ in recovery gets the values when it
+	 * is made ready again; a queue without SQ gets them in CREATE_SQ.
 	 */
 	if (txq != NULL && txq->live &&
 	    __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE) == MLX5_TM_TXQ_OK)
-		ret = mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn,
-					     MLX5_SQC_STATE_RDY,
-					     MLX5_SQC_STATE_RDY, true,
-					     pp_index);
+		ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj,
+						   txq->sqn,
+						   MLX5_SQC_STATE_RDY,
+						   MLX5_SQC_STATE_RDY, &sched);
 	if (ret == 0) {
-		MLX5_TM_LOG(DEBUG, "port %u txq %u: pacing index %u -> %u%s",
-			    dev->data->port_id, qid, priv->pp_index[qid],
-			    pp_index,
+		MLX5_TM_LOG(DEBUG, "port %u txq %u: pacing index %u -> %u, "
+			    "queue group %u -> %u%s", dev->data->port_id, qid,
+			    priv->pp_index[qid], pp_index,
+			    priv->qos_group[qid], group,
 			    txq != NULL && txq->live ? " (live)" : "");
 		priv->pp_index[qid] = pp_index;
+		priv->qos_group[qid] = group;
 	}
 	pthread_mutex_unlock(&priv->lock);
 	return ret;

@@ -17,20 +17,22 @@
 struct rte_eth_dev;
 
 /**
- * Set the pacing index of Tx queue @p qid (0 = unlimited).
+ * Set the pacing index (0 = unlimited) and queue group (scheduling element
+ * id, 0 = none) of Tx queue @p qid.
  *
- * The index is remembered per queue id, whether or not the queue is set up
- * or started. A queue whose SQ is not created yet gets it in CREATE_SQ; a
- * queue whose SQ is ready gets MODIFY_SQ (RDY to RDY, rate-limit bit). The
- * caller owns the pacing entry and releases the old one only after this
- * returns 0.
+ * Both are remembered per queue id, whether or not the queue is set up or
+ * started. A queue whose SQ is not created yet gets them in CREATE_SQ; a
+ * queue whose SQ is ready gets one MODIFY_SQ (RDY to RDY, bit 0 for the
+ * index and bit 2 for the group, each only when it changes). The caller
+ * owns the pacing entry and the group, and releases the old ones only
+ * after this returns 0.
  *
  * @return
- *   0, or a negative errno (the queue keeps its previous index):
+ *   0, or a negative errno (the queue keeps its previous values):
  *   -EINVAL bad queue id, -EIO/-EREMOTEIO the device refused MODIFY_SQ.
  */
-int mlx5_tm_txq_set_pp_index(struct rte_eth_dev *dev, uint16_t qid,
-			     uint16_t pp_index);
+int mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
+			  uint16_t pp_index, uint16_t group);
 
 /** The pacing index remembered for Tx queue @p qid (0 = unlimited). */
 uint16_t mlx5_tm_txq_get_pp_index(struct rte_eth_dev *dev, uint16_t qid);

@@ -34,8 +34,13 @@ class TestTmBadInput(TestCase):
 
     def test_leaf_id_not_a_queue(self):
         """Node ids from the number of queues up name non-leaf nodes (the
-        rte_tm convention): a "leaf" 4 of a 4-queue port with a shaper is
-        refused, either for its id or for a shaper on a non-leaf node."""
+        rte_tm convention): on a device without the NIC scheduling
+        hierarchy (cx5) a "leaf" 4 of a 4-queue port with a shaper is
+        refused, either for its id or for a shaper on a non-leaf node (with
+        the hierarchy it is a shaped non-leaf node)."""
+        self.close_all()
+        self.launch("cx5", txq=4)
+        self.add_profile(1, 12500000)
         self.add_root()
         for node in (4, U32_MAX - 1):
             self.refused("add port tm leaf node 0 %d 1000 0 1 1 1 0 "
@@ -134,22 +139,35 @@ class TestTmBadInput(TestCase):
             self.refused(cmd, "NODE_ID")
 
     def test_bad_runtime_updates(self):
+        """Live updates: what the device cannot do is refused with its
+        reason; on cx5 (no scheduling hierarchy) a root shaper and a
+        weight too."""
         self.add_root()
         self.add_leaf(0, 1000, 1, 1)
         self.commit()
         self.refused("set port tm node shaper profile 0 0 99",
                      ["NODE_PARAMS_SHAPER_PROFILE_ID", "SHAPER_PROFILE_ID"],
                      r"does not exist")
-        self.refused("set port tm node shaper profile 0 1000 1",
-                     ["NODE_PARAMS_SHAPER_PROFILE_ID", "SHAPER_PROFILE_ID",
-                      "NODE_ID"], r"shaper")
-        self.refused("set port tm node parent 0 0 1000 0 2", "NODE_WEIGHT")
+        # With the NIC scheduling hierarchy (cx6dx) the root takes a
+        # shaper and a leaf a weight; a priority stays refused.
+        self.ok("set port tm node shaper profile 0 1000 1")
+        self.ok("set port tm node parent 0 0 1000 0 2")
         self.refused("set port tm node parent 0 0 1000 1 1", "NODE_PRIORITY")
         self.refused("resume port tm node 0 0", "NODE_ID", r"not suspended")
         self.ok("suspend port tm node 0 0")
         self.refused("suspend port tm node 0 0", "NODE_ID",
                      r"already suspended")
         self.ok("resume port tm node 0 0")
+        self.close_all()
+        self.launch("cx5", txq=4)
+        self.add_profile(1, 12500000)
+        self.add_root()
+        self.add_leaf(0, 1000, 1, 1)
+        self.commit()
+        self.refused("set port tm node shaper profile 0 1000 1",
+                     "SHAPER_PROFILE_ID", r"no NIC scheduling hierarchy")
+        self.refused("set port tm node parent 0 0 1000 0 2", "NODE_WEIGHT",
+                     r"no NIC scheduling hierarchy")
 
     def test_bad_devargs(self):
         """A bad devarg fails the probe with a message naming the key and

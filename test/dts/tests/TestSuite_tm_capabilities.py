@@ -7,6 +7,10 @@ Plan: doc/test_plans/tm_capabilities_test_plan.rst."""
 from framework.test_case import TestCase
 
 PROFILES = ("cx5", "cx6dx", "cx7")
+# Profiles with the NIC scheduling hierarchy: weights, non-leaf shapers,
+# committed rates (dual rate) on every node.
+SCHED = ("cx6dx", "cx7")
+WEIGHT_MAX = 65535
 TXQ = 4
 BYTES_PER_KBPS = 125
 
@@ -43,12 +47,11 @@ class TestTmCapabilities(TestCase):
             # down to the device maximum.
             self.verify(lo % BYTES_PER_KBPS == 0,
                         "%s: minimum rate %d not a whole kbps" % (prof, lo))
-            eq("cap.shaper_private_dual_rate_n_max", 0)
+            eq("cap.shaper_private_dual_rate_n_max",
+               c["cap.shaper_private_n_max"] if prof in SCHED else 0)
             eq("cap.shaper_shared_n_max", 0)
             eq("cap.sched_sp_n_priorities_max", 1)
-            self.verify(c["cap.sched_wfq_weight_max"] <= 1,
-                        "%s: WFQ weight max %d announced"
-                        % (prof, c["cap.sched_wfq_weight_max"]))
+            eq("cap.sched_wfq_weight_max", WEIGHT_MAX if prof in SCHED else 1)
             eq("cap.cman_wred_context_n_max", 0)
             eq("cap.shaper_pkt_length_adjust_min", 0)
             eq("cap.shaper_pkt_length_adjust_max", 0)
@@ -111,8 +114,9 @@ class TestTmCapabilities(TestCase):
                                 % (prof, lvl))
                 if lc["cap.n_nodes_leaf_max"] == 0:
                     self.verify(lc.get("cap.nonleaf.shaper_private_supported")
-                                == 0, "%s: non-leaf level %d announces a "
-                                "shaper" % (prof, lvl))
+                                == (prof in SCHED), "%s: non-leaf level %d "
+                                "shaper announced: %r" % (prof, lvl, lc.get(
+                                    "cap.nonleaf.shaper_private_supported")))
             self.verify(leaf_levels >= 1, "%s: no level holds leaves" % prof)
             self.refused("show port tm level cap 0 %d" % n, "LEVEL_ID")
         self.each_profile(check)
@@ -121,15 +125,21 @@ class TestTmCapabilities(TestCase):
         def check(prof, c):
             self.add_profile(1, 12500000)
             self.add_root()
-            # Non-leaf nodes announce no shaper (below) and take none.
-            self.refused("add port tm nonleaf node 0 2000 1000 0 1 1 1 1 0 0",
-                         "NODE_PARAMS_SHAPER_PROFILE_ID")
-            self.add_leaf(0, 1000, 1, 1)
+            # Non-leaf nodes take a shaper where they announce one (below).
+            cmd = "add port tm nonleaf node 0 2000 1000 0 1 1 1 1 0 0"
+            if prof in SCHED:
+                self.ok(cmd)
+                self.add_leaf(0, 2000, 2, 1)
+            else:
+                self.refused(cmd, "NODE_PARAMS_SHAPER_PROFILE_ID",
+                             r"no NIC scheduling hierarchy")
+                self.add_leaf(0, 1000, 1, 1)
             leaf = self.node_cap(0)
             self.verify(leaf["cap.shaper_private_supported"] == 1,
                         "%s: leaf without private shaper" % prof)
-            self.verify(leaf["cap.shaper_private_dual_rate_supported"] == 0,
-                        "%s: leaf dual rate announced" % prof)
+            self.verify(leaf["cap.shaper_private_dual_rate_supported"] ==
+                        (prof in SCHED), "%s: leaf dual rate %r" % (prof,
+                        leaf["cap.shaper_private_dual_rate_supported"]))
             self.verify(leaf["cap.shaper_private_rate_max"] ==
                         c["cap.shaper_private_rate_max"] and
                         leaf["cap.shaper_private_rate_min"] ==
@@ -142,13 +152,16 @@ class TestTmCapabilities(TestCase):
             self.verify(leaf.get("cap.leaf.cman_wred_context_private_supported")
                         == 0, "%s: leaf WRED announced" % prof)
             root = self.node_cap(1000)
-            self.verify(root["cap.shaper_private_supported"] == 0,
-                        "%s: root announces a shaper" % prof)
+            self.verify(root["cap.shaper_private_supported"] ==
+                        (prof in SCHED), "%s: root shaper %r" % (prof,
+                        root["cap.shaper_private_supported"]))
             self.verify(root["cap.nonleaf.sched_sp_n_priorities_max"] == 1,
                         "%s: root priorities %d" % (prof, root[
                             "cap.nonleaf.sched_sp_n_priorities_max"]))
-            self.verify(root["cap.nonleaf.sched_wfq_weight_max"] <= 1,
-                        "%s: root WFQ weight announced" % prof)
+            self.verify(root["cap.nonleaf.sched_wfq_weight_max"] ==
+                        (WEIGHT_MAX if prof in SCHED else 1),
+                        "%s: root WFQ weight max %r" % (prof, root[
+                            "cap.nonleaf.sched_wfq_weight_max"]))
             self.refused("show port tm node cap 0 77", "NODE_ID")
         self.each_profile(check)
 

@@ -31,8 +31,9 @@ add port tm leaf node 0 7 900 0 1 2 8 0 0xffffffff 0 0
 port tm hierarchy commit 0 no
 port start all"""
 
-# The same with committed rate 0, as doc/guides/rte_tm.rst gives it: the
-# device is single-rate and refuses a committed rate.
+# The same with committed rate 0, as doc/guides/rte_tm.rst gives it for a
+# device without the NIC scheduling hierarchy, which refuses a committed
+# rate.
 ICE_SCRIPT = DTS_ICE_SCRIPT.replace(" 1000000 0 ", " 0 0 ")
 
 
@@ -84,10 +85,11 @@ class TestTmHierarchy(TestCase):
                      "SHAPER_PROFILE_ID", r"used by 1 node")
 
     def test_ice_script_committed_rate_refused(self):
-        """The script's profiles as DTS writes them (committed rate
-        1000000 bytes/s) are refused with COMMITTED_RATE and a reason, and
-        leave nothing behind."""
-        self.launch("cx6dx", txq=8)
+        """On a device without the NIC scheduling hierarchy (cx5) the
+        script's profiles as DTS writes them (committed rate 1000000
+        bytes/s) are refused with COMMITTED_RATE and a reason, and leave
+        nothing behind."""
+        self.launch("cx5", txq=8)
         profiles = [line for line in DTS_ICE_SCRIPT.split("\n")
                     if "shaper profile" in line]
         self.verify(len(profiles) == 8, "script has %d profiles"
@@ -99,18 +101,18 @@ class TestTmHierarchy(TestCase):
             self.ok(line.replace(" 1000000 0 ", " 0 0 "))
 
     def test_nonleaf_shaper_refused(self):
-        self.launch("cx6dx", txq=4)
+        self.launch("cx5", txq=4)
         self.add_profile(1, 12500000)
         self.refused("add port tm nonleaf node 0 1000 -1 0 1 0 1 1 0 0",
                      "NODE_PARAMS_SHAPER_PROFILE_ID",
-                     r"non-leaf nodes have no shaper")
+                     r"no NIC scheduling hierarchy")
         self.add_root()
         self.refused("add port tm nonleaf node 0 900 1000 0 1 1 1 1 0 0",
                      "NODE_PARAMS_SHAPER_PROFILE_ID",
-                     r"non-leaf nodes have no shaper")
+                     r"no NIC scheduling hierarchy")
 
     def test_weights_refused(self):
-        self.launch("cx6dx", txq=4)
+        self.launch("cx5", txq=4)
         self.add_profile(1, 12500000)
         self.add_root()
         self.refused("add port tm leaf node 0 0 1000 0 2 1 1 0 0xffffffff 3 0",

@@ -62,7 +62,15 @@ class TestTmShaperProfile(TestCase):
         self.ok("del port tm node 0 1")
         self.ok("del port tm node shaper profile 0 1")
 
-    def test_committed_rate_refused(self):
+    def test_committed_rate(self):
+        """With the NIC scheduling hierarchy (cx6dx) a committed rate up to
+        the peak is accepted (it becomes a share of the parent); above the
+        peak, or on a device without the hierarchy (cx5), it is refused."""
+        self.ok(ADD % (1, 1000000, 0, 12500000, 0, 0, 0))
+        self.refused(ADD % (2, 25000000, 0, 12500000, 0, 0, 0),
+                     "SHAPER_PROFILE_COMMITTED_RATE", r"up to the peak")
+        self.close_all()
+        self.launch("cx5", txq=4)
         self.refused(ADD % (1, 1000000, 0, 12500000, 0, 0, 0),
                      "SHAPER_PROFILE_COMMITTED_RATE", r"single-rate")
 
@@ -124,7 +132,7 @@ class TestTmShaperProfile(TestCase):
 
     def test_refusals_leave_no_profile(self):
         """A refused add creates nothing: the id is free afterwards."""
-        self.refused(ADD % (5, 1000000, 0, 12500000, 0, 0, 0),
+        self.refused(ADD % (5, 25000000, 0, 12500000, 0, 0, 0),
                      "SHAPER_PROFILE_COMMITTED_RATE")
         self.refused("del port tm node shaper profile 0 5",
                      "SHAPER_PROFILE_ID", r"does not exist")

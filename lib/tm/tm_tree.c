@@ -11,38 +11,45 @@
 
 #include <rte_errno.h>
 
-#include "mlx5_tm_tm_hier.h"
+#include "tm_tree.h"
+
+/*
+ * Per thread: an error returned to one caller stays readable while another
+ * thread's call on the same port fails.
+ */
+static __thread char error_msg[TM_TREE_MSG_SIZE];
 
 int
-mlx5_tm_hier_error(struct mlx5_tm_hier *h, struct rte_tm_error *error,
-		   enum rte_tm_error_type type, int code, const char *fmt, ...)
+tm_error(struct rte_tm_error *error, enum rte_tm_error_type type, int code,
+	 const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(h->msg, sizeof(h->msg), fmt, ap);
+	vsnprintf(error_msg, sizeof(error_msg), fmt, ap);
 	va_end(ap);
 	if (error != NULL) {
 		error->type = type;
 		error->cause = NULL;
-		error->message = h->msg;
+		error->message = error_msg;
 	}
 	rte_errno = code;
 	return -code;
 }
 
 void
-mlx5_tm_hier_init(struct mlx5_tm_hier *h)
+tm_tree_init(struct tm_tree *h, const struct tm_limits *lim)
 {
 	memset(h, 0, sizeof(*h));
+	h->lim = *lim;
 	TAILQ_INIT(&h->profiles);
 	TAILQ_INIT(&h->nodes);
 }
 
 void
-mlx5_tm_hier_clear_nodes(struct mlx5_tm_hier *h)
+tm_tree_clear_nodes(struct tm_tree *h)
 {
-	struct mlx5_tm_node *node;
+	struct tm_node *node;
 
 	while ((node = TAILQ_FIRST(&h->nodes)) != NULL) {
 		TAILQ_REMOVE(&h->nodes, node, next);
@@ -60,11 +67,11 @@ mlx5_tm_hier_clear_nodes(struct mlx5_tm_hier *h)
 }
 
 void
-mlx5_tm_hier_fini(struct mlx5_tm_hier *h)
+tm_tree_fini(struct tm_tree *h)
 {
-	struct mlx5_tm_profile *p;
+	struct tm_profile *p;
 
-	mlx5_tm_hier_clear_nodes(h);
+	tm_tree_clear_nodes(h);
 	while ((p = TAILQ_FIRST(&h->profiles)) != NULL) {
 		TAILQ_REMOVE(&h->profiles, p, next);
 		free(p);
@@ -76,10 +83,10 @@ mlx5_tm_hier_fini(struct mlx5_tm_hier *h)
 }
 
 int
-mlx5_tm_hier_set_nb_txq(struct mlx5_tm_hier *h, uint32_t nb_txq)
+tm_tree_set_nb_txq(struct tm_tree *h, uint32_t nb_txq)
 {
-	struct mlx5_tm_node **leaves = NULL;
-	struct mlx5_tm_node *node, *tmp;
+	struct tm_node **leaves = NULL;
+	struct tm_node *node, *tmp;
 	bool collide = false;
 	uint32_t q;
 
@@ -94,13 +101,13 @@ mlx5_tm_hier_set_nb_txq(struct mlx5_tm_hier *h, uint32_t nb_txq)
 		if (!node->leaf && node->id < nb_txq)
 			collide = true;
 	if (collide) {
-		mlx5_tm_hier_clear_nodes(h);
+		tm_tree_clear_nodes(h);
 	} else {
 		/* Leaves of the queues that go; they have no children. */
 		for (node = TAILQ_FIRST(&h->nodes); node != NULL; node = tmp) {
 			tmp = TAILQ_NEXT(node, next);
 			if (node->leaf && node->id >= nb_txq)
-				mlx5_tm_hier_node_delete(h, node);
+				tm_tree_node_delete(h, node);
 		}
 		for (q = 0; q < RTE_MIN(nb_txq, h->nb_txq); q++)
 			leaves[q] = h->leaves[q];
@@ -111,10 +118,10 @@ mlx5_tm_hier_set_nb_txq(struct mlx5_tm_hier *h, uint32_t nb_txq)
 	return collide ? 1 : 0;
 }
 
-struct mlx5_tm_profile *
-mlx5_tm_hier_profile_find(const struct mlx5_tm_hier *h, uint32_t id)
+struct tm_profile *
+tm_tree_profile_find(const struct tm_tree *h, uint32_t id)
 {
-	struct mlx5_tm_profile *p;
+	struct tm_profile *p;
 
 	TAILQ_FOREACH(p, &h->profiles, next)
 		if (p->id == id)
@@ -123,36 +130,36 @@ mlx5_tm_hier_profile_find(const struct mlx5_tm_hier *h, uint32_t id)
 }
 
 int
-mlx5_tm_hier_profile_check_id(struct mlx5_tm_hier *h, uint32_t id,
+tm_tree_profile_check_id(struct tm_tree *h, uint32_t id,
 			      struct rte_tm_error *error)
 {
 	if (id == RTE_TM_SHAPER_PROFILE_ID_NONE)
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EINVAL,
 			"shaper profile id %" PRIu32 " is reserved "
 			"(RTE_TM_SHAPER_PROFILE_ID_NONE)", id);
-	if (mlx5_tm_hier_profile_find(h, id) != NULL)
-		return mlx5_tm_hier_error(h, error,
+	if (tm_tree_profile_find(h, id) != NULL)
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EEXIST,
 			"shaper profile %" PRIu32 " already exists", id);
 	return 0;
 }
 
 int
-mlx5_tm_hier_profile_add(struct mlx5_tm_hier *h, uint32_t id,
+tm_tree_profile_add(struct tm_tree *h, uint32_t id,
 			 const struct rte_tm_shaper_params *params,
 			 const struct pacing_result *pacing,
 			 struct rte_tm_error *error)
 {
-	struct mlx5_tm_profile *p;
+	struct tm_profile *p;
 	int ret;
 
-	ret = mlx5_tm_hier_profile_check_id(h, id, error);
+	ret = tm_tree_profile_check_id(h, id, error);
 	if (ret != 0)
 		return ret;
 	p = calloc(1, sizeof(*p));
 	if (p == NULL)
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
 			"no memory for shaper profile %" PRIu32, id);
 	p->id = id;
@@ -164,21 +171,21 @@ mlx5_tm_hier_profile_add(struct mlx5_tm_hier *h, uint32_t id,
 }
 
 int
-mlx5_tm_hier_profile_delete(struct mlx5_tm_hier *h, uint32_t id,
+tm_tree_profile_delete(struct tm_tree *h, uint32_t id,
 			    struct rte_tm_error *error)
 {
-	struct mlx5_tm_profile *p = mlx5_tm_hier_profile_find(h, id);
-	struct mlx5_tm_node *node;
+	struct tm_profile *p = tm_tree_profile_find(h, id);
+	struct tm_node *node;
 
 	if (p == NULL)
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EINVAL,
 			"shaper profile %" PRIu32 " does not exist", id);
 	if (p->n_users > 0) {
 		TAILQ_FOREACH(node, &h->nodes, next)
 			if (node->profile == p)
 				break;
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EBUSY,
 			"shaper profile %" PRIu32 " is used by %" PRIu32
 			" node(s), node %" PRIu32 " first: give them another "
@@ -191,10 +198,10 @@ mlx5_tm_hier_profile_delete(struct mlx5_tm_hier *h, uint32_t id,
 	return 0;
 }
 
-struct mlx5_tm_node *
-mlx5_tm_hier_node_find(const struct mlx5_tm_hier *h, uint32_t id)
+struct tm_node *
+tm_tree_node_find(const struct tm_tree *h, uint32_t id)
 {
-	struct mlx5_tm_node *node;
+	struct tm_node *node;
 
 	if (id < h->nb_txq)
 		return h->leaves[id];
@@ -205,74 +212,80 @@ mlx5_tm_hier_node_find(const struct mlx5_tm_hier *h, uint32_t id)
 }
 
 uint32_t
-mlx5_tm_hier_nonleaf_max(uint32_t level)
+tm_tree_nonleaf_max(uint32_t level)
 {
 	if (level == 0)
 		return 1;
-	if (level < MLX5_TM_HIER_NONLEAF_LEVELS)
-		return MLX5_TM_HIER_NONLEAF_PER_LEVEL;
+	if (level < TM_TREE_NONLEAF_LEVELS)
+		return TM_TREE_NONLEAF_PER_LEVEL;
 	return 0;
 }
 
 uint32_t
-mlx5_tm_hier_children_max(const struct mlx5_tm_hier *h, uint32_t level)
+tm_tree_children_max(const struct tm_tree *h, uint32_t level)
 {
-	if (level >= MLX5_TM_HIER_NONLEAF_LEVELS)
+	if (level >= TM_TREE_NONLEAF_LEVELS)
 		return 0;
-	return h->nb_txq + mlx5_tm_hier_nonleaf_max(level + 1);
+	return h->nb_txq + tm_tree_nonleaf_max(level + 1);
 }
 
 uint32_t
-mlx5_tm_hier_nodes_max(const struct mlx5_tm_hier *h)
+tm_tree_nodes_max(const struct tm_tree *h)
 {
 	uint32_t n = h->nb_txq, level;
 
-	for (level = 0; level < MLX5_TM_HIER_NONLEAF_LEVELS; level++)
-		n += mlx5_tm_hier_nonleaf_max(level);
+	for (level = 0; level < TM_TREE_NONLEAF_LEVELS; level++)
+		n += tm_tree_nonleaf_max(level);
 	return n;
 }
 
 /* Checks of priority and weight against the parent's single WFQ group. */
 static int
-check_sched_params(struct mlx5_tm_hier *h, uint32_t node_id,
+check_sched_params(const struct tm_tree *h, uint32_t node_id,
 		   uint32_t priority, uint32_t weight,
 		   struct rte_tm_error *error)
 {
 	if (priority != 0)
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PRIORITY, ENOTSUP,
 			"node %" PRIu32 ": priority %" PRIu32 " not supported: "
 			"the device has one priority level (0)",
 			node_id, priority);
 	if (weight == 0)
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_WEIGHT, EINVAL,
 			"node %" PRIu32 ": weight 0 is invalid, the lowest "
 			"weight is 1", node_id);
-	if (weight != 1)
-		return mlx5_tm_hier_error(h, error,
+	if (weight != 1 && !h->lim.sched)
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_WEIGHT, ENOTSUP,
 			"node %" PRIu32 ": weight %" PRIu32 " not supported: "
-			"no WFQ between siblings, the only weight is 1",
+			"the device has no NIC scheduling hierarchy, so no "
+			"WFQ between siblings; the only weight is 1",
 			node_id, weight);
+	if (weight > TM_TREE_WEIGHT_MAX)
+		return tm_error(error,
+			RTE_TM_ERROR_TYPE_NODE_WEIGHT, EINVAL,
+			"node %" PRIu32 ": weight %" PRIu32 " too large; "
+			"allowed 1..%u", node_id, weight, TM_TREE_WEIGHT_MAX);
 	return 0;
 }
 
 /* Checks of the level a new node would sit on. */
 static int
-check_level(struct mlx5_tm_hier *h, uint32_t node_id, bool leaf,
-	    uint32_t level, const struct mlx5_tm_node *parent,
+check_level(struct tm_tree *h, uint32_t node_id, bool leaf,
+	    uint32_t level, const struct tm_node *parent,
 	    uint32_t level_id, struct rte_tm_error *error)
 {
-	const struct mlx5_tm_node *n;
+	const struct tm_node *n;
 
 	if (level_id != RTE_TM_NODE_LEVEL_ID_ANY && level_id != level) {
 		if (parent == NULL)
-			return mlx5_tm_hier_error(h, error,
+			return tm_error(error,
 				RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
 				"node %" PRIu32 ": the root is on level 0, "
 				"not %" PRIu32, node_id, level_id);
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
 			"node %" PRIu32 ": level %" PRIu32 " asked, but its "
 			"parent %" PRIu32 " is on level %" PRIu32
@@ -280,40 +293,40 @@ check_level(struct mlx5_tm_hier *h, uint32_t node_id, bool leaf,
 			node_id, level_id, parent->id, parent->level, level);
 	}
 	if (!leaf) {
-		if (level >= MLX5_TM_HIER_NONLEAF_LEVELS)
-			return mlx5_tm_hier_error(h, error,
+		if (level >= TM_TREE_NONLEAF_LEVELS)
+			return tm_error(error,
 				RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
 				"node %" PRIu32 ": a non-leaf node on level "
 				"%" PRIu32 " is too deep: non-leaf nodes sit "
 				"on levels 0 to %d (node ids below %" PRIu32
 				" are the Tx queues)", node_id, level,
-				MLX5_TM_HIER_NONLEAF_LEVELS - 1, h->nb_txq);
+				TM_TREE_NONLEAF_LEVELS - 1, h->nb_txq);
 		if (h->n_leaves > 0 && level >= h->leaf_level)
-			return mlx5_tm_hier_error(h, error,
+			return tm_error(error,
 				RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
 				"node %" PRIu32 ": a non-leaf node on level "
 				"%" PRIu32 " would not be above the leaves, "
 				"which are on level %" PRIu32 " (node ids "
 				"below %" PRIu32 " are the Tx queues)",
 				node_id, level, h->leaf_level, h->nb_txq);
-		if (h->n_nonleaf[level] >= mlx5_tm_hier_nonleaf_max(level))
-			return mlx5_tm_hier_error(h, error,
+		if (h->n_nonleaf[level] >= tm_tree_nonleaf_max(level))
+			return tm_error(error,
 				RTE_TM_ERROR_TYPE_LEVEL_ID, ENOSPC,
 				"node %" PRIu32 ": level %" PRIu32 " already "
 				"holds its maximum of %" PRIu32
 				" non-leaf node(s)", node_id, level,
-				mlx5_tm_hier_nonleaf_max(level));
+				tm_tree_nonleaf_max(level));
 		return 0;
 	}
 	if (h->n_leaves > 0 && level != h->leaf_level)
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
 			"leaf node %" PRIu32 " would be on level %" PRIu32
 			", but all leaves must be on one level and the others "
 			"are on level %" PRIu32, node_id, level, h->leaf_level);
 	TAILQ_FOREACH(n, &h->nodes, next)
 		if (!n->leaf && n->level >= level)
-			return mlx5_tm_hier_error(h, error,
+			return tm_error(error,
 				RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
 				"leaf node %" PRIu32 " would be on level "
 				"%" PRIu32 ", not below non-leaf node %" PRIu32
@@ -325,49 +338,40 @@ check_level(struct mlx5_tm_hier *h, uint32_t node_id, bool leaf,
 
 /* Checks of the node parameters the device cannot honour. */
 static int
-check_params(struct mlx5_tm_hier *h, uint32_t node_id, bool leaf,
+check_params(struct tm_tree *h, uint32_t node_id, bool leaf,
 	     const struct rte_tm_node_params *params,
 	     struct rte_tm_error *error)
 {
 	uint32_t sp = params->shaper_profile_id;
 
-	if (!leaf && sp != RTE_TM_SHAPER_PROFILE_ID_NONE) {
-		char queues[64];
+	if (sp != RTE_TM_SHAPER_PROFILE_ID_NONE) {
+		const struct tm_profile *p = tm_tree_profile_find(h, sp);
+		int ret;
 
-		if (h->nb_txq == 0)
-			snprintf(queues, sizeof(queues), "no Tx queue yet");
-		else
-			snprintf(queues, sizeof(queues), "%" PRIu32 ", node "
-				 "ids 0 to %" PRIu32, h->nb_txq, h->nb_txq - 1);
-		return mlx5_tm_hier_error(h, error,
-			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
-			ENOTSUP, "node %" PRIu32 " is not a Tx queue (the "
-			"port has %s) so it is a non-leaf node, and non-leaf "
-			"nodes have no shaper (the device paces Tx queues "
-			"only): give shaper profile %" PRIu32 " to leaves, "
-			"use RTE_TM_SHAPER_PROFILE_ID_NONE here", node_id,
-			queues, sp);
+		if (p == NULL)
+			return tm_error(error,
+				RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
+				EINVAL, "node %" PRIu32 ": shaper profile %"
+				PRIu32 " does not exist", node_id, sp);
+		ret = tm_tree_profile_check_use(h, node_id, leaf, p, error);
+		if (ret != 0)
+			return ret;
 	}
-	if (leaf && sp != RTE_TM_SHAPER_PROFILE_ID_NONE &&
-	    mlx5_tm_hier_profile_find(h, sp) == NULL)
-		return mlx5_tm_hier_error(h, error,
-			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
-			EINVAL, "node %" PRIu32 ": shaper profile %" PRIu32
-			" does not exist", node_id, sp);
 	if (params->n_shared_shapers != 0)
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SHARED_SHAPERS,
 			ENOTSUP, "node %" PRIu32 ": %" PRIu32 " shared "
 			"shaper(s) asked, the device has no shared shapers",
 			node_id, params->n_shared_shapers);
 	if (!leaf && params->nonleaf.n_sp_priorities > 1)
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SP_PRIORITIES,
 			ENOTSUP, "node %" PRIu32 ": %" PRIu32 " strict "
-			"priorities asked, the device has 1",
+			"priorities asked, the device has 1 (its scheduling "
+			"elements are DWRR only, no strict-priority type)",
 			node_id, params->nonleaf.n_sp_priorities);
 	if (leaf && params->leaf.cman != RTE_TM_CMAN_TAIL_DROP)
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN, ENOTSUP,
 			"node %" PRIu32 " (Tx queue %" PRIu32 ", a leaf): "
 			"congestion management %s not supported, only tail "
@@ -382,7 +386,7 @@ check_params(struct mlx5_tm_hier *h, uint32_t node_id, bool leaf,
 	 */
 	if (leaf && params->leaf.wred.wred_profile_id !=
 	    RTE_TM_WRED_PROFILE_ID_NONE)
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " is Tx queue %" PRIu32 ", hence a "
 			"leaf (ids 0 to %" PRIu32 " are the port's Tx "
@@ -393,71 +397,71 @@ check_params(struct mlx5_tm_hier *h, uint32_t node_id, bool leaf,
 			node_id, node_id, h->nb_txq - 1,
 			params->leaf.wred.wred_profile_id, h->nb_txq);
 	if (leaf && params->leaf.wred.n_shared_wred_contexts != 0)
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SHARED_WRED_CONTEXTS,
 			ENOTSUP, "node %" PRIu32 " (Tx queue %" PRIu32 ", a "
 			"leaf): the device has no shared WRED contexts",
 			node_id, node_id);
-	if ((params->stats_mask & ~MLX5_TM_HIER_STATS_MASK) != 0)
-		return mlx5_tm_hier_error(h, error,
+	if ((params->stats_mask & ~TM_TREE_STATS_MASK) != 0)
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_STATS, ENOTSUP,
 			"node %" PRIu32 ": statistics mask 0x%" PRIx64
 			" asks for counters the device lacks; supported: "
 			"0x%" PRIx64 " (packets, bytes)", node_id,
-			params->stats_mask, MLX5_TM_HIER_STATS_MASK);
+			params->stats_mask, TM_TREE_STATS_MASK);
 	return 0;
 }
 
-int
-mlx5_tm_hier_node_check(struct mlx5_tm_hier *h, uint32_t node_id,
+static int
+node_check(struct tm_tree *h, uint32_t node_id,
 			uint32_t parent_id, uint32_t priority,
 			uint32_t weight, uint32_t level_id,
 			const struct rte_tm_node_params *params,
 			struct rte_tm_error *error)
 {
 	bool leaf = node_id < h->nb_txq;
-	struct mlx5_tm_node *parent = NULL;
+	struct tm_node *parent = NULL;
 	uint32_t level = 0;
 	int ret;
 
 	if (node_id == RTE_TM_NODE_ID_NULL)
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node id %" PRIu32 " is reserved (RTE_TM_NODE_ID_NULL)",
 			node_id);
 	if (params == NULL)
-		return mlx5_tm_hier_error(h, error,
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS, EINVAL,
 			"node %" PRIu32 ": no parameters", node_id);
-	if (mlx5_tm_hier_node_find(h, node_id) != NULL)
-		return mlx5_tm_hier_error(h, error,
+	if (tm_tree_node_find(h, node_id) != NULL)
+		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EEXIST,
 			"node %" PRIu32 " already exists", node_id);
 	if (parent_id == RTE_TM_NODE_ID_NULL) {
 		if (h->root != NULL)
-			return mlx5_tm_hier_error(h, error,
+			return tm_error(error,
 				RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EEXIST,
 				"node %" PRIu32 ": no parent given, but the "
 				"hierarchy already has its root (node %"
 				PRIu32 ")", node_id, h->root->id);
 		if (leaf)
-			return mlx5_tm_hier_error(h, error,
+			return tm_error(error,
 				RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
 				"node %" PRIu32 " is Tx queue %" PRIu32
 				" (a leaf) and cannot be the root: add a "
 				"non-leaf root with an id of %" PRIu32
 				" or more first", node_id, node_id, h->nb_txq);
 	} else {
-		parent = mlx5_tm_hier_node_find(h, parent_id);
+		parent = tm_tree_node_find(h, parent_id);
 		if (parent == NULL)
-			return mlx5_tm_hier_error(h, error,
+			return tm_error(error,
 				RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
 				"node %" PRIu32 ": parent %" PRIu32 " does not "
 				"exist%s", node_id, parent_id, h->root == NULL ?
 				" (the first node must be the root, parent "
 				"RTE_TM_NODE_ID_NULL)" : "");
 		if (parent->leaf)
-			return mlx5_tm_hier_error(h, error,
+			return tm_error(error,
 				RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
 				"node %" PRIu32 ": parent %" PRIu32 " is a leaf "
 				"(Tx queue) and cannot have children",
@@ -476,39 +480,45 @@ mlx5_tm_hier_node_check(struct mlx5_tm_hier *h, uint32_t node_id,
 	return check_params(h, node_id, leaf, params, error);
 }
 
-struct mlx5_tm_node *
-mlx5_tm_hier_node_add(struct mlx5_tm_hier *h, uint32_t node_id,
+struct tm_node *
+tm_tree_node_add(struct tm_tree *h, uint32_t node_id,
 		      uint32_t parent_id, uint32_t priority, uint32_t weight,
 		      uint32_t level_id, const struct rte_tm_node_params *params,
 		      struct rte_tm_error *error)
 {
-	struct mlx5_tm_node *node;
+	struct tm_node *node;
 
-	if (mlx5_tm_hier_node_check(h, node_id, parent_id, priority, weight,
-				    level_id, params, error) != 0)
+	if (node_check(h, node_id, parent_id, priority, weight, level_id,
+		       params, error) != 0)
 		return NULL;
 	node = calloc(1, sizeof(*node));
 	if (node == NULL) {
-		mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_UNSPECIFIED,
-				   ENOMEM, "no memory for node %" PRIu32,
-				   node_id);
+			tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
+			 "no memory for node %" PRIu32, node_id);
 		return NULL;
 	}
 	node->id = node_id;
 	node->leaf = node_id < h->nb_txq;
+	node->weight = parent_id != RTE_TM_NODE_ID_NULL ? weight : 1;
 	node->stats_mask = params->stats_mask;
-	if (parent_id != RTE_TM_NODE_ID_NULL) {
-		node->parent = mlx5_tm_hier_node_find(h, parent_id);
-		node->level = node->parent->level + 1;
+	node->parent = tm_tree_node_find(h, parent_id);
+	node->level = node->parent != NULL ? node->parent->level + 1 : 0;
+	node->profile = tm_tree_profile_find(h, params->shaper_profile_id);
+	tm_tree_node_link(h, node);
+	return node;
+}
+
+void
+tm_tree_node_link(struct tm_tree *h, struct tm_node *node)
+{
+	if (node->parent != NULL)
 		node->parent->n_children++;
-	} else {
+	else
 		h->root = node;
-	}
+	if (node->profile != NULL)
+		node->profile->n_users++;
 	if (node->leaf) {
-		mlx5_tm_hier_node_set_profile(node,
-			mlx5_tm_hier_profile_find(h,
-				params->shaper_profile_id));
-		h->leaves[node_id] = node;
+		h->leaves[node->id] = node;
 		h->n_leaves++;
 		h->leaf_level = node->level;
 	} else {
@@ -516,22 +526,21 @@ mlx5_tm_hier_node_add(struct mlx5_tm_hier *h, uint32_t node_id,
 	}
 	TAILQ_INSERT_TAIL(&h->nodes, node, next);
 	h->n_nodes++;
-	return node;
 }
 
-struct mlx5_tm_node *
-mlx5_tm_hier_node_check_delete(struct mlx5_tm_hier *h, uint32_t id,
+struct tm_node *
+tm_tree_node_check_delete(struct tm_tree *h, uint32_t id,
 			       struct rte_tm_error *error)
 {
-	struct mlx5_tm_node *node = mlx5_tm_hier_node_find(h, id);
+	struct tm_node *node = tm_tree_node_find(h, id);
 
 	if (node == NULL) {
-		mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
+		tm_error(error, RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 				   "node %" PRIu32 " does not exist", id);
 		return NULL;
 	}
 	if (node->n_children > 0) {
-		mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID, EBUSY,
+		tm_error(error, RTE_TM_ERROR_TYPE_NODE_ID, EBUSY,
 				   "node %" PRIu32 " still has %" PRIu32
 				   " child node(s): delete them first",
 				   id, node->n_children);
@@ -541,9 +550,10 @@ mlx5_tm_hier_node_check_delete(struct mlx5_tm_hier *h, uint32_t id,
 }
 
 void
-mlx5_tm_hier_node_delete(struct mlx5_tm_hier *h, struct mlx5_tm_node *node)
+tm_tree_node_unlink(struct tm_tree *h, struct tm_node *node)
 {
-	mlx5_tm_hier_node_set_profile(node, NULL);
+	if (node->profile != NULL)
+		node->profile->n_users--;
 	if (node->parent != NULL)
 		node->parent->n_children--;
 	else
@@ -556,12 +566,52 @@ mlx5_tm_hier_node_delete(struct mlx5_tm_hier *h, struct mlx5_tm_node *node)
 	}
 	TAILQ_REMOVE(&h->nodes, node, next);
 	h->n_nodes--;
-	free(node);
 }
 
 void
-mlx5_tm_hier_node_set_profile(struct mlx5_tm_node *node,
-			      struct mlx5_tm_profile *profile)
+tm_tree_node_delete(struct tm_tree *h, struct tm_node *node)
+{
+	tm_tree_node_unlink(h, node);
+	free(node);
+}
+
+int
+tm_tree_profile_check_use(const struct tm_tree *h, uint32_t node_id,
+			  bool leaf, const struct tm_profile *p,
+			  struct rte_tm_error *error)
+{
+	struct pacing_error perr;
+	uint32_t mbps;
+
+	if (p == NULL || leaf)
+		return 0;
+	if (!h->lim.sched)
+		return tm_error(error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
+			ENOTSUP, "node %" PRIu32 " is not a Tx queue (the "
+			"port has %" PRIu32 ") so it is a non-leaf node, and "
+			"the device has no NIC scheduling hierarchy: only Tx "
+			"queues are shaped; give shaper profile %" PRIu32
+			" to leaves, use RTE_TM_SHAPER_PROFILE_ID_NONE here",
+			node_id, h->nb_txq, p->id);
+	if (p->params.packet_mode)
+		return tm_error(error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
+			ENOTSUP, "non-leaf node %" PRIu32 ": shaper profile %"
+			PRIu32 " is in packet mode; a scheduling element's "
+			"ceiling is in Mbit/s: byte mode only", node_id, p->id);
+	if (pacing_sched_ceiling(p->params.peak.rate, h->lim.line_rate_mbps,
+				 &mbps, &perr) != 0)
+		return tm_error(error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
+			EINVAL, "non-leaf node %" PRIu32 ": shaper profile %"
+			PRIu32 ": %s", node_id, p->id, perr.message);
+	return 0;
+}
+
+void
+tm_tree_node_set_profile(struct tm_node *node,
+			      struct tm_profile *profile)
 {
 	if (node->profile != NULL)
 		node->profile->n_users--;
@@ -570,36 +620,36 @@ mlx5_tm_hier_node_set_profile(struct mlx5_tm_node *node,
 		profile->n_users++;
 }
 
-struct mlx5_tm_node *
-mlx5_tm_hier_parent_check(struct mlx5_tm_hier *h, uint32_t node_id,
+struct tm_node *
+tm_tree_parent_check(struct tm_tree *h, uint32_t node_id,
 			  uint32_t parent_id, uint32_t priority,
 			  uint32_t weight, struct rte_tm_error *error)
 {
-	struct mlx5_tm_node *node = mlx5_tm_hier_node_find(h, node_id);
-	struct mlx5_tm_node *parent;
+	struct tm_node *node = tm_tree_node_find(h, node_id);
+	struct tm_node *parent;
 
 	if (node == NULL) {
-		mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
+		tm_error(error, RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 				   "node %" PRIu32 " does not exist", node_id);
 		return NULL;
 	}
 	if (node->parent == NULL) {
-		mlx5_tm_hier_error(h, error,
+		tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
 			"node %" PRIu32 " is the root: it has no parent to "
 			"change", node_id);
 		return NULL;
 	}
-	parent = mlx5_tm_hier_node_find(h, parent_id);
+	parent = tm_tree_node_find(h, parent_id);
 	if (parent == NULL) {
-		mlx5_tm_hier_error(h, error,
+		tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
 			"node %" PRIu32 ": new parent %" PRIu32 " does not "
 			"exist", node_id, parent_id);
 		return NULL;
 	}
 	if (parent->leaf) {
-		mlx5_tm_hier_error(h, error,
+		tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
 			"node %" PRIu32 ": new parent %" PRIu32 " is a leaf "
 			"(Tx queue) and cannot have children",
@@ -607,7 +657,7 @@ mlx5_tm_hier_parent_check(struct mlx5_tm_hier *h, uint32_t node_id,
 		return NULL;
 	}
 	if (parent->level != node->parent->level) {
-		mlx5_tm_hier_error(h, error,
+		tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, ENOTSUP,
 			"node %" PRIu32 ": new parent %" PRIu32 " is on level "
 			"%" PRIu32 ", the current parent %" PRIu32 " on level "
@@ -622,15 +672,17 @@ mlx5_tm_hier_parent_check(struct mlx5_tm_hier *h, uint32_t node_id,
 }
 
 void
-mlx5_tm_hier_node_move(struct mlx5_tm_node *node, struct mlx5_tm_node *parent)
+tm_tree_node_move(struct tm_node *node, struct tm_node *parent,
+		  uint32_t weight)
 {
 	node->parent->n_children--;
 	node->parent = parent;
+	node->weight = weight;
 	parent->n_children++;
 }
 
 bool
-mlx5_tm_hier_node_suspended(const struct mlx5_tm_node *node)
+tm_tree_node_suspended(const struct tm_node *node)
 {
 	for (; node != NULL; node = node->parent)
 		if (node->suspended)
@@ -639,130 +691,11 @@ mlx5_tm_hier_node_suspended(const struct mlx5_tm_node *node)
 }
 
 bool
-mlx5_tm_hier_node_under(const struct mlx5_tm_node *node,
-			const struct mlx5_tm_node *ancestor)
+tm_tree_node_under(const struct tm_node *node,
+			const struct tm_node *ancestor)
 {
 	for (; node != NULL; node = node->parent)
 		if (node == ancestor)
 			return true;
 	return false;
-}
-
-/* The structural checks of one node, used by mlx5_tm_hier_validate(). */
-static int
-validate_node(struct mlx5_tm_hier *h, const struct mlx5_tm_node *node,
-	      struct rte_tm_error *error)
-{
-	const struct mlx5_tm_node *n;
-	uint32_t depth = 0, children = node->n_found;
-
-	for (n = node; n->parent != NULL; n = n->parent)
-		if (++depth > MLX5_TM_HIER_LEVELS)
-			break;
-	if (n != h->root || depth != node->level)
-		return mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID,
-			EINVAL, "node %" PRIu32 " is not reachable from the "
-			"root at level %" PRIu32, node->id, node->level);
-	if (node->leaf != (node->id < h->nb_txq))
-		return mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID,
-			EINVAL, "node %" PRIu32 " is %s but the port has %"
-			PRIu32 " Tx queue(s)", node->id,
-			node->leaf ? "a leaf" : "a non-leaf node", h->nb_txq);
-	if (node->leaf && (node->level != h->leaf_level ||
-			   h->leaves[node->id] != node))
-		return mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID,
-			EINVAL, "leaf node %" PRIu32 " is on level %" PRIu32
-			", the leaves on level %" PRIu32, node->id,
-			node->level, h->leaf_level);
-	if (!node->leaf && h->n_leaves > 0 && node->level >= h->leaf_level)
-		return mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID,
-			EINVAL, "non-leaf node %" PRIu32 " is not above the "
-			"leaves (level %" PRIu32 ")", node->id, h->leaf_level);
-	if (!node->leaf && node->profile != NULL)
-		return mlx5_tm_hier_error(h, error,
-			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
-			EINVAL, "non-leaf node %" PRIu32 " has a shaper",
-			node->id);
-	if (children != node->n_children ||
-	    children > mlx5_tm_hier_children_max(h, node->level))
-		return mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID,
-			EINVAL, "node %" PRIu32 " counts %" PRIu32 " children, "
-			"%" PRIu32 " found", node->id, node->n_children,
-			children);
-	return 0;
-}
-
-/*
- * Counts each node's children and each profile's users in n_found, in one
- * pass over the nodes, so that validation stays linear.
- */
-static void
-count_links(struct mlx5_tm_hier *h)
-{
-	struct mlx5_tm_profile *p;
-	struct mlx5_tm_node *node;
-
-	TAILQ_FOREACH(p, &h->profiles, next)
-		p->n_found = 0;
-	TAILQ_FOREACH(node, &h->nodes, next)
-		node->n_found = 0;
-	TAILQ_FOREACH(node, &h->nodes, next) {
-		if (node->parent != NULL)
-			node->parent->n_found++;
-		if (node->profile != NULL)
-			node->profile->n_found++;
-	}
-}
-
-int
-mlx5_tm_hier_validate(struct mlx5_tm_hier *h, struct rte_tm_error *error)
-{
-	uint32_t nonleaf[MLX5_TM_HIER_LEVELS] = { 0 };
-	uint32_t n = 0, leaves = 0, sum = 0, level;
-	const struct mlx5_tm_node *node;
-	const struct mlx5_tm_profile *p;
-	int ret;
-
-	if (h->n_nodes > 0 && h->root == NULL)
-		return mlx5_tm_hier_error(h, error, RTE_TM_ERROR_TYPE_NODE_ID,
-			EINVAL, "the hierarchy has %" PRIu32 " node(s) but no "
-			"root", h->n_nodes);
-	count_links(h);
-	TAILQ_FOREACH(node, &h->nodes, next) {
-		ret = validate_node(h, node, error);
-		if (ret != 0)
-			return ret;
-		n++;
-		if (node->leaf)
-			leaves++;
-		else
-			nonleaf[node->level]++;
-		sum += node->n_children;
-	}
-	for (level = 0; level < MLX5_TM_HIER_LEVELS; level++)
-		if (nonleaf[level] != h->n_nonleaf[level] ||
-		    nonleaf[level] > mlx5_tm_hier_nonleaf_max(level))
-			return mlx5_tm_hier_error(h, error,
-				RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
-				"level %" PRIu32 " holds %" PRIu32 " non-leaf "
-				"node(s), at most %" PRIu32 " allowed", level,
-				nonleaf[level], mlx5_tm_hier_nonleaf_max(level));
-	if (n != h->n_nodes || leaves != h->n_leaves || sum + (n > 0) != n)
-		return mlx5_tm_hier_error(h, error,
-			RTE_TM_ERROR_TYPE_UNSPECIFIED, EINVAL,
-			"hierarchy counts inconsistent: %" PRIu32 " nodes "
-			"(%" PRIu32 " counted), %" PRIu32 " leaves (%" PRIu32
-			" counted), %" PRIu32 " child links", h->n_nodes, n,
-			h->n_leaves, leaves, sum);
-	TAILQ_FOREACH(p, &h->profiles, next) {
-		uint32_t users = p->n_found;
-
-		if (users != p->n_users)
-			return mlx5_tm_hier_error(h, error,
-				RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EINVAL,
-				"shaper profile %" PRIu32 " counts %" PRIu32
-				" user(s), %" PRIu32 " found", p->id,
-				p->n_users, users);
-	}
-	return 0;
 }

@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tm_plan.h"
+
+/* Element keys: what an element stands for, equal across two plans. */
+enum key_kind { KEY_PORT, KEY_NODE, KEY_OWN_GROUP, KEY_SHARED_GROUP };
+
+static uint64_t
+make_key(enum key_kind kind, uint32_t id, uint32_t weight)
+{
+	return (uint64_t)kind << 48 | (uint64_t)id << 16 | (weight & 0xffff);
+}
+
+/* A node's committed rate (bytes/s), 0 without one. */
+static uint64_t
+committed(const struct tm_node *n)
+{
+	return n->profile != NULL ? n->profile->params.committed.rate : 0;
+}
+
+/*
+ * Non-root nodes in the order the plan is built: by level, siblings
+ * together, non-leaf before leaves, committed leaves before the others,
+ * then by weight, so that the leaves that share a group are contiguous.
+ */
+static int
+cmp_nodes(const void *a, const void *b)
+{
+	const struct tm_node *x = *(const struct tm_node * const *)a;
+	const struct tm_node *y = *(const struct tm_node * const *)b;
+	uint64_t kx[5] = { x->level, x->parent->id, x->leaf,
+			   committed(x) == 0, x->weight };
+	uint64_t ky[5] = { y->level, y->parent->id, y->leaf,
+			   committed(y) == 0, y->weight };
+	unsigned int i;
+
+	for (i = 0; i < 5; i++)
+		if (kx[i] != ky[i])
+			return kx[i] < ky[i] ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* State of one plan computation. */
+struct builder {
+	struct tm_tree *t;
+	struct tm_plan *p;
+	uint64_t *eff;                   /* per element: effective ceiling */
+	struct pacing_sched_child *kids; /* shares of one family */
+	struct rte_tm_error *error;
+};
+
+static uint32_t
+add_elem(struct builder *b, uint64_t key, uint32_t parent, uint32_t node_id,
+	 uint8_t type, uint32_t weight, uint32_t max_average_bw)
+{
+	struct tm_elem *e = &b->p->elems[b->p->n_elems];
+	uint64_t cap = (uint64_t)max_average_bw * PACING_BYTES_PER_MBPS;
+	uint64_t above = parent == TM_PLAN_NONE ?
+		(uint64_t)b->t->lim.line_rate_mbps * PACING_BYTES_PER_MBPS :
+		b->eff[parent];
+
+	memset(e, 0, sizeof(*e));
+	e->key = key;
+	e->parent = parent;
+	e->node_id = node_id;
+	e->type = type;
+	e->weight = weight;
+	e->max_average_bw = max_average_bw;
+	b->eff[b->p->n_elems] = cap != 0 && cap < above ? cap : above;
+	if (type == TM_ELEM_GROUP)
+		b->p->n_groups++;
+	return b->p->n_elems++;
+}
+
+static uint32_t
+ceiling_of(const struct tm_tree *t, const struct tm_node *n)
+{
+	uint32_t mbps = 0;
+
+	/* Checked when the profile was given to the node. */
+	if (n->profile != NULL)
+		pacing_sched_ceiling(n->profile->params.peak.rate,
+				     t->lim.line_rate_mbps, &mbps, NULL);
+	return mbps;
+}
+
+/*
+ * The elements of the children @p kids[0 .. n - 1] of @p parent: non-leaf
+ * nodes get a TSAR, leaves a queue group (shared by equal weights).
+ */
+static int
+add_family(struct builder *b, const struct tm_node *parent,
+	   struct tm_node **kids, uint32_t n)
+{
+	uint32_t first = b->p->n_elems, units = 0, i, u;
+	struct pacing_error perr;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		struct tm_node *k = kids[i];
+		struct tm_elem *last = units > 0 ?
+			&b->p->elems[b->p->n_elems - 1] : NULL;
+		uint64_t key;
+
+		if (!k->leaf) {
+			k->elem = add_elem(b, make_key(KEY_NODE, k->id, 0),
+					   parent->elem, k->id, TM_ELEM_TSAR,
+					   k->weight, ceiling_of(b->t, k));
+		} else if (committed(k) != 0) {
+			k->elem = add_elem(b, make_key(KEY_OWN_GROUP, k->id, 0),
+					   parent->elem, parent->id,
+					   TM_ELEM_GROUP, k->weight, 0);
+		} else {
+			key = make_key(KEY_SHARED_GROUP, parent->id, k->weight);
+			if (last != NULL && last->key == key) {
+				last->weight += k->weight;
+				k->elem = b->p->n_elems - 1;
+				b->p->queues[k->id].group = k->elem;
+				continue;
+			}
+			k->elem = add_elem(b, key, parent->elem, parent->id,
+					   TM_ELEM_GROUP, k->weight, 0);
+		}
+		if (k->leaf)
+			b->p->queues[k->id].group = k->elem;
+		b->kids[units].weight = k->weight;
+		b->kids[units].committed_rate = committed(k);
+		units++;
+	}
+	/* One element per unit; a shared group weighs weight x count. */
+	for (u = 0; u < units; u++)
+		b->kids[u].weight = b->p->elems[first + u].weight;
+	ret = pacing_sched_shares(b->kids, units, b->eff[parent->elem],
+				  b->t->lim.max_share, &perr);
+	if (ret != 0)
+		return tm_error(b->error, RTE_TM_ERROR_TYPE_NODE_ID, -ret,
+			"the children of node %" PRIu32 " (a ceiling of %"
+			PRIu64 " bytes/s): %s", parent->id,
+			b->eff[parent->elem], perr.message);
+	for (u = 0; u < units; u++) {
+		b->p->elems[first + u].bw_share = b->kids[u].bw_share;
+		b->p->elems[first + u].error_ppm = b->kids[u].error_ppm;
+	}
+	return 0;
+}
+
+/* Refusals of what the device cannot hold, with the numbers. */
+static int
+check_fit(const struct tm_tree *t, const struct tm_plan *p, bool port,
+	  uint32_t depth, struct rte_tm_error *error)
+{
+	if (depth > t->lim.depth_max)
+		return tm_error(error, RTE_TM_ERROR_TYPE_LEVEL_ID, ENOTSUP,
+			"the hierarchy needs %" PRIu32 " scheduling elements "
+			"from the device root down to a queue group (%" PRIu32
+			" level(s) of nodes%s), the device allows %" PRIu32
+			"%s", depth, depth - 1 - port,
+			port ? " and a port element for the root's shaper" :
+			"", t->lim.depth_max, port ? ": fewer levels, or no "
+			"shaper on the root" : ": fewer levels");
+	if (p->n_groups > t->lim.groups_max)
+		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOSPC,
+			"the hierarchy needs %" PRIu32 " queue groups (one per "
+			"parent and weight, one per leaf with a committed "
+			"rate), the device has %" PRIu32, p->n_groups,
+			t->lim.groups_max);
+	if (p->n_elems > t->lim.elements_max)
+		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOSPC,
+			"the hierarchy needs %" PRIu32 " scheduling elements, "
+			"the device has %" PRIu32, p->n_elems,
+			t->lim.elements_max);
+	return 0;
+}
+
+static int
+build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
+{
+	struct builder b = { .t = t, .p = p, .error = error };
+	struct tm_node **order = NULL, *n;
+	uint32_t n_order = 0, i, j, depth = 0;
+	bool port = t->root->profile != NULL;
+	int ret = -ENOMEM;
+
+	p->elems = calloc(t->n_nodes + 2, sizeof(*p->elems));
+	b.eff = calloc(t->n_nodes + 2, sizeof(*b.eff));
+	b.kids = calloc(t->n_nodes + 1, sizeof(*b.kids));
+	order = calloc(t->n_nodes + 1, sizeof(*order));
+	if (p->elems == NULL || b.eff == NULL || b.kids == NULL ||
+	    order == NULL) {
+		tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
+			 "no memory for the plan of %" PRIu32 " nodes",
+			 t->n_nodes);
+		goto out;
+	}
+	TAILQ_FOREACH(n, &t->nodes, next) {
+		if (n->level + 1u > depth)
+			depth = n->level + 1;
+		if (n->parent != NULL)
+			order[n_order++] = n;
+	}
+	qsort(order, n_order, sizeof(*order), cmp_nodes);
+	t->root->elem = TM_PLAN_NONE;
+	if (port)
+		t->root->elem = add_elem(&b, make_key(KEY_PORT, 0, 0),
+					 TM_PLAN_NONE, t->root->id,
+					 TM_ELEM_TSAR, 1, 0);
+	t->root->elem = add_elem(&b, make_key(KEY_NODE, t->root->id, 0),
+				 t->root->elem, t->root->id, TM_ELEM_TSAR, 1,
+				 port ? ceiling_of(t, t->root) : 0);
+	/* The only child of the port element: any share is all of it. */
+	if (port)
+		p->elems[t->root->elem].bw_share = 1;
+	for (i = 0; i < n_order; i = j) {
+		for (j = i + 1; j < n_order; j++)
+			if (order[j]->parent != order[i]->parent)
+				break;
+		ret = add_family(&b, order[i]->parent, &order[i], j - i);
+		if (ret != 0)
+			goto out;
+	}
+	ret = check_fit(t, p, port, depth + port, error);
+out:
+	free(order);
+	free(b.kids);
+	free(b.eff);
+	return ret;
+}
+
+int
+tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *p,
+	      struct rte_tm_error *error)
+{
+	uint16_t q;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->nb_txq = t->nb_txq;
+	p->queues = calloc(t->nb_txq > 0 ? t->nb_txq : 1, sizeof(*p->queues));
+	if (p->queues == NULL)
+		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
+				"no memory for the plan");
+	for (q = 0; q < p->nb_txq; q++) {
+		const struct tm_node *leaf = active ? t->leaves[q] : NULL;
+
+		p->queues[q].group = TM_PLAN_NONE;
+		if (leaf == NULL)
+			continue;
+		p->queues[q].suspended = tm_tree_node_suspended(leaf);
+		if (leaf->profile != NULL) {
+			p->queues[q].shaped = true;
+			p->queues[q].ctx = leaf->profile->pacing.ctx;
+		}
+	}
+	if (!active || !t->lim.sched || t->root == NULL)
+		return 0;
+	ret = build_elems(t, p, error);
+	if (ret != 0)
+		tm_plan_fini(p);
+	return ret;
+}
+
+int
+tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src, uint16_t nb_txq)
+{
+	uint16_t q;
+
+	memset(dst, 0, sizeof(*dst));
+	dst->queues = calloc(nb_txq > 0 ? nb_txq : 1, sizeof(*dst->queues));
+	dst->elems = calloc(src->n_elems > 0 ? src->n_elems : 1,
+			    sizeof(*dst->elems));
+	if (dst->queues == NULL || dst->elems == NULL) {
+		tm_plan_fini(dst);
+		return -ENOMEM;
+	}
+	for (q = 0; q < nb_txq; q++)
+		dst->queues[q] = q < src->nb_txq ? src->queues[q] :
+				 (struct tm_queue){ .group = TM_PLAN_NONE };
+	if (src->n_elems > 0)
+		memcpy(dst->elems, src->elems,
+		       sizeof(*src->elems) * src->n_elems);
+	dst->nb_txq = nb_txq;
+	dst->n_elems = src->n_elems;
+	dst->n_groups = src->n_groups;
+	return 0;
+}
+
+void
+tm_plan_fini(struct tm_plan *p)
+{
+	free(p->elems);
+	free(p->queues);
+	memset(p, 0, sizeof(*p));
+}
+
+const struct tm_elem *
+tm_plan_node_elem(const struct tm_plan *p, uint32_t node_id)
+{
+	uint64_t key = make_key(KEY_NODE, node_id, 0);
+	uint32_t i;
+
+	for (i = 0; i < p->n_elems; i++)
+		if (p->elems[i].key == key)
+			return &p->elems[i];
+	return NULL;
+}
+
+/* An old element's key and index, sorted by key for look-ups. */
+struct keyed {
+	uint64_t key;
+	uint32_t index;
+};
+
+static int
+cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static uint32_t
+find_key(const struct keyed *k, uint32_t n, uint64_t key)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (k[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && k[lo].key == key ? k[lo].index : TM_PLAN_NONE;
+}
+
+static void
+push(struct tm_diff *d, enum tm_op_type type, uint32_t index)
+{
+	d->ops[d->n_ops].type = type;
+	d->ops[d->n_ops].index = index;
+	d->n_ops++;
+}
+
+static const struct tm_queue no_queue = { .group = TM_PLAN_NONE };
+
+static const struct tm_queue *
+queue_of(const struct tm_plan *p, uint16_t q)
+{
+	return q < p->nb_txq ? &p->queues[q] : &no_queue;
+}
+
+static bool
+same_pacing(const struct tm_queue *a, const struct tm_queue *b)
+{
+	return a->shaped == b->shaped &&
+	       (!a->shaped || pacing_ctx_equal(&a->ctx, &b->ctx));
+}
+
+/* Queue steps of type @p type for every queue that needs one. */
+static void
+push_queues(struct tm_diff *d, const struct tm_plan *old,
+	    const struct tm_plan *new, enum tm_op_type type)
+{
+	uint16_t n = old->nb_txq > new->nb_txq ? old->nb_txq : new->nb_txq;
+	uint16_t q;
+
+	for (q = 0; q < n; q++) {
+		const struct tm_queue *o = queue_of(old, q);
+		const struct tm_queue *w = queue_of(new, q);
+		bool pace = !same_pacing(o, w);
+		bool group = w->group == TM_PLAN_NONE ?
+			o->group != TM_PLAN_NONE :
+			d->match[w->group] == TM_PLAN_NONE ||
+			d->match[w->group] != o->group;
+		bool want;
+
+		switch (type) {
+		case TM_OP_PACE:
+			want = pace && w->shaped;
+			break;
+		case TM_OP_MOVE:
+			want = pace || group;
+			break;
+		case TM_OP_SUSPEND:
+			want = o->suspended != w->suspended;
+			break;
+		default:
+			want = pace && o->shaped;
+			break;
+		}
+		if (want)
+			push(d, type, q);
+	}
+}
+
+int
+tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
+	     struct tm_diff *d)
+{
+	uint32_t nq = old->nb_txq > new->nb_txq ? old->nb_txq : new->nb_txq;
+	struct keyed *k;
+	bool *kept;
+	uint32_t i;
+
+	memset(d, 0, sizeof(*d));
+	k = calloc(old->n_elems + 1, sizeof(*k));
+	kept = calloc(old->n_elems + 1, sizeof(*kept));
+	d->match = calloc(new->n_elems + 1, sizeof(*d->match));
+	d->ops = calloc(old->n_elems + new->n_elems * 2 + nq * 5 + 1,
+			sizeof(*d->ops));
+	if (k == NULL || kept == NULL || d->match == NULL || d->ops == NULL) {
+		free(k);
+		free(kept);
+		tm_diff_fini(d);
+		return -ENOMEM;
+	}
+	for (i = 0; i < old->n_elems; i++) {
+		k[i].key = old->elems[i].key;
+		k[i].index = i;
+	}
+	qsort(k, old->n_elems, sizeof(*k), cmp_keyed);
+	/* Parents first: a parent's match is known before its children. */
+	for (i = 0; i < new->n_elems; i++) {
+		const struct tm_elem *e = &new->elems[i];
+		uint32_t o = find_key(k, old->n_elems, e->key);
+		uint32_t want = e->parent == TM_PLAN_NONE ? TM_PLAN_NONE :
+				d->match[e->parent];
+
+		/* A new parent (unmatched) makes its children new too. */
+		if (o != TM_PLAN_NONE && (old->elems[o].parent != want ||
+		    (e->parent != TM_PLAN_NONE && want == TM_PLAN_NONE) ||
+		    old->elems[o].type != e->type))
+			o = TM_PLAN_NONE;
+		d->match[i] = o;
+		if (o != TM_PLAN_NONE)
+			kept[o] = true;
+	}
+	for (i = 0; i < new->n_elems; i++)
+		if (d->match[i] == TM_PLAN_NONE)
+			push(d, TM_OP_CREATE, i);
+	for (i = 0; i < new->n_elems; i++) {
+		const struct tm_elem *o = tm_plan_elem(old, d->match[i]);
+
+		if (o != NULL &&
+		    (o->bw_share != new->elems[i].bw_share ||
+		     o->max_average_bw != new->elems[i].max_average_bw))
+			push(d, TM_OP_MODIFY, i);
+	}
+	push_queues(d, old, new, TM_OP_PACE);
+	push_queues(d, old, new, TM_OP_MOVE);
+	push_queues(d, old, new, TM_OP_SUSPEND);
+	for (i = old->n_elems; i-- > 0;)
+		if (!kept[i])
+			push(d, TM_OP_DESTROY, i);
+	push_queues(d, old, new, TM_OP_RELEASE);
+	free(k);
+	free(kept);
+	return 0;
+}
+
+void
+tm_diff_fini(struct tm_diff *d)
+{
+	free(d->ops);
+	free(d->match);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#ifndef TM_PLAN_H
+#define TM_PLAN_H
+
+/**
+ * @file
+ * What the device must hold for a hierarchy (the plan), and the ordered
+ * steps that take the device from one plan to another (the difference).
+ *
+ * A plan has scheduling elements, each a DWRR TSAR or a queue group under
+ * a parent element (or the device's root), with bw_share and
+ * max_average_bw (Mbit/s, 0 = unlimited), and per Tx queue: its pacing
+ * context (the leaf's private shaper), its queue group and whether it is
+ * suspended. Mapping (tm_limits.sched):
+ * - the root node is a TSAR under the device root with zeros; a shaped
+ *   root is a zero-valued port TSAR under the device root and the root's
+ *   TSAR, carrying the ceiling, under it;
+ * - every other non-leaf node is a TSAR under its parent's TSAR;
+ * - the leaves of one parent with the same weight and no committed rate
+ *   share one queue group, whose weight is weight x count (the SQs of a
+ *   group share it equally); a leaf with a committed rate has its own;
+ * - bw_share from the weights and committed rates of siblings
+ *   (pacing_sched_shares) against the parent's effective ceiling: the
+ *   smallest ceiling on its path, or the port's line rate; ceilings by
+ *   pacing_sched_ceiling (rounded down).
+ * Without tm_limits.sched a plan has no element: leaf shapers only.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tm_tree.h"
+
+/** No element: the device's root as a parent, no group for a queue. */
+#define TM_PLAN_NONE UINT32_MAX
+
+/** Type of a scheduling element. */
+enum tm_elem_type {
+	TM_ELEM_TSAR,  /**< DWRR TSAR. */
+	TM_ELEM_GROUP, /**< Queue group. */
+};
+
+/** One scheduling element of a plan. */
+struct tm_elem {
+	uint64_t key;            /**< What it stands for (same in two plans). */
+	uint32_t parent;         /**< Index in the plan, or TM_PLAN_NONE. */
+	uint32_t node_id;        /**< Node (TSAR), parent node (group). */
+	uint8_t type;            /**< enum tm_elem_type. */
+	uint32_t weight;         /**< Weight it stands for (x count). */
+	uint32_t bw_share;       /**< Applied weight, 0 under the root. */
+	uint32_t max_average_bw; /**< Ceiling, Mbit/s, 0 = unlimited. */
+	uint32_t error_ppm;      /**< Share error against the weights. */
+	uint32_t hw_id;          /**< Device id, kept by the executor. */
+	void *hw;                /**< Device handle, kept by the executor. */
+};
+
+/** One Tx queue of a plan. */
+struct tm_queue {
+	bool shaped;           /**< False: unlimited (no pacing entry). */
+	bool suspended;        /**< Its leaf or an ancestor is suspended. */
+	uint32_t group;        /**< Queue group element, or TM_PLAN_NONE. */
+	struct pacing_ctx ctx; /**< Pacing context when shaped. */
+	uint64_t entry;        /**< Pacing entry, kept by the executor. */
+};
+
+/** What the device holds, or must hold. */
+struct tm_plan {
+	struct tm_elem *elems; /**< Parents before children. */
+	uint32_t n_elems;
+	uint32_t n_groups;
+	struct tm_queue *queues;
+	uint16_t nb_txq;
+};
+
+/** Kinds of steps of a difference, in the order they are taken. */
+enum tm_op_type {
+	TM_OP_CREATE,  /**< New element (top-down). */
+	TM_OP_MODIFY,  /**< Element kept, bw_share or ceiling changed. */
+	TM_OP_PACE,    /**< Take the queue's new pacing entry. */
+	TM_OP_MOVE,    /**< Queue to its new group and/or pacing index. */
+	TM_OP_SUSPEND, /**< Queue suspended or resumed. */
+	TM_OP_DESTROY, /**< Old element unused (bottom-up). */
+	TM_OP_RELEASE, /**< Release the queue's old pacing entry. */
+};
+
+/** One step: an element of the new plan (CREATE, MODIFY), of the old one
+ * (DESTROY), or a queue. */
+struct tm_op {
+	uint8_t type;   /**< enum tm_op_type. */
+	uint32_t index; /**< Element index or queue id. */
+};
+
+/** Difference between two plans. */
+struct tm_diff {
+	struct tm_op *ops;
+	uint32_t n_ops;
+	/** Per element of the new plan: the old one it continues, or NONE. */
+	uint32_t *match;
+};
+
+/**
+ * Compute the plan of hierarchy @p t (validated), all-or-nothing.
+ * With @p active false (no hierarchy in force) every queue is unlimited,
+ * in no group, not suspended.
+ *
+ * @return
+ *   0, or a negative errno with @p error saying what does not fit, with
+ *   the numbers (depth, groups, elements, committed rates).
+ */
+int tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *plan,
+		  struct rte_tm_error *error);
+
+/**
+ * Make @p dst a copy of @p src (executor fields included) for @p nb_txq
+ * queues: those beyond @p src are unlimited, in no group.
+ *
+ * @return
+ *   0 or -ENOMEM.
+ */
+int tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src,
+		 uint16_t nb_txq);
+
+/** Free what @p plan holds; it becomes empty. */
+void tm_plan_fini(struct tm_plan *plan);
+
+/** Element @p index of @p plan, or NULL for TM_PLAN_NONE. */
+static inline const struct tm_elem *
+tm_plan_elem(const struct tm_plan *plan, uint32_t index)
+{
+	return index == TM_PLAN_NONE ? NULL : &plan->elems[index];
+}
+
+/** The element of non-leaf node @p node_id, or NULL. */
+const struct tm_elem *tm_plan_node_elem(const struct tm_plan *plan,
+					uint32_t node_id);
+
+/**
+ * The steps that take the device from @p old to @p new, in order (see
+ * enum tm_op_type); an element continues an old one when it stands for
+ * the same thing under the continued parent.
+ *
+ * @return
+ *   0 or -ENOMEM.
+ */
+int tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
+		 struct tm_diff *diff);
+
+/** Free what @p diff holds. */
+void tm_diff_fini(struct tm_diff *diff);
+
+#endif /* TM_PLAN_H */

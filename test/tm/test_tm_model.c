@@ -1,0 +1,705 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * The traffic-manager model of lib/tm on its own (no EAL, no device): the
+ * tree's structural rules and refusals, reference counting, resizing; the
+ * plan (mapping, sharing rule, rounding, refusals with the numbers) and
+ * the difference of two plans (its order).
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include "tm_plan.h"
+#include "tm_check.h"
+#include "tm_tree_check.h"
+
+unsigned int tm_check_passed;
+unsigned int tm_check_failed;
+
+#define ROOT 1000
+#define MID 900
+#define MID2 901
+#define NONE RTE_TM_SHAPER_PROFILE_ID_NONE
+#define ANY RTE_TM_NODE_LEVEL_ID_ANY
+
+/* A device without a scheduling hierarchy (leaf shapers only). */
+static const struct tm_limits leaf_only = { .line_rate_mbps = 100000 };
+/* cx6dx: DWRR TSARs and queue groups (doc/guides/device_model.rst). */
+static const struct tm_limits cx6dx = {
+	.sched = true, .max_share = 100, .groups_max = 256,
+	.elements_max = 8192, .depth_max = 4, .line_rate_mbps = 100000,
+};
+
+/* The last refusal's message (each add and validation keeps it). */
+static struct rte_tm_error last_err;
+#define MSG (last_err.message != NULL ? last_err.message : "")
+
+static struct rte_tm_node_params
+nonleaf_params(void)
+{
+	struct rte_tm_node_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.shaper_profile_id = NONE;
+	p.nonleaf.n_sp_priorities = 1;
+	return p;
+}
+
+static struct rte_tm_node_params
+leaf_params(uint32_t profile)
+{
+	struct rte_tm_node_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.shaper_profile_id = profile;
+	p.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
+	p.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
+	p.stats_mask = RTE_TM_STATS_N_PKTS | RTE_TM_STATS_N_BYTES;
+	return p;
+}
+
+/* Add a node; returns the errno (0) and leaves the error type in *type. */
+static int
+add(struct tm_tree *h, uint32_t id, uint32_t parent, uint32_t prio,
+    uint32_t weight, uint32_t level, struct rte_tm_node_params *p,
+    enum rte_tm_error_type *type)
+{
+	struct rte_tm_error err = { .type = RTE_TM_ERROR_TYPE_NONE };
+	struct tm_node *n;
+
+	n = tm_tree_node_add(h, id, parent, prio, weight, level, p, &err);
+	*type = err.type;
+	if (n == NULL)
+		last_err = err;
+	CHECK(n != NULL || (err.message != NULL && err.message[0] != '\0'),
+	      "node %u refused without a message", id);
+	return n != NULL ? 0 : rte_errno;
+}
+
+static void
+expect_refusal(struct tm_tree *h, const char *what, uint32_t id,
+	       uint32_t parent, uint32_t prio, uint32_t weight,
+	       uint32_t level, struct rte_tm_node_params p, int code,
+	       enum rte_tm_error_type want)
+{
+	enum rte_tm_error_type type;
+	uint32_t before = h->n_nodes;
+	int ret = add(h, id, parent, prio, weight, level, &p, &type);
+
+	CHECK(ret == code && type == want,
+	      "%s: errno %d type %d, expected errno %d type %d (%s)", what,
+	      ret, type, code, want, MSG);
+	CHECK(h->n_nodes == before, "%s: node count changed", what);
+}
+
+static void
+add_profile(struct tm_tree *h, uint32_t id)
+{
+	struct rte_tm_shaper_params sp = { .peak = { .rate = 125000 } };
+	struct pacing_result res = { .ctx = { .rate_limit = 1000 } };
+	struct rte_tm_error err;
+
+	CHECK(tm_tree_profile_add(h, id, &sp, &res, &err) == 0,
+	      "profile %u add", id);
+}
+
+static void
+check_valid(struct tm_tree *h, const char *when)
+{
+	char why[256] = "";
+
+	CHECK(tm_tree_consistent(h, why, sizeof(why)), "consistent %s: %s",
+	      when, why);
+}
+
+/* The ice-style script: root 1000, 900 below, queues below 900. */
+static void
+test_ice_script(void)
+{
+	struct rte_tm_node_params nl = nonleaf_params();
+	struct rte_tm_node_params lf = leaf_params(1);
+	enum rte_tm_error_type type;
+	struct tm_tree h;
+	uint32_t q;
+
+	tm_tree_init(&h, &leaf_only);
+	CHECK(tm_tree_set_nb_txq(&h, 8) == 0, "8 queues");
+	add_profile(&h, 1);
+	CHECK(add(&h, ROOT, RTE_TM_NODE_ID_NULL, 0, 1, 0, &nl, &type) == 0,
+	      "root: %s", MSG);
+	CHECK(add(&h, MID, ROOT, 0, 1, 1, &nl, &type) == 0, "900: %s", MSG);
+	for (q = 0; q < 8; q++)
+		CHECK(add(&h, q, MID, 0, 1, 2, &lf, &type) == 0, "leaf %u: %s",
+		      q, MSG);
+	check_valid(&h, "ice script");
+	CHECK(h.n_nodes == 10 && h.n_leaves == 8 && h.leaf_level == 2,
+	      "counts %u %u %u", h.n_nodes, h.n_leaves, h.leaf_level);
+	CHECK(tm_tree_profile_find(&h, 1)->n_users == 8, "8 users");
+	CHECK(tm_tree_leaf(&h, 3) != NULL &&
+	      tm_tree_leaf(&h, 3)->parent->id == MID, "leaf 3 parent");
+	tm_tree_fini(&h);
+}
+
+static void
+test_refusals(void)
+{
+	struct rte_tm_node_params nl = nonleaf_params();
+	struct rte_tm_node_params lf = leaf_params(1), p;
+	enum rte_tm_error_type type;
+	struct tm_tree h;
+	int mode = 0;
+
+	tm_tree_init(&h, &leaf_only);
+	tm_tree_set_nb_txq(&h, 8);
+	add_profile(&h, 1);
+	expect_refusal(&h, "first node not root", MID, ROOT, 0, 1, ANY, nl,
+		       EINVAL, RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID);
+	expect_refusal(&h, "leaf as root", 0, RTE_TM_NODE_ID_NULL, 0, 1, ANY,
+		       lf, EINVAL, RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID);
+	expect_refusal(&h, "node id NULL", RTE_TM_NODE_ID_NULL,
+		       RTE_TM_NODE_ID_NULL, 0, 1, ANY, nl, EINVAL,
+		       RTE_TM_ERROR_TYPE_NODE_ID);
+	expect_refusal(&h, "root on level 1", ROOT, RTE_TM_NODE_ID_NULL, 0, 1,
+		       1, nl, EINVAL, RTE_TM_ERROR_TYPE_LEVEL_ID);
+	CHECK(add(&h, ROOT, RTE_TM_NODE_ID_NULL, 7, 9, 0, &nl, &type) == 0,
+	      "root ignores priority and weight: %s", MSG);
+	expect_refusal(&h, "second root", 2000, RTE_TM_NODE_ID_NULL, 0, 1,
+		       ANY, nl, EEXIST, RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID);
+	expect_refusal(&h, "duplicate id", ROOT, RTE_TM_NODE_ID_NULL, 0, 1,
+		       ANY, nl, EEXIST, RTE_TM_ERROR_TYPE_NODE_ID);
+	expect_refusal(&h, "unknown parent", MID, 4242, 0, 1, ANY, nl, EINVAL,
+		       RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID);
+	expect_refusal(&h, "level mismatch", MID, ROOT, 0, 1, 2, nl, EINVAL,
+		       RTE_TM_ERROR_TYPE_LEVEL_ID);
+	expect_refusal(&h, "priority 1", MID, ROOT, 1, 1, 1, nl, ENOTSUP,
+		       RTE_TM_ERROR_TYPE_NODE_PRIORITY);
+	expect_refusal(&h, "weight 2", MID, ROOT, 0, 2, 1, nl, ENOTSUP,
+		       RTE_TM_ERROR_TYPE_NODE_WEIGHT);
+	expect_refusal(&h, "weight 0", MID, ROOT, 0, 0, 1, nl, EINVAL,
+		       RTE_TM_ERROR_TYPE_NODE_WEIGHT);
+	p = nl;
+	p.shaper_profile_id = 1;
+	expect_refusal(&h, "non-leaf shaper", MID, ROOT, 0, 1, 1, p, ENOTSUP,
+		       RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID);
+	p = nl;
+	p.n_shared_shapers = 1;
+	expect_refusal(&h, "shared shaper", MID, ROOT, 0, 1, 1, p, ENOTSUP,
+		       RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SHARED_SHAPERS);
+	p = nl;
+	p.nonleaf.n_sp_priorities = 2;
+	expect_refusal(&h, "2 priorities", MID, ROOT, 0, 1, 1, p, ENOTSUP,
+		       RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SP_PRIORITIES);
+	p = nl;
+	p.stats_mask = RTE_TM_STATS_N_PKTS_QUEUED;
+	expect_refusal(&h, "stats queued", MID, ROOT, 0, 1, 1, p, ENOTSUP,
+		       RTE_TM_ERROR_TYPE_NODE_PARAMS_STATS);
+	p = nl;
+	p.nonleaf.wfq_weight_mode = &mode;
+	CHECK(add(&h, MID, ROOT, 0, 1, 1, &p, &type) == 0,
+	      "900 with packet-mode WFQ: %s", MSG);
+	/* Leaf refusals. */
+	p = leaf_params(77);
+	expect_refusal(&h, "unknown profile", 0, MID, 0, 1, 2, p, EINVAL,
+		       RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID);
+	p = lf;
+	p.leaf.cman = RTE_TM_CMAN_WRED;
+	expect_refusal(&h, "cman wred", 0, MID, 0, 1, 2, p, ENOTSUP,
+		       RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN);
+	p = lf;
+	p.leaf.cman = RTE_TM_CMAN_HEAD_DROP;
+	expect_refusal(&h, "cman head drop", 0, MID, 0, 1, 2, p, ENOTSUP,
+		       RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN);
+	/* Non-leaf parameters on a Tx queue's id: the id is named. */
+	CHECK(add(&h, 2, MID, 0, 1, ANY, &nl, &type) != 0 &&
+	      type == RTE_TM_ERROR_TYPE_NODE_ID &&
+	      strstr(MSG, "Tx queue 2, hence a leaf") != NULL &&
+	      strstr(MSG, "id of 8 or more") != NULL &&
+	      strncmp(MSG, "WRED", 4) != 0,
+	      "non-leaf parameters on leaf id 2: type %d (%s)", type, MSG);
+	p = lf;
+	p.leaf.wred.wred_profile_id = 3;
+	expect_refusal(&h, "wred profile", 0, MID, 0, 1, 2, p, EINVAL,
+		       RTE_TM_ERROR_TYPE_NODE_ID);
+	p = lf;
+	p.leaf.wred.n_shared_wred_contexts = 1;
+	expect_refusal(&h, "shared wred", 0, MID, 0, 1, 2, p, ENOTSUP,
+		       RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SHARED_WRED_CONTEXTS);
+	CHECK(add(&h, 0, MID, 0, 1, 2, &lf, &type) == 0, "leaf 0: %s", MSG);
+	expect_refusal(&h, "parent is a leaf", 1, 0, 0, 1, ANY, lf, EINVAL,
+		       RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID);
+	expect_refusal(&h, "leaves on two levels", 1, ROOT, 0, 1, ANY, lf,
+		       EINVAL, RTE_TM_ERROR_TYPE_LEVEL_ID);
+	expect_refusal(&h, "non-leaf on the leaf level", 950, MID, 0, 1, ANY,
+		       nl, EINVAL, RTE_TM_ERROR_TYPE_LEVEL_ID);
+	check_valid(&h, "after refusals");
+	tm_tree_fini(&h);
+
+	/* Depth: three non-leaf levels, not four. */
+	tm_tree_init(&h, &leaf_only);
+	tm_tree_set_nb_txq(&h, 2);
+	CHECK(add(&h, 10, RTE_TM_NODE_ID_NULL, 0, 1, 0, &nl, &type) == 0, "r");
+	CHECK(add(&h, 11, 10, 0, 1, 1, &nl, &type) == 0, "l1");
+	CHECK(add(&h, 12, 11, 0, 1, 2, &nl, &type) == 0, "l2");
+	expect_refusal(&h, "fourth non-leaf level", 13, 12, 0, 1, ANY, nl,
+		       EINVAL, RTE_TM_ERROR_TYPE_LEVEL_ID);
+	lf = leaf_params(NONE);
+	CHECK(add(&h, 0, 12, 0, 1, 3, &lf, &type) == 0, "leaf on level 3");
+	check_valid(&h, "4 levels");
+	tm_tree_fini(&h);
+}
+
+static void
+test_delete_and_refcount(void)
+{
+	struct rte_tm_node_params nl = nonleaf_params();
+	struct rte_tm_node_params lf = leaf_params(1);
+	enum rte_tm_error_type type;
+	struct rte_tm_error err;
+	struct tm_tree h;
+	struct tm_node *n;
+
+	tm_tree_init(&h, &leaf_only);
+	tm_tree_set_nb_txq(&h, 4);
+	add_profile(&h, 1);
+	add_profile(&h, 2);
+	memset(&err, 0, sizeof(err));
+	CHECK(tm_tree_profile_add(&h, 1, &(struct rte_tm_shaper_params){0},
+		&(struct pacing_result){0}, &err) == -EEXIST &&
+	      err.type == RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, "dup profile");
+	CHECK(tm_tree_profile_check_id(&h, NONE, &err) == -EINVAL &&
+	      err.type == RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, "profile NONE");
+	add(&h, ROOT, RTE_TM_NODE_ID_NULL, 0, 1, 0, &nl, &type);
+	add(&h, 0, ROOT, 0, 1, 1, &lf, &type);
+	add(&h, 1, ROOT, 0, 1, 1, &lf, &type);
+	CHECK(tm_tree_profile_delete(&h, 1, &err) == -EBUSY &&
+	      err.type == RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID,
+	      "profile in use refused: %s", err.message);
+	CHECK(tm_tree_node_check_delete(&h, ROOT, &err) == NULL &&
+	      err.type == RTE_TM_ERROR_TYPE_NODE_ID && rte_errno == EBUSY,
+	      "node with children refused");
+	CHECK(tm_tree_node_check_delete(&h, 3, &err) == NULL &&
+	      err.type == RTE_TM_ERROR_TYPE_NODE_ID && rte_errno == EINVAL,
+	      "absent node refused");
+	n = tm_tree_leaf(&h, 0);
+	tm_tree_node_set_profile(n, tm_tree_profile_find(&h, 2));
+	CHECK(tm_tree_profile_find(&h, 1)->n_users == 1 &&
+	      tm_tree_profile_find(&h, 2)->n_users == 1, "refcounts");
+	check_valid(&h, "after profile change");
+	n = tm_tree_node_check_delete(&h, 1, &err);
+	CHECK(n != NULL, "leaf 1 deletable");
+	tm_tree_node_delete(&h, n);
+	CHECK(tm_tree_profile_delete(&h, 1, &err) == 0,
+	      "profile 1 free now: %s", MSG);
+	CHECK(tm_tree_profile_delete(&h, 1, &err) == -EINVAL,
+	      "profile 1 gone");
+	check_valid(&h, "after deletes");
+	tm_tree_fini(&h);
+}
+
+static void
+test_parent_update(void)
+{
+	struct rte_tm_node_params nl = nonleaf_params();
+	struct rte_tm_node_params lf = leaf_params(NONE);
+	enum rte_tm_error_type type;
+	struct rte_tm_error err;
+	struct tm_tree h;
+	struct tm_node *p;
+
+	tm_tree_init(&h, &leaf_only);
+	tm_tree_set_nb_txq(&h, 4);
+	add(&h, ROOT, RTE_TM_NODE_ID_NULL, 0, 1, 0, &nl, &type);
+	add(&h, MID, ROOT, 0, 1, 1, &nl, &type);
+	add(&h, MID2, ROOT, 0, 1, 1, &nl, &type);
+	add(&h, 0, MID, 0, 1, 2, &lf, &type);
+	p = tm_tree_parent_check(&h, 0, MID2, 0, 1, &err);
+	CHECK(p != NULL && p->id == MID2, "move 0 to 901: %s", MSG);
+	tm_tree_node_move(tm_tree_leaf(&h, 0), p, 1);
+	CHECK(tm_tree_leaf(&h, 0)->parent->id == MID2 &&
+	      tm_tree_node_find(&h, MID)->n_children == 0 &&
+	      p->n_children == 1, "moved");
+	check_valid(&h, "after move");
+	CHECK(tm_tree_parent_check(&h, 0, ROOT, 0, 1, &err) == NULL &&
+	      err.type == RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID &&
+	      rte_errno == ENOTSUP, "level change refused");
+	CHECK(tm_tree_parent_check(&h, ROOT, MID, 0, 1, &err) == NULL &&
+	      err.type == RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID,
+	      "root cannot move");
+	CHECK(tm_tree_parent_check(&h, 0, MID, 3, 1, &err) == NULL &&
+	      err.type == RTE_TM_ERROR_TYPE_NODE_PRIORITY, "priority 3");
+	CHECK(tm_tree_parent_check(&h, 0, MID, 0, 5, &err) == NULL &&
+	      err.type == RTE_TM_ERROR_TYPE_NODE_WEIGHT, "weight 5");
+	CHECK(tm_tree_parent_check(&h, 7, MID, 0, 1, &err) == NULL &&
+	      err.type == RTE_TM_ERROR_TYPE_NODE_ID, "absent node");
+	/* Suspension is inherited. */
+	tm_tree_node_find(&h, MID2)->suspended = true;
+	CHECK(tm_tree_node_suspended(tm_tree_leaf(&h, 0)),
+	      "suspended through 901");
+	tm_tree_node_move(tm_tree_leaf(&h, 0), tm_tree_node_find(&h, MID), 1);
+	CHECK(!tm_tree_node_suspended(tm_tree_leaf(&h, 0)),
+	      "not suspended under 900");
+	tm_tree_fini(&h);
+}
+
+static void
+test_resize(void)
+{
+	struct rte_tm_node_params nl = nonleaf_params();
+	struct rte_tm_node_params lf = leaf_params(NONE);
+	enum rte_tm_error_type type;
+	struct tm_tree h;
+	uint32_t q;
+
+	tm_tree_init(&h, &leaf_only);
+	tm_tree_set_nb_txq(&h, 8);
+	add(&h, ROOT, RTE_TM_NODE_ID_NULL, 0, 1, 0, &nl, &type);
+	for (q = 0; q < 8; q++)
+		add(&h, q, ROOT, 0, 1, 1, &lf, &type);
+	CHECK(tm_tree_set_nb_txq(&h, 4) == 0 && h.n_leaves == 4 &&
+	      h.n_nodes == 5, "shrink to 4: %u leaves", h.n_leaves);
+	check_valid(&h, "after shrink");
+	CHECK(tm_tree_set_nb_txq(&h, 16) == 0 && h.n_leaves == 4,
+	      "grow to 16");
+	check_valid(&h, "after grow");
+	CHECK(add(&h, 12, ROOT, 0, 1, 1, &lf, &type) == 0, "leaf 12");
+	CHECK(tm_tree_set_nb_txq(&h, 1001) == 1 && h.n_nodes == 0 &&
+	      h.root == NULL, "root id 1000 now a queue: cleared");
+	check_valid(&h, "after clear");
+	tm_tree_fini(&h);
+}
+
+/* A profile of @p peak and @p committed bytes/s (leaf context in kbps). */
+static void
+add_rate_profile(struct tm_tree *h, uint32_t id, uint64_t peak,
+		 uint64_t committed)
+{
+	struct rte_tm_shaper_params sp = {
+		.peak = { .rate = peak }, .committed = { .rate = committed },
+	};
+	struct pacing_result res = {
+		.ctx = { .rate_limit = (uint32_t)(peak * 8 / 1000) },
+	};
+	struct rte_tm_error err;
+
+	CHECK(tm_tree_profile_add(h, id, &sp, &res, &err) == 0,
+	      "profile %u add", id);
+}
+
+/* Root 1000, node 900 (profile @p shaper) below, @p n leaves below it. */
+static void
+group_tree(struct tm_tree *h, const struct tm_limits *lim, uint32_t shaper,
+	   const uint32_t *weights, const uint32_t *profiles, uint32_t n)
+{
+	struct rte_tm_node_params nl = nonleaf_params();
+	enum rte_tm_error_type type;
+	uint32_t q;
+
+	tm_tree_init(h, lim);
+	tm_tree_set_nb_txq(h, 16);
+	add_rate_profile(h, 1, 50000000, 0);     /* 400 Mbit/s */
+	add_rate_profile(h, 2, 12500000, 0);     /* 100 Mbit/s */
+	add_rate_profile(h, 3, 50000000, 37500000); /* 300 Mbit/s committed */
+	add_rate_profile(h, 4, 249999, 0);       /* 1.999992 Mbit/s */
+	CHECK(add(h, ROOT, RTE_TM_NODE_ID_NULL, 0, 1, 0, &nl, &type) == 0,
+	      "root: %s", MSG);
+	nl.shaper_profile_id = shaper;
+	CHECK(add(h, MID, ROOT, 0, 1, 1, &nl, &type) == 0, "900: %s", MSG);
+	for (q = 0; q < n; q++) {
+		struct rte_tm_node_params lf = leaf_params(profiles != NULL ?
+							   profiles[q] : NONE);
+
+		CHECK(add(h, q, MID, 0, weights[q], 2, &lf, &type) == 0,
+		      "leaf %u: %s", q, MSG);
+	}
+	check_valid(h, "group tree");
+}
+
+/* The elements of a group at 400 Mbit/s with leaves of weights 1:2:5. */
+static void
+test_plan_mapping(void)
+{
+	const uint32_t w[3] = { 1, 2, 5 };
+	struct rte_tm_error err;
+	const struct tm_elem *e900, *g[3];
+	struct tm_plan p;
+	struct tm_tree h;
+	uint32_t q;
+
+	group_tree(&h, &cx6dx, 1, w, NULL, 3);
+	CHECK(tm_plan_build(&h, true, &p, &err) == 0, "plan: %s",
+	      err.message);
+	e900 = tm_plan_node_elem(&p, MID);
+	CHECK(p.n_elems == 5 && p.n_groups == 3, "root, 900, 3 groups: %u %u",
+	      p.n_elems, p.n_groups);
+	CHECK(p.elems[0].parent == TM_PLAN_NONE && p.elems[0].bw_share == 0 &&
+	      p.elems[0].max_average_bw == 0, "unshaped root: zeros");
+	CHECK(e900 != NULL && e900->max_average_bw == 400 &&
+	      e900->parent == 0 && e900->type == TM_ELEM_TSAR,
+	      "900: TSAR at 400 Mbit/s under the root");
+	for (q = 0; q < 3; q++) {
+		g[q] = tm_plan_elem(&p, p.queues[q].group);
+		CHECK(g[q] != NULL && g[q]->type == TM_ELEM_GROUP &&
+		      &p.elems[g[q]->parent] == e900, "queue %u in a group "
+		      "under 900", q);
+	}
+	CHECK(g[0]->bw_share * 2 == g[1]->bw_share &&
+	      g[0]->bw_share * 5 == g[2]->bw_share &&
+	      g[2]->bw_share <= 100, "shares 1:2:5: %u %u %u",
+	      g[0]->bw_share, g[1]->bw_share, g[2]->bw_share);
+	CHECK(!p.queues[0].shaped && p.queues[3].group == TM_PLAN_NONE,
+	      "no leaf shaper, queue 3 without a leaf");
+	tm_plan_fini(&p);
+	/* A hierarchy not in force: nothing on the device. */
+	CHECK(tm_plan_build(&h, false, &p, &err) == 0 && p.n_elems == 0 &&
+	      p.queues[0].group == TM_PLAN_NONE, "inactive plan empty");
+	tm_plan_fini(&p);
+	tm_tree_fini(&h);
+}
+
+/* Equal-weight siblings without committed rate share one group. */
+static void
+test_plan_sharing(void)
+{
+	const uint32_t w[10] = { 1, 1, 1, 1, 1, 1, 1, 1, 3, 3 };
+	const uint32_t pr[10] = { NONE, NONE, NONE, NONE, NONE, NONE, NONE,
+				  NONE, NONE, 3 };
+	struct rte_tm_error err;
+	const struct tm_elem *a, *b, *c;
+	struct tm_plan p;
+	struct tm_tree h;
+	uint32_t q;
+
+	group_tree(&h, &cx6dx, NONE, w, pr, 10);
+	CHECK(tm_plan_build(&h, true, &p, &err) == 0, "plan: %s",
+	      err.message);
+	a = tm_plan_elem(&p, p.queues[0].group);
+	b = tm_plan_elem(&p, p.queues[8].group);
+	c = tm_plan_elem(&p, p.queues[9].group);
+	for (q = 1; q < 8; q++)
+		CHECK(p.queues[q].group == p.queues[0].group,
+		      "queue %u shares the weight-1 group", q);
+	CHECK(p.n_groups == 3 && a != b && b != c, "3 groups: %u",
+	      p.n_groups);
+	CHECK(a->weight == 8 && b->weight == 3, "group weights 8 and 3: "
+	      "%u %u", a->weight, b->weight);
+	CHECK(p.queues[9].shaped && p.queues[9].ctx.rate_limit == 400000,
+	      "committed leaf keeps its pacing entry (peak)");
+	tm_plan_fini(&p);
+	tm_tree_fini(&h);
+}
+
+/* Ceilings round down to a whole Mbit/s; below 1 Mbit/s is refused. */
+static void
+test_plan_rounding(void)
+{
+	const uint32_t w[1] = { 1 };
+	struct rte_tm_node_params nl = nonleaf_params();
+	enum rte_tm_error_type type;
+	struct rte_tm_error err;
+	struct tm_plan p;
+	struct tm_tree h;
+
+	group_tree(&h, &cx6dx, 4, w, NULL, 1);
+	CHECK(tm_plan_build(&h, true, &p, &err) == 0 &&
+	      tm_plan_node_elem(&p, MID)->max_average_bw == 1,
+	      "249999 bytes/s: 1 Mbit/s, never above the request");
+	tm_plan_fini(&p);
+	add_rate_profile(&h, 5, 100000, 0);
+	nl.shaper_profile_id = 5;
+	CHECK(add(&h, MID2, ROOT, 0, 1, 1, &nl, &type) == EINVAL &&
+	      type == RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID &&
+	      strstr(MSG, "100000") != NULL && strstr(MSG, "125000") != NULL,
+	      "0.8 Mbit/s refused with the range: %s", MSG);
+	tm_tree_fini(&h);
+}
+
+/* What does not fit is refused with the numbers. */
+static void
+test_plan_refusals(void)
+{
+	const uint32_t w[3] = { 1, 2, 5 };
+	const uint32_t two_committed[2] = { 3, 3 };
+	struct rte_tm_node_params nl = nonleaf_params();
+	struct tm_limits small = cx6dx;
+	enum rte_tm_error_type type;
+	struct rte_tm_error err;
+	struct tm_plan p;
+	struct tm_tree h;
+
+	small.groups_max = 2;
+	group_tree(&h, &small, 1, w, NULL, 3);
+	CHECK(tm_plan_build(&h, true, &p, &err) == -ENOSPC &&
+	      strstr(err.message, "needs 3 queue groups") != NULL &&
+	      strstr(err.message, "has 2") != NULL, "groups: %s",
+	      err.message);
+	tm_tree_fini(&h);
+	/* 2 x 300 Mbit/s committed under a 400 Mbit/s ceiling. */
+	group_tree(&h, &cx6dx, 1, w, two_committed, 2);
+	CHECK(tm_plan_build(&h, true, &p, &err) == -EINVAL &&
+	      strstr(err.message, "node 900") != NULL &&
+	      strstr(err.message, "50000000") != NULL, "committed: %s",
+	      err.message);
+	tm_tree_fini(&h);
+	/* Shaped root and three node levels: 5 elements to a group. */
+	group_tree(&h, &cx6dx, NONE, w, NULL, 0);
+	CHECK(tm_tree_node_find(&h, ROOT) != NULL, "root");
+	tm_tree_node_set_profile(tm_tree_node_find(&h, ROOT),
+				 tm_tree_profile_find(&h, 1));
+	nl.shaper_profile_id = NONE;
+	CHECK(add(&h, 800, MID, 0, 1, 2, &nl, &type) == 0, "800: %s", MSG);
+	{
+		struct rte_tm_node_params lf = leaf_params(NONE);
+
+		CHECK(add(&h, 0, 800, 0, 1, 3, &lf, &type) == 0, "leaf: %s",
+		      MSG);
+	}
+	CHECK(tm_plan_build(&h, true, &p, &err) == -ENOTSUP &&
+	      strstr(err.message, "needs 5") != NULL &&
+	      strstr(err.message, "allows 4") != NULL, "depth: %s",
+	      err.message);
+	tm_tree_node_set_profile(tm_tree_node_find(&h, ROOT), NULL);
+	CHECK(tm_plan_build(&h, true, &p, &err) == 0 && p.n_elems == 4,
+	      "unshaped root: 4 elements fit: %s", MSG);
+	tm_plan_fini(&p);
+	tm_tree_fini(&h);
+	/* Leaf-only device: weights and non-leaf shapers say why not. */
+	tm_tree_init(&h, &leaf_only);
+	tm_tree_set_nb_txq(&h, 4);
+	add_rate_profile(&h, 1, 50000000, 0);
+	nl.shaper_profile_id = NONE;
+	add(&h, ROOT, RTE_TM_NODE_ID_NULL, 0, 1, 0, &nl, &type);
+	nl.shaper_profile_id = 1;
+	CHECK(add(&h, MID, ROOT, 0, 1, 1, &nl, &type) == ENOTSUP &&
+	      strstr(MSG, "no NIC scheduling hierarchy") != NULL,
+	      "leaf-only: non-leaf shaper: %s", MSG);
+	nl.shaper_profile_id = NONE;
+	CHECK(add(&h, MID, ROOT, 0, 2, 1, &nl, &type) == ENOTSUP &&
+	      type == RTE_TM_ERROR_TYPE_NODE_WEIGHT &&
+	      strstr(MSG, "no NIC scheduling hierarchy") != NULL,
+	      "leaf-only: weight 2: %s", MSG);
+	tm_tree_fini(&h);
+}
+
+/* Steps of a difference come in order, parents created first. */
+static void
+check_order(const struct tm_plan *old, const struct tm_plan *new,
+	    const struct tm_diff *d, const char *what)
+{
+	uint32_t i, j;
+
+	for (i = 1; i < d->n_ops; i++)
+		CHECK(d->ops[i - 1].type <= d->ops[i].type,
+		      "%s: step %u (%u) after step %u (%u)", what, i,
+		      d->ops[i].type, i - 1, d->ops[i - 1].type);
+	for (i = 0; i < d->n_ops; i++)
+		for (j = i + 1; j < d->n_ops; j++) {
+			if (d->ops[i].type == TM_OP_CREATE &&
+			    d->ops[j].type == TM_OP_CREATE)
+				CHECK(new->elems[d->ops[i].index].parent !=
+				      d->ops[j].index, "%s: child created "
+				      "before its parent", what);
+			if (d->ops[i].type == TM_OP_DESTROY &&
+			    d->ops[j].type == TM_OP_DESTROY)
+				CHECK(old->elems[d->ops[j].index].parent !=
+				      d->ops[i].index, "%s: parent destroyed "
+				      "before its child", what);
+		}
+}
+
+static uint32_t
+count_ops(const struct tm_diff *d, enum tm_op_type type)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < d->n_ops; i++)
+		n += d->ops[i].type == type;
+	return n;
+}
+
+static void
+test_plan_diff(void)
+{
+	const uint32_t w[3] = { 1, 2, 5 };
+	const uint32_t pr[3] = { 2, 2, NONE };
+	struct rte_tm_node_params nl = nonleaf_params();
+	struct tm_plan a, b, c, none;
+	enum rte_tm_error_type type;
+	struct rte_tm_error err;
+	struct tm_diff d;
+	struct tm_tree h;
+
+	group_tree(&h, &cx6dx, 1, w, pr, 3);
+	CHECK(tm_plan_build(&h, true, &a, &err) == 0, "plan a");
+	CHECK(tm_plan_build(&h, false, &none, &err) == 0, "empty plan");
+	CHECK(tm_plan_diff(&a, &a, &d) == 0 && d.n_ops == 0,
+	      "same plan: no step (%u)", d.n_ops);
+	tm_diff_fini(&d);
+	/* Commit: everything created, queues moved, entries taken. */
+	CHECK(tm_plan_diff(&none, &a, &d) == 0 &&
+	      count_ops(&d, TM_OP_CREATE) == 5 &&
+	      count_ops(&d, TM_OP_PACE) == 2 &&
+	      count_ops(&d, TM_OP_MOVE) == 3 && count_ops(&d, TM_OP_DESTROY) ==
+	      0, "commit: %u steps", d.n_ops);
+	check_order(&none, &a, &d, "commit");
+	tm_diff_fini(&d);
+	/* Leaf 2 to a new node 901: its TSAR and group created, the old
+	 * group destroyed, 900's groups re-weighted. */
+	nl.shaper_profile_id = NONE;
+	CHECK(add(&h, MID2, ROOT, 0, 1, 1, &nl, &type) == 0, "901");
+	tm_tree_node_move(tm_tree_leaf(&h, 2), tm_tree_node_find(&h, MID2), 5);
+	CHECK(tm_plan_build(&h, true, &b, &err) == 0, "plan b: %s",
+	      err.message);
+	CHECK(tm_plan_diff(&a, &b, &d) == 0 &&
+	      count_ops(&d, TM_OP_CREATE) == 2 &&
+	      count_ops(&d, TM_OP_MOVE) == 1 && d.ops[count_ops(&d,
+	      TM_OP_CREATE) + count_ops(&d, TM_OP_MODIFY)].index == 2 &&
+	      count_ops(&d, TM_OP_DESTROY) == 1 &&
+	      count_ops(&d, TM_OP_PACE) == 0, "move: %u steps", d.n_ops);
+	check_order(&a, &b, &d, "move");
+	tm_diff_fini(&d);
+	/* The root shaped: a port element above it, everything new. */
+	tm_tree_node_set_profile(tm_tree_node_find(&h, ROOT),
+				 tm_tree_profile_find(&h, 1));
+	CHECK(tm_plan_build(&h, true, &c, &err) == 0, "plan c: %s",
+	      err.message);
+	CHECK(tm_plan_diff(&b, &c, &d) == 0 &&
+	      count_ops(&d, TM_OP_CREATE) == c.n_elems &&
+	      count_ops(&d, TM_OP_DESTROY) == b.n_elems &&
+	      count_ops(&d, TM_OP_MODIFY) == 0, "root shaped: %u created, "
+	      "%u destroyed, %u modified", count_ops(&d, TM_OP_CREATE),
+	      count_ops(&d, TM_OP_DESTROY), count_ops(&d, TM_OP_MODIFY));
+	check_order(&b, &c, &d, "root shaped");
+	tm_diff_fini(&d);
+	tm_plan_fini(&c);
+	/* A hierarchy deleted: queues out first, then bottom-up. */
+	CHECK(tm_plan_diff(&b, &none, &d) == 0 &&
+	      count_ops(&d, TM_OP_DESTROY) == b.n_elems &&
+	      count_ops(&d, TM_OP_RELEASE) == 2, "delete: %u steps", d.n_ops);
+	check_order(&b, &none, &d, "delete");
+	tm_diff_fini(&d);
+	tm_plan_fini(&a);
+	tm_plan_fini(&b);
+	tm_plan_fini(&none);
+	tm_tree_fini(&h);
+}
+
+int
+main(void)
+{
+	test_ice_script();
+	test_refusals();
+	test_delete_and_refcount();
+	test_parent_update();
+	test_resize();
+	test_plan_mapping();
+	test_plan_sharing();
+	test_plan_rounding();
+	test_plan_refusals();
+	test_plan_diff();
+	return tm_check_report();
+}

@@ -1,0 +1,610 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * The rte_tm hierarchy in the NIC's scheduling elements, on the device
+ * model in virtual time (clock=virtual: rates are measured on the model's
+ * wire clock, not the host's): weights, a leaf capped below its share,
+ * committed rates, three levels, live shaper, weight and parent changes
+ * without a packet lost or reordered per queue, every firmware command of
+ * a commit failing in turn with nothing leaked, a device without the
+ * hierarchy (cx5), and a device that refuses an SQ with both a pacing
+ * index and a queue group.
+ *
+ * Usage: test_tm_sched [EAL args]
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_tm.h>
+
+#include "mlx5_emu.h"
+#include "mlx5_tm_prm.h"
+#include "mlx5_tm_pacing.h"
+#include "rte_pmd_mlx5_tm.h"
+#include "tm_check.h"
+
+unsigned int tm_check_passed;
+unsigned int tm_check_failed;
+
+#define NB_TXQ 4
+#define RING 1024
+#define FRAME 1000
+#define ROOT 1000
+#define MID 900
+#define MID2 901
+#define NONE RTE_TM_SHAPER_PROFILE_ID_NONE
+#define MBPS 125000ull /* bytes/s */
+#define MS 1000000ull  /* ns */
+/* Measured over 1 s of device time: ~200 DWRR rounds at these rates. */
+#define WARMUP (100 * MS)
+#define WINDOW (1000 * MS)
+
+static struct rte_mempool *pool;
+static unsigned int port_seq = 1;
+static struct rte_tm_error terr;
+
+/* One port and what its wire saw, per queue. */
+struct tport {
+	uint16_t id;
+	char name[32];
+	struct mlx5_emu *emu;
+	uint32_t sqn[NB_TXQ];
+	uint32_t sent[NB_TXQ];     /* frames posted (sequence numbers) */
+	uint32_t next[NB_TXQ];     /* sequence expected on the wire */
+	uint32_t disorder[NB_TXQ]; /* frames out of sequence */
+	uint64_t from, to;         /* measurement window, device ns */
+	uint64_t bytes[NB_TXQ];    /* in the window */
+};
+
+static void
+wire_hook(void *arg, uint32_t sqn, uint64_t time_ns, const uint8_t *bytes,
+	  uint32_t len)
+{
+	struct tport *p = arg;
+	uint32_t seq;
+	uint16_t q;
+
+	for (q = 0; q < NB_TXQ; q++)
+		if (p->sqn[q] == sqn)
+			break;
+	if (q == NB_TXQ)
+		return;
+	memcpy(&seq, bytes + 14, sizeof(seq));
+	if (seq != p->next[q])
+		p->disorder[q]++;
+	p->next[q] = seq + 1;
+	if (time_ns >= p->from && time_ns < p->to)
+		p->bytes[q] += len;
+}
+
+static int
+tport_open(struct tport *p, const char *devargs)
+{
+	struct rte_eth_conf conf;
+	uint16_t q;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "net_mlx5_tm%u", port_seq++);
+	memset(&conf, 0, sizeof(conf));
+	if (rte_vdev_init(p->name, devargs) != 0 ||
+	    rte_eth_dev_get_port_by_name(p->name, &p->id) != 0 ||
+	    rte_eth_dev_configure(p->id, 0, NB_TXQ, &conf) != 0)
+		return -1;
+	for (q = 0; q < NB_TXQ; q++)
+		if (rte_eth_tx_queue_setup(p->id, q, RING, rte_socket_id(),
+					   NULL) != 0)
+			return -1;
+	p->emu = rte_pmd_mlx5_tm_emu(p->id);
+	if (p->emu == NULL || rte_eth_dev_start(p->id) != 0)
+		return -1;
+	for (q = 0; q < NB_TXQ; q++)
+		if (rte_pmd_mlx5_tm_txq_sqn(p->id, q, &p->sqn[q]) != 0)
+			return -1;
+	mlx5_emu_set_wire_hook(p->emu, wire_hook, p);
+	return 0;
+}
+
+static void
+tport_close(struct tport *p)
+{
+	rte_eth_dev_stop(p->id);
+	rte_eth_dev_close(p->id);
+	rte_vdev_uninit(p->name);
+}
+
+#define TM(call) (memset(&terr, 0, sizeof(terr)), (call))
+
+static const char *
+tmsg(void)
+{
+	return terr.message != NULL ? terr.message : "(no message)";
+}
+
+#define EXPECT_OK(call, ...) do { \
+	int r_ = TM(call); \
+	if (r_ != 0) \
+		printf("  refused (%d): %s\n", r_, tmsg()); \
+	CHECK(r_ == 0, __VA_ARGS__); \
+} while (0)
+
+static int
+profile(uint16_t port, uint32_t id, uint64_t peak, uint64_t committed)
+{
+	struct rte_tm_shaper_params sp;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.peak.rate = peak;
+	sp.committed.rate = committed;
+	return TM(rte_tm_shaper_profile_add(port, id, &sp, &terr));
+}
+
+static int
+node(uint16_t port, uint32_t id, uint32_t parent, uint32_t weight,
+     uint32_t level, uint32_t prof)
+{
+	struct rte_tm_node_params np;
+
+	memset(&np, 0, sizeof(np));
+	np.shaper_profile_id = prof;
+	if (id < NB_TXQ) {
+		np.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
+		np.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
+	} else {
+		np.nonleaf.n_sp_priorities = 1;
+	}
+	return TM(rte_tm_node_add(port, id, parent, 0, weight, level, &np,
+				  &terr));
+}
+
+/* Post frames on queue @p q until its ring is full. */
+static void
+fill(struct tport *p, uint16_t q)
+{
+	struct rte_mbuf *m[64];
+	uint16_t i, sent;
+
+	do {
+		if (rte_pktmbuf_alloc_bulk(pool, m, RTE_DIM(m)) != 0)
+			return;
+		for (i = 0; i < RTE_DIM(m); i++) {
+			uint8_t *d = (uint8_t *)rte_pktmbuf_append(m[i],
+								   FRAME);
+			uint32_t seq = p->sent[q] + i;
+
+			memset(d, 0, 18);
+			d[0] = 0x02;  /* locally administered unicast */
+			d[12] = 0x08; /* IPv4 ethertype */
+			memcpy(d + 14, &seq, sizeof(seq));
+		}
+		sent = rte_eth_tx_burst(p->id, q, m, RTE_DIM(m));
+		p->sent[q] += sent;
+		for (i = sent; i < RTE_DIM(m); i++)
+			rte_pktmbuf_free(m[i]);
+	} while (sent == RTE_DIM(m));
+}
+
+/* Keep every queue in @p mask backlogged for @p ns of device time. */
+static void
+run(struct tport *p, unsigned int mask, uint64_t ns)
+{
+	uint64_t end = mlx5_emu_now_ns(p->emu) + ns;
+	uint16_t q;
+
+	while (mlx5_emu_now_ns(p->emu) < end) {
+		for (q = 0; q < NB_TXQ; q++)
+			if (mask & (1u << q))
+				fill(p, q);
+		mlx5_emu_advance(p->emu, MS);
+	}
+}
+
+/* Backlog @p mask, then measure a window; rates in Mbit/s. */
+static void
+measure(struct tport *p, unsigned int mask, double *mbps)
+{
+	uint16_t q;
+
+	run(p, mask, WARMUP);
+	memset(p->bytes, 0, sizeof(p->bytes));
+	p->from = mlx5_emu_now_ns(p->emu);
+	p->to = p->from + WINDOW;
+	run(p, mask, WINDOW);
+	for (q = 0; q < NB_TXQ; q++)
+		mbps[q] = (double)p->bytes[q] * 8 / 1e6 * 1e9 / WINDOW;
+	printf("  measured (Mbit/s of frames over %llu ms of device time): "
+	       "%.2f %.2f %.2f %.2f\n", WINDOW / MS, mbps[0], mbps[1],
+	       mbps[2], mbps[3]);
+}
+
+/* Stop sending, let every frame leave: each went out once, in order. */
+static void
+drain_check(struct tport *p, const char *what)
+{
+	uint16_t q;
+
+	run(p, 0, 500 * MS);
+	for (q = 0; q < NB_TXQ; q++)
+		CHECK(p->next[q] == p->sent[q] && p->disorder[q] == 0,
+		      "%s: queue %u: %u posted, %u left, %u out of sequence",
+		      what, q, p->sent[q], p->next[q], p->disorder[q]);
+}
+
+static bool
+near(double got, double want, double tol)
+{
+	return got >= want * (1 - tol) && got <= want * (1 + tol);
+}
+
+/* A root, group 900 at @p mbps, leaves 0..2 with @p w weights. */
+static void
+group(struct tport *p, uint64_t mbps, const uint32_t *w,
+      const uint32_t *prof)
+{
+	uint16_t q;
+
+	EXPECT_OK(profile(p->id, 1, mbps * MBPS, 0), "group profile");
+	EXPECT_OK(node(p->id, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
+	EXPECT_OK(node(p->id, MID, ROOT, 1, 1, 1), "900");
+	for (q = 0; q < 3; q++)
+		EXPECT_OK(node(p->id, q, MID, w[q], 2,
+			       prof != NULL ? prof[q] : NONE), "leaf %u", q);
+}
+
+static void
+test_weights(void)
+{
+	static const uint32_t w[3] = { 1, 2, 5 };
+	static const double want[3] = { 50, 100, 250 };
+	double mbps[NB_TXQ];
+	struct tport p;
+	uint16_t q;
+
+	printf("weights 1:2:5 under 400 Mbit/s, virtual time\n");
+	if (tport_open(&p, "emu=cx6dx,clock=virtual") != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	group(&p, 400, w, NULL);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	measure(&p, 0x7, mbps);
+	for (q = 0; q < 3; q++)
+		CHECK(near(mbps[q], want[q], 0.005), "leaf %u: %.2f Mbit/s, "
+		      "%.0f expected within 0.5%%", q, mbps[q], want[q]);
+	drain_check(&p, "weights");
+	tport_close(&p);
+}
+
+static void
+test_capped_leaf(void)
+{
+	static const uint32_t w[3] = { 1, 1, 1 };
+	static const uint32_t prof[3] = { 2, NONE, NONE };
+	double mbps[NB_TXQ];
+	struct tport p;
+
+	printf("a leaf capped below its share gives the surplus away\n");
+	if (tport_open(&p, "emu=cx6dx,clock=virtual") != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	EXPECT_OK(profile(p.id, 2, 50 * MBPS, 0), "50 Mbit/s");
+	group(&p, 300, w, prof);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	measure(&p, 0x7, mbps);
+	CHECK(near(mbps[0], 50, 0.01) && near(mbps[1], 125, 0.01) &&
+	      near(mbps[2], 125, 0.01), "50/125/125 Mbit/s expected: %.2f "
+	      "%.2f %.2f", mbps[0], mbps[1], mbps[2]);
+	drain_check(&p, "capped leaf");
+	tport_close(&p);
+}
+
+static void
+test_committed(void)
+{
+	static const uint32_t w[3] = { 1, 1, 1 };
+	static const uint32_t prof[3] = { 3, NONE, NONE };
+	double mbps[NB_TXQ];
+	struct tport p;
+
+	printf("committed rates met under contention\n");
+	if (tport_open(&p, "emu=cx6dx,clock=virtual") != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	/* Leaf 0: 200 Mbit/s committed, peak 400; two plain siblings. */
+	EXPECT_OK(profile(p.id, 3, 400 * MBPS, 200 * MBPS), "committed");
+	group(&p, 400, w, prof);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	measure(&p, 0x7, mbps);
+	CHECK(mbps[0] >= 200 * 0.995 && near(mbps[1], mbps[2], 0.01) &&
+	      near(mbps[0] + mbps[1] + mbps[2], 400, 0.005),
+	      "leaf 0 at least 200 Mbit/s, the rest shared: %.2f %.2f %.2f",
+	      mbps[0], mbps[1], mbps[2]);
+	drain_check(&p, "committed");
+	tport_close(&p);
+}
+
+static void
+test_three_levels(void)
+{
+	double mbps[NB_TXQ];
+	struct tport p;
+
+	printf("three levels: 600 Mbit/s, 1:2 below, leaves below\n");
+	if (tport_open(&p, "emu=cx6dx,clock=virtual") != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	EXPECT_OK(profile(p.id, 1, 600 * MBPS, 0), "600 Mbit/s");
+	EXPECT_OK(node(p.id, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
+	EXPECT_OK(node(p.id, 800, ROOT, 1, 1, 1), "800");
+	EXPECT_OK(node(p.id, MID, 800, 1, 2, NONE), "900");
+	EXPECT_OK(node(p.id, MID2, 800, 2, 2, NONE), "901");
+	EXPECT_OK(node(p.id, 0, MID, 1, 3, NONE), "leaf 0");
+	EXPECT_OK(node(p.id, 1, MID, 1, 3, NONE), "leaf 1");
+	EXPECT_OK(node(p.id, 2, MID2, 1, 3, NONE), "leaf 2");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	measure(&p, 0x7, mbps);
+	CHECK(near(mbps[0], 100, 0.005) && near(mbps[1], 100, 0.005) &&
+	      near(mbps[2], 400, 0.005), "100/100/400 Mbit/s expected: %.2f "
+	      "%.2f %.2f", mbps[0], mbps[1], mbps[2]);
+	drain_check(&p, "three levels");
+	tport_close(&p);
+}
+
+/* Live changes while every queue sends: each takes effect, hitless. */
+static void
+test_live(void)
+{
+	static const uint32_t w[3] = { 1, 1, 2 };
+	double mbps[NB_TXQ];
+	struct tport p;
+
+	printf("live shaper, weight and parent changes, hitless\n");
+	if (tport_open(&p, "emu=cx6dx,clock=virtual") != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	EXPECT_OK(profile(p.id, 2, 200 * MBPS, 0), "200 Mbit/s");
+	group(&p, 400, w, NULL);
+	EXPECT_OK(node(p.id, MID2, ROOT, 1, 1, 2), "901 at 200 Mbit/s");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	measure(&p, 0x7, mbps);
+	CHECK(near(mbps[0], 100, 0.005) && near(mbps[2], 200, 0.005),
+	      "before: %.2f %.2f %.2f", mbps[0], mbps[1], mbps[2]);
+	/* Shaper: the group at 200 Mbit/s. */
+	EXPECT_OK(rte_tm_node_shaper_update(p.id, MID, 2, &terr), "shaper");
+	measure(&p, 0x7, mbps);
+	CHECK(near(mbps[0] + mbps[1] + mbps[2], 200, 0.005) &&
+	      near(mbps[2], 100, 0.005), "shaper 200: %.2f %.2f %.2f",
+	      mbps[0], mbps[1], mbps[2]);
+	/* Weight: leaf 2 from 2 to 1 under the same parent. */
+	EXPECT_OK(rte_tm_node_parent_update(p.id, 2, MID, 0, 1, &terr),
+		  "weight");
+	measure(&p, 0x7, mbps);
+	CHECK(near(mbps[0], mbps[2], 0.01) && near(mbps[2], 66.67, 0.01),
+	      "weights 1:1:1: %.2f %.2f %.2f", mbps[0], mbps[1], mbps[2]);
+	/* Parent: leaf 2 to 901 (200 Mbit/s of its own). */
+	EXPECT_OK(rte_tm_node_parent_update(p.id, 2, MID2, 0, 1, &terr),
+		  "parent");
+	measure(&p, 0x7, mbps);
+	CHECK(near(mbps[0], 100, 0.005) && near(mbps[1], 100, 0.005) &&
+	      near(mbps[2], 200, 0.005), "moved: %.2f %.2f %.2f", mbps[0],
+	      mbps[1], mbps[2]);
+	drain_check(&p, "live changes");
+	tport_close(&p);
+}
+
+/* What the device holds: elements, entries, each SQ's group and index. */
+struct device_view {
+	unsigned int elems;
+	unsigned int entries;
+	uint16_t group[NB_TXQ];
+	uint16_t index[NB_TXQ];
+};
+
+static void
+device_view(const struct tport *p, struct device_view *v)
+{
+	struct mlx5_emu_sq_info sq;
+	uint16_t q;
+
+	memset(v, 0, sizeof(*v));
+	v->elems = mlx5_emu_sched_list(p->emu, NULL, 0);
+	v->entries = mlx5_emu_pp_list(p->emu, NULL, 0);
+	for (q = 0; q < NB_TXQ; q++)
+		if (mlx5_emu_sq_get(p->emu, p->sqn[q], &sq) == 0) {
+			v->group[q] = sq.qos_queue_group_id;
+			v->index[q] = sq.pp_index;
+		}
+}
+
+/* Live change @p k (0: group ceiling, 1: leaf 2's weight), or its undo. */
+static int
+live_change(struct tport *p, unsigned int k, bool undo)
+{
+	if (k == 0)
+		return TM(rte_tm_node_shaper_update(p->id, MID, undo ? 1 : 3,
+						    &terr));
+	return TM(rte_tm_node_parent_update(p->id, 2, MID, 0, undo ? 5 : 1,
+					    &terr));
+}
+
+/*
+ * Every firmware command of a commit fails in turn (creating elements,
+ * moving SQs), before and after a first hierarchy is in force: the device
+ * holds what it held before, nothing more.
+ */
+static void
+test_faults(void)
+{
+	static const uint16_t ops[] = {
+		MLX5_CMD_OP_CREATE_SCHEDULING_ELEMENT,
+		MLX5_CMD_OP_MODIFY_SCHEDULING_ELEMENT,
+		MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT,
+		MLX5_CMD_OP_MODIFY_SQ,
+	};
+	static const uint32_t w[3] = { 1, 2, 5 };
+	static const uint32_t prof[3] = { 2, 2, NONE };
+	struct device_view a, b;
+	unsigned int i, k, fired = 0;
+	struct mlx5_emu_fault_cmd fc;
+	struct tport p;
+	uint32_t nth;
+	int ret;
+
+	printf("every firmware command of a commit failing in turn\n");
+	if (tport_open(&p, "emu=cx6dx,clock=virtual") != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	EXPECT_OK(profile(p.id, 2, 100 * MBPS, 0), "100 Mbit/s");
+	EXPECT_OK(profile(p.id, 3, 300 * MBPS, 0), "300 Mbit/s");
+	group(&p, 400, w, prof);
+	for (i = 0; i < RTE_DIM(ops); i++)
+		for (nth = 1; nth <= 8; nth++) {
+			device_view(&p, &a);
+			memset(&fc, 0, sizeof(fc));
+			fc.opcode = ops[i];
+			fc.nth = nth;
+			fc.status = MLX5_CMD_STAT_BAD_RES_STATE_ERR;
+			mlx5_emu_fault_cmd(p.emu, &fc);
+			ret = TM(rte_tm_hierarchy_commit(p.id, 0, &terr));
+			device_view(&p, &b);
+			fc.nth = 0;
+			mlx5_emu_fault_cmd(p.emu, &fc);
+			if (ret == 0)
+				break; /* Fewer such commands than nth. */
+			fired++;
+			CHECK(memcmp(&a, &b, sizeof(a)) == 0 &&
+			      strstr(tmsg(), "refused") != NULL,
+			      "op 0x%x #%u: device changed (elements %u->%u, "
+			      "entries %u->%u): %s", ops[i], nth, a.elems,
+			      b.elems, a.entries, b.entries, tmsg());
+		}
+	/* In force: live changes fail the same way at each command. */
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < RTE_DIM(ops); i++)
+			for (nth = 1; nth <= 8; nth++) {
+				device_view(&p, &a);
+				memset(&fc, 0, sizeof(fc));
+				fc.opcode = ops[i];
+				fc.nth = nth;
+				fc.status = MLX5_CMD_STAT_BAD_RES_STATE_ERR;
+				mlx5_emu_fault_cmd(p.emu, &fc);
+				ret = live_change(&p, k, false);
+				device_view(&p, &b);
+				fc.nth = 0;
+				mlx5_emu_fault_cmd(p.emu, &fc);
+				if (ret == 0) {
+					EXPECT_OK(live_change(&p, k, true),
+						  "change %u undone", k);
+					break;
+				}
+				fired++;
+				CHECK(memcmp(&a, &b, sizeof(a)) == 0,
+				      "live change %u, op 0x%x #%u: device "
+				      "changed (elements %u->%u): %s", k,
+				      ops[i], nth, a.elems, b.elems, tmsg());
+			}
+	CHECK(fired >= 8, "%u faults fired", fired);
+	tport_close(&p);
+	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "entries left at close");
+}
+
+/* A device that refuses an SQ with both a pacing index and a group. */
+static void
+test_pp_and_group(void)
+{
+	static const uint32_t w[3] = { 1, 1, 1 };
+	static const uint32_t prof[3] = { 2, NONE, NONE };
+	struct device_view a, b;
+	struct tport p;
+	int ret;
+
+	printf("sched_sq_pp_and_group=0: the commit fails cleanly\n");
+	if (tport_open(&p, "emu=cx6dx,clock=virtual,"
+		       "sched_sq_pp_and_group=0") != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	EXPECT_OK(profile(p.id, 2, 50 * MBPS, 0), "50 Mbit/s");
+	group(&p, 300, w, prof);
+	device_view(&p, &a);
+	ret = TM(rte_tm_hierarchy_commit(p.id, 0, &terr));
+	device_view(&p, &b);
+	CHECK(ret != 0 && strstr(tmsg(), "MODIFY_SQ") != NULL &&
+	      memcmp(&a, &b, sizeof(a)) == 0 && b.elems == 0,
+	      "refused, rolled back: %d \"%s\"", ret, tmsg());
+	tport_close(&p);
+	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "entries left at close");
+}
+
+/* cx5: no hierarchy; weights and non-leaf shapers say why not. */
+static void
+test_cx5(void)
+{
+	struct tport p;
+	int ret;
+
+	printf("cx5: leaf shapers only, clear refusals\n");
+	if (tport_open(&p, "emu=cx5,clock=virtual") != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	EXPECT_OK(profile(p.id, 1, 100 * MBPS, 0), "100 Mbit/s");
+	EXPECT_OK(node(p.id, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
+	ret = node(p.id, MID, ROOT, 1, 1, 1);
+	CHECK(ret == -ENOTSUP &&
+	      strstr(tmsg(), "no NIC scheduling hierarchy") != NULL,
+	      "non-leaf shaper: %d %s", ret, tmsg());
+	ret = node(p.id, 0, ROOT, 2, 1, 1);
+	CHECK(ret == -ENOTSUP && terr.type == RTE_TM_ERROR_TYPE_NODE_WEIGHT &&
+	      strstr(tmsg(), "no NIC scheduling hierarchy") != NULL,
+	      "weight 2: %d %s", ret, tmsg());
+	ret = profile(p.id, 2, 100 * MBPS, 50 * MBPS);
+	CHECK(ret == -ENOTSUP, "committed rate: %d %s", ret, tmsg());
+	EXPECT_OK(node(p.id, 0, ROOT, 1, 1, 1), "shaped leaf");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	CHECK(mlx5_emu_sched_list(p.emu, NULL, 0) == 0, "no element");
+	tport_close(&p);
+}
+
+int
+main(int argc, char **argv)
+{
+	int ret = rte_eal_init(argc, argv);
+
+	if (ret < 0) {
+		printf("EAL init failed\n");
+		return tm_check_report() | 1;
+	}
+	pool = rte_pktmbuf_pool_create("tm_sched", 8191, 256, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE,
+				       rte_socket_id());
+	CHECK(pool != NULL, "mbuf pool");
+	if (pool != NULL) {
+		test_weights();
+		test_capped_leaf();
+		test_committed();
+		test_three_levels();
+		test_live();
+		test_faults();
+		test_pp_and_group();
+		test_cx5();
+	}
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	return tm_check_report();
+}
