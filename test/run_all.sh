@@ -1,11 +1,18 @@
 #!/bin/bash
 # Runs every suite listed in test/*/suites.txt and prints one closing line,
-# "N passed, N failed", summed over all suites.
+# "N passed, N failed (cases; plain and ASan/UBSan builds)".
 #
 # A suites.txt line is:   <name> <variant> <command ...>
 #   variant: "plain" (normal build), "san" (ASan/UBSan build) or "both";
 #   {build} in the command is replaced by the build directory, {src} by
-#   the source root. Each suite prints its own "N passed, N failed" line.
+#   the source root. Each suite prints its own "N passed, N failed" line,
+#   counting test cases (a named behaviour checked, whatever the number of
+#   assertions in it), not assertions.
+#
+# A suite run under both builds runs the same cases twice: the closing
+# line counts each case once, failed if it failed in either build (per
+# suite: the larger of the two failure counts); the line above it gives
+# the ASan/UBSan runs on their own.
 #
 # Progress: while a suite runs, every line of its output of the form
 # "<suite>/<case>: PASSED|FAILED ..." (one per test case, as the DTS runner
@@ -30,9 +37,16 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:detect_odr_
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$ROOT/test/lsan.supp:print_suppressions=0}"
 
-total_pass=0
+total_cases=0
 total_fail=0
+plain_pass=0
+plain_fail=0
+san_pass=0
+san_fail=0
 broken=0
+# The last run_suite's counts.
+r_pass=0
+r_fail=0
 
 run_suite() {
 	local name=$1 dir=$2 tag=$3
@@ -78,25 +92,59 @@ run_suite() {
 		tail -n 60 "$log"
 		echo "-----"
 	fi
-	total_pass=$((total_pass + p))
-	total_fail=$((total_fail + f))
+	r_pass=$p
+	r_fail=$f
 }
+
+# Count the cases of a suite run once, in build @1 (plain|san).
+count_once() {
+	total_cases=$((total_cases + r_pass + r_fail))
+	total_fail=$((total_fail + r_fail))
+	if [ "$1" = plain ]; then
+		plain_pass=$((plain_pass + r_pass))
+		plain_fail=$((plain_fail + r_fail))
+	else
+		san_pass=$((san_pass + r_pass))
+		san_fail=$((san_fail + r_fail))
+	fi
+}
+
+max() { echo $(($1 > $2 ? $1 : $2)); }
 
 for list in "$ROOT"/test/*/suites.txt; do
 	[ -f "$list" ] || continue
 	while read -r name variant cmd; do
 		case "$name" in ''|'#'*) continue ;; esac
 		case "$variant" in
-		plain) run_suite "$name" "$PLAIN" plain $cmd ;;
-		san) run_suite "$name" "$SAN" san $cmd ;;
+		plain)
+			run_suite "$name" "$PLAIN" plain $cmd
+			count_once plain
+			;;
+		san)
+			run_suite "$name" "$SAN" san $cmd
+			count_once san
+			;;
 		both)
 			run_suite "$name" "$PLAIN" plain $cmd
+			plain_run_pass=$r_pass
+			plain_run_fail=$r_fail
+			plain_pass=$((plain_pass + r_pass))
+			plain_fail=$((plain_fail + r_fail))
 			run_suite "$name" "$SAN" san $cmd
+			san_pass=$((san_pass + r_pass))
+			san_fail=$((san_fail + r_fail))
+			total_cases=$((total_cases + \
+				$(max $((plain_run_pass + plain_run_fail)) $((r_pass + r_fail)))))
+			total_fail=$((total_fail + $(max "$plain_run_fail" "$r_fail")))
 			;;
 		*) echo "bad variant '$variant' in $list"; broken=$((broken + 1)) ;;
 		esac
 	done < "$list"
 done
 
-echo "$total_pass passed, $total_fail failed"
+echo "plain build: $plain_pass passed, $plain_fail failed (cases)"
+echo "ASan/UBSan build: $san_pass passed, $san_fail failed (cases, the same" \
+	"programs again)"
+echo "$((total_cases - total_fail)) passed, $total_fail failed" \
+	"(cases; plain and ASan/UBSan builds)"
 [ "$total_fail" = 0 ] && [ "$broken" = 0 ]

@@ -20,6 +20,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
+from cases import Cases  # noqa: E402 pylint: disable=wrong-import-position
+
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
 TOOL = os.path.join(BUILD, "app", "hw-check", "dpdk-mlx5-tm-check")
 TIMEOUT = 300
@@ -36,24 +40,14 @@ STEPS = [
 ]
 BUILD_SKIP = "not supported by this driver build"
 
-results = {"passed": 0, "failed": 0}
-
-
-def check(name, cond, detail=""):
-    if cond:
-        results["passed"] += 1
-        print("PASS %s" % name)
-    else:
-        results["failed"] += 1
-        print("FAIL %s %s" % (name, detail))
+CASES = Cases()
+check = CASES.check
 
 
 def case(fn, *args):
-    """Run one test function; an exception is a failure, not a crash."""
-    try:
-        fn(*args)
-    except Exception as exc:  # noqa: BLE001 - reported as a failure
-        check("%s%s" % (fn.__name__, args), False, "raised %r" % exc)
+    """Run one test function as one case."""
+    CASES.run("%s(%s)" % (fn.__name__, ", ".join(map(str, args))), fn,
+              *args)
 
 
 def run(vdev, extra=()):
@@ -165,8 +159,7 @@ def main():
         case(test_suggestion_with_overrides)
         case(test_no_device)
     shutil.rmtree(WORK, ignore_errors=True)
-    print("%d passed, %d failed" % (results["passed"], results["failed"]))
-    return 0 if results["failed"] == 0 else 1
+    return CASES.report()
 
 
 if __name__ == "__main__":

@@ -15,12 +15,17 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
+from cases import Cases  # noqa: E402 pylint: disable=wrong-import-position
+
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
 TIMEOUT = 120
 
-results = {"passed": 0, "failed": 0}
+CASES = Cases()
+check = CASES.check
 
 
 def find_tool():
@@ -66,21 +71,9 @@ def run(args, timeout=TIMEOUT):
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def check(name, cond, detail=""):
-    if cond:
-        results["passed"] += 1
-        print("PASS %s" % name)
-    else:
-        results["failed"] += 1
-        print("FAIL %s %s" % (name, detail))
-
-
 def case(fn):
-    """Run one test function; an exception is a failure, not a crash."""
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001 - reported as a failure
-        check(fn.__name__, False, "raised %r" % exc)
+    """Run one test function as one case."""
+    CASES.run(fn.__name__, fn)
     return fn
 
 
@@ -357,8 +350,7 @@ def main():
         else:
             check("the PMD is built", False, PMD)
     shutil.rmtree(WORK, ignore_errors=True)
-    print("%d passed, %d failed" % (results["passed"], results["failed"]))
-    return 0 if results["failed"] == 0 else 1
+    return CASES.report()
 
 
 if __name__ == "__main__":

@@ -5,6 +5,9 @@
 well-formed, complete JSON. Timing values are checked for presence and
 type only, never for size (benchmarks are not timed tests).
 
+Each part of the JSON (datapath, control path, memory) is one case, as
+is each other property checked; "N passed, N failed" counts cases.
+
 Usage: smoke.py BUILD_DIR/test/bench/mlx5-tm-bench
 """
 
@@ -15,21 +18,18 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
+from cases import Cases  # noqa: E402 pylint: disable=wrong-import-position
+
 SHAPES = ["64B", "1500B", "3seg"]
 BURSTS = [1, 8, 32, 64]
-passed = 0
-failed = 0
+CASES = Cases()
 
 
 def check(ok, what):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("ok   " + what)
-    else:
-        failed += 1
-        print("FAIL " + what)
-    return ok
+    """One check (of the running case); returns @ok."""
+    return CASES.check(what, ok)
 
 
 def is_num(v):
@@ -142,12 +142,12 @@ def main():
                   "machine, mode and smoke flag recorded")
             linked = doc.get("mlx5_tm_linked") is True
             upstream = doc.get("upstream_linked") is True
-            check_datapath(doc, ["null", "ring"] +
-                           (["mlx5_tm"] if linked else []) +
-                           (["upstream"] if upstream else []))
+            CASES.run("datapath part complete", check_datapath, doc,
+                      ["null", "ring"] + (["mlx5_tm"] if linked else []) +
+                      (["upstream"] if upstream else []))
             if check(linked, "mlx5_tm PMD linked into the benchmark"):
-                check_control(doc)
-                check_memory(doc)
+                CASES.run("control part complete", check_control, doc)
+                CASES.run("memory part complete", check_memory, doc)
             check(doc.get("parts_failed") == 0, "no part failed")
         cg = os.path.join(tmp, "cg.json")
         proc = subprocess.run([binary, "--smoke", "--callgrind", "--only",
@@ -165,8 +165,7 @@ def main():
         bad = subprocess.run([binary, "--packets", "0"],
                              capture_output=True, text=True, timeout=60)
         check(bad.returncode == 2, "a bad option is refused (exit 2)")
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+    return CASES.report()
 
 
 if __name__ == "__main__":

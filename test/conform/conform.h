@@ -27,11 +27,27 @@
 
 /* ---- Counting (test_conform.c) ---- */
 
+/** Cases passed and failed so far. */
 extern unsigned int c_passed, c_failed;
 
-/** Count one named comparison and print it: "ok" or "FAIL". */
+/**
+ * Check one named comparison and print it: "ok" or "FAIL". Inside a case
+ * (conform_begin() ... conform_end()) it is one check of that case;
+ * outside, a case of its own.
+ */
 void conform_case(bool ok, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/**
+ * Open a test case (one named behaviour: a device's capabilities, its
+ * objects, one command's fields): it counts once, failed if any of its
+ * comparisons failed.
+ */
+void conform_begin(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/** Close the case conform_begin() opened: count it and print its verdict. */
+void conform_end(void);
 
 /* ---- Recording glue (conform_glue.c) ---- */
 

@@ -33,20 +33,52 @@
 
 unsigned int c_passed, c_failed;
 
+/* The open case: its name, whether a comparison of it failed. */
+static char case_name[192];
+static bool case_open;
+static bool case_failed;
+
 void
 conform_case(bool ok, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (ok)
-		c_passed++;
-	else
-		c_failed++;
-	printf("%s ", ok ? "ok  " : "FAIL");
+	if (!case_open) {
+		if (ok)
+			c_passed++;
+		else
+			c_failed++;
+	} else if (!ok) {
+		case_failed = true;
+	}
+	printf("%s%s ", case_open ? "  " : "", ok ? "ok  " : "FAIL");
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 	printf("\n");
+}
+
+void
+conform_begin(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(case_name, sizeof(case_name), fmt, ap);
+	va_end(ap);
+	case_open = true;
+	case_failed = false;
+}
+
+void
+conform_end(void)
+{
+	if (case_failed)
+		c_failed++;
+	else
+		c_passed++;
+	printf("%s %s\n", case_failed ? "FAIL" : "ok  ", case_name);
+	case_open = false;
 }
 
 static void
@@ -769,6 +801,8 @@ compare_fields(const char *cfg, const struct conform_config *conf,
 	for (step = 0; step < STEPS; step++) {
 		if (step == STEP_RATE && o.pp2 == NULL)
 			continue;
+		conform_begin("%s fields %s: the PMD's command as upstream's",
+			      cfg, step_names[step]);
 		conform_case(o.cmd[step].opcode != 0 &&
 			     o.cmd[step].ret == 0 && u.cmd[step].opcode != 0 &&
 			     u.cmd[step].ret == 0,
@@ -778,6 +812,7 @@ compare_fields(const char *cfg, const struct conform_config *conf,
 		diff_cmd(cfg, step_names[step],
 			 o.cmd[step].opcode ? &o.cmd[step] : NULL,
 			 u.cmd[step].opcode ? &u.cmd[step] : NULL);
+		conform_end();
 	}
 out:
 	side_close(&o, false);
@@ -816,11 +851,17 @@ main(int argc, char **argv)
 			conform_case(false, "%s: device opens: %s", cfg, err);
 			continue;
 		}
+		conform_begin("%s caps: the model's as upstream reads them",
+			      cfg);
 		compare_caps(cfg, &d, &h);
 		conform_dev_close(&d);
+		conform_end();
 		if (!conf->objects)
 			continue;
+		conform_begin("%s objects: upstream's builders accepted and "
+			      "answered", cfg);
 		compare_objects(cfg, conf, &h);
+		conform_end();
 		compare_fields(cfg, conf, &h);
 	}
 	up_glue_restore();

@@ -10,6 +10,40 @@
 
 unsigned int t_passed, t_failed;
 
+static const char *case_group;
+static const char *case_name;
+static bool case_failed;
+
+void
+t_case_begin(const char *group, const char *name)
+{
+	case_group = group;
+	case_name = name;
+	case_failed = false;
+}
+
+void
+t_case_end(void)
+{
+	if (case_failed)
+		t_failed++;
+	else
+		t_passed++;
+	printf("%s %s: %s\n", case_failed ? "FAIL" : "ok  ", case_group,
+	       case_name);
+	fflush(stdout);
+	case_name = NULL;
+}
+
+void
+t_check_failed(void)
+{
+	if (case_name != NULL)
+		case_failed = true;
+	else
+		t_failed++;
+}
+
 int
 t_open(struct t_dev *d, const char *profile, const char *const *kv)
 {

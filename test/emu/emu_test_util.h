@@ -19,17 +19,37 @@
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_wqe.h"
 
+/*
+ * A test case is one named behaviour: T_RUN(test_x()) runs it, and it
+ * counts once, failed if any of its CHECKs failed. A CHECK that fails
+ * outside any case counts as a failed case of its own.
+ */
+
+/** Cases passed and failed so far. */
 extern unsigned int t_passed, t_failed;
 
+/** Start case @p name of group @p group (T_RUN does it). */
+void t_case_begin(const char *group, const char *name);
+/** End the current case: count it and print "ok" or "FAIL" with its name. */
+void t_case_end(void);
+/** Record a failed CHECK (CHECK does it after printing why). */
+void t_check_failed(void);
+
+/** Fail the current case (and say why) unless @p cond holds. */
 #define CHECK(cond, ...) do { \
-	if (cond) { \
-		t_passed++; \
-	} else { \
-		t_failed++; \
+	if (!(cond)) { \
 		printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
 		printf(__VA_ARGS__); \
 		printf("\n"); \
+		t_check_failed(); \
 	} \
+} while (0)
+
+/** Run the call @p call as one case, named after it and its caller. */
+#define T_RUN(call) do { \
+	t_case_begin(__func__, #call); \
+	call; \
+	t_case_end(); \
 } while (0)
 
 struct t_dev {

@@ -135,8 +135,8 @@ test_config_open(void)
 void
 test_emu_config(void)
 {
-	test_config_values();
-	test_config_open();
+	T_RUN(test_config_values());
+	T_RUN(test_config_open());
 }
 
 /* ---- firmware commands ---- */
@@ -493,9 +493,9 @@ test_fw_faults(void)
 void
 test_emu_fw(void)
 {
-	test_caps();
-	test_fw_errors();
-	test_fw_faults();
+	T_RUN(test_caps());
+	T_RUN(test_fw_errors());
+	T_RUN(test_fw_faults());
 }
 
 /* ---- rate table ---- */
@@ -611,6 +611,6 @@ test_pp_caps(void)
 void
 test_emu_rate_table(void)
 {
-	test_pp_semantics();
-	test_pp_caps();
+	T_RUN(test_pp_semantics());
+	T_RUN(test_pp_caps());
 }

@@ -1282,23 +1282,23 @@ test_pp_sharing_and_uid(void)
 void
 test_emu_datapath(void)
 {
-	test_data_rate();
-	test_wqe_rate();
-	test_line_sharing();
-	test_burst_bound();
-	test_doorbell_protocol();
-	test_live_rate_change();
-	test_pp_reuse_under_sq();
-	test_cq_ring();
-	test_cq_ci_16bit();
-	test_error_cqe_recovery();
-	test_inline_mode();
-	test_inline_vport_modes();
-	test_pcap_and_bytes();
-	test_port_mtu();
-	test_port_switchdev();
-	test_pp_sharing_and_uid();
-	test_vport_counter();
-	test_cqe_ts_format();
-	test_realtime();
+	T_RUN(test_data_rate());
+	T_RUN(test_wqe_rate());
+	T_RUN(test_line_sharing());
+	T_RUN(test_burst_bound());
+	T_RUN(test_doorbell_protocol());
+	T_RUN(test_live_rate_change());
+	T_RUN(test_pp_reuse_under_sq());
+	T_RUN(test_cq_ring());
+	T_RUN(test_cq_ci_16bit());
+	T_RUN(test_error_cqe_recovery());
+	T_RUN(test_inline_mode());
+	T_RUN(test_inline_vport_modes());
+	T_RUN(test_pcap_and_bytes());
+	T_RUN(test_port_mtu());
+	T_RUN(test_port_switchdev());
+	T_RUN(test_pp_sharing_and_uid());
+	T_RUN(test_vport_counter());
+	T_RUN(test_cqe_ts_format());
+	T_RUN(test_realtime());
 }

@@ -447,8 +447,8 @@ test_empw_pacing(void)
 void
 test_emu_empw(void)
 {
-	test_empw_caps();
-	test_empw_wire();
-	test_empw_malformed();
-	test_empw_pacing();
+	T_RUN(test_empw_caps());
+	T_RUN(test_empw_wire());
+	T_RUN(test_empw_malformed());
+	T_RUN(test_empw_pacing());
 }

@@ -858,13 +858,13 @@ test_unattached(bool strict)
 void
 test_emu_sched(void)
 {
-	test_caps();
-	test_commands();
-	test_weights(0);
-	test_weights(1);
-	test_weights(2);
-	test_nested();
-	test_live_move();
-	test_unattached(false);
-	test_unattached(true);
+	T_RUN(test_caps());
+	T_RUN(test_commands());
+	T_RUN(test_weights(0));
+	T_RUN(test_weights(1));
+	T_RUN(test_weights(2));
+	T_RUN(test_nested());
+	T_RUN(test_live_move());
+	T_RUN(test_unattached(false));
+	T_RUN(test_unattached(true));
 }

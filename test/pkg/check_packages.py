@@ -20,7 +20,8 @@ On each set of package trees: what each package holds, the driver needing
 no libpcap, and Debian's dpdk-testpmd loading the driver from the unpacked
 trees with -d: with the device model package beside it emu= gives a
 net_mlx5_tm port; with the driver package alone emu= is refused with a
-message naming the device-model library. Prints "N passed, N failed".
+message naming the device-model library. Each check is one case; prints
+"N passed, N failed".
 """
 
 import fnmatch
@@ -117,13 +118,17 @@ def split_by_install(checks, src, staged, work):
         with open(inst) as f:
             patterns = [p.strip() for p in f if p.strip() and
                         not p.startswith("#")]
+        idle = []
         for pat in patterns:
             hit = [x for x in files if matches(x, pat)]
-            checks.check("%s: %s installs something" % (pkg, pat),
-                         len(hit) > 0)
+            if not hit:
+                idle.append(pat)
             for x in hit:
                 owner[x].append(pkg)
                 copy_entry(staged, x, root)
+        checks.check("%s: every pattern of %s.install installs something"
+                     % (pkg, pkg), not idle, "installing nothing: %s"
+                     % ", ".join(idle))
     stray = [f for f, o in owner.items() if len(o) != 1]
     checks.check("every installed file goes to exactly one package",
                  not stray, "; ".join("%s: %s" % (f, owner[f] or "none")

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Suite pmd_exports: the exported symbols and the dependencies of the two
-# shared objects.
+# shared objects; each check is one case.
 # - librte_net_mlx5_tm.so (the driver) exports exactly the functions of
 #   rte_pmd_mlx5_tm.h: no device-model symbol; it needs no libpcap.
 # - librte_net_mlx5_tm_emu.so (the device model) exports exactly the
@@ -36,10 +36,10 @@ declared() {
 		sed -E 's/(\(|\[\];)$//' | sort -u
 }
 
-# Exported symbols of $1 against the list $2: each exported one declared,
-# each declared one exported.
+# One case: the exported symbols of $1 are the list $2, each exported one
+# declared, each declared one exported (every difference printed).
 exports_match() {
-	local so=$1 want=$2 exported s
+	local so=$1 want=$2 exported s bad=0
 	exported=$(nm -D --defined-only "$so" |
 		awk '$2 ~ /^[TDRB]$/ {print $3}' | sort -u)
 	if [ -z "$exported" ]; then
@@ -47,14 +47,19 @@ exports_match() {
 		return
 	fi
 	for s in $exported; do
-		grep -qx "$s" <<< "$want"
-		check $? "$(basename "$so"): $s exported but not in its public headers"
+		if ! grep -qx "$s" <<< "$want"; then
+			echo "  $(basename "$so"): $s exported but not in its public headers"
+			bad=1
+		fi
 	done
 	for s in $want; do
-		grep -qx "$s" <<< "$exported"
-		check $? "$(basename "$so"): $s declared public but not exported"
+		if ! grep -qx "$s" <<< "$exported"; then
+			echo "  $(basename "$so"): $s declared public but not exported"
+			bad=1
+		fi
 	done
 	echo "$(basename "$so"): $(wc -w <<< "$exported") symbols exported"
+	check $bad "$(basename "$so") exports other symbols than its public headers declare"
 }
 
 pmd=$build/drivers/librte_net_mlx5_tm.so

@@ -37,16 +37,50 @@
 #define POOL_SZ 1023
 #define BURST 16
 
+/* One check of the running case (run()): it fails the case. */
 static void
 check(bool ok, const char *what)
 {
-	if (ok) {
-		n_pass++;
-	} else {
-		n_fail++;
+	if (!ok) {
+		test_ok = false;
 		printf("  FAIL: %s\n", what);
 	}
 	fflush(stdout);
+}
+
+/* The mbuf pool and the rte_malloc heap after each life, for the cases. */
+static struct rte_mempool *life_pool;
+static struct rte_malloc_socket_stats heap_after[2];
+
+static void lifecycle(struct rte_mempool *pool);
+
+static void
+first_life(void)
+{
+	lifecycle(life_pool);
+	rte_malloc_get_socket_stats(0, &heap_after[0]);
+}
+
+static void
+second_life(void)
+{
+	lifecycle(life_pool);
+	rte_malloc_get_socket_stats(0, &heap_after[1]);
+}
+
+static void
+second_life_heap(void)
+{
+	const struct rte_malloc_socket_stats *first = &heap_after[0];
+	const struct rte_malloc_socket_stats *second = &heap_after[1];
+
+	check(second->alloc_count == first->alloc_count &&
+	      second->heap_allocsz_bytes == first->heap_allocsz_bytes,
+	      "second life leaves the rte_malloc heap as it was");
+	if (second->alloc_count != first->alloc_count)
+		printf("  rte_malloc: %u blocks, %zu bytes after the first life; %u, %zu after the second\n",
+		       first->alloc_count, first->heap_allocsz_bytes,
+		       second->alloc_count, second->heap_allocsz_bytes);
 }
 
 /* A frame of @p len bytes in one or two segments. */
@@ -186,8 +220,6 @@ main(int argc, char **argv)
 		"--no-shconf", "--no-telemetry", "--log-level", "lib.eal:error",
 		"--log-level", "pmd.net.mlx5_tm:notice", NULL,
 	};
-	struct rte_malloc_socket_stats first, second;
-	struct rte_mempool *pool;
 
 	(void)argc;
 	if (rte_eal_init(RTE_DIM(eal_argv) - 1, eal_argv) < 0) {
@@ -195,24 +227,19 @@ main(int argc, char **argv)
 		       rte_strerror(rte_errno));
 		return 1;
 	}
-	pool = rte_pktmbuf_pool_create("lifecycle", POOL_SZ, 0, 0,
-				       RTE_MBUF_DEFAULT_BUF_SIZE,
-				       SOCKET_ID_ANY);
-	check(pool != NULL, "mbuf pool");
-	if (pool != NULL) {
-		lifecycle(pool);
-		rte_malloc_get_socket_stats(0, &first);
-		lifecycle(pool);
-		rte_malloc_get_socket_stats(0, &second);
-		check(second.alloc_count == first.alloc_count &&
-		      second.heap_allocsz_bytes == first.heap_allocsz_bytes,
-		      "second life leaves the rte_malloc heap as it was");
-		if (second.alloc_count != first.alloc_count)
-			printf("  rte_malloc: %u blocks, %zu bytes after the first life; %u, %zu after the second\n",
-			       first.alloc_count, first.heap_allocsz_bytes,
-			       second.alloc_count, second.heap_allocsz_bytes);
+	life_pool = rte_pktmbuf_pool_create("lifecycle", POOL_SZ, 0, 0,
+					    RTE_MBUF_DEFAULT_BUF_SIZE,
+					    SOCKET_ID_ANY);
+	if (life_pool == NULL) {
+		printf("  FAIL: mbuf pool\n");
+		n_fail++;
+	} else {
+		run("first life: every object and mbuf comes back", first_life);
+		run("second life: the same", second_life);
+		run("second life leaves the rte_malloc heap as it was",
+		    second_life_heap);
 	}
-	rte_mempool_free(pool);
+	rte_mempool_free(life_pool);
 	rte_eal_cleanup();
 	printf("%u passed, %u failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;

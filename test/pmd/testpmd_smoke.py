@@ -7,8 +7,8 @@ Usage: testpmd_smoke.py BUILD_DIR
 
 Runs testpmd on the device model (realtime clock), txonly on 4 queues,
 checks the port counts packets, that a queue rate limit is accepted, and
-that the wire's per-queue figures are in the xstats. Prints
-"N passed, N failed".
+that the wire's per-queue figures are in the xstats. A case is one
+testpmd session; prints "N passed, N failed" (cases).
 """
 
 import os
@@ -20,6 +20,11 @@ import tempfile
 import time
 
 import pexpect
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
+# pylint: disable=wrong-import-position
+from cases import Cases as Checks  # noqa: E402
 
 TESTPMD = "/usr/bin/dpdk-testpmd"
 PROMPT = "testpmd> "
@@ -61,21 +66,6 @@ def private_dir(build):
         return path
     raise RuntimeError("no directory free of world-writable ancestors in "
                        + ", ".join(c for c in candidates if c))
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-            print("ok   %s" % name)
-        else:
-            self.failed += 1
-            print("FAIL %s %s" % (name, detail))
-        sys.stdout.flush()
 
 
 def cmd(child, line, timeout=30):
@@ -191,8 +181,7 @@ def main():
     if not os.path.exists(TESTPMD) or not os.path.exists(so):
         checks.check("testpmd and the PMD exist",
                      False, "%s / %s missing" % (TESTPMD, so))
-        print("%d passed, %d failed" % (checks.passed, checks.failed))
-        return 1
+        return checks.report()
     work = private_dir(build)
     try:
         pmd = os.path.join(work, os.path.basename(so))
@@ -203,20 +192,23 @@ def main():
         shutil.copy(os.path.join(os.path.dirname(so), EMU_SO), emu)
         os.chmod(emu, 0o700)
         # As the guide shows it: no Rx queue, one forwarding stream.
-        session(checks, pmd, 0, 4, rates=False)
+        checks.run("testpmd --rxq=0 --txq=4: sends", session, checks, pmd,
+                   0, 4, False)
         # Rx queues too: testpmd then sends on all 4 Tx queues.
-        session(checks, pmd, 4, 4, rates=True)
+        checks.run("testpmd --rxq=4 --txq=4: sends on every queue, paced",
+                   session, checks, pmd, 4, 4, True)
         # Without the model beside it (and none installed), emu= fails.
         alone = os.path.join(work, "alone")
         os.mkdir(alone, 0o700)
         shutil.copy(so, alone)
-        model_missing(checks, os.path.join(alone, os.path.basename(so)))
+        checks.run("driver without the device model: emu= refused",
+                   model_missing, checks,
+                   os.path.join(alone, os.path.basename(so)))
     except (OSError, RuntimeError) as e:
         checks.check("set-up", False, str(e))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-        print("%d passed, %d failed" % (checks.passed, checks.failed))
-    return 0 if checks.failed == 0 else 1
+    return checks.report()
 
 
 if __name__ == "__main__":

@@ -15,6 +15,12 @@
  *   command: mbox_in/mbox_out, and modify_cq_in);
  * where two of them hold a field they agree. WQE and CQE layouts are also
  * compared with rdma-core's <infiniband/mlx5dv.h> (test_prm_dv.c).
+ *
+ * Offsets, widths, sizes and constants are compile-time facts, checked
+ * with _Static_assert: a wrong one fails the build. At run time a test
+ * case is one named behaviour and counts once, failed if any of its
+ * checks failed: one case per layout (MLX5_SET/MLX5_GET place every
+ * listed field of it exactly), and one per function run by main().
  */
 
 #include <dirent.h>
@@ -33,18 +39,52 @@
 #include "test_prm_dv.h"
 #include "test_prm_structs.h"
 
-static unsigned int passed;
-static unsigned int failed;
+/* A run-time case: its name, the fields it placed, whether it failed. */
+struct prm_case {
+	const char *name;
+	unsigned int n_fields;
+	bool failed;
+};
+
+/* Room for every layout and function case. */
+#define PRM_CASES_MAX 96
+
+static struct prm_case cases[PRM_CASES_MAX];
+static unsigned int n_cases;
+/* The case the checks count for now, NULL between cases. */
+static struct prm_case *cur_case;
+/* Checks that failed outside any case: each a failed case of its own. */
+static unsigned int stray_failed;
+
+/* Make case @p name (a literal) the current one, opening it if new. */
+static struct prm_case *
+case_enter(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < n_cases; i++)
+		if (strcmp(cases[i].name, name) == 0)
+			return cur_case = &cases[i];
+	if (n_cases == PRM_CASES_MAX) {
+		printf("FAIL more than %d cases: raise PRM_CASES_MAX\n",
+		       PRM_CASES_MAX);
+		stray_failed++;
+		return cur_case = NULL;
+	}
+	cases[n_cases].name = name;
+	return cur_case = &cases[n_cases++];
+}
 
 static void
 expect(bool ok, const char *what, const char *file, int line)
 {
-	if (ok) {
-		passed++;
+	if (ok)
 		return;
-	}
-	failed++;
 	printf("FAIL %s:%d: %s\n", file, line, what);
+	if (cur_case != NULL)
+		cur_case->failed = true;
+	else
+		stray_failed++;
 }
 
 #define EXPECT(cond) expect((cond), #cond, __FILE__, __LINE__)
@@ -105,20 +145,27 @@ mask_of(size_t w)
 	return w >= 64 ? ~0ULL : (1ULL << w) - 1;
 }
 
-/* Offset and width of a field against the published layout. */
-#define FIELD(typ, fld, off, w) do { \
-	EXPECT_EQ(MLX5_BIT_OFF(typ, fld), (off)); \
-	EXPECT_EQ(MLX5_BIT_SZ(typ, fld), (w)); \
-} while (0)
+/* A fact the compiler checks: @p a == @p b, or the build fails. */
+#define STATIC_EQ(a, b) _Static_assert((a) == (b), #a " == " #b)
+
+/* Offset and width of a field against the published layout (build time). */
+#define FIELD(typ, fld, off, w) \
+	STATIC_EQ(MLX5_BIT_OFF(typ, fld), (off)); \
+	STATIC_EQ(MLX5_BIT_SZ(typ, fld), (w))
+
+/* The checks that follow count for the case of layout @p typ. */
+#define LAYOUT_CASE(typ) (case_enter("layout " #typ)->n_fields++)
 
 /*
- * A field of at most 32 bits: offset, width, and MLX5_SET/MLX5_GET placing
- * exactly its bits, big-endian, without touching any other bit.
+ * A field of at most 32 bits: offset and width (build time), and, in the
+ * case of its layout, MLX5_SET/MLX5_GET placing exactly its bits,
+ * big-endian, without touching any other bit.
  */
 #define FIELD32(typ, fld, off, w) do { \
 	const size_t sz_ = MLX5_ST_SZ_BYTES(typ); \
 	const unsigned long long pat_ = 0xa5c3f00fULL & mask_of(w); \
 	FIELD(typ, fld, off, w); \
+	LAYOUT_CASE(typ); \
 	memset(buf, 0, sizeof(buf)); \
 	MLX5_SET(typ, buf, fld, 0xffffffffu); \
 	EXPECT(bits_are(sz_, (off), (w), mask_of(w), 0, 0)); \
@@ -133,11 +180,14 @@ mask_of(size_t w)
 	EXPECT_EQ(MLX5_GET(typ, buf, fld), pat_); \
 } while (0)
 
-/* A 64-bit field: offset, and MLX5_SET64/MLX5_GET64 across two dwords. */
+/* A 64-bit field: offset (build time), and MLX5_SET64/MLX5_GET64 across
+ * two dwords in the case of its layout.
+ */
 #define FIELD64(typ, fld, off) do { \
 	const size_t sz_ = MLX5_ST_SZ_BYTES(typ); \
 	const unsigned long long v_ = 0x0123456789abcdefULL; \
 	FIELD(typ, fld, off, 64); \
+	LAYOUT_CASE(typ); \
 	memset(buf, 0, sizeof(buf)); \
 	MLX5_SET64(typ, buf, fld, v_); \
 	EXPECT(bits_are(sz_, (off), 64, v_, 0, 0)); \
@@ -147,89 +197,83 @@ mask_of(size_t w)
 	EXPECT(bits_are(sz_, (off), 64, 0, 1, 0xff)); \
 } while (0)
 
-#define SIZE(typ, bits) do { \
-	EXPECT_EQ(MLX5_ST_SZ_BYTES(typ) * 8, (bits)); \
-	EXPECT_EQ(MLX5_ST_SZ_DW(typ) * 32, (bits)); \
-} while (0)
+#define SIZE(typ, bits) \
+	STATIC_EQ(MLX5_ST_SZ_BYTES(typ) * 8, (bits)); \
+	STATIC_EQ(MLX5_ST_SZ_DW(typ) * 32, (bits))
 
-#define UNION_SIZE(typ, bits) do { \
-	EXPECT_EQ(MLX5_UN_SZ_BYTES(typ) * 8, (bits)); \
-	EXPECT_EQ(MLX5_UN_SZ_DW(typ) * 32, (bits)); \
-} while (0)
+#define UNION_SIZE(typ, bits) \
+	STATIC_EQ(MLX5_UN_SZ_BYTES(typ) * 8, (bits)); \
+	STATIC_EQ(MLX5_UN_SZ_DW(typ) * 32, (bits))
 
-/* Full sizes of the layouts, in bits. */
-static void
-test_sizes(void)
-{
-	SIZE(mbox_in, 0x80); /* rdma-core */
-	SIZE(mbox_out, 0x80); /* rdma-core */
-	SIZE(cmd_hca_cap, 0x800); /* rdma-core */
-	SIZE(per_protocol_networking_offload_caps, 0x800); /* DPDK */
-	SIZE(qos_cap, 0x800); /* rdma-core */
-	SIZE(set_pp_rate_limit_context, 0x180); /* DPDK */
-	UNION_SIZE(hca_cap_union, 0x8000); /* rdma-core */
-	SIZE(query_hca_cap_in, 0x80); /* rdma-core */
-	SIZE(query_hca_cap_out, 0x8080); /* rdma-core */
-	SIZE(alloc_transport_domain_in, 0x80); /* DPDK */
-	SIZE(alloc_transport_domain_out, 0x80); /* rdma-core */
-	SIZE(dealloc_transport_domain_in, 0x80); /* rdma-core */
-	SIZE(dealloc_transport_domain_out, 0x80); /* Linux */
-	SIZE(tisc, 0x500); /* rdma-core */
-	SIZE(create_tis_in, 0x600); /* DPDK */
-	SIZE(create_tis_out, 0x80); /* rdma-core */
-	SIZE(modify_tis_bitmask, 0x40); /* rdma-core */
-	SIZE(modify_tis_in, 0x600); /* rdma-core */
-	SIZE(modify_tis_out, 0x80); /* rdma-core */
-	SIZE(destroy_tis_in, 0x80); /* rdma-core */
-	SIZE(destroy_tis_out, 0x80); /* Linux */
-	SIZE(query_tis_in, 0x80); /* rdma-core */
-	SIZE(query_tis_out, 0x580); /* rdma-core */
-	SIZE(wq, 0x600); /* DPDK */
-	SIZE(sqc, 0x780); /* rdma-core */
-	SIZE(create_sq_in, 0x880); /* DPDK */
-	SIZE(create_sq_out, 0x80); /* rdma-core */
-	SIZE(modify_sq_in, 0x880); /* rdma-core */
-	SIZE(modify_sq_out, 0x80); /* rdma-core */
-	SIZE(destroy_sq_in, 0x80); /* rdma-core */
-	SIZE(destroy_sq_out, 0x80); /* Linux */
-	SIZE(query_sq_in, 0x80); /* DPDK */
-	SIZE(query_sq_out, 0x880); /* DPDK */
-	SIZE(cqc, 0x200); /* DPDK */
-	SIZE(create_cq_in, 0x880); /* DPDK */
-	SIZE(create_cq_out, 0x80); /* rdma-core */
-	SIZE(destroy_cq_in, 0x80); /* rdma-core */
-	SIZE(destroy_cq_out, 0x80); /* Linux */
-	SIZE(query_cq_in, 0x80); /* DPDK */
-	SIZE(query_cq_out, 0x880); /* DPDK */
-	SIZE(modify_cq_in, 0x880); /* Linux */
-	SIZE(modify_cq_out, 0x80); /* Linux */
-	SIZE(nic_vport_context, 0x800); /* Linux (without the MAC list) */
-	SIZE(query_nic_vport_context_in, 0x80); /* Linux */
-	SIZE(query_nic_vport_context_out, 0x880); /* Linux */
-	SIZE(tsar_element, 0x20); /* Linux */
-	UNION_SIZE(element_attributes, 0x20); /* Linux */
-	SIZE(scheduling_context, 0x200); /* Linux */
-	SIZE(create_scheduling_element_in, 0x400); /* Linux */
-	SIZE(create_scheduling_element_out, 0x200); /* Linux */
-	SIZE(modify_scheduling_element_in, 0x400); /* Linux */
-	SIZE(modify_scheduling_element_out, 0x200); /* Linux */
-	SIZE(query_scheduling_element_in, 0x200); /* Linux */
-	SIZE(query_scheduling_element_out, 0x400); /* Linux */
-	SIZE(destroy_scheduling_element_in, 0x200); /* Linux */
-	SIZE(destroy_scheduling_element_out, 0x200); /* Linux */
-	SIZE(traffic_counter, 0x80); /* Linux */
-	SIZE(query_vport_counter_in, 0x100); /* Linux */
-	SIZE(query_vport_counter_out, 0x1080); /* Linux */
+/* Full sizes of the layouts, in bits (build time). */
+SIZE(mbox_in, 0x80); /* rdma-core */
+SIZE(mbox_out, 0x80); /* rdma-core */
+SIZE(cmd_hca_cap, 0x800); /* rdma-core */
+SIZE(per_protocol_networking_offload_caps, 0x800); /* DPDK */
+SIZE(qos_cap, 0x800); /* rdma-core */
+SIZE(set_pp_rate_limit_context, 0x180); /* DPDK */
+UNION_SIZE(hca_cap_union, 0x8000); /* rdma-core */
+SIZE(query_hca_cap_in, 0x80); /* rdma-core */
+SIZE(query_hca_cap_out, 0x8080); /* rdma-core */
+SIZE(alloc_transport_domain_in, 0x80); /* DPDK */
+SIZE(alloc_transport_domain_out, 0x80); /* rdma-core */
+SIZE(dealloc_transport_domain_in, 0x80); /* rdma-core */
+SIZE(dealloc_transport_domain_out, 0x80); /* Linux */
+SIZE(tisc, 0x500); /* rdma-core */
+SIZE(create_tis_in, 0x600); /* DPDK */
+SIZE(create_tis_out, 0x80); /* rdma-core */
+SIZE(modify_tis_bitmask, 0x40); /* rdma-core */
+SIZE(modify_tis_in, 0x600); /* rdma-core */
+SIZE(modify_tis_out, 0x80); /* rdma-core */
+SIZE(destroy_tis_in, 0x80); /* rdma-core */
+SIZE(destroy_tis_out, 0x80); /* Linux */
+SIZE(query_tis_in, 0x80); /* rdma-core */
+SIZE(query_tis_out, 0x580); /* rdma-core */
+SIZE(wq, 0x600); /* DPDK */
+SIZE(sqc, 0x780); /* rdma-core */
+SIZE(create_sq_in, 0x880); /* DPDK */
+SIZE(create_sq_out, 0x80); /* rdma-core */
+SIZE(modify_sq_in, 0x880); /* rdma-core */
+SIZE(modify_sq_out, 0x80); /* rdma-core */
+SIZE(destroy_sq_in, 0x80); /* rdma-core */
+SIZE(destroy_sq_out, 0x80); /* Linux */
+SIZE(query_sq_in, 0x80); /* DPDK */
+SIZE(query_sq_out, 0x880); /* DPDK */
+SIZE(cqc, 0x200); /* DPDK */
+SIZE(create_cq_in, 0x880); /* DPDK */
+SIZE(create_cq_out, 0x80); /* rdma-core */
+SIZE(destroy_cq_in, 0x80); /* rdma-core */
+SIZE(destroy_cq_out, 0x80); /* Linux */
+SIZE(query_cq_in, 0x80); /* DPDK */
+SIZE(query_cq_out, 0x880); /* DPDK */
+SIZE(modify_cq_in, 0x880); /* Linux */
+SIZE(modify_cq_out, 0x80); /* Linux */
+SIZE(nic_vport_context, 0x800); /* Linux (without the MAC list) */
+SIZE(query_nic_vport_context_in, 0x80); /* Linux */
+SIZE(query_nic_vport_context_out, 0x880); /* Linux */
+SIZE(tsar_element, 0x20); /* Linux */
+UNION_SIZE(element_attributes, 0x20); /* Linux */
+SIZE(scheduling_context, 0x200); /* Linux */
+SIZE(create_scheduling_element_in, 0x400); /* Linux */
+SIZE(create_scheduling_element_out, 0x200); /* Linux */
+SIZE(modify_scheduling_element_in, 0x400); /* Linux */
+SIZE(modify_scheduling_element_out, 0x200); /* Linux */
+SIZE(query_scheduling_element_in, 0x200); /* Linux */
+SIZE(query_scheduling_element_out, 0x400); /* Linux */
+SIZE(destroy_scheduling_element_in, 0x200); /* Linux */
+SIZE(destroy_scheduling_element_out, 0x200); /* Linux */
+SIZE(traffic_counter, 0x80); /* Linux */
+SIZE(query_vport_counter_in, 0x100); /* Linux */
+SIZE(query_vport_counter_out, 0x1080); /* Linux */
 
-	/* WQE and CQE layouts: rdma-core mlx5dv.h, Linux qp.h/cq.h. */
-	SIZE(wqe_ctrl_seg, 0x80);
-	SIZE(wqe_eth_seg, 0x80);
-	SIZE(wqe_eth_seg_vlan, 0x80);
-	SIZE(wqe_data_seg, 0x80);
-	SIZE(wqe_inline_seg, 0x20);
-	SIZE(cqe64, 0x200);
-	SIZE(err_cqe64, 0x200);
-}
+/* WQE and CQE layouts: rdma-core mlx5dv.h, Linux qp.h/cq.h. */
+SIZE(wqe_ctrl_seg, 0x80);
+SIZE(wqe_eth_seg, 0x80);
+SIZE(wqe_eth_seg_vlan, 0x80);
+SIZE(wqe_data_seg, 0x80);
+SIZE(wqe_inline_seg, 0x20);
+SIZE(cqe64, 0x200);
+SIZE(err_cqe64, 0x200);
 
 /* Offsets and widths of every named field, with SET/GET placement. */
 static void
@@ -730,12 +774,12 @@ test_nested(void)
 	void *cap;
 	void *cqc;
 
-	EXPECT_EQ(MLX5_BYTE_OFF(create_sq_in, ctx), 0x20);
-	EXPECT_EQ(MLX5_BYTE_OFF(sqc, wq), 0x30);
-	EXPECT_EQ(MLX5_FLD_SZ_BYTES(sqc, wq), 0xc0);
-	EXPECT_EQ(MLX5_FLD_SZ_BYTES(wq, dbr_addr), 8);
-	EXPECT_EQ(MLX5_FLD_SZ_BYTES(mbox_out, syndrome), 4);
-	EXPECT_EQ(MLX5_ST_SZ_QW(sqc), 0x780 / 64);
+	STATIC_EQ(MLX5_BYTE_OFF(create_sq_in, ctx), 0x20);
+	STATIC_EQ(MLX5_BYTE_OFF(sqc, wq), 0x30);
+	STATIC_EQ(MLX5_FLD_SZ_BYTES(sqc, wq), 0xc0);
+	STATIC_EQ(MLX5_FLD_SZ_BYTES(wq, dbr_addr), 8);
+	STATIC_EQ(MLX5_FLD_SZ_BYTES(mbox_out, syndrome), 4);
+	STATIC_EQ(MLX5_ST_SZ_QW(sqc), 0x780 / 64);
 
 	/* Fields set through MLX5_ADDR_OF land at outer offset + inner one. */
 	memset(in, 0, sizeof(in));
@@ -824,7 +868,7 @@ test_pp_context(void)
 	};
 	uint8_t pp[MLX5_ST_SZ_BYTES(set_pp_rate_limit_context)];
 
-	EXPECT_EQ(sizeof(pp), 0x30);
+	STATIC_EQ(sizeof(pp), 0x30);
 	memset(pp, 0, sizeof(pp));
 	MLX5_SET(set_pp_rate_limit_context, pp, rate_limit, 1000000);
 	MLX5_SET(set_pp_rate_limit_context, pp, burst_upper_bound, 4096);
@@ -840,100 +884,95 @@ test_pp_context(void)
  * Constants against their published values: command opcodes and status
  * (Linux mlx5_ifc.h and device.h, rdma-core mlx5_ifc.h), QUERY_HCA_CAP
  * op_mod (DPDK mlx5_prm.h MLX5_GET_HCA_CAP_OP_MOD_*), SQ states and the
- * MODIFY_SQ bitmask (DPDK mlx5_prm.h, Linux mlx5_ifc.h).
+ * MODIFY_SQ bitmask (DPDK mlx5_prm.h, Linux mlx5_ifc.h). Build time.
  */
-static void
-test_constants(void)
-{
-	EXPECT_EQ(MLX5_CMD_OP_QUERY_HCA_CAP, 0x100);
-	EXPECT_EQ(MLX5_CMD_OP_CREATE_CQ, 0x400);
-	EXPECT_EQ(MLX5_CMD_OP_DESTROY_CQ, 0x401);
-	EXPECT_EQ(MLX5_CMD_OP_QUERY_CQ, 0x402);
-	EXPECT_EQ(MLX5_CMD_OP_MODIFY_CQ, 0x403);
-	EXPECT_EQ(MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT, 0x754);
-	EXPECT_EQ(MLX5_CMD_OP_CREATE_SCHEDULING_ELEMENT, 0x782);
-	EXPECT_EQ(MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT, 0x783);
-	EXPECT_EQ(MLX5_CMD_OP_QUERY_SCHEDULING_ELEMENT, 0x784);
-	EXPECT_EQ(MLX5_CMD_OP_MODIFY_SCHEDULING_ELEMENT, 0x785);
-	EXPECT_EQ(MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN, 0x816);
-	EXPECT_EQ(MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN, 0x817);
-	EXPECT_EQ(MLX5_CMD_OP_CREATE_SQ, 0x904);
-	EXPECT_EQ(MLX5_CMD_OP_MODIFY_SQ, 0x905);
-	EXPECT_EQ(MLX5_CMD_OP_DESTROY_SQ, 0x906);
-	EXPECT_EQ(MLX5_CMD_OP_QUERY_SQ, 0x907);
-	EXPECT_EQ(MLX5_CMD_OP_CREATE_TIS, 0x912);
-	EXPECT_EQ(MLX5_CMD_OP_MODIFY_TIS, 0x913);
-	EXPECT_EQ(MLX5_CMD_OP_DESTROY_TIS, 0x914);
-	EXPECT_EQ(MLX5_CMD_OP_QUERY_TIS, 0x915);
+STATIC_EQ(MLX5_CMD_OP_QUERY_HCA_CAP, 0x100);
+STATIC_EQ(MLX5_CMD_OP_CREATE_CQ, 0x400);
+STATIC_EQ(MLX5_CMD_OP_DESTROY_CQ, 0x401);
+STATIC_EQ(MLX5_CMD_OP_QUERY_CQ, 0x402);
+STATIC_EQ(MLX5_CMD_OP_MODIFY_CQ, 0x403);
+STATIC_EQ(MLX5_CMD_OP_QUERY_NIC_VPORT_CONTEXT, 0x754);
+STATIC_EQ(MLX5_CMD_OP_CREATE_SCHEDULING_ELEMENT, 0x782);
+STATIC_EQ(MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT, 0x783);
+STATIC_EQ(MLX5_CMD_OP_QUERY_SCHEDULING_ELEMENT, 0x784);
+STATIC_EQ(MLX5_CMD_OP_MODIFY_SCHEDULING_ELEMENT, 0x785);
+STATIC_EQ(MLX5_CMD_OP_ALLOC_TRANSPORT_DOMAIN, 0x816);
+STATIC_EQ(MLX5_CMD_OP_DEALLOC_TRANSPORT_DOMAIN, 0x817);
+STATIC_EQ(MLX5_CMD_OP_CREATE_SQ, 0x904);
+STATIC_EQ(MLX5_CMD_OP_MODIFY_SQ, 0x905);
+STATIC_EQ(MLX5_CMD_OP_DESTROY_SQ, 0x906);
+STATIC_EQ(MLX5_CMD_OP_QUERY_SQ, 0x907);
+STATIC_EQ(MLX5_CMD_OP_CREATE_TIS, 0x912);
+STATIC_EQ(MLX5_CMD_OP_MODIFY_TIS, 0x913);
+STATIC_EQ(MLX5_CMD_OP_DESTROY_TIS, 0x914);
+STATIC_EQ(MLX5_CMD_OP_QUERY_TIS, 0x915);
 
-	EXPECT_EQ(MLX5_CMD_STAT_OK, 0x0);
-	EXPECT_EQ(MLX5_CMD_STAT_INT_ERR, 0x1);
-	EXPECT_EQ(MLX5_CMD_STAT_BAD_OP_ERR, 0x2);
-	EXPECT_EQ(MLX5_CMD_STAT_BAD_PARAM_ERR, 0x3);
-	EXPECT_EQ(MLX5_CMD_STAT_BAD_SYS_STATE_ERR, 0x4);
-	EXPECT_EQ(MLX5_CMD_STAT_BAD_RES_ERR, 0x5);
-	EXPECT_EQ(MLX5_CMD_STAT_RES_BUSY, 0x6);
-	EXPECT_EQ(MLX5_CMD_STAT_LIM_ERR, 0x8);
-	EXPECT_EQ(MLX5_CMD_STAT_BAD_RES_STATE_ERR, 0x9);
-	EXPECT_EQ(MLX5_CMD_STAT_IX_ERR, 0xa);
-	EXPECT_EQ(MLX5_CMD_STAT_NO_RES_ERR, 0xf);
-	EXPECT_EQ(MLX5_CMD_STAT_BAD_QP_STATE_ERR, 0x10);
-	EXPECT_EQ(MLX5_CMD_STAT_BAD_PKT_ERR, 0x30);
-	EXPECT_EQ(MLX5_CMD_STAT_BAD_SIZE_OUTS_CQES_ERR, 0x40);
-	EXPECT_EQ(MLX5_CMD_STAT_BAD_INP_LEN_ERR, 0x50);
-	EXPECT_EQ(MLX5_CMD_STAT_BAD_OUTP_LEN_ERR, 0x51);
+STATIC_EQ(MLX5_CMD_STAT_OK, 0x0);
+STATIC_EQ(MLX5_CMD_STAT_INT_ERR, 0x1);
+STATIC_EQ(MLX5_CMD_STAT_BAD_OP_ERR, 0x2);
+STATIC_EQ(MLX5_CMD_STAT_BAD_PARAM_ERR, 0x3);
+STATIC_EQ(MLX5_CMD_STAT_BAD_SYS_STATE_ERR, 0x4);
+STATIC_EQ(MLX5_CMD_STAT_BAD_RES_ERR, 0x5);
+STATIC_EQ(MLX5_CMD_STAT_RES_BUSY, 0x6);
+STATIC_EQ(MLX5_CMD_STAT_LIM_ERR, 0x8);
+STATIC_EQ(MLX5_CMD_STAT_BAD_RES_STATE_ERR, 0x9);
+STATIC_EQ(MLX5_CMD_STAT_IX_ERR, 0xa);
+STATIC_EQ(MLX5_CMD_STAT_NO_RES_ERR, 0xf);
+STATIC_EQ(MLX5_CMD_STAT_BAD_QP_STATE_ERR, 0x10);
+STATIC_EQ(MLX5_CMD_STAT_BAD_PKT_ERR, 0x30);
+STATIC_EQ(MLX5_CMD_STAT_BAD_SIZE_OUTS_CQES_ERR, 0x40);
+STATIC_EQ(MLX5_CMD_STAT_BAD_INP_LEN_ERR, 0x50);
+STATIC_EQ(MLX5_CMD_STAT_BAD_OUTP_LEN_ERR, 0x51);
 
-	EXPECT_EQ(MLX5_HCA_CAP_OP_MOD(MLX5_CAP_GENERAL,
-				      MLX5_HCA_CAP_OPMOD_GET_MAX), 0x0);
-	EXPECT_EQ(MLX5_GET_HCA_CAP_OP_MOD_GENERAL_DEVICE, 0x1);
-	EXPECT_EQ(MLX5_GET_HCA_CAP_OP_MOD_ETHERNET_OFFLOAD_CAPS, 0x3);
-	EXPECT_EQ(MLX5_GET_HCA_CAP_OP_MOD_QOS_CAP, 0x19);
-	EXPECT_EQ(MLX5_HCA_CAP_OP_MOD(MLX5_CAP_QOS,
-				      MLX5_HCA_CAP_OPMOD_GET_MAX), 0x18);
+STATIC_EQ(MLX5_HCA_CAP_OP_MOD(MLX5_CAP_GENERAL, MLX5_HCA_CAP_OPMOD_GET_MAX),
+	  0x0);
+STATIC_EQ(MLX5_GET_HCA_CAP_OP_MOD_GENERAL_DEVICE, 0x1);
+STATIC_EQ(MLX5_GET_HCA_CAP_OP_MOD_ETHERNET_OFFLOAD_CAPS, 0x3);
+STATIC_EQ(MLX5_GET_HCA_CAP_OP_MOD_QOS_CAP, 0x19);
+STATIC_EQ(MLX5_HCA_CAP_OP_MOD(MLX5_CAP_QOS, MLX5_HCA_CAP_OPMOD_GET_MAX),
+	  0x18);
 
-	EXPECT_EQ(MLX5_SQC_STATE_RST, 0);
-	EXPECT_EQ(MLX5_SQC_STATE_RDY, 1);
-	EXPECT_EQ(MLX5_SQC_STATE_ERR, 3);
-	EXPECT_EQ(MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX, 1);
-	/* Linux en_main.c mlx5e_modify_sq, rdma-core mlx5_ifc.h */
-	EXPECT_EQ(MLX5_MODIFY_SQ_BITMASK_QOS_QUEUE_GROUP_ID, 4);
-	/* Linux mlx5_ifc.h: SCHEDULING_HIERARCHY_*, SCHEDULING_CONTEXT_*,
-	 * ELEMENT_TYPE_CAP_MASK_*, TSAR_ELEMENT_TSAR_TYPE_*,
-	 * TSAR_TYPE_CAP_MASK_*, MODIFY_SCHEDULING_ELEMENT_IN_MODIFY_BITMASK_*.
-	 */
-	EXPECT_EQ(MLX5_SCHEDULING_HIERARCHY_E_SWITCH, 2);
-	EXPECT_EQ(MLX5_SCHEDULING_HIERARCHY_NIC, 3);
-	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_TSAR, 0);
-	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_VPORT, 1);
-	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_VPORT_TC, 2);
-	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_PARA_VPORT_TC, 3);
-	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP, 4);
-	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_RATE_LIMIT, 5);
-	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_TSAR), 0x1);
-	EXPECT_EQ(MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP),
-		  0x10);
-	EXPECT_EQ(MLX5_TSAR_TYPE_DWRR, 0);
-	EXPECT_EQ(MLX5_TSAR_TYPE_ROUND_ROBIN, 1);
-	EXPECT_EQ(MLX5_TSAR_TYPE_ETS, 2);
-	EXPECT_EQ(MLX5_TSAR_TYPE_TC_ARB, 3);
-	EXPECT_EQ(MLX5_TSAR_TYPE_CAP(MLX5_TSAR_TYPE_DWRR), 0x1);
-	EXPECT_EQ(MLX5_TSAR_TYPE_CAP(MLX5_TSAR_TYPE_ETS), 0x4);
-	EXPECT_EQ(MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE, 1);
-	EXPECT_EQ(MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW, 2);
-	/* Linux mlx5_ifc.h: MLX5_CAP_INLINE_MODE_*, enum mlx5_inline_modes. */
-	EXPECT_EQ(MLX5_CAP_INLINE_MODE_L2, 0);
-	EXPECT_EQ(MLX5_CAP_INLINE_MODE_VPORT_CONTEXT, 1);
-	EXPECT_EQ(MLX5_CAP_INLINE_MODE_NOT_REQUIRED, 2);
-	EXPECT_EQ(MLX5_INLINE_MODE_NONE, 0);
-	EXPECT_EQ(MLX5_INLINE_MODE_L2, 1);
-	EXPECT_EQ(MLX5_INLINE_MODE_IP, 2);
-	EXPECT_EQ(MLX5_INLINE_MODE_TCP_UDP, 3);
-	EXPECT_EQ(MLX5_PP_RATE_MODE_DATA_RATE, 0);
-	EXPECT_EQ(MLX5_PP_RATE_MODE_WQE_RATE, 1);
-	EXPECT_EQ(MLX5_WQ_TYPE_CYCLIC, 1);
-	EXPECT_EQ(MLX5_CQ_MODIFY_PERIOD, 1);
-	EXPECT_EQ(MLX5_CQ_MODIFY_COUNT, 2);
-}
+STATIC_EQ(MLX5_SQC_STATE_RST, 0);
+STATIC_EQ(MLX5_SQC_STATE_RDY, 1);
+STATIC_EQ(MLX5_SQC_STATE_ERR, 3);
+STATIC_EQ(MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX, 1);
+/* Linux en_main.c mlx5e_modify_sq, rdma-core mlx5_ifc.h */
+STATIC_EQ(MLX5_MODIFY_SQ_BITMASK_QOS_QUEUE_GROUP_ID, 4);
+/* Linux mlx5_ifc.h: SCHEDULING_HIERARCHY_*, SCHEDULING_CONTEXT_*,
+ * ELEMENT_TYPE_CAP_MASK_*, TSAR_ELEMENT_TSAR_TYPE_*,
+ * TSAR_TYPE_CAP_MASK_*, MODIFY_SCHEDULING_ELEMENT_IN_MODIFY_BITMASK_*.
+ */
+STATIC_EQ(MLX5_SCHEDULING_HIERARCHY_E_SWITCH, 2);
+STATIC_EQ(MLX5_SCHEDULING_HIERARCHY_NIC, 3);
+STATIC_EQ(MLX5_SCHED_ELEM_TYPE_TSAR, 0);
+STATIC_EQ(MLX5_SCHED_ELEM_TYPE_VPORT, 1);
+STATIC_EQ(MLX5_SCHED_ELEM_TYPE_VPORT_TC, 2);
+STATIC_EQ(MLX5_SCHED_ELEM_TYPE_PARA_VPORT_TC, 3);
+STATIC_EQ(MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP, 4);
+STATIC_EQ(MLX5_SCHED_ELEM_TYPE_RATE_LIMIT, 5);
+STATIC_EQ(MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_TSAR), 0x1);
+STATIC_EQ(MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP), 0x10);
+STATIC_EQ(MLX5_TSAR_TYPE_DWRR, 0);
+STATIC_EQ(MLX5_TSAR_TYPE_ROUND_ROBIN, 1);
+STATIC_EQ(MLX5_TSAR_TYPE_ETS, 2);
+STATIC_EQ(MLX5_TSAR_TYPE_TC_ARB, 3);
+STATIC_EQ(MLX5_TSAR_TYPE_CAP(MLX5_TSAR_TYPE_DWRR), 0x1);
+STATIC_EQ(MLX5_TSAR_TYPE_CAP(MLX5_TSAR_TYPE_ETS), 0x4);
+STATIC_EQ(MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE, 1);
+STATIC_EQ(MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW, 2);
+/* Linux mlx5_ifc.h: MLX5_CAP_INLINE_MODE_*, enum mlx5_inline_modes. */
+STATIC_EQ(MLX5_CAP_INLINE_MODE_L2, 0);
+STATIC_EQ(MLX5_CAP_INLINE_MODE_VPORT_CONTEXT, 1);
+STATIC_EQ(MLX5_CAP_INLINE_MODE_NOT_REQUIRED, 2);
+STATIC_EQ(MLX5_INLINE_MODE_NONE, 0);
+STATIC_EQ(MLX5_INLINE_MODE_L2, 1);
+STATIC_EQ(MLX5_INLINE_MODE_IP, 2);
+STATIC_EQ(MLX5_INLINE_MODE_TCP_UDP, 3);
+STATIC_EQ(MLX5_PP_RATE_MODE_DATA_RATE, 0);
+STATIC_EQ(MLX5_PP_RATE_MODE_WQE_RATE, 1);
+STATIC_EQ(MLX5_WQ_TYPE_CYCLIC, 1);
+STATIC_EQ(MLX5_CQ_MODIFY_PERIOD, 1);
+STATIC_EQ(MLX5_CQ_MODIFY_COUNT, 2);
 
 /* The datapath structures and the layouts describe the same bytes. */
 static void
@@ -1134,17 +1173,46 @@ test_glue_rdma(void)
 	}
 }
 
+/* Run case @p fn named @p name. */
+static void
+run(const char *name, void (*fn)(void))
+{
+	case_enter(name);
+	fn();
+	cur_case = NULL;
+}
+
+#define RUN(fn) run(#fn, fn)
+
 int
 main(void)
 {
-	test_sizes();
+	unsigned int passed = 0;
+	unsigned int failed = 0;
+	unsigned int i;
+
+	/* One case per layout, opened by its first field. */
 	test_fields();
-	test_nested();
-	test_pp_context();
-	test_constants();
-	test_datapath();
-	test_vs_mlx5dv();
-	test_glue_rdma();
+	cur_case = NULL;
+	RUN(test_nested);
+	RUN(test_pp_context);
+	RUN(test_datapath);
+	RUN(test_vs_mlx5dv);
+	RUN(test_glue_rdma);
+	for (i = 0; i < n_cases; i++) {
+		if (cases[i].n_fields > 0)
+			printf("%s %s (%u field%s)\n",
+			       cases[i].failed ? "FAIL" : "ok  ", cases[i].name,
+			       cases[i].n_fields, cases[i].n_fields > 1 ? "s" : "");
+		else
+			printf("%s %s\n", cases[i].failed ? "FAIL" : "ok  ",
+			       cases[i].name);
+		if (cases[i].failed)
+			failed++;
+		else
+			passed++;
+	}
+	failed += stray_failed;
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

@@ -2055,25 +2055,26 @@ main(int argc, char **argv)
 	memset(&p0, 0, sizeof(p0));
 	snprintf(p0.name, sizeof(p0.name), "net_mlx5_tm0");
 	if (tport_setup(&p0, NB_TXQ, false) == 0) {
-		test_ice_script(&p0);
+		TM_CASE(test_ice_script(&p0));
 		tport_close(&p0);
 	} else {
 		CHECK(false, "net_mlx5_tm0 from the command line");
 	}
-	test_capabilities();
-	test_refusals();
-	test_commit_after_start();
-	test_parent_suspend_stats();
-	test_rollback();
-	test_dedicated();
-	test_reconfigure();
-	test_telemetry();
-	test_telemetry_pages();
-	test_rates();
-	test_random("cap_pp_table_size=6", steps);
-	test_random("cap_pp_table_size=7,pacing_index=dedicated", steps / 2);
-	test_random("cap_pp_table_size=4,rate_tolerance_ppm=200000",
-		    steps / 2);
+	TM_CASE(test_capabilities());
+	TM_CASE(test_refusals());
+	TM_CASE(test_commit_after_start());
+	TM_CASE(test_parent_suspend_stats());
+	TM_CASE(test_rollback());
+	TM_CASE(test_dedicated());
+	TM_CASE(test_reconfigure());
+	TM_CASE(test_telemetry());
+	TM_CASE(test_telemetry_pages());
+	TM_CASE(test_rates());
+	TM_CASE(test_random("cap_pp_table_size=6", steps));
+	TM_CASE(test_random("cap_pp_table_size=7,pacing_index=dedicated",
+			    steps / 2));
+	TM_CASE(test_random("cap_pp_table_size=4,rate_tolerance_ppm=200000",
+			    steps / 2));
 	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "nothing leaked at close");
 	rte_mempool_free(pool);
 out:

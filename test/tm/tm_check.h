@@ -6,27 +6,70 @@
 #define TM_CHECK_H
 
 /*
- * The checks of the traffic-manager suites: each CHECK counts one passed
- * or one failed assertion; tm_check_report() prints the closing line.
+ * The checks of the traffic-manager suites. A test case is one named
+ * behaviour: TM_CASE(test_x()) runs it, and it counts once, failed if any
+ * of its CHECKs failed. A CHECK that fails outside any case counts as a
+ * failed case of its own. tm_check_report() prints the closing line.
  */
 
+#include <stdbool.h>
 #include <stdio.h>
 
+/** Cases passed and failed so far (each suite defines them). */
 extern unsigned int tm_check_passed;
 extern unsigned int tm_check_failed;
 
+/* The case running now (one program is one unit: the state is its own). */
+static const char *tm_case_name;
+static bool tm_case_failed;
+
+/* Record a failed CHECK: the current case fails, or one of its own. */
+static inline void
+tm_check_fail(void)
+{
+	if (tm_case_name != NULL)
+		tm_case_failed = true;
+	else
+		tm_check_failed++;
+}
+
+/** Fail the current case (and say why) unless @p cond holds. */
 #define CHECK(cond, ...) do { \
-	if (cond) { \
-		tm_check_passed++; \
-	} else { \
-		tm_check_failed++; \
+	if (!(cond)) { \
 		printf("FAIL %s:%d: ", __FILE__, __LINE__); \
 		printf(__VA_ARGS__); \
 		printf("\n"); \
+		tm_check_fail(); \
 	} \
 } while (0)
 
-/* Print "N passed, N failed"; the exit status of the suite. */
+static inline void
+tm_case_begin(const char *name)
+{
+	tm_case_name = name;
+	tm_case_failed = false;
+}
+
+static inline void
+tm_case_end(void)
+{
+	if (tm_case_failed)
+		tm_check_failed++;
+	else
+		tm_check_passed++;
+	printf("%s %s\n", tm_case_failed ? "FAIL" : "ok  ", tm_case_name);
+	fflush(stdout);
+	tm_case_name = NULL;
+}
+
+/** Run the call @p call as one case named after it. */
+#define TM_CASE(call) do { \
+	tm_case_begin(#call); \
+	call; \
+	tm_case_end(); \
+} while (0)
+
+/* Print "N passed, N failed" (cases); the exit status of the suite. */
 static inline int
 tm_check_report(void)
 {

@@ -18,6 +18,8 @@
  */
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,18 +41,46 @@
 #define FRAME_MAX 1536
 #define STALL_LIMIT 1000
 
+/*
+ * A test case is one named behaviour (a profile, variant and frame shape
+ * sent by both drivers; a refusal; a property of a whole run), between
+ * case_begin() and case_end(): it counts once, failed if any of its
+ * CHECKs failed.
+ */
 static unsigned int passed, failed;
+static char case_name[96];
+static bool case_failed;
 
 #define CHECK(cond, ...) do { \
-	if (cond) { \
-		passed++; \
-	} else { \
-		failed++; \
+	if (!(cond)) { \
+		case_failed = true; \
 		printf("FAIL %s:%d: ", __FILE__, __LINE__); \
 		printf(__VA_ARGS__); \
 		printf("\n"); \
 	} \
 } while (0)
+
+static void __attribute__((format(printf, 1, 2)))
+case_begin(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(case_name, sizeof(case_name), fmt, ap);
+	va_end(ap);
+	case_failed = false;
+}
+
+static void
+case_end(void)
+{
+	if (case_failed)
+		failed++;
+	else
+		passed++;
+	printf("%s %s\n", case_failed ? "FAIL" : "ok  ", case_name);
+	fflush(stdout);
+}
 
 struct shape {
 	const char *name;
@@ -215,17 +245,18 @@ run_case(const char *label, const char *profile, enum upstream_variant v,
 	for (i = 0; i < s->nb_segs; i++)
 		len += s->seg_len[i];
 	snprintf(tag, sizeof(tag), "%s_%s_%s", label, name, s->name);
+	case_begin("%s: identical frames", tag);
 	ret = upstream_port_create(tag, profile, v, &up);
 	CHECK(ret == 0, "%s: upstream port: %s", tag, strerror(-ret));
 	if (ret != 0)
-		return;
+		goto out;
 	ret = start_port(up, upstream_variant_multi_seg(v));
 	emu = upstream_port_emu(up);
 	CHECK(ret == 0 && emu != NULL, "%s: upstream queue: %s", tag,
 	      strerror(-ret));
 	if (ret != 0 || emu == NULL) {
 		upstream_port_destroy(up);
-		return;
+		goto out;
 	}
 	memset(&cap_upstream, 0, sizeof(cap_upstream));
 	mlx5_emu_set_wire_hook(emu, capture_hook, &cap_upstream);
@@ -259,6 +290,8 @@ run_case(const char *label, const char *profile, enum upstream_variant v,
 	      0 && memcmp(cap_upstream.bytes, cap_ours.bytes,
 			  sizeof(cap_ours.bytes)) == 0,
 	      "%s: upstream and mlx5-tm frames identical", tag);
+out:
+	case_end();
 }
 
 /* An mlx5-tm port on the device model of @p profile, started. */
@@ -304,14 +337,19 @@ run_profile(unsigned int i, const char *label, const char *profile,
 	uint16_t port, up;
 
 	if (ours_port(i, profile, &port, &emu) != 0) {
+		case_begin("%s: mlx5-tm port on the device model", label);
 		CHECK(false, "%s: mlx5-tm port on the device model", label);
+		case_end();
 		return;
 	}
 	for (v = 0; v < UPSTREAM_NB_VARIANTS; v++) {
 		if (inline_required && v != UPSTREAM_INLINE) {
+			case_begin("%s: upstream refuses %s", label,
+				   upstream_variant_name(v));
 			CHECK(upstream_port_create("refused", profile, v, &up) ==
 			      -ENOTSUP, "%s: upstream never runs %s there",
 			      label, upstream_variant_name(v));
+			case_end();
 			continue;
 		}
 		for (s = 0; s < RTE_DIM(shapes); s++)
@@ -320,7 +358,9 @@ run_profile(unsigned int i, const char *label, const char *profile,
 				run_case(label, profile, v, &shapes[s], port,
 					 emu);
 	}
+	case_begin("%s: mlx5-tm sent every case without an error CQE", label);
 	CHECK(error_cqes(emu) == 0, "%s: mlx5-tm: no error CQE", label);
+	case_end();
 	ours_close(i, port);
 }
 
@@ -354,9 +394,11 @@ main(int argc, char **argv)
 	run_profile(0, "cx6dx", "cx6dx", false);
 	run_profile(1, "cx5", "cx5", true);
 	run_profile(2, "cx5-l4", "cx5,cap_vport_inline=tcp_udp", true);
+	case_begin("upstream's MR cache never missed");
 	CHECK(upstream_port_mr_misses() == 0,
 	      "upstream's MR cache never missed (%llu)",
 	      (unsigned long long)upstream_port_mr_misses());
+	case_end();
 	rte_mempool_free(pool);
 	rte_eal_cleanup();
 	printf("%u passed, %u failed\n", passed, failed);

@@ -36,22 +36,46 @@ def xstats(tc, port=0):
     return vals
 
 
-def stats_rates(tc, nodes, window, port=0):
-    """{node: (bytes/s, packets/s)} from tm node statistics over about
-    @window seconds of wall time (each node timed at its own read)."""
-    first = {}
-    for n in nodes:
-        t0 = time.monotonic()
-        pkts, byts = node_stats(tc, n, port)
-        first[n] = ((t0 + time.monotonic()) / 2, pkts, byts)
+def timed_node_stats(tc, node, port=0):
+    """(time, half-width, packets, bytes) of tm node @node: the counters
+    were read at some instant between sending the command and its answer,
+    so at time +- half-width (wall time, s)."""
+    t0 = time.monotonic()
+    pkts, byts = node_stats(tc, node, port)
+    t1 = time.monotonic()
+    return (t0 + t1) / 2, (t1 - t0) / 2, pkts, byts
+
+
+def stats_rates(tc, nodes, window, port=0, timing=0.0, evidence=None):
+    """{node: (bytes/s, packets/s)} from tm node statistics over one
+    window of at least @window seconds of wall time, each node timed at
+    its own reads. The reads' timing uncertainty (half of each read's
+    command round trip, at both ends) relative to the window is kept
+    within @timing when not 0: the window goes on (the same first
+    reading) until it is, for at most 3 x @window. @evidence, a list,
+    gets one line per node: counters, window and its uncertainty."""
+    first = {n: timed_node_stats(tc, n, port) for n in nodes}
+    start = time.monotonic()
     tc.pmd.wait_for_idle(window)
+    while True:
+        last = {n: timed_node_stats(tc, n, port) for n in nodes}
+        worst = max((first[n][1] + last[n][1]) / (last[n][0] - first[n][0])
+                    for n in nodes)
+        if not timing or worst <= timing or \
+                time.monotonic() - start >= 3 * window:
+            break
+        tc.pmd.wait_for_idle(window / 2)
     rates = {}
     for n in nodes:
-        t0 = time.monotonic()
-        pkts, byts = node_stats(tc, n, port)
-        t = (t0 + time.monotonic()) / 2
-        dt = t - first[n][0]
-        rates[n] = ((byts - first[n][2]) / dt, (pkts - first[n][1]) / dt)
+        dt = last[n][0] - first[n][0]
+        rates[n] = ((last[n][3] - first[n][3]) / dt,
+                    (last[n][2] - first[n][2]) / dt)
+        if evidence is not None:
+            evidence.append("node %d: %d -> %d packets, %d -> %d bytes over "
+                            "%.3f s +- %.1f ms (wall time of the reads)"
+                            % (n, first[n][2], last[n][2], first[n][3],
+                               last[n][3], dt,
+                               (first[n][1] + last[n][1]) * 1e3))
     return rates
 
 
@@ -73,34 +97,60 @@ def wire_rate(tc, first, last, q):
     return (last[keys[1]] - first[keys[1]]) / dt, n / dt, n
 
 
-def lag(tc, port=0):
+def lag_of(xs):
     """The device model's lag figures (emu_lag_ns, emu_max_lag_ns,
-    emu_lagging) from xstats, {} on a real device."""
-    xs = xstats(tc, port)
+    emu_lagging) in the xstats @xs, {} on a real device."""
     return {k: v for k, v in xs.items() if k.startswith("emu_")}
 
 
-def wire_rates(tc, queues, window, port=0):
+def lag(tc, port=0):
+    """The device model's lag figures, read now."""
+    return lag_of(xstats(tc, port))
+
+
+def ring_full_text(before, after, queues):
+    """How often each queue's Tx ring was full between two xstats readings
+    (tx_q<N>_ring_full): a queue whose ring was seldom full was held back
+    by its sender, not by its pacer."""
+    return ", ".join("queue %d %d" % (q, after.get("tx_q%d_ring_full" % q, 0)
+                                      - before.get("tx_q%d_ring_full" % q, 0))
+                     for q in queues)
+
+
+def wire_rates(tc, queues, window, port=0, evidence=None):
     """{queue: (bytes/s, packets/s)} from two xstats readings @window s
-    apart (departure times of the device model, not wall time)."""
+    apart (departure times of the device model, not wall time: exact to
+    one frame). @evidence, a list, gets one line per queue."""
     first = xstats(tc, port)
     tc.pmd.wait_for_idle(window)
     last = xstats(tc, port)
     rates = {}
     for q in queues:
-        byts, pkts, _ = wire_rate(tc, first, last, q)
+        byts, pkts, n = wire_rate(tc, first, last, q)
         rates[q] = (byts, pkts)
+        if evidence is not None:
+            key = "tx_q%d_wire_" % q
+            evidence.append(
+                "queue %d: %d frames, %d bytes between departures at %d "
+                "and %d ns (device time)"
+                % (q, n, last[key + "bytes"] - first[key + "bytes"],
+                   first[key + "last_ns"], last[key + "last_ns"]))
     return rates
 
 
-def lagged(before, after, limit_ns):
-    """True when the device model fell behind between two lag() readings:
-    its count of late passes grew (emu_late_passes, when exposed), else
-    its largest lateness grew beyond @limit_ns."""
-    if "emu_late_passes" in after and "emu_late_passes" in before:
-        return after["emu_late_passes"] > before["emu_late_passes"]
-    top = after.get("emu_max_lag_ns", 0)
-    return top > before.get("emu_max_lag_ns", 0) and top > limit_ns
+def lag_text(before, after):
+    """How far the device model fell behind between two lag() readings,
+    as evidence for a failed rate check."""
+    if not after:
+        return "no lag figures (not the device model)"
+    parts = ["largest lateness %.1f ms (was %.1f)"
+             % (after.get("emu_max_lag_ns", 0) / 1e6,
+                before.get("emu_max_lag_ns", 0) / 1e6)]
+    if "emu_late_passes" in after:
+        parts.append("%d late passes in the window"
+                     % (after["emu_late_passes"] -
+                        before.get("emu_late_passes", 0)))
+    return ", ".join(parts)
 
 
 def pcap_rate(records, skip=0.2):

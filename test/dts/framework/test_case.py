@@ -97,8 +97,8 @@ class TestCase:
 
     # Verification -----------------------------------------------------
     def note(self, text):
-        """A remark shown with the case's result (e.g. a retried
-        measurement)."""
+        """A remark shown with the case's result (e.g. a part of the case
+        the machine cannot run)."""
         self.notes.append(text)
 
     def verify(self, cond, msg):
