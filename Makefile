@@ -5,7 +5,7 @@ BUILD      ?= build
 BUILD_SAN  ?= build-san
 MESON_OPTS ?=
 
-.PHONY: all setup build build-san test demo bench install uninstall deb clean
+.PHONY: all setup build build-san test test-tsan fuzz demo bench install uninstall deb clean
 
 all: build
 
@@ -27,6 +27,18 @@ build-san: setup $(BUILD_SAN)/build.ninja
 
 test: build build-san
 	@bash test/run_all.sh $(BUILD) $(BUILD_SAN)
+
+# The control-path fuzzer, one million operations under ASan/UBSan
+# (FUZZ_OPS, FUZZ_SEED: scripts/fuzz.sh).
+fuzz: build-san
+	@bash scripts/fuzz.sh $(BUILD_SAN)
+
+# The concurrent paths under ThreadSanitizer, in a build directory of
+# their own (scripts/tsan.sh).
+BUILD_TSAN ?= build-tsan
+
+test-tsan: setup
+	@bash scripts/tsan.sh $(BUILD_TSAN)
 
 demo: build
 	@bash scripts/demo.sh $(BUILD)
@@ -61,4 +73,4 @@ deb:
 	@bash scripts/deb.sh $(BUILD)/deb
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN)

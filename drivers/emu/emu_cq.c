@@ -45,6 +45,23 @@ emu_cq_slot(struct mlx5_emu *emu, struct emu_cq *cq)
 	       (cq->stride - 64);
 }
 
+/*
+ * wqe_counter shares its dword with op_own, which the driver may be
+ * reading: a dword read-modify-write (MLX5_SET) would write op_own too
+ * before its release store. Its two bytes alone (the same offset in the
+ * good and the error CQE).
+ */
+static void
+emu_cq_set_wqe_counter(uint8_t *cqe, uint16_t index)
+{
+	uint16_t be = htobe16(index);
+
+	_Static_assert(MLX5_BYTE_OFF(cqe64, wqe_counter) ==
+		       MLX5_BYTE_OFF(err_cqe64, wqe_counter),
+		       "wqe_counter at one offset");
+	memcpy(cqe + MLX5_BYTE_OFF(cqe64, wqe_counter), &be, sizeof(be));
+}
+
 /* Publish @p cqe: everything but op_own is written; op_own last. */
 static void
 emu_cq_publish(struct emu_cq *cq, uint8_t *cqe, uint8_t opcode)
@@ -87,7 +104,7 @@ emu_cq_complete(struct mlx5_emu *emu, struct emu_sq *sq,
 	MLX5_SET64(cqe64, cqe, timestamp, emu_cq_timestamp(sq, time_ps));
 	MLX5_SET(cqe64, cqe, sop_drop, w->opcode);
 	MLX5_SET(cqe64, cqe, qpn, sq->sqn);
-	MLX5_SET(cqe64, cqe, wqe_counter, w->index);
+	emu_cq_set_wqe_counter(cqe, w->index);
 	emu_cq_publish(sq->cq, cqe, MLX5_CQE_REQ);
 	sq->st.cqes++;
 	emu->port.cqes++;
@@ -111,7 +128,7 @@ emu_cq_error(struct mlx5_emu *emu, struct emu_sq *sq,
 	MLX5_SET(err_cqe64, cqe, vendor_err_synd, w->syndrome);
 	MLX5_SET(err_cqe64, cqe, s_wqe_opcode, w->opcode);
 	MLX5_SET(err_cqe64, cqe, qpn, sq->sqn);
-	MLX5_SET(err_cqe64, cqe, wqe_counter, w->index);
+	emu_cq_set_wqe_counter(cqe, w->index);
 	emu_cq_publish(sq->cq, cqe, MLX5_CQE_REQ_ERR);
 	sq->st.cqes++;
 }

@@ -696,6 +696,12 @@ emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	if (mask & ~(MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX |
 		     MLX5_MODIFY_SQ_BITMASK_QOS_QUEUE_GROUP_ID))
 		EMU_BAD_PARAM();
+	/*
+	 * What was due before the command departs at the old settings, and
+	 * the command sees the SQ as that leaves it: a WQE that failed by
+	 * now has put it in error.
+	 */
+	emu_engine_sync(emu);
 	if (cur != sq->state || !emu_sq_transition_ok(cur, next))
 		EMU_FAIL(MLX5_CMD_STAT_BAD_RES_STATE_ERR,
 			 MLX5_EMU_SYND_BAD_STATE);
@@ -709,8 +715,6 @@ emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 				synd);
 	if ((set_pp || set_group) && st != MLX5_CMD_STAT_OK)
 		return st;
-	/* What was due before the command departs at the old settings. */
-	emu_engine_sync(emu);
 	/*
 	 * Devarg rst2rdy_pp=ignore: RST->RDY leaves the pacing index as it
 	 * was (whether firmware applies it there is unverified).

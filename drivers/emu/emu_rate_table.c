@@ -87,7 +87,7 @@ emu_pp_acquire(struct mlx5_emu *emu, const void *user, const void *ctx,
 {
 	uint8_t raw[EMU_PP_CTX_SZ];
 	struct emu_pp_entry *e;
-	uint32_t i, free_i = 0;
+	uint32_t i, free_i = 0, sq_users;
 	int ret;
 
 	if (ctx == NULL || ctx_sz == 0 || ctx_sz > EMU_PP_CTX_SZ)
@@ -114,7 +114,13 @@ emu_pp_acquire(struct mlx5_emu *emu, const void *user, const void *ctx,
 	if (free_i == 0)
 		return -ENOSPC;
 	e = &emu->pp[free_i];
+	/*
+	 * SQs still naming the index (it was freed under them) use the new
+	 * entry from now on: they stay its SQ users.
+	 */
+	sq_users = e->sq_users;
 	memset(e, 0, sizeof(*e));
+	e->sq_users = sq_users;
 	e->used = true;
 	memcpy(e->raw, raw, sizeof(raw));
 	e->rate = MLX5_GET(set_pp_rate_limit_context, raw, rate_limit);

@@ -337,6 +337,48 @@ out:
 	t_close(&d);
 }
 
+/*
+ * An entry freed while an SQ names it, then allocated again (same index):
+ * the SQ is a user of the new entry, and leaving it counts down to 0, not
+ * below (the SQ-user count survived the reuse).
+ */
+static void
+test_pp_reuse_under_sq(void)
+{
+	static const char *const kv[] = { "clock=virtual", NULL };
+	struct mlx5_tm_pp *old, *new = NULL;
+	struct mlx5_emu_pp_info pinfo[4];
+	struct t_dev d;
+	struct t_sq s;
+	uint16_t index;
+	uint8_t st;
+
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	old = t_pp(&d, 100000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(old != NULL, "pp");
+	if (old == NULL)
+		goto out;
+	index = old->index;
+	CHECK(ready_sq(&d, &s, 11, index) == 0, "SQ");
+	d.g->pp_free(old);
+	new = t_pp(&d, 300000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(new != NULL && new->index == index, "index %u reused",
+	      new != NULL ? new->index : 0);
+	CHECK(mlx5_emu_pp_list(d.emu, pinfo, 4) == 1 &&
+	      pinfo[0].sq_users == 1, "the SQ uses the new entry: %u users",
+	      pinfo[0].sq_users);
+	CHECK(t_sq_modify(&s, MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RDY, true,
+			  0, &st) == 0, "SQ to index 0: status %u", st);
+	CHECK(mlx5_emu_pp_list(d.emu, pinfo, 4) == 1 &&
+	      pinfo[0].sq_users == 0, "no SQ user left: %u",
+	      pinfo[0].sq_users);
+	t_sq_destroy(&s);
+out:
+	if (new != NULL)
+		d.g->pp_free(new);
+	t_close(&d);
+}
+
 static void
 test_burst_bound(void)
 {
@@ -1271,6 +1313,7 @@ test_emu_datapath(void)
 	T_RUN(test_burst_bound());
 	T_RUN(test_doorbell_protocol());
 	T_RUN(test_live_rate_change());
+	T_RUN(test_pp_reuse_under_sq());
 	T_RUN(test_cq_ring());
 	T_RUN(test_cq_ci_16bit());
 	T_RUN(test_error_cqe_recovery());

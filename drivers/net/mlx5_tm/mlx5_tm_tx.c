@@ -39,6 +39,27 @@
  * would never recover.
  */
 #define MLX5_TM_TX_CQ_RESERVE 2
+
+/*
+ * A counter of the queue's own: one writer (the lcore in tx_burst), read
+ * by the control path (stats, xstats) with relaxed atomic loads. A plain
+ * read and a relaxed store, not an atomic read-modify-write: the value
+ * is the datapath's alone, the store only makes the read well defined.
+ */
+#define ST_ADD(txq, field, n) \
+	__atomic_store_n(&(txq)->st.field, (txq)->st.field + (n), \
+			 __ATOMIC_RELAXED)
+
+/*
+ * Memory the device reads and writes (doorbell records, doorbell
+ * register, CQE ownership) is accessed with release stores and acquire
+ * loads beside the I/O barriers: the barriers order the accesses for the
+ * hardware, the atomics state the same order in the C memory model, which
+ * the device model (a thread on the host) and ThreadSanitizer go by. On
+ * x86 both are plain moves.
+ */
+#define DEV_STORE(ptr, v) __atomic_store_n((ptr), (v), __ATOMIC_RELEASE)
+
 /**
  * Packets per eMPW WQE: upstream net/mlx5's MLX5_EMPW_MAX_PACKETS (its
  * completion threshold), 34 segments of the 63 a WQE may have.
@@ -143,7 +164,7 @@ static __rte_always_inline bool
 cqe_ready(const struct mlx5_tm_txq *txq, uint32_t ci, uint8_t *op_own)
 {
 	volatile struct mlx5_tm_cqe64 *cqe = &txq->cqes[ci & (txq->cqe_n - 1)];
-	uint8_t v = cqe->op_own;
+	uint8_t v = __atomic_load_n(&cqe->op_own, __ATOMIC_ACQUIRE);
 
 	*op_own = v;
 	return MLX5_CQE_OWNER(v) == ((ci >> txq->log_cqe_n) & 1) &&
@@ -165,9 +186,9 @@ static void
 count_err_cqe(struct mlx5_tm_txq *txq, uint32_t ci)
 {
 	if (is_flush_cqe(txq, ci))
-		txq->st.flush_cqes++;
+		ST_ADD(txq, flush_cqes, 1);
 	else
-		txq->st.err_cqes++;
+		ST_ADD(txq, err_cqes, 1);
 }
 
 /*
@@ -235,12 +256,12 @@ txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed, const unsigned int olx)
 
 				if (upto != txq->elts_tail)
 					*freed += free_elts(txq, upto);
-				txq->st.err_mbufs += free_elts(txq,
-							       f->elts_head);
+				ST_ADD(txq, err_mbufs,
+				       free_elts(txq, f->elts_head));
 				upto = f->elts_head;
 				txq->wqe_pi = f->wqe_end;
 			}
-			txq->st.flush_cqes++;
+			ST_ADD(txq, flush_cqes, 1);
 			__atomic_store_n(&txq->flush_seen, 1,
 					 __ATOMIC_RELEASE);
 			ci++;
@@ -253,13 +274,13 @@ txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed, const unsigned int olx)
 		break;
 	}
 	if (good != 0) {
-		txq->st.completions += good;
+		ST_ADD(txq, completions, good);
 		cmpl_note(txq, good, rte_be_to_cpu_64(ts), f);
 	}
 	if (ci != txq->cq_ci) {
 		txq->cq_ci = ci;
 		rte_io_wmb();
-		*txq->cq_db = rte_cpu_to_be_32(ci & 0xffffff);
+		DEV_STORE(txq->cq_db, rte_cpu_to_be_32(ci & 0xffffff));
 	}
 	if (upto != txq->elts_tail)
 		*freed += free_elts_olx(txq, upto, olx);
@@ -283,7 +304,7 @@ ring_reset(struct mlx5_tm_txq *txq)
 	txq->elts_tail = 0;
 	txq->fcq_head = 0;
 	txq->fcq_tail = 0;
-	*txq->sq_db = 0;
+	DEV_STORE(txq->sq_db, 0);
 }
 
 /*
@@ -301,15 +322,15 @@ txq_rewind(struct mlx5_tm_txq *txq)
 	while (cqe_ready(txq, ci, &op_own)) {
 		rte_io_rmb();
 		if (MLX5_CQE_OPCODE(op_own) == MLX5_CQE_REQ)
-			txq->st.completions++;
+			ST_ADD(txq, completions, 1);
 		else
 			count_err_cqe(txq, ci);
 		ci++;
 	}
 	txq->cq_ci = ci;
 	rte_io_wmb();
-	*txq->cq_db = rte_cpu_to_be_32(ci & 0xffffff);
-	txq->st.err_mbufs += free_elts(txq, txq->elts_head);
+	DEV_STORE(txq->cq_db, rte_cpu_to_be_32(ci & 0xffffff));
+	ST_ADD(txq, err_mbufs, free_elts(txq, txq->elts_head));
 	ring_reset(txq);
 	rte_io_wmb();
 	__atomic_store_n(&txq->state, MLX5_TM_TXQ_REARM, __ATOMIC_RELEASE);
@@ -326,7 +347,7 @@ mlx5_tm_tx_ring_init(struct mlx5_tm_txq *txq)
 	for (i = 0; i < txq->cqe_n; i++)
 		txq->cqes[i].op_own = (MLX5_CQE_INVALID << 4) |
 				      MLX5_CQE_OWNER_MASK;
-	*txq->cq_db = 0;
+	DEV_STORE(txq->cq_db, 0);
 	mlx5_tm_mr_cache_init(&txq->mr, txq->mr.ctrl);
 	__atomic_store_n(&txq->flush_seen, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&txq->state, MLX5_TM_TXQ_OK, __ATOMIC_RELEASE);
@@ -419,7 +440,7 @@ tx_hdr_len(const struct rte_mbuf *m, uint8_t mode)
 static __rte_always_inline void
 drop(struct mlx5_tm_txq *txq, struct rte_mbuf *m)
 {
-	txq->st.dropped++;
+	ST_ADD(txq, dropped, 1);
 	rte_pktmbuf_free(m);
 }
 
@@ -944,7 +965,7 @@ tx_burst_tmpl(void *q, struct rte_mbuf **pkts, uint16_t n,
 		return 0;
 	if (unlikely((uint16_t)(txq->fcq_head - txq->fcq_tail) +
 		     MLX5_TM_TX_CQ_RESERVE > txq->cqe_n)) {
-		txq->st.ring_full++;
+		ST_ADD(txq, ring_full, 1);
 		return 0;
 	}
 	mlx5_tm_mr_cache_check(&txq->mr);
@@ -965,7 +986,7 @@ tx_burst_tmpl(void *q, struct rte_mbuf **pkts, uint16_t n,
 		struct tx_loc s;
 
 		if (unlikely(end == i)) {
-			txq->st.ring_full++;
+			ST_ADD(txq, ring_full, 1);
 			break;
 		}
 		while (i < end) {
@@ -1003,7 +1024,7 @@ tx_burst_tmpl(void *q, struct rte_mbuf **pkts, uint16_t n,
 				i++;
 		}
 		if (v == TX_FULL) {
-			txq->st.ring_full++;
+			ST_ADD(txq, ring_full, 1);
 			break;
 		}
 	}
@@ -1021,12 +1042,12 @@ tx_burst_tmpl(void *q, struct rte_mbuf **pkts, uint16_t n,
 		txq->elts_head = loc.elts_head;
 		/* WQEs, then the doorbell record, then the doorbell. */
 		rte_io_wmb();
-		*txq->sq_db = rte_cpu_to_be_32(loc.wqe_ci);
+		DEV_STORE(txq->sq_db, rte_cpu_to_be_32(loc.wqe_ci));
 		rte_wmb();
-		*txq->uar_reg = *(volatile uint64_t *)loc.last;
+		DEV_STORE(txq->uar_reg, *(volatile uint64_t *)loc.last);
 		rte_wmb();
-		txq->st.packets += loc.sent;
-		txq->st.bytes += loc.bytes;
+		ST_ADD(txq, packets, loc.sent);
+		ST_ADD(txq, bytes, loc.bytes);
 	}
 	return i;
 }

@@ -1,0 +1,30 @@
+#!/bin/bash
+# make fuzz: the control-path fuzzer (test/fuzz/fuzz_tm) under the
+# ASan/UBSan build, FUZZ_OPS operations (default 1,000,000) over seeds of
+# FUZZ_OPS_PER_SEED operations each (default 20,000), from seed FUZZ_SEED
+# (default: the time, printed). A violation prints its seed and step and
+# how to replay it; the run fails on any violation, leak or sanitizer
+# report.
+#
+#   bash scripts/fuzz.sh [BUILD_SAN]
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$(cd "${1:-build-san}" && pwd)
+BIN="$BUILD/test/fuzz/fuzz_tm"
+OPS=${FUZZ_OPS:-1000000}
+PER_SEED=${FUZZ_OPS_PER_SEED:-20000}
+SEED=${FUZZ_SEED:-$(date +%s)}
+SEEDS=$(( (OPS + PER_SEED - 1) / PER_SEED ))
+
+if [ ! -x "$BIN" ]; then
+	echo "fuzz: $BIN not built (ninja -C $BUILD first)" >&2
+	exit 1
+fi
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:detect_odr_violation=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$ROOT/test/lsan.supp:print_suppressions=0}"
+echo "fuzz: $SEEDS seeds from $SEED, $PER_SEED operations each ($BUILD)"
+exec "$BIN" --no-huge --no-pci -m 256 --no-shconf \
+	--file-prefix="fuzz_$$" --log-level=lib.eal:error -- \
+	--seed "$SEED" --seeds "$SEEDS" --ops "$PER_SEED"
