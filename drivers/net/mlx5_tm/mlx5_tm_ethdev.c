@@ -665,7 +665,6 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	struct rte_eth_dev *dev;
 	struct mlx5_tm_priv *priv;
 	struct rte_ether_addr *mac;
-	pthread_mutexattr_t attr;
 	char err[1024];
 	bool fast_free;
 	int ret;
@@ -694,10 +693,7 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	priv->pacing = da->pacing;
 	priv->txq_mpw_en = da->txq_mpw_en;
 	snprintf(priv->dev_name, sizeof(priv->dev_name), "%s", da->dev);
-	pthread_mutexattr_init(&attr);
-	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
-	pthread_mutex_init(&priv->lock, &attr);
-	pthread_mutexattr_destroy(&attr);
+	pthread_mutex_init(&priv->lock, NULL);
 	mac = rte_zmalloc_socket(name, sizeof(*mac), 0, rte_socket_id());
 	if (mac == NULL) {
 		ret = -ENOMEM;

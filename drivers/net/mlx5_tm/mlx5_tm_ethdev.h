@@ -59,7 +59,13 @@ struct mlx5_tm_priv {
 	struct mlx5_tm_port_info port;
 	struct mlx5_tm_pacing_args pacing;   /**< Pacing devargs. */
 	bool txq_mpw_en;                     /**< eMPW allowed (devarg). */
-	/** Serialises queue-object changes (ethdev calls, alarm, sched). */
+	/**
+	 * Serialises queue-object changes (ethdev calls, alarm, sched);
+	 * not recursive: no holder calls back into a taker. Lock order:
+	 * the sched registry lock, then the port's sched lock
+	 * (mlx5_tm_sched_priv.h), then this one; the device's own locks
+	 * are taken inside glue calls, innermost.
+	 */
 	pthread_mutex_t lock;
 	/* Port objects, created at probe, released at close. */
 	struct mlx5_tm_pd *pd;
