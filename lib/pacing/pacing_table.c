@@ -510,34 +510,6 @@ pacing_txn_release(struct pacing_txn *tx, uint64_t user, uint64_t entry_id,
 	return 0;
 }
 
-int
-pacing_txn_release_user(struct pacing_txn *tx, uint64_t user,
-			struct pacing_error *err)
-{
-	struct pacing_table *t;
-	uint32_t i, n;
-	int ret;
-
-	pacing_error_clear(err);
-	ret = check_staging(tx, err);
-	if (ret != 0)
-		return ret;
-	t = tx->table;
-	for (i = 0, n = 0; i < t->nb_holds; i++)
-		n += t->holds[i].user == user;
-	if (reserve_touched(t, 2 * n) != 0)
-		return pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
-					"no memory to stage a pacing change");
-	for (i = 0; i < t->nb_holds; i++) {
-		struct hold *h = &t->holds[i];
-
-		if (h->user == user && h->count + h->staged != 0)
-			stage(t, find_entry(t, t->nb_entries, h->entry_id), h,
-			      -(h->count + h->staged));
-	}
-	return 0;
-}
-
 /* Frees the hardware of the transaction's new entries, newest first. */
 static void
 txn_free_hw(struct pacing_txn *tx)

@@ -205,17 +205,6 @@ pacing_txn_release(struct pacing_txn *txn, uint64_t user, uint64_t entry_id,
 		   struct pacing_error *err);
 
 /**
- * Stage the release of every reference @p user holds (committed or
- * staged in this transaction).
- *
- * @return
- *   0, or -EINVAL (a transaction no longer staging), -ENOMEM.
- */
-int
-pacing_txn_release_user(struct pacing_txn *txn, uint64_t user,
-			struct pacing_error *err);
-
-/**
  * Check capacity and create the hardware of every new entry.
  *
  * The batch needs every entry in use now plus every new entry still

@@ -49,7 +49,6 @@ void test_make_before_break_capacity(void);
 void test_staged_new_released(void);
 void test_txn_misuse(void);
 void test_queries(void);
-void test_release_user(void);
 void test_large_batch(void);
 void test_destroy_frees(void);
 

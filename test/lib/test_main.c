@@ -104,7 +104,6 @@ main(int argc, char **argv)
 	RUN(test_staged_new_released);
 	RUN(test_txn_misuse);
 	RUN(test_queries);
-	RUN(test_release_user);
 	RUN(test_large_batch);
 	RUN(test_destroy_frees);
 	RUN(test_sched_ceiling);

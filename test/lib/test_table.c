@@ -640,47 +640,6 @@ test_queries(void)
 }
 
 void
-test_release_user(void)
-{
-	struct hw_rec h = { 0 };
-	struct pacing_table *t = pacing_table_create(8, NULL);
-	struct pacing_ctx c = kbps(3000);
-	uint64_t users[8], a, b;
-	struct pacing_grant g;
-	struct pacing_error e;
-	struct pacing_txn *tx;
-
-	a = acquire(t, &h, 7, 1000, 0);
-	b = acquire(t, &h, 3, 2000, 0);
-	acquire(t, &h, 5, 1000, 0);
-	acquire(t, &h, 7, 2000, 0);
-	acquire(t, &h, 7, 2000, 0);
-	/* Every reference of user 7, a staged one included, goes. */
-	tx = pacing_txn_begin(t, &rec_ops, &h, &e);
-	CHECK_EQ(pacing_txn_acquire(tx, 7, &c, 0, 0, &g, &e), 0);
-	CHECK_EQ(pacing_txn_release_user(tx, 7, &e), 0);
-	CHECK_EQ(pacing_txn_release_user(tx, 4, &e), 0);
-	CHECK_EQ(pacing_txn_release(tx, 7, a, &e), -ENOENT);
-	CHECK_EQ(pacing_txn_commit(tx, &e), 0);
-	CHECK(h.allocs == 2 && h.frees == 0, "%d allocs, %d frees", h.allocs,
-	      h.frees);
-	CHECK_EQ(pacing_table_entry_users(t, a, users, 8), 1);
-	CHECK_EQ(users[0], 5);
-	CHECK_EQ(pacing_table_entry_users(t, b, users, 8), 1);
-	CHECK_EQ(users[0], 3);
-	CHECK_EQ(pacing_table_entry_get(t, g.entry_id, NULL), -ENOENT);
-	/* The last holder's release frees the entry at commit. */
-	tx = pacing_txn_begin(t, &rec_ops, &h, &e);
-	CHECK_EQ(pacing_txn_release_user(tx, 3, &e), 0);
-	CHECK_EQ(h.frees, 0);
-	CHECK_EQ(pacing_txn_commit(tx, &e), 0);
-	CHECK_EQ(h.frees, 1);
-	CHECK_EQ(pacing_table_in_use(t), 1);
-	pacing_table_destroy(t, &rec_ops, &h);
-	CHECK_EQ(h.live, 0);
-}
-
-void
 test_destroy_frees(void)
 {
 	struct hw_rec h = { 0 };
