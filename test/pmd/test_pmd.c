@@ -1184,6 +1184,81 @@ ext_free(void *addr __rte_unused, void *opaque)
 	(*(int *)opaque)++;
 }
 
+/* Send @p n single-segment 100-byte frames on queue 0, one burst. */
+static uint16_t
+send_burst(uint16_t port, uint16_t n, uint32_t *seq)
+{
+	struct rte_mbuf *m[64];
+	uint16_t i, sent;
+
+	for (i = 0; i < n && i < RTE_DIM(m); i++) {
+		uint8_t f[128];
+
+		build_frame(f, 100, 0, *seq + i, false);
+		m[i] = frame_to_mbuf(f, 100, 1);
+		if (m[i] == NULL)
+			break;
+	}
+	sent = rte_eth_tx_burst(port, 0, m, i);
+	rte_pktmbuf_free_bulk(m + sent, i - sent);
+	*seq += sent;
+	return sent;
+}
+
+/*
+ * Completion moderation: bursts below 32 packets ask for no CQE, so the
+ * device sends them and the mbufs stay posted; a burst reaching 32 asks
+ * for one. An idle queue's mbufs come back through tx_done_cleanup, which
+ * asks for the missing completion (a NOP) and frees at most free_cnt.
+ * Virtual clock: the model sends only in mlx5_emu_drain().
+ */
+static void
+test_cleanup_moderation(void)
+{
+	struct mlx5_emu *emu;
+	uint32_t seq = 0, i;
+	uint16_t port;
+
+	if (start_port("net_mlx5_tm11", "emu=cx6dx,clock=virtual", 1, 0,
+		       &port, &emu, 0, NULL) != 0)
+		return;
+	for (i = 0; i < 10; i++)
+		CHECK(send_burst(port, 1, &seq) == 1, "send");
+	mlx5_emu_drain(emu);
+	CHECK(xstat(port, "tx_q0_wire_packets") == 10, "wire %" PRIu64,
+	      xstat(port, "tx_q0_wire_packets"));
+	/* A burst takes the completions present: none was asked. */
+	CHECK(send_burst(port, 0, &seq) == 0, "empty burst");
+	CHECK(xstat(port, "tx_q0_completions") == 0 &&
+	      rte_mempool_in_use_count(pool) == 10,
+	      "%" PRIu64 " CQEs, %u mbufs held after 10 bursts of 1",
+	      xstat(port, "tx_q0_completions"),
+	      rte_mempool_in_use_count(pool));
+	/* The first call asks for the completion the model has not run. */
+	CHECK(rte_eth_tx_done_cleanup(port, 0, 3) == 0, "nothing completed");
+	mlx5_emu_drain(emu);
+	CHECK(rte_eth_tx_done_cleanup(port, 0, 3) == 3 &&
+	      rte_mempool_in_use_count(pool) == 7,
+	      "free_cnt 3: %u mbufs in use", rte_mempool_in_use_count(pool));
+	CHECK(rte_eth_tx_done_cleanup(port, 0, 0) == 7 &&
+	      rte_mempool_in_use_count(pool) == 0,
+	      "free_cnt 0: %u mbufs in use", rte_mempool_in_use_count(pool));
+	CHECK(rte_eth_tx_done_cleanup(port, 0, 0) == 0, "nothing left");
+	/* 32 packets since the last request: this burst asks for a CQE. */
+	CHECK(send_burst(port, 31, &seq) == 31 &&
+	      send_burst(port, 1, &seq) == 1, "send 32");
+	mlx5_emu_drain(emu);
+	CHECK(send_burst(port, 0, &seq) == 0, "empty burst");
+	CHECK(xstat(port, "tx_q0_completions") == 2 &&
+	      rte_mempool_in_use_count(pool) == 0,
+	      "%" PRIu64 " CQEs, %u mbufs in use after 32 packets",
+	      xstat(port, "tx_q0_completions"),
+	      rte_mempool_in_use_count(pool));
+	CHECK(xstat(port, "tx_q0_wire_packets") == seq, "wire %" PRIu64,
+	      xstat(port, "tx_q0_wire_packets"));
+	port_destroy("net_mlx5_tm11", port);
+}
+
 /* Memory the device does not know: dropped and counted, mbuf freed. */
 static void
 test_unregistered_memory(void)
@@ -1571,6 +1646,8 @@ main(int argc, char **argv)
 	run("error CQE on a full CQ recovers", test_error_cqe_on_full_cq);
 	run("unregistered memory, descriptor status",
 	    test_unregistered_memory);
+	run("completion moderation, tx_done_cleanup free_cnt",
+	    test_cleanup_moderation);
 	run("failures half-way release everything", test_halfway_failures);
 	run("start/stop/close cycles", test_start_stop_cycles);
 	run("repeated refusals logged once, then counted",
