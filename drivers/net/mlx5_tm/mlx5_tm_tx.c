@@ -1080,10 +1080,15 @@ tx_burst_tmpl(void *q, struct rte_mbuf **pkts, uint16_t n,
 			i++;
 		}
 		/* One WQEBB and one slot per packet at most, taken now. */
+		if (i == end) {
+			if (likely(i == n))
+				break;
+			loc.wqe_room -= (uint16_t)(loc.wqe_ci - wqe_ci);
+			loc.elts_room -= (uint16_t)(loc.elts_head - elts_head);
+			continue;
+		}
 		loc.wqe_room -= (uint16_t)(loc.wqe_ci - wqe_ci);
 		loc.elts_room -= (uint16_t)(loc.elts_head - elts_head);
-		if (i == end)
-			continue;
 		/* Multi-segment packets, or headers to inline, in a row. */
 		if (!(olx & TX_OLX_INL_HDRS)) {
 			do {
