@@ -220,6 +220,11 @@ hc_drain(struct hc *hc, uint16_t q, uint64_t posted_total)
 	struct rte_pmd_mlx5_tm_txq_completions c;
 	uint64_t until = hc_now_ns(hc) + 1000000000ULL;
 
+	/*
+	 * The last frames of a burst below the completion threshold asked
+	 * for no CQE: tx_done_cleanup asks for one (a NOP WQE).
+	 */
+	rte_eth_tx_done_cleanup(hc->port_id, q, 0);
 	if (hc->vclock)
 		mlx5_emu_drain(hc->emu);
 	do {

@@ -37,6 +37,7 @@
 #include "mlx5_tm_wqe.h"
 #include "rte_pmd_mlx5_tm.h"
 
+#include "pmd_test_emu.h"
 #include "pmd_test_util.h"
 
 
@@ -590,9 +591,8 @@ big_run(const char *args, uint32_t packets, uint64_t offloads)
 	rte_eal_remote_launch(sender_main, &senders[1], worker);
 	sender_main(&senders[0]);
 	rte_eal_wait_lcore(worker);
-	mlx5_emu_drain(emu);
 	for (q = 0; q < NB_TXQ; q++)
-		rte_eth_tx_done_cleanup(port, q, 0);
+		tx_settle(port, q, emu);
 	mlx5_emu_set_wire_hook(emu, NULL, NULL);
 
 	CHECK(wire.bad == 0 && wire.out_of_seq == 0,
@@ -882,8 +882,7 @@ vport_inline_run(const char *mode_name, uint8_t mode)
 			mlx5_emu_advance(emu, 10000);
 		seq++;
 	}
-	mlx5_emu_drain(emu);
-	rte_eth_tx_done_cleanup(port, 0, 0);
+	tx_settle(port, 0, emu);
 	mlx5_emu_set_wire_hook(emu, NULL, NULL);
 	CHECK(seq == INL_PACKETS, "%u of %u packets posted", seq, INL_PACKETS);
 	CHECK(inl.bad == 0 && inl.seen == inl.expected,
@@ -1075,8 +1074,7 @@ test_error_recovery(void)
 	      xstat(port, "tx_q0_error_cqes"));
 	/* Sends again after the recovery. */
 	CHECK(send_simple(port, 0, emu, 100, 300, &seq) == 100, "send");
-	mlx5_emu_drain(emu);
-	rte_eth_tx_done_cleanup(port, 0, 0);
+	tx_settle(port, 0, emu);
 	wire_pkts = xstat(port, "tx_q0_wire_packets");
 	err_mbufs = xstat(port, "tx_q0_error_mbufs");
 	CHECK(err_mbufs >= 1, "no mbuf counted unsent");
@@ -1106,7 +1104,9 @@ test_error_cqe_on_full_cq(void)
 
 	/*
 	 * 512 WQEBBs but 64 CQEs: the CQ, not the ring, limits posting.
-	 * One packet per WQE (no eMPW), so that a burst of 2 is 2 WQEs.
+	 * One packet per WQE (no eMPW), so that a burst of 2 is 2 WQEs; the
+	 * burst asks for no completion (moderation), tx_done_cleanup after
+	 * it posts a NOP that does: 3 WQEs and one request per round.
 	 */
 	if (start_port("net_mlx5_tm10",
 		       "emu=cx6dx,clock=virtual,cap_log_max_cq_sz=6,"
@@ -1117,9 +1117,9 @@ test_error_cqe_on_full_cq(void)
 	CHECK(rte_eth_set_queue_rate_limit(port, 0, 1) == 0, "1 Mbps");
 	if (!test_ok)
 		goto out;
-	/* Bursts of 2: the first WQE of each asks for no completion. */
+	/* The first packet of the second round fails. */
 	CHECK(mlx5_emu_fault_wqe(emu, &(struct mlx5_emu_fault_wqe){
-		.sqn = sqn, .nth = 3,
+		.sqn = sqn, .nth = 4,
 		.syndrome = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR }) == 0, "arm");
 	for (i = 0; i < 256; i++) {
 		struct rte_mbuf *m[2];
@@ -1139,6 +1139,7 @@ test_error_cqe_on_full_cq(void)
 		rte_pktmbuf_free_bulk(m + sent, 2 - sent);
 		if (sent < 2)
 			break;
+		rte_eth_tx_done_cleanup(port, 0, 0);
 	}
 	CHECK(xstat(port, "tx_q0_ring_full") >= 1 && seq < 2 * 64 + 2,
 	      "posting must stop on the CQ limit (%u posted)", seq);
@@ -1165,8 +1166,7 @@ test_error_cqe_on_full_cq(void)
 	      xstat(port, "tx_q0_flush_cqes"));
 	CHECK(rte_eth_set_queue_rate_limit(port, 0, 0) == 0, "no limit");
 	CHECK(send_simple(port, 0, emu, 100, 300, &seq) == 100, "send");
-	mlx5_emu_drain(emu);
-	rte_eth_tx_done_cleanup(port, 0, 0);
+	tx_settle(port, 0, emu);
 	wire_pkts = xstat(port, "tx_q0_wire_packets");
 	err_mbufs = xstat(port, "tx_q0_error_mbufs");
 	CHECK(wire_pkts + err_mbufs == seq,
@@ -1182,6 +1182,81 @@ static void
 ext_free(void *addr __rte_unused, void *opaque)
 {
 	(*(int *)opaque)++;
+}
+
+/* Send @p n single-segment 100-byte frames on queue 0, one burst. */
+static uint16_t
+send_burst(uint16_t port, uint16_t n, uint32_t *seq)
+{
+	struct rte_mbuf *m[64];
+	uint16_t i, sent;
+
+	for (i = 0; i < n && i < RTE_DIM(m); i++) {
+		uint8_t f[128];
+
+		build_frame(f, 100, 0, *seq + i, false);
+		m[i] = frame_to_mbuf(f, 100, 1);
+		if (m[i] == NULL)
+			break;
+	}
+	sent = rte_eth_tx_burst(port, 0, m, i);
+	rte_pktmbuf_free_bulk(m + sent, i - sent);
+	*seq += sent;
+	return sent;
+}
+
+/*
+ * Completion moderation: bursts below 32 packets ask for no CQE, so the
+ * device sends them and the mbufs stay posted; a burst reaching 32 asks
+ * for one. An idle queue's mbufs come back through tx_done_cleanup, which
+ * asks for the missing completion (a NOP) and frees at most free_cnt.
+ * Virtual clock: the model sends only in mlx5_emu_drain().
+ */
+static void
+test_cleanup_moderation(void)
+{
+	struct mlx5_emu *emu;
+	uint32_t seq = 0, i;
+	uint16_t port;
+
+	if (start_port("net_mlx5_tm11", "emu=cx6dx,clock=virtual", 1, 0,
+		       &port, &emu, 0, NULL) != 0)
+		return;
+	for (i = 0; i < 10; i++)
+		CHECK(send_burst(port, 1, &seq) == 1, "send");
+	mlx5_emu_drain(emu);
+	CHECK(xstat(port, "tx_q0_wire_packets") == 10, "wire %" PRIu64,
+	      xstat(port, "tx_q0_wire_packets"));
+	/* A burst takes the completions present: none was asked. */
+	CHECK(send_burst(port, 0, &seq) == 0, "empty burst");
+	CHECK(xstat(port, "tx_q0_completions") == 0 &&
+	      rte_mempool_in_use_count(pool) == 10,
+	      "%" PRIu64 " CQEs, %u mbufs held after 10 bursts of 1",
+	      xstat(port, "tx_q0_completions"),
+	      rte_mempool_in_use_count(pool));
+	/* The first call asks for the completion the model has not run. */
+	CHECK(rte_eth_tx_done_cleanup(port, 0, 3) == 0, "nothing completed");
+	mlx5_emu_drain(emu);
+	CHECK(rte_eth_tx_done_cleanup(port, 0, 3) == 3 &&
+	      rte_mempool_in_use_count(pool) == 7,
+	      "free_cnt 3: %u mbufs in use", rte_mempool_in_use_count(pool));
+	CHECK(rte_eth_tx_done_cleanup(port, 0, 0) == 7 &&
+	      rte_mempool_in_use_count(pool) == 0,
+	      "free_cnt 0: %u mbufs in use", rte_mempool_in_use_count(pool));
+	CHECK(rte_eth_tx_done_cleanup(port, 0, 0) == 0, "nothing left");
+	/* 32 packets since the last request: this burst asks for a CQE. */
+	CHECK(send_burst(port, 31, &seq) == 31 &&
+	      send_burst(port, 1, &seq) == 1, "send 32");
+	mlx5_emu_drain(emu);
+	CHECK(send_burst(port, 0, &seq) == 0, "empty burst");
+	CHECK(xstat(port, "tx_q0_completions") == 2 &&
+	      rte_mempool_in_use_count(pool) == 0,
+	      "%" PRIu64 " CQEs, %u mbufs in use after 32 packets",
+	      xstat(port, "tx_q0_completions"),
+	      rte_mempool_in_use_count(pool));
+	CHECK(xstat(port, "tx_q0_wire_packets") == seq, "wire %" PRIu64,
+	      xstat(port, "tx_q0_wire_packets"));
+	port_destroy("net_mlx5_tm11", port);
 }
 
 /* Memory the device does not know: dropped and counted, mbuf freed. */
@@ -1235,6 +1310,7 @@ test_unregistered_memory(void)
 	      RTE_ETH_TX_DESC_DONE, "free slot reported posted");
 	CHECK(rte_eth_tx_descriptor_status(port, 0, RING) < 0,
 	      "offset beyond the ring");
+	rte_eth_tx_done_cleanup(port, 0, 0);
 	mlx5_emu_drain(emu);
 	CHECK(rte_eth_tx_done_cleanup(port, 0, 0) == 10, "cleanup");
 	CHECK(rte_eth_tx_descriptor_status(port, 0, RING - 1) ==
@@ -1390,8 +1466,7 @@ test_read_back(void)
 	CHECK(rte_pmd_mlx5_tm_txq_completions(port, 1, &c) == 0 &&
 	      c.cqes == 0, "completions before any send");
 	CHECK(send_simple(port, 1, emu, 2000, 1000, &seq) == 2000, "send");
-	mlx5_emu_drain(emu);
-	rte_eth_tx_done_cleanup(port, 1, 0);
+	tx_settle(port, 1, emu);
 	CHECK(rte_pmd_mlx5_tm_txq_completions(port, 1, &c) == 0, "read");
 	CHECK(mlx5_emu_sq_get(emu, sqn, &info) == 0, "model's SQ");
 	CHECK(c.ts_valid && c.cqes > 1 && c.cqes == info.cqes &&
@@ -1571,6 +1646,8 @@ main(int argc, char **argv)
 	run("error CQE on a full CQ recovers", test_error_cqe_on_full_cq);
 	run("unregistered memory, descriptor status",
 	    test_unregistered_memory);
+	run("completion moderation, tx_done_cleanup free_cnt",
+	    test_cleanup_moderation);
 	run("failures half-way release everything", test_halfway_failures);
 	run("start/stop/close cycles", test_start_stop_cycles);
 	run("repeated refusals logged once, then counted",

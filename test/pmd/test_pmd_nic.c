@@ -31,6 +31,7 @@
 #include "mlx5_tm_wqe.h"
 #include "rte_pmd_mlx5_tm.h"
 
+#include "pmd_test_emu.h"
 #include "pmd_test_util.h"
 
 static struct rte_mempool *pool;
@@ -96,8 +97,7 @@ send_one(uint16_t port, uint16_t q, struct mlx5_emu *emu, uint32_t len)
 	n = rte_eth_tx_burst(port, q, &m, 1);
 	if (n == 0)
 		rte_pktmbuf_free(m);
-	mlx5_emu_drain(emu);
-	rte_eth_tx_done_cleanup(port, q, 0);
+	tx_settle(port, q, emu);
 	return n == 1;
 }
 
@@ -347,6 +347,11 @@ test_flush_only(void)
 		return;
 	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 0, &sqn) == 0, "sqn");
 	CHECK(mlx5_emu_fault_wqe(emu, &(struct mlx5_emu_fault_wqe){
+		/*
+		 * Each send_one posts the packet, then tx_settle a NOP, the
+		 * WQE that asks for a completion (moderation): the 10th WQE
+		 * is the 5th NOP, and a flush CQE needs a request.
+		 */
 		.sqn = sqn, .nth = 10,
 		.syndrome = MLX5_CQE_SYNDROME_WR_FLUSH_ERR }) == 0, "arm");
 	for (i = 0; i < 100; i++) {
@@ -361,7 +366,7 @@ test_flush_only(void)
 	      " flush, %" PRIu64 " error", xstat(port, "tx_q0_flush_cqes"),
 	      xstat(port, "tx_q0_error_cqes"));
 	CHECK(sq_info(port, 0, emu, &sq) == 0 &&
-	      sq.state == MLX5_SQC_STATE_RDY && sq.packets == 99,
+	      sq.state == MLX5_SQC_STATE_RDY && sq.packets == 100,
 	      "state %u, %" PRIu64 " sent", sq.state, sq.packets);
 	CHECK(rte_mempool_in_use_count(pool) == 0, "%u mbufs in use",
 	      rte_mempool_in_use_count(pool));

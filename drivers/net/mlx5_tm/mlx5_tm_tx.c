@@ -65,6 +65,17 @@
  * completion threshold), 34 segments of the 63 a WQE may have.
  */
 #define MLX5_TM_TX_EMPW_MAX 32
+/**
+ * Completion moderation, as upstream net/mlx5 (mlx5_tx_request_completion()
+ * with MLX5_TX_COMP_THRESH and MLX5_TX_COMP_THRESH_INLINE_DIV): a burst
+ * asks for a CQE on its last WQE when this many elts slots were posted
+ * since the last request, or wqe_n / MLX5_TM_TX_COMP_WQE_DIV WQEBBs, or
+ * when it found the ring full. Below both thresholds fewer slots and
+ * WQEBBs than the ring holds (MLX5_TM_TXQ_MIN_DESC is 64) wait without a
+ * request, so a full ring always has a requested completion coming.
+ */
+#define MLX5_TM_TX_COMP_THRESH 32
+#define MLX5_TM_TX_COMP_WQE_DIV 8
 
 /*
  * Offloads of a burst variant: each variant is tx_burst_tmpl() compiled
@@ -216,19 +227,62 @@ cmpl_note(struct mlx5_tm_txq *txq, uint32_t n, uint64_t ts,
 	__atomic_store_n(&c->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
+/* The WQE index the error CQE at @p ci names. */
+static __rte_always_inline uint16_t
+err_cqe_wqe(const struct mlx5_tm_txq *txq, uint32_t ci)
+{
+	const volatile struct mlx5_tm_err_cqe64 *err = (const volatile void *)
+		&txq->cqes[ci & (txq->cqe_n - 1)];
+
+	return rte_be_to_cpu_16(err->wqe_counter);
+}
+
 /*
- * Consume the CQEs present and free what they complete (counted in
- * @p freed, as free_elts() counts). Return false when an error CQE moved
- * the queue to ERR.
+ * The flush CQE at @p ci: the WQEs before the one it names were sent,
+ * free them (counted in @p freed) and the flushed WQE's mbufs (counted
+ * unsent); take its completion request if it made one. @p upto is where
+ * the completed slots end, moved past the flushed WQE.
+ */
+static __rte_noinline void
+flush_wqe(struct mlx5_tm_txq *txq, uint32_t ci, uint16_t *upto,
+	  uint32_t *freed)
+{
+	const uint16_t mask = txq->wqe_n - 1;
+	uint16_t w = err_cqe_wqe(txq, ci), end, elts_end;
+	const struct mlx5_tm_wqe_ctrl_seg *ctrl;
+
+	if ((uint16_t)(w - txq->wqe_pi) >=
+	    (uint16_t)(txq->wqe_ci - txq->wqe_pi))
+		return;
+	ctrl = (const void *)&txq->wqes[w & mask];
+	end = w + ((rte_be_to_cpu_32(ctrl->qpn_ds) & 0x3f) +
+		   MLX5_WQE_DS_PER_WQEBB - 1) / MLX5_WQE_DS_PER_WQEBB;
+	elts_end = end == txq->wqe_ci ? txq->elts_head :
+					txq->wqe_elts[end & mask];
+	*freed += free_elts(txq, txq->wqe_elts[w & mask]);
+	ST_ADD(txq, err_mbufs, free_elts(txq, elts_end));
+	*upto = elts_end;
+	txq->wqe_pi = end;
+	if (txq->fcq_tail != txq->fcq_head &&
+	    txq->fcqs[txq->fcq_tail & (txq->cqe_n - 1)].wqe_end == end)
+		txq->fcq_tail++;
+}
+
+/*
+ * Consume the CQEs present and free what they complete, at most @p limit
+ * slots (0: all; counted in @p freed, as free_elts() counts). Return false
+ * when an error CQE moved the queue to ERR.
  */
 static __rte_always_inline bool
-txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed, const unsigned int olx)
+txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed, uint32_t limit,
+	     const unsigned int olx)
 {
 	uint32_t ci = txq->cq_ci;
-	uint16_t upto = txq->elts_tail;
+	uint16_t upto = txq->elts_done;
 	const struct mlx5_tm_txq_fcq *f = NULL;
 	uint64_t ts = 0;
 	uint32_t good = 0;
+	uint16_t err_wqe;
 	bool ok = true;
 	uint8_t op_own;
 
@@ -245,29 +299,26 @@ txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed, const unsigned int olx)
 		}
 		if (is_flush_cqe(txq, ci)) {
 			/*
-			 * A flush alone: its WQE asked for a completion and
-			 * did not run; what it covers is freed unsent. The
+			 * A flush alone: its WQE did not run; what precedes
+			 * it did, what it carries is freed unsent. The
 			 * control path checks whether the SQ is in error.
 			 */
-			if (txq->fcq_tail != txq->fcq_head) {
-				const struct mlx5_tm_txq_fcq *f =
-					&txq->fcqs[txq->fcq_tail++ &
-						   (txq->cqe_n - 1)];
-
-				if (upto != txq->elts_tail)
-					*freed += free_elts(txq, upto);
-				ST_ADD(txq, err_mbufs,
-				       free_elts(txq, f->elts_head));
-				upto = f->elts_head;
-				txq->wqe_pi = f->wqe_end;
-			}
+			flush_wqe(txq, ci, &upto, freed);
 			ST_ADD(txq, flush_cqes, 1);
 			__atomic_store_n(&txq->flush_seen, 1,
 					 __ATOMIC_RELEASE);
 			ci++;
 			continue;
 		}
-		/* An error: the SQ is in error, the control path resets it. */
+		/*
+		 * An error: the SQ is in error, the control path resets it.
+		 * The WQEs before the failed one were sent (in order), even
+		 * those that asked for no completion.
+		 */
+		err_wqe = err_cqe_wqe(txq, ci);
+		if ((uint16_t)(err_wqe - txq->wqe_pi) <
+		    (uint16_t)(txq->wqe_ci - txq->wqe_pi))
+			upto = txq->wqe_elts[err_wqe & (txq->wqe_n - 1)];
 		count_err_cqe(txq, ci);
 		ci++;
 		ok = false;
@@ -279,11 +330,15 @@ txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed, const unsigned int olx)
 	}
 	if (ci != txq->cq_ci) {
 		txq->cq_ci = ci;
+		txq->elts_done = upto;
 		rte_io_wmb();
 		DEV_STORE(txq->cq_db, rte_cpu_to_be_32(ci & 0xffffff));
 	}
-	if (upto != txq->elts_tail)
+	if (upto != txq->elts_tail) {
+		if (limit != 0 && (uint16_t)(upto - txq->elts_tail) > limit)
+			upto = txq->elts_tail + limit;
 		*freed += free_elts_olx(txq, upto, olx);
+	}
 	if (unlikely(!ok))
 		__atomic_store_n(&txq->state, MLX5_TM_TXQ_ERR,
 				 __ATOMIC_RELEASE);
@@ -302,6 +357,9 @@ ring_reset(struct mlx5_tm_txq *txq)
 	txq->wqe_pi = 0;
 	txq->elts_head = 0;
 	txq->elts_tail = 0;
+	txq->elts_done = 0;
+	txq->elts_comp = 0;
+	txq->wqe_comp = 0;
 	txq->fcq_head = 0;
 	txq->fcq_tail = 0;
 	DEV_STORE(txq->sq_db, 0);
@@ -330,6 +388,8 @@ txq_rewind(struct mlx5_tm_txq *txq)
 	txq->cq_ci = ci;
 	rte_io_wmb();
 	DEV_STORE(txq->cq_db, rte_cpu_to_be_32(ci & 0xffffff));
+	/* Completed before the error but not freed yet (cleanup limit). */
+	free_elts(txq, txq->elts_done);
 	ST_ADD(txq, err_mbufs, free_elts(txq, txq->elts_head));
 	ring_reset(txq);
 	rte_io_wmb();
@@ -342,6 +402,7 @@ mlx5_tm_tx_ring_init(struct mlx5_tm_txq *txq)
 	uint32_t i;
 
 	ring_reset(txq);
+	txq->wqe_thres = txq->wqe_n / MLX5_TM_TX_COMP_WQE_DIV;
 	txq->cq_ci = 0;
 	/* Hardware owns every CQE until it writes it in the first pass. */
 	for (i = 0; i < txq->cqe_n; i++)
@@ -493,14 +554,18 @@ tx_vlan(const struct rte_mbuf *m, const unsigned int olx)
 	return (olx & TX_OLX_VLAN) && (m->ol_flags & RTE_MBUF_F_TX_VLAN);
 }
 
-/* Control segment of the WQE at @p wqe_ci (no completion asked). */
+/*
+ * Control segment of the WQE at @p wqe_ci (no completion asked), whose
+ * packets start at elts slot @p elts_head.
+ */
 static __rte_always_inline void
-tx_ctrl(struct mlx5_tm_wqe_ctrl_seg *ctrl, uint16_t wqe_ci, uint8_t opcode,
-	uint32_t sqn, uint32_t ds)
+tx_ctrl(struct mlx5_tm_txq *txq, struct mlx5_tm_wqe_ctrl_seg *ctrl,
+	uint16_t wqe_ci, uint8_t opcode, uint32_t ds, uint16_t elts_head)
 {
+	txq->wqe_elts[wqe_ci & (txq->wqe_n - 1)] = elts_head;
 	ctrl->opmod_idx_opcode = rte_cpu_to_be_32(
 		mlx5_tm_wqe_opmod_idx_opcode(0, wqe_ci, opcode));
-	ctrl->qpn_ds = rte_cpu_to_be_32(mlx5_tm_wqe_qpn_ds(sqn, ds));
+	ctrl->qpn_ds = rte_cpu_to_be_32(mlx5_tm_wqe_qpn_ds(txq->sqn, ds));
 	ctrl->signature = 0;
 	ctrl->rsvd[0] = 0;
 	ctrl->rsvd[1] = 0;
@@ -645,7 +710,7 @@ tx_send_generic(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	ds_idx = (uint32_t)loc->wqe_ci * MLX5_WQE_DS_PER_WQEBB;
 	ctrl = ds_at(txq, ds_idx);
 	eth = ds_at(txq, ds_idx + 1);
-	tx_ctrl(ctrl, loc->wqe_ci, MLX5_OPCODE_SEND, txq->sqn, ds);
+	tx_ctrl(txq, ctrl, loc->wqe_ci, MLX5_OPCODE_SEND, ds, loc->elts_head);
 	tx_eseg(eth, tx_cs_flags(m, olx), vlan && skip == 0, m->vlan_tci);
 	ds_idx += 2;
 	if (skip != 0)
@@ -712,7 +777,7 @@ tx_send_single(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 			return false;
 		}
 	}
-	tx_ctrl(ctrl, loc->wqe_ci, MLX5_OPCODE_SEND, txq->sqn, ds);
+	tx_ctrl(txq, ctrl, loc->wqe_ci, MLX5_OPCODE_SEND, ds, loc->elts_head);
 	if (olx & TX_OLX_INL_L2) {
 		uint8_t hdr[MLX5_ESEG_MIN_INLINE_SIZE];
 		const uint8_t *p = (const uint8_t *)addr;
@@ -843,7 +908,7 @@ tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 			d = (void *)txq->wqes;
 		ds++;
 	}
-	tx_ctrl(ctrl, loc->wqe_ci, MLX5_OPCODE_SEND, txq->sqn, ds);
+	tx_ctrl(txq, ctrl, loc->wqe_ci, MLX5_OPCODE_SEND, ds, loc->elts_head);
 	if (olx & TX_OLX_FFREE) {
 		for (seg = m; seg != NULL; ) {
 			struct rte_mbuf *next = seg->next;
@@ -925,8 +990,8 @@ tx_empw(struct mlx5_tm_txq *txq, struct rte_mbuf **pkts, uint16_t *i,
 	*i = k;
 	if (unlikely(cnt == 0))
 		return;
-	tx_ctrl(ctrl, loc->wqe_ci, MLX5_OPCODE_ENHANCED_MPSW, txq->sqn,
-		2 + cnt);
+	tx_ctrl(txq, ctrl, loc->wqe_ci, MLX5_OPCODE_ENHANCED_MPSW, 2 + cnt,
+		loc->elts_head);
 	loc->wqe_ci += (2 + cnt + MLX5_WQE_DS_PER_WQEBB - 1) /
 		       MLX5_WQE_DS_PER_WQEBB;
 	loc->elts_head = elts_head;
@@ -936,12 +1001,44 @@ tx_empw(struct mlx5_tm_txq *txq, struct rte_mbuf **pkts, uint16_t *i,
 }
 
 /*
+ * Ask for a CQE on @p last, the last WQE posted: it completes the elts,
+ * WQEBBs, packets and bytes posted so far.
+ */
+static __rte_always_inline void
+tx_request_completion(struct mlx5_tm_txq *txq,
+		      struct mlx5_tm_wqe_ctrl_seg *last)
+{
+	struct mlx5_tm_txq_fcq *f = &txq->fcqs[txq->fcq_head++ &
+					     (txq->cqe_n - 1)];
+
+	last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+	f->elts_head = txq->elts_head;
+	f->wqe_end = txq->wqe_ci;
+	f->packets = txq->st.packets;
+	f->bytes = txq->st.bytes;
+	txq->elts_comp = txq->elts_head;
+	txq->wqe_comp = txq->wqe_ci;
+}
+
+/* Tell the device WQEs up to wqe_ci are posted, @p last the last one. */
+static __rte_always_inline void
+tx_doorbell(struct mlx5_tm_txq *txq, const struct mlx5_tm_wqe_ctrl_seg *last)
+{
+	/* WQEs, then the doorbell record, then the doorbell. */
+	rte_io_wmb();
+	DEV_STORE(txq->sq_db, rte_cpu_to_be_32(txq->wqe_ci));
+	rte_wmb();
+	DEV_STORE(txq->uar_reg, *(const volatile uint64_t *)last);
+	rte_wmb();
+}
+
+/*
  * The burst, compiled once per offload set @p olx. Per burst: the queue's
  * state and completions, then one ring-space check (in packets: a
  * single-segment packet takes one WQEBB and one elts slot at most), then
  * WQEs without further checks; only a packet for the generic path checks
- * its own room. One completion is asked, on the last WQE, so that no mbuf
- * waits for a later burst; one doorbell.
+ * its own room. A completion is asked on the last WQE when the moderation
+ * thresholds say so (MLX5_TM_TX_COMP_THRESH); one doorbell.
  */
 static __rte_always_inline uint16_t
 tx_burst_tmpl(void *q, struct rte_mbuf **pkts, uint16_t n,
@@ -951,7 +1048,7 @@ tx_burst_tmpl(void *q, struct rte_mbuf **pkts, uint16_t n,
 	uint32_t state = __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE);
 	struct tx_loc loc;
 	uint32_t freed = 0;
-	bool empw;
+	bool empw, full = false;
 	uint16_t i = 0;
 
 	if (unlikely(state != MLX5_TM_TXQ_OK)) {
@@ -959,7 +1056,7 @@ tx_burst_tmpl(void *q, struct rte_mbuf **pkts, uint16_t n,
 			txq_rewind(txq);
 		return 0;
 	}
-	if (unlikely(!txq_complete(txq, &freed, olx)))
+	if (unlikely(!txq_complete(txq, &freed, 0, olx)))
 		return 0;
 	if (unlikely(__atomic_load_n(&txq->suspended, __ATOMIC_RELAXED)))
 		return 0;
@@ -987,6 +1084,7 @@ tx_burst_tmpl(void *q, struct rte_mbuf **pkts, uint16_t n,
 
 		if (unlikely(end == i)) {
 			ST_ADD(txq, ring_full, 1);
+			full = true;
 			break;
 		}
 		while (i < end) {
@@ -1003,10 +1101,15 @@ tx_burst_tmpl(void *q, struct rte_mbuf **pkts, uint16_t n,
 			i++;
 		}
 		/* One WQEBB and one slot per packet at most, taken now. */
+		if (i == end) {
+			if (likely(i == n))
+				break;
+			loc.wqe_room -= (uint16_t)(loc.wqe_ci - wqe_ci);
+			loc.elts_room -= (uint16_t)(loc.elts_head - elts_head);
+			continue;
+		}
 		loc.wqe_room -= (uint16_t)(loc.wqe_ci - wqe_ci);
 		loc.elts_room -= (uint16_t)(loc.elts_head - elts_head);
-		if (i == end)
-			continue;
 		/* Multi-segment packets, or headers to inline, in a row. */
 		if (!(olx & TX_OLX_INL_HDRS)) {
 			do {
@@ -1025,29 +1128,21 @@ tx_burst_tmpl(void *q, struct rte_mbuf **pkts, uint16_t n,
 		}
 		if (v == TX_FULL) {
 			ST_ADD(txq, ring_full, 1);
+			full = true;
 			break;
 		}
 	}
 	if (loc.last != NULL) {
-		struct mlx5_tm_txq_fcq *f = &txq->fcqs[txq->fcq_head++ &
-						     (txq->cqe_n - 1)];
-
-		/* A completion on the last WQE: no mbuf waits forever. */
-		loc.last->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
-		f->elts_head = loc.elts_head;
-		f->wqe_end = loc.wqe_ci;
-		f->packets = txq->st.packets + loc.sent;
-		f->bytes = txq->st.bytes + loc.bytes;
 		txq->wqe_ci = loc.wqe_ci;
 		txq->elts_head = loc.elts_head;
-		/* WQEs, then the doorbell record, then the doorbell. */
-		rte_io_wmb();
-		DEV_STORE(txq->sq_db, rte_cpu_to_be_32(loc.wqe_ci));
-		rte_wmb();
-		DEV_STORE(txq->uar_reg, *(volatile uint64_t *)loc.last);
-		rte_wmb();
 		ST_ADD(txq, packets, loc.sent);
 		ST_ADD(txq, bytes, loc.bytes);
+		if ((uint16_t)(loc.elts_head - txq->elts_comp) >=
+		    MLX5_TM_TX_COMP_THRESH ||
+		    (uint16_t)(loc.wqe_ci - txq->wqe_comp) >= txq->wqe_thres ||
+		    unlikely(full))
+			tx_request_completion(txq, loc.last);
+		tx_doorbell(txq, loc.last);
 	}
 	return i;
 }
@@ -1148,14 +1243,55 @@ mlx5_tm_tx_burst_name(eth_tx_burst_t burst)
 	return "unknown";
 }
 
+/*
+ * Ask for a CQE covering the slots posted since the last request, which
+ * a burst below the moderation thresholds left without one: a NOP WQE
+ * with CQ_UPDATE (as Linux's mlx5e_post_nop()), if the ring and the CQ
+ * have room; if not, a requested completion is coming that makes room
+ * for a later call.
+ */
+static void
+tx_post_nop(struct mlx5_tm_txq *txq)
+{
+	struct mlx5_tm_wqe_ctrl_seg *ctrl = (void *)
+		&txq->wqes[txq->wqe_ci & (txq->wqe_n - 1)];
+
+	if ((uint16_t)(txq->wqe_ci - txq->wqe_pi) == txq->wqe_n ||
+	    (uint16_t)(txq->fcq_head - txq->fcq_tail) +
+	    MLX5_TM_TX_CQ_RESERVE > txq->cqe_n)
+		return;
+	tx_ctrl(txq, ctrl, txq->wqe_ci, MLX5_OPCODE_NOP, 1, txq->elts_head);
+	txq->wqe_ci++;
+	tx_request_completion(txq, ctrl);
+	tx_doorbell(txq, ctrl);
+}
+
+/* tx_done_cleanup for offload set @p olx (fast free or not). */
+static __rte_always_inline int
+tx_done_cleanup_olx(struct mlx5_tm_txq *txq, uint32_t free_cnt,
+		    const unsigned int olx)
+{
+	uint32_t freed = 0;
+
+	if (!txq_complete(txq, &freed, free_cnt, olx))
+		return (int)freed;
+	if (txq->elts_comp != txq->elts_head) {
+		tx_post_nop(txq);
+		/* The device may have completed it already. */
+		if (free_cnt == 0)
+			txq_complete(txq, &freed, 0, olx);
+		else if (freed < free_cnt)
+			txq_complete(txq, &freed, free_cnt - freed, olx);
+	}
+	return (int)freed;
+}
+
 int
-mlx5_tm_tx_done_cleanup(void *q, uint32_t free_cnt __rte_unused)
+mlx5_tm_tx_done_cleanup(void *q, uint32_t free_cnt)
 {
 	struct mlx5_tm_txq *txq = q;
 	uint32_t state = __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE);
-	uint32_t freed = 0;
 
-	/* Completions free in completion order: free_cnt is no bound here. */
 	if (state == MLX5_TM_TXQ_RST) {
 		txq_rewind(txq);
 		return 0;
@@ -1163,10 +1299,8 @@ mlx5_tm_tx_done_cleanup(void *q, uint32_t free_cnt __rte_unused)
 	if (state != MLX5_TM_TXQ_OK)
 		return 0;
 	if (txq->fast_free)
-		txq_complete(txq, &freed, TX_OLX_FFREE);
-	else
-		txq_complete(txq, &freed, 0);
-	return (int)freed;
+		return tx_done_cleanup_olx(txq, free_cnt, TX_OLX_FFREE);
+	return tx_done_cleanup_olx(txq, free_cnt, 0);
 }
 
 int

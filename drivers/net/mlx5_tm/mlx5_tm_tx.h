@@ -98,6 +98,8 @@ struct mlx5_tm_txq {
 	volatile uint64_t *uar_reg;        /**< Doorbell register. */
 	struct rte_mbuf **elts;            /**< Posted mbufs. */
 	struct mlx5_tm_txq_fcq *fcqs;      /**< Requested completions. */
+	/** Per WQEBB: the elts slot where its WQE's packets start. */
+	uint16_t *wqe_elts;
 	uint32_t sqn;
 	uint16_t wqe_n;                    /**< WQEBBs in the ring. */
 	uint16_t elts_n;                   /**< Slots in elts. */
@@ -120,6 +122,11 @@ struct mlx5_tm_txq {
 	uint16_t wqe_pi;                   /**< WQEBBs completed up to here. */
 	uint16_t elts_head;
 	uint16_t elts_tail;
+	uint16_t elts_done;                /**< Completed up to here. */
+	uint16_t elts_comp;                /**< elts_head at the last request. */
+	uint16_t wqe_comp;                 /**< wqe_ci at the last request. */
+	/** WQEBBs posted without a completion request that force one. */
+	uint16_t wqe_thres;
 	uint16_t fcq_head;
 	uint16_t fcq_tail;
 	uint32_t cq_ci;
@@ -183,7 +190,16 @@ eth_tx_burst_t mlx5_tm_tx_burst_select(const struct rte_eth_dev *dev,
 /** Name of the burst variant mlx5_tm_tx_burst_select() chose, for logs. */
 const char *mlx5_tm_tx_burst_name(eth_tx_burst_t burst);
 
-/** ethdev tx_done_cleanup: process completions, free up to @p free_cnt. */
+/**
+ * ethdev tx_done_cleanup: process completions and free at most @p free_cnt
+ * completed elts slots (packets; segments with MBUF_FAST_FREE), 0 = all.
+ * Posted mbufs not covered by a requested completion get one: a NOP WQE
+ * asking for a CQE, so that an idle queue's mbufs come back on a later
+ * call at the latest.
+ *
+ * @return
+ *   The number of slots freed.
+ */
 int mlx5_tm_tx_done_cleanup(void *txq, uint32_t free_cnt);
 
 /** ethdev tx_descriptor_status. */

@@ -74,6 +74,7 @@ txq_free(struct mlx5_tm_txq *txq)
 		return;
 	rte_free(txq->elts);
 	rte_free(txq->fcqs);
+	rte_free(txq->wqe_elts);
 	rte_free(txq);
 }
 
@@ -127,7 +128,10 @@ mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	txq->fcqs = rte_zmalloc_socket("mlx5_tm_txq_fcqs",
 				       txq->cqe_n * sizeof(*txq->fcqs),
 				       RTE_CACHE_LINE_SIZE, socket);
-	if (txq->elts == NULL || txq->fcqs == NULL)
+	txq->wqe_elts = rte_zmalloc_socket("mlx5_tm_txq_wqe_elts",
+					   n * sizeof(*txq->wqe_elts),
+					   RTE_CACHE_LINE_SIZE, socket);
+	if (txq->elts == NULL || txq->fcqs == NULL || txq->wqe_elts == NULL)
 		goto nomem;
 	dev->data->tx_queues[qid] = txq;
 	MLX5_TM_LOG(DEBUG, "port %u txq %u: %u WQEBBs, %u CQEs, inline %s",
