@@ -168,8 +168,8 @@ mlx5_tm_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->tx_desc_lim.nb_max = ring_max;
 	info->tx_desc_lim.nb_min = RTE_MIN(64, ring_max);
 	info->tx_desc_lim.nb_align = 1;
-	info->tx_desc_lim.nb_seg_max = 40;
-	info->tx_desc_lim.nb_mtu_seg_max = 40;
+	info->tx_desc_lim.nb_seg_max = MLX5_TM_TX_MAX_SEGS;
+	info->tx_desc_lim.nb_mtu_seg_max = MLX5_TM_TX_MAX_SEGS;
 	info->default_txportconf.ring_size = RTE_MIN(1024, ring_max);
 	info->default_txportconf.nb_queues = 1;
 	info->default_txconf.tx_free_thresh = 0;

@@ -22,8 +22,6 @@
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_tx.h"
 
-/** Segments of one packet we accept (bounded by the WQE size). */
-#define MLX5_TM_TX_MAX_SEGS 40
 /** Mbufs returned per rte_mempool_put_bulk() call when freeing chains. */
 #define MLX5_TM_TX_FREE_BATCH 64
 /**
@@ -651,7 +649,7 @@ tx_send_generic(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	bool vlan = tx_vlan(m, olx);
 	struct rte_mbuf *seg;
 
-	if (unlikely(nseg > txq->max_segs)) {
+	if (unlikely(nseg > MLX5_TM_TX_MAX_SEGS)) {
 		drop(txq, m);
 		return TX_DROPPED;
 	}
@@ -840,7 +838,7 @@ tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	struct rte_mbuf *seg;
 	uint32_t ds = 2 + inl;
 
-	if (unlikely(nseg > txq->max_segs)) {
+	if (unlikely(nseg > MLX5_TM_TX_MAX_SEGS)) {
 		drop(txq, m);
 		return TX_DROPPED;
 	}

@@ -6,6 +6,12 @@
 #define MLX5_TM_TX_H
 
 /**
+ * Most segments of one packet (one WQE holds at most 63 16-byte units):
+ * the limit the port reports (nb_seg_max) and the burst enforces.
+ */
+#define MLX5_TM_TX_MAX_SEGS 40
+
+/**
  * @file
  * A Tx queue: its ring state, written by the lcore that sends on it, and
  * its device objects, owned by the control path.
@@ -116,7 +122,6 @@ struct mlx5_tm_txq {
 	bool fast_free;
 	/** The SQ may take eMPW WQEs (device, inline mode, txq_mpw_en). */
 	bool empw_cap;
-	uint16_t max_segs;                 /**< Segments per packet. */
 	/* Written by the datapath only. */
 	uint16_t wqe_ci;                   /**< Next WQEBB to write. */
 	uint16_t wqe_pi;                   /**< WQEBBs completed up to here. */

@@ -26,8 +26,6 @@
 #define MLX5_TM_TXQ_MIN_DESC 64
 /** Largest ring: 16-bit ring indexes must not wrap inside it. */
 #define MLX5_TM_TXQ_MAX_DESC 32768
-/** Segments per packet (one WQE holds at most 63 16-byte units). */
-#define MLX5_TM_TXQ_MAX_SEGS 40
 /** Bytes of a doorbell record slot in the ring memory. */
 #define MLX5_TM_DBR_SLOT 64
 
@@ -112,7 +110,6 @@ mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	txq->elts_n = n;
 	txq->cqe_n = RTE_MIN((uint32_t)n, cqe_max);
 	txq->log_cqe_n = rte_log2_u32(txq->cqe_n);
-	txq->max_segs = MLX5_TM_TXQ_MAX_SEGS;
 	/* Decided once per queue: the burst only tests two flags. */
 	txq->inline_mode = priv->caps.min_inline_mode;
 	txq->inline_l2 = txq->inline_mode == MLX5_INLINE_MODE_L2;
