@@ -440,6 +440,23 @@ live_change(struct tport *p, unsigned int k, bool undo)
 					    &terr));
 }
 
+/* More commands of one kind than a test_faults() commit sends. */
+#define FAULT_POSITIONS_MAX 64
+
+/* A port with the group test_faults() breaks, nothing committed. */
+static int
+faults_port(struct tport *p, const uint32_t *w, const uint32_t *prof)
+{
+	if (tport_open(p, "emu=cx6dx,clock=virtual") != 0) {
+		CHECK(false, "port");
+		return -1;
+	}
+	EXPECT_OK(profile(p->id, 2, 100 * MBPS, 0), "100 Mbit/s");
+	EXPECT_OK(profile(p->id, 3, 300 * MBPS, 0), "300 Mbit/s");
+	group(p, 400, w, prof);
+	return 0;
+}
+
 /*
  * Every firmware command of a commit fails in turn (creating elements,
  * moving SQs), before and after a first hierarchy is in force: the device
@@ -457,22 +474,17 @@ test_faults(void)
 	static const uint32_t w[3] = { 1, 2, 5 };
 	static const uint32_t prof[3] = { 2, 2, NONE };
 	struct device_view a, b;
-	unsigned int i, k, fired = 0;
+	unsigned int i, k, fired = 0, fired_commit;
 	struct mlx5_emu_fault_cmd fc;
 	struct tport p;
 	uint32_t nth;
 	int ret;
 
 	printf("every firmware command of a commit failing in turn\n");
-	if (tport_open(&p, "emu=cx6dx,clock=virtual") != 0) {
-		CHECK(false, "port");
+	if (faults_port(&p, w, prof) != 0)
 		return;
-	}
-	EXPECT_OK(profile(p.id, 2, 100 * MBPS, 0), "100 Mbit/s");
-	EXPECT_OK(profile(p.id, 3, 300 * MBPS, 0), "300 Mbit/s");
-	group(&p, 400, w, prof);
-	for (i = 0; i < RTE_DIM(ops); i++)
-		for (nth = 1; nth <= 8; nth++) {
+	for (i = 0; i < RTE_DIM(ops); i++) {
+		for (nth = 1; nth <= FAULT_POSITIONS_MAX; nth++) {
 			device_view(&p, &a);
 			memset(&fc, 0, sizeof(fc));
 			fc.opcode = ops[i];
@@ -483,8 +495,17 @@ test_faults(void)
 			device_view(&p, &b);
 			fc.nth = 0;
 			mlx5_emu_fault_cmd(p.emu, &fc);
-			if (ret == 0)
-				break; /* Fewer such commands than nth. */
+			if (ret == 0) {
+				/*
+				 * Fewer such commands than nth: every position
+				 * of this one failed; the next command starts
+				 * from a port with nothing committed again.
+				 */
+				tport_close(&p);
+				if (faults_port(&p, w, prof) != 0)
+					return;
+				break;
+			}
 			fired++;
 			CHECK(memcmp(&a, &b, sizeof(a)) == 0 &&
 			      strstr(tmsg(), "refused") != NULL,
@@ -492,11 +513,15 @@ test_faults(void)
 			      "entries %u->%u): %s", ops[i], nth, a.elems,
 			      b.elems, a.entries, b.entries, tmsg());
 		}
+		CHECK(nth <= FAULT_POSITIONS_MAX, "op 0x%x: the commit still "
+		      "fails with its #%u command failing", ops[i], nth - 1);
+	}
+	fired_commit = fired;
 	/* In force: live changes fail the same way at each command. */
 	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < RTE_DIM(ops); i++)
-			for (nth = 1; nth <= 8; nth++) {
+			for (nth = 1; nth <= FAULT_POSITIONS_MAX; nth++) {
 				device_view(&p, &a);
 				memset(&fc, 0, sizeof(fc));
 				fc.opcode = ops[i];
@@ -518,6 +543,8 @@ test_faults(void)
 				      "changed (elements %u->%u): %s", k,
 				      ops[i], nth, a.elems, b.elems, tmsg());
 			}
+	printf("%u failure positions in a commit, %u in live changes\n",
+	       fired_commit, fired - fired_commit);
 	CHECK(fired >= 8, "%u faults fired", fired);
 	tport_close(&p);
 	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "entries left at close");
