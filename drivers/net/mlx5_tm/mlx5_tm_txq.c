@@ -336,10 +336,13 @@ txq_recover_err(struct mlx5_tm_txq *txq)
 }
 
 /*
- * REARM: RST->RDY, then the pacing index and queue group in a RDY->RDY
- * of its own, the way every live change is made (whether RST->RDY applies
- * them is unverified on hardware). A failed step is retried next time,
- * from the state firmware reports.
+ * REARM: RST->RDY carrying the pacing index and queue group (Linux's
+ * mlx5e_modify_sq() sets both on a move to RDY), then both again in a
+ * RDY->RDY of their own, the way every live change is made: firmware that
+ * ignores them in RST->RDY (unverified; devarg rst2rdy_pp=ignore of the
+ * device model) gets them there, and firmware that applies them never
+ * runs the SQ on an index released while it was in reset. A failed step
+ * is retried next time, from the state firmware reports.
  */
 static void
 txq_recover_rearm(struct mlx5_tm_txq *txq)
@@ -356,9 +359,9 @@ txq_recover_rearm(struct mlx5_tm_txq *txq)
 	if (hw < 0)
 		return;
 	if (hw == MLX5_SQC_STATE_RST &&
-	    mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn,
-				   MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY,
-				   false, 0) < 0)
+	    mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
+					 MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY,
+					 &sched) < 0)
 		return;
 	if (hw != MLX5_SQC_STATE_RST && hw != MLX5_SQC_STATE_RDY)
 		return;
