@@ -56,6 +56,16 @@ struct builder {
 	struct rte_tm_error *error;
 };
 
+/* @p buf resized to @p n items of @p size; on failure kept, *ok false. */
+static void *
+resize(void *buf, size_t n, size_t size, bool *ok)
+{
+	void *p = realloc(buf, (n > 0 ? n : 1) * size);
+
+	*ok = *ok && p != NULL;
+	return p != NULL ? p : buf;
+}
+
 static uint32_t
 add_elem(struct builder *b, uint64_t key, uint32_t parent, uint32_t node_id,
 	 uint8_t type, uint32_t weight, uint32_t max_average_bw)
@@ -183,22 +193,25 @@ static int
 build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 {
 	struct builder b = { .t = t, .p = p, .error = error };
-	struct tm_node **order = NULL, *n;
-	uint32_t n_order = 0, i, j, depth = 0;
-	bool port = t->root->profile != NULL;
-	int ret = -ENOMEM;
+	uint32_t n_order = 0, i, j, depth = 0, cap = t->n_nodes + 2;
+	bool port = t->root->profile != NULL, ok = true;
+	struct tm_node **order, *n;
+	int ret;
 
-	p->elems = calloc(t->n_nodes + 2, sizeof(*p->elems));
-	b.eff = calloc(t->n_nodes + 2, sizeof(*b.eff));
-	b.kids = calloc(t->n_nodes + 1, sizeof(*b.kids));
-	order = calloc(t->n_nodes + 1, sizeof(*order));
-	if (p->elems == NULL || b.eff == NULL || b.kids == NULL ||
-	    order == NULL) {
-		tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
-			 "no memory for the plan of %" PRIu32 " nodes",
-			 t->n_nodes);
-		goto out;
+	if (cap > p->nodes_cap) {
+		p->elems = resize(p->elems, cap, sizeof(*p->elems), &ok);
+		p->eff = resize(p->eff, cap, sizeof(*p->eff), &ok);
+		p->kids = resize(p->kids, cap, sizeof(*p->kids), &ok);
+		p->order = resize(p->order, cap, sizeof(*p->order), &ok);
+		if (!ok)
+			return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED,
+				ENOMEM, "no memory for the plan of %" PRIu32
+				" nodes", t->n_nodes);
+		p->nodes_cap = cap;
 	}
+	b.eff = p->eff;
+	b.kids = p->kids;
+	order = p->order;
 	TAILQ_FOREACH(n, &t->nodes, next) {
 		if (n->level + 1u > depth)
 			depth = n->level + 1;
@@ -223,14 +236,35 @@ build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 				break;
 		ret = add_family(&b, order[i]->parent, &order[i], j - i);
 		if (ret != 0)
-			goto out;
+			return ret;
 	}
-	ret = check_fit(t, p, port, depth + port, error);
-out:
-	free(order);
-	free(b.kids);
-	free(b.eff);
-	return ret;
+	return check_fit(t, p, port, depth + port, error);
+}
+
+/* Queue @p t as its leaf says (its group is the elements' business). */
+static void
+follow_leaf(struct tm_queue *t, const struct tm_node *leaf)
+{
+	t->suspended = tm_tree_node_suspended(leaf);
+	t->shaped = leaf->profile != NULL;
+	if (t->shaped)
+		t->ctx = leaf->profile->pacing.ctx;
+}
+
+/* Room for @p nb_txq queues in @p p, kept from plan to plan. */
+static int
+reserve_queues(struct tm_plan *p, uint16_t nb_txq)
+{
+	bool ok = true;
+
+	if (nb_txq > p->queues_cap) {
+		p->queues = resize(p->queues, nb_txq, sizeof(*p->queues), &ok);
+		if (!ok)
+			return -ENOMEM;
+		p->queues_cap = nb_txq;
+	}
+	p->nb_txq = nb_txq;
+	return 0;
 }
 
 int
@@ -238,57 +272,62 @@ tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *p,
 	      struct rte_tm_error *error)
 {
 	uint16_t q;
-	int ret;
 
-	memset(p, 0, sizeof(*p));
-	p->nb_txq = t->nb_txq;
-	p->queues = calloc(t->nb_txq > 0 ? t->nb_txq : 1, sizeof(*p->queues));
-	if (p->queues == NULL)
+	p->n_elems = 0;
+	p->n_groups = 0;
+	if (reserve_queues(p, t->nb_txq) != 0)
 		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
 				"no memory for the plan");
 	for (q = 0; q < p->nb_txq; q++) {
 		const struct tm_node *leaf = active ? t->leaves[q] : NULL;
 
-		p->queues[q].group = TM_PLAN_NONE;
-		if (leaf == NULL)
-			continue;
-		p->queues[q].suspended = tm_tree_node_suspended(leaf);
-		if (leaf->profile != NULL) {
-			p->queues[q].shaped = true;
-			p->queues[q].ctx = leaf->profile->pacing.ctx;
-		}
+		p->queues[q] = (struct tm_queue){ .group = TM_PLAN_NONE };
+		if (leaf != NULL)
+			follow_leaf(&p->queues[q], leaf);
 	}
 	if (!active || !t->lim.sched || t->root == NULL)
 		return 0;
-	ret = build_elems(t, p, error);
-	if (ret != 0)
-		tm_plan_fini(p);
-	return ret;
+	return build_elems(t, p, error);
 }
 
 int
 tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src, uint16_t nb_txq)
 {
+	bool ok = true;
 	uint16_t q;
 
-	memset(dst, 0, sizeof(*dst));
-	dst->queues = calloc(nb_txq > 0 ? nb_txq : 1, sizeof(*dst->queues));
-	dst->elems = calloc(src->n_elems > 0 ? src->n_elems : 1,
-			    sizeof(*dst->elems));
-	if (dst->queues == NULL || dst->elems == NULL) {
-		tm_plan_fini(dst);
-		return -ENOMEM;
+	if (src->n_elems > dst->nodes_cap) {
+		dst->elems = resize(dst->elems, src->n_elems,
+				    sizeof(*dst->elems), &ok);
+		if (!ok)
+			return -ENOMEM;
+		dst->nodes_cap = src->n_elems;
 	}
+	if (reserve_queues(dst, nb_txq) != 0)
+		return -ENOMEM;
 	for (q = 0; q < nb_txq; q++)
 		dst->queues[q] = q < src->nb_txq ? src->queues[q] :
 				 (struct tm_queue){ .group = TM_PLAN_NONE };
 	if (src->n_elems > 0)
 		memcpy(dst->elems, src->elems,
 		       sizeof(*src->elems) * src->n_elems);
-	dst->nb_txq = nb_txq;
 	dst->n_elems = src->n_elems;
 	dst->n_groups = src->n_groups;
 	return 0;
+}
+
+int
+tm_plan_leaf_update(struct tm_plan *p, const struct tm_plan *applied,
+		    const struct tm_node *leaf, uint64_t committed_before)
+{
+	int ret;
+
+	if (committed(leaf) != committed_before || leaf->id >= applied->nb_txq)
+		return -EAGAIN;
+	ret = tm_plan_copy(p, applied, applied->nb_txq);
+	if (ret == 0)
+		follow_leaf(&p->queues[leaf->id], leaf);
+	return ret;
 }
 
 void
@@ -296,6 +335,9 @@ tm_plan_fini(struct tm_plan *p)
 {
 	free(p->elems);
 	free(p->queues);
+	free(p->eff);
+	free(p->kids);
+	free(p->order);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -311,22 +353,16 @@ tm_plan_node_elem(const struct tm_plan *p, uint32_t node_id)
 	return NULL;
 }
 
-/* An old element's key and index, sorted by key for look-ups. */
-struct keyed {
-	uint64_t key;
-	uint32_t index;
-};
-
 static int
 cmp_keyed(const void *a, const void *b)
 {
-	const struct keyed *x = a, *y = b;
+	const struct tm_keyed *x = a, *y = b;
 
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
 static uint32_t
-find_key(const struct keyed *k, uint32_t n, uint64_t key)
+find_key(const struct tm_keyed *k, uint32_t n, uint64_t key)
 {
 	uint32_t lo = 0, hi = n;
 
@@ -401,27 +437,56 @@ push_queues(struct tm_diff *d, const struct tm_plan *old,
 	}
 }
 
-int
-tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
-	     struct tm_diff *d)
+/* The same elements under the same parents: each continues itself. */
+static bool
+same_elements(const struct tm_plan *old, const struct tm_plan *new)
 {
-	uint32_t nq = old->nb_txq > new->nb_txq ? old->nb_txq : new->nb_txq;
-	struct keyed *k;
-	bool *kept;
 	uint32_t i;
 
-	memset(d, 0, sizeof(*d));
-	k = calloc(old->n_elems + 1, sizeof(*k));
-	kept = calloc(old->n_elems + 1, sizeof(*kept));
-	d->match = calloc(new->n_elems + 1, sizeof(*d->match));
-	d->ops = calloc(old->n_elems + new->n_elems * 2 + nq * 5 + 1,
-			sizeof(*d->ops));
-	if (k == NULL || kept == NULL || d->match == NULL || d->ops == NULL) {
-		free(k);
-		free(kept);
-		tm_diff_fini(d);
-		return -ENOMEM;
+	if (old->n_elems != new->n_elems)
+		return false;
+	for (i = 0; i < new->n_elems; i++)
+		if (old->elems[i].key != new->elems[i].key ||
+		    old->elems[i].parent != new->elems[i].parent)
+			return false;
+	return true;
+}
+
+/* Room for the steps between @p old and @p new, kept from diff to diff. */
+static int
+reserve_diff(struct tm_diff *d, const struct tm_plan *old,
+	     const struct tm_plan *new)
+{
+	uint32_t nq = old->nb_txq > new->nb_txq ? old->nb_txq : new->nb_txq;
+	uint32_t ops = old->n_elems + new->n_elems * 2 + nq * 5;
+	uint32_t elems = (old->n_elems > new->n_elems ? old->n_elems :
+			  new->n_elems) + 1;
+	bool ok = true;
+
+	if (ops > d->ops_cap) {
+		d->ops = resize(d->ops, ops, sizeof(*d->ops), &ok);
+		if (ok)
+			d->ops_cap = ops;
 	}
+	if (elems > d->elems_cap) {
+		d->match = resize(d->match, elems, sizeof(*d->match), &ok);
+		d->keys = resize(d->keys, elems, sizeof(*d->keys), &ok);
+		d->kept = resize(d->kept, elems, sizeof(*d->kept), &ok);
+		if (ok)
+			d->elems_cap = elems;
+	}
+	d->n_ops = 0;
+	return ok ? 0 : -ENOMEM;
+}
+
+/* Which old element each new one continues (sorted keys). */
+static void
+match_elements(const struct tm_plan *old, const struct tm_plan *new,
+	       struct tm_diff *d)
+{
+	struct tm_keyed *k = d->keys;
+	uint32_t i;
+
 	for (i = 0; i < old->n_elems; i++) {
 		k[i].key = old->elems[i].key;
 		k[i].index = i;
@@ -440,12 +505,29 @@ tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
 		    old->elems[o].type != e->type))
 			o = TM_PLAN_NONE;
 		d->match[i] = o;
-		if (o != TM_PLAN_NONE)
-			kept[o] = true;
 	}
-	for (i = 0; i < new->n_elems; i++)
+}
+
+int
+tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
+	     struct tm_diff *d)
+{
+	uint32_t i;
+
+	if (reserve_diff(d, old, new) != 0)
+		return -ENOMEM;
+	if (same_elements(old, new))
+		for (i = 0; i < new->n_elems; i++)
+			d->match[i] = i;
+	else
+		match_elements(old, new, d);
+	memset(d->kept, 0, sizeof(*d->kept) * (old->n_elems + 1));
+	for (i = 0; i < new->n_elems; i++) {
 		if (d->match[i] == TM_PLAN_NONE)
 			push(d, TM_OP_CREATE, i);
+		else
+			d->kept[d->match[i]] = true;
+	}
 	for (i = 0; i < new->n_elems; i++) {
 		const struct tm_elem *o = tm_plan_elem(old, d->match[i]);
 
@@ -458,11 +540,9 @@ tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
 	push_queues(d, old, new, TM_OP_MOVE);
 	push_queues(d, old, new, TM_OP_SUSPEND);
 	for (i = old->n_elems; i-- > 0;)
-		if (!kept[i])
+		if (!d->kept[i])
 			push(d, TM_OP_DESTROY, i);
 	push_queues(d, old, new, TM_OP_RELEASE);
-	free(k);
-	free(kept);
 	return 0;
 }
 
@@ -471,5 +551,7 @@ tm_diff_fini(struct tm_diff *d)
 {
 	free(d->ops);
 	free(d->match);
+	free(d->keys);
+	free(d->kept);
 	memset(d, 0, sizeof(*d));
 }

@@ -66,13 +66,21 @@ struct tm_queue {
 	uint64_t entry;        /**< Pacing entry, kept by the executor. */
 };
 
-/** What the device holds, or must hold. */
+/**
+ * What the device holds, or must hold. Its buffers are kept from plan to
+ * plan (sized for the largest tree so far): no allocation per change.
+ */
 struct tm_plan {
 	struct tm_elem *elems; /**< Parents before children. */
 	uint32_t n_elems;
 	uint32_t n_groups;
 	struct tm_queue *queues;
 	uint16_t nb_txq;
+	uint16_t queues_cap;
+	uint32_t nodes_cap;              /**< Of elems and the scratch. */
+	uint64_t *eff;                   /**< Scratch: effective ceilings. */
+	struct pacing_sched_child *kids; /**< Scratch: shares of a family. */
+	struct tm_node **order;          /**< Scratch: nodes in plan order. */
 };
 
 /** Kinds of steps of a difference, in the order they are taken. */
@@ -93,35 +101,60 @@ struct tm_op {
 	uint32_t index; /**< Element index or queue id. */
 };
 
-/** Difference between two plans. */
+/** An element's key and index, sorted by key for look-ups. */
+struct tm_keyed {
+	uint64_t key;
+	uint32_t index;
+};
+
+/** Difference between two plans; buffers kept from diff to diff. */
 struct tm_diff {
 	struct tm_op *ops;
 	uint32_t n_ops;
+	uint32_t ops_cap;
 	/** Per element of the new plan: the old one it continues, or NONE. */
 	uint32_t *match;
+	uint32_t elems_cap;     /**< Of match, keys and kept. */
+	struct tm_keyed *keys;  /**< Scratch: old elements by key. */
+	bool *kept;             /**< Scratch: old element continued. */
 };
 
 /**
- * Compute the plan of hierarchy @p t (validated), all-or-nothing.
- * With @p active false (no hierarchy in force) every queue is unlimited,
- * in no group, not suspended.
+ * Compute the plan of hierarchy @p t (validated) into @p plan, empty
+ * (zeroed) or built before, whose buffers are reused. With @p active
+ * false (no hierarchy in force) every queue is unlimited, in no group,
+ * not suspended.
  *
  * @return
  *   0, or a negative errno with @p error saying what does not fit, with
- *   the numbers (depth, groups, elements, committed rates).
+ *   the numbers (depth, groups, elements, committed rates); @p plan then
+ *   holds no valid plan but keeps its buffers (tm_plan_fini frees them).
  */
 int tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *plan,
 		  struct rte_tm_error *error);
 
 /**
- * Make @p dst a copy of @p src (executor fields included) for @p nb_txq
- * queues: those beyond @p src are unlimited, in no group.
+ * Make @p dst (empty or built before) a copy of @p src (executor fields
+ * included) for @p nb_txq queues: those beyond @p src are unlimited, in
+ * no group.
  *
  * @return
  *   0 or -ENOMEM.
  */
 int tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src,
 		 uint16_t nb_txq);
+
+/**
+ * Make @p plan the @p applied plan of the tree with leaf @p leaf's private
+ * shaper changed, without rebuilding it: linear copy, no sort. Only
+ * when the leaf's committed rate was @p committed_before (its siblings'
+ * shares stay).
+ *
+ * @return
+ *   0; -EAGAIN when the shares change (build the whole plan), -ENOMEM.
+ */
+int tm_plan_leaf_update(struct tm_plan *plan, const struct tm_plan *applied,
+			const struct tm_node *leaf, uint64_t committed_before);
 
 /** Free what @p plan holds; it becomes empty. */
 void tm_plan_fini(struct tm_plan *plan);
@@ -139,8 +172,9 @@ const struct tm_elem *tm_plan_node_elem(const struct tm_plan *plan,
 
 /**
  * The steps that take the device from @p old to @p new, in order (see
- * enum tm_op_type); an element continues an old one when it stands for
- * the same thing under the continued parent.
+ * enum tm_op_type), into @p diff (empty or used before); an element
+ * continues an old one when it stands for the same thing under the
+ * continued parent. Linear when both plans have the same elements.
  *
  * @return
  *   0 or -ENOMEM.

@@ -251,13 +251,14 @@ expected_group(const struct mlx5_tm_sched *s, uint16_t q)
 static bool
 plan_is_applied(struct mlx5_tm_sched *s, char *why, size_t len)
 {
-	struct tm_plan plan;
+	struct tm_plan plan = { 0 };
 	bool same = true;
 	uint16_t q;
 
 	if (!s->committed)
 		return true;
 	if (tm_plan_build(&s->hier, true, &plan, NULL) != 0) {
+		tm_plan_fini(&plan);
 		snprintf(why, len, "the committed hierarchy has no plan");
 		return false;
 	}

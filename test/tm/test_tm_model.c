@@ -426,7 +426,7 @@ test_plan_mapping(void)
 	const uint32_t w[3] = { 1, 2, 5 };
 	struct rte_tm_error err;
 	const struct tm_elem *e900, *g[3];
-	struct tm_plan p;
+	struct tm_plan p = { 0 };
 	struct tm_tree h;
 	uint32_t q;
 
@@ -470,7 +470,7 @@ test_plan_sharing(void)
 				  NONE, NONE, 3 };
 	struct rte_tm_error err;
 	const struct tm_elem *a, *b, *c;
-	struct tm_plan p;
+	struct tm_plan p = { 0 };
 	struct tm_tree h;
 	uint32_t q;
 
@@ -501,7 +501,7 @@ test_plan_rounding(void)
 	struct rte_tm_node_params nl = nonleaf_params();
 	enum rte_tm_error_type type;
 	struct rte_tm_error err;
-	struct tm_plan p;
+	struct tm_plan p = { 0 };
 	struct tm_tree h;
 
 	group_tree(&h, &cx6dx, 4, w, NULL, 1);
@@ -528,7 +528,7 @@ test_plan_refusals(void)
 	struct tm_limits small = cx6dx;
 	enum rte_tm_error_type type;
 	struct rte_tm_error err;
-	struct tm_plan p;
+	struct tm_plan p = { 0 };
 	struct tm_tree h;
 
 	small.groups_max = 2;
@@ -627,10 +627,10 @@ test_plan_diff(void)
 	const uint32_t w[3] = { 1, 2, 5 };
 	const uint32_t pr[3] = { 2, 2, NONE };
 	struct rte_tm_node_params nl = nonleaf_params();
-	struct tm_plan a, b, c, none;
+	struct tm_plan a = { 0 }, b = { 0 }, c = { 0 }, none = { 0 };
 	enum rte_tm_error_type type;
 	struct rte_tm_error err;
-	struct tm_diff d;
+	struct tm_diff d = { 0 };
 	struct tm_tree h;
 
 	group_tree(&h, &cx6dx, 1, w, pr, 3);

@@ -103,6 +103,7 @@ mlx5_tm_sched_init(struct rte_eth_dev *dev)
 	limits_of(&priv->caps, &lim);
 	tm_tree_init(&s->hier, &lim);
 	if (tm_plan_build(&s->hier, false, &s->applied, NULL) != 0) {
+		tm_plan_fini(&s->applied);
 		free(s);
 		return -ENOMEM;
 	}
@@ -145,23 +146,21 @@ mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 		MLX5_TM_LOG(ERR, "port %u: %s", dev->data->port_id, s->msg);
 	mlx5_tm_pacing_destroy(s->pacing);
 	tm_plan_fini(&s->applied);
+	tm_plan_fini(&s->next);
+	tm_diff_fini(&s->diff);
 	tm_tree_fini(&s->hier);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 	priv->sched = NULL;
 }
 
-int
-mlx5_tm_sched_sync(struct mlx5_tm_sched *s, const char *what,
-		   struct rte_tm_error *error)
+/* Apply s->next; on failure @p error says what, naming @p what. */
+static int
+apply_next(struct mlx5_tm_sched *s, const char *what,
+	   struct rte_tm_error *error)
 {
-	struct tm_plan plan;
-	int ret;
+	int ret = mlx5_tm_sched_apply(s);
 
-	ret = tm_plan_build(&s->hier, s->committed, &plan, error);
-	if (ret != 0)
-		return ret;
-	ret = mlx5_tm_sched_apply(s, &plan);
 	if (ret == 0)
 		return 0;
 	/*
@@ -180,6 +179,33 @@ mlx5_tm_sched_sync(struct mlx5_tm_sched *s, const char *what,
 }
 
 int
+mlx5_tm_sched_sync(struct mlx5_tm_sched *s, const char *what,
+		   struct rte_tm_error *error)
+{
+	int ret;
+
+	ret = tm_plan_build(&s->hier, s->committed, &s->next, error);
+	if (ret != 0)
+		return ret;
+	return apply_next(s, what, error);
+}
+
+int
+mlx5_tm_sched_sync_leaf(struct mlx5_tm_sched *s, const struct tm_node *leaf,
+			uint64_t committed_before, struct rte_tm_error *error)
+{
+	int ret = tm_plan_leaf_update(&s->next, &s->applied, leaf,
+				      committed_before);
+
+	if (ret == -EAGAIN)
+		return mlx5_tm_sched_sync(s, "shaper update", error);
+	if (ret != 0)
+		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, -ret,
+				"shaper update: no memory");
+	return apply_next(s, "shaper update", error);
+}
+
+int
 mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops)
 {
 	(void)dev;
@@ -189,22 +215,21 @@ mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops)
 	return 0;
 }
 
-/* The applied plan with queue @p qid at @p mbps (0: unlimited). */
+/* s->next: the applied plan with queue @p qid at @p mbps (0: unlimited). */
 static int
-rate_limit_plan(struct mlx5_tm_sched *s, uint16_t qid, uint32_t mbps,
-		struct tm_plan *plan)
+rate_limit_plan(struct mlx5_tm_sched *s, uint16_t qid, uint32_t mbps)
 {
 	struct tm_queue *t;
 	struct pacing_error perr;
 	struct pacing_result res;
 	int ret;
 
-	ret = tm_plan_copy(plan, &s->applied, s->applied.nb_txq);
+	ret = tm_plan_copy(&s->next, &s->applied, s->applied.nb_txq);
 	if (ret != 0) {
 		snprintf(s->msg, sizeof(s->msg), "no memory");
 		return ret;
 	}
-	t = &plan->queues[qid];
+	t = &s->next.queues[qid];
 	t->shaped = mbps != 0;
 	if (mbps == 0)
 		return 0;
@@ -213,7 +238,6 @@ rate_limit_plan(struct mlx5_tm_sched *s, uint16_t qid, uint32_t mbps,
 		}, &res, &perr);
 	if (ret != 0) {
 		snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
-		tm_plan_fini(plan);
 		return ret;
 	}
 	t->ctx = res.ctx;
@@ -225,7 +249,6 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 				   uint32_t mbps)
 {
 	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
-	struct tm_plan plan;
 	int ret;
 
 	if (s == NULL)
@@ -251,14 +274,14 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 		ret = -EBUSY;
 		goto out;
 	}
-	ret = rate_limit_plan(s, qid, mbps, &plan);
+	ret = rate_limit_plan(s, qid, mbps);
 	if (ret != 0) {
 		if (mlx5_tm_log_limit_take(&s->log, MLX5_TM_LOGK_RATE_BAD))
 			MLX5_TM_LOG(ERR, "port %u: queue %u: rate %u Mbps: %s",
 				    dev->data->port_id, qid, mbps, s->msg);
 		goto out;
 	}
-	ret = mlx5_tm_sched_apply(s, &plan);
+	ret = mlx5_tm_sched_apply(s);
 	if (ret != 0) {
 		if (mlx5_tm_log_limit_take(&s->log, MLX5_TM_LOGK_RATE_DEVICE))
 			MLX5_TM_LOG(ERR, "port %u: queue %u: rate %u Mbps: %s",
@@ -275,7 +298,6 @@ void
 mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 {
 	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
-	struct tm_plan plan;
 	bool cleared;
 	int ret;
 
@@ -299,8 +321,8 @@ mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 	/* Queues that go lose their entries; no SQ exists to move. */
 	if (s->committed || cleared)
 		ret = mlx5_tm_sched_sync(s, "Tx queues reconfigured", NULL);
-	else if (tm_plan_copy(&plan, &s->applied, nb_txq) == 0)
-		ret = mlx5_tm_sched_apply(s, &plan);
+	else if (tm_plan_copy(&s->next, &s->applied, nb_txq) == 0)
+		ret = mlx5_tm_sched_apply(s);
 	else
 		ret = -ENOMEM;
 	if (ret != 0)

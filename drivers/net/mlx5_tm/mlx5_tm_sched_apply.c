@@ -25,7 +25,8 @@
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_sched_priv.h"
 
-/* One apply: the two plans, their difference, the pacing transaction. */
+/* One apply: the two plans, their difference (the port's buffers), the
+ * pacing transaction. */
 struct exec {
 	struct mlx5_tm_sched *s;
 	struct tm_plan *old;
@@ -328,29 +329,30 @@ execute(struct exec *x)
 }
 
 int
-mlx5_tm_sched_apply(struct mlx5_tm_sched *s, struct tm_plan *plan)
+mlx5_tm_sched_apply(struct mlx5_tm_sched *s)
 {
-	struct exec x = { .s = s, .old = &s->applied, .new = plan };
+	struct exec x = { .s = s, .old = &s->applied, .new = &s->next,
+			  .d = s->diff };
+	struct tm_plan done;
 	int ret;
 
 	s->msg[0] = '\0';
 	s->fail_qid = UINT16_MAX;
 	ret = tm_plan_diff(x.old, x.new, &x.d);
-	if (ret != 0) {
+	if (ret != 0)
 		snprintf(s->msg, sizeof(s->msg), "no memory");
-		tm_plan_fini(plan);
-		return ret;
-	}
-	inherit(&x);
-	ret = x.d.n_ops > 0 ? execute(&x) : 0;
+	if (ret == 0)
+		inherit(&x);
+	if (ret == 0 && x.d.n_ops > 0)
+		ret = execute(&x);
 	if (x.txn != NULL)
 		pacing_txn_abort(x.txn);
-	tm_diff_fini(&x.d);
-	if (ret != 0) {
-		tm_plan_fini(plan);
+	s->diff = x.d;
+	if (ret != 0)
 		return ret;
-	}
-	tm_plan_fini(&s->applied);
-	s->applied = *plan;
+	/* The old plan's buffers serve the next change. */
+	done = s->applied;
+	s->applied = s->next;
+	s->next = done;
 	return 0;
 }

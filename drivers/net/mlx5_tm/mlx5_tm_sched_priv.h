@@ -15,7 +15,9 @@
  * - a hierarchy committed: its plan (lib/tm); queues without a shaped
  *   leaf are unlimited, queue rate limits are refused (-EBUSY).
  * What the device holds is one plan, s->applied; every change builds the
- * next plan and goes through mlx5_tm_sched_apply(), all-or-nothing.
+ * next plan in s->next and goes through mlx5_tm_sched_apply(),
+ * all-or-nothing. The buffers of both plans and of their difference are
+ * kept until the port closes: no allocation per change.
  */
 
 #include <stdbool.h>
@@ -37,6 +39,8 @@ struct mlx5_tm_sched {
 	struct tm_tree hier;
 	bool committed;               /**< A hierarchy is in force. */
 	struct tm_plan applied;       /**< What the device holds. */
+	struct tm_plan next;          /**< Buffers of the next plan. */
+	struct tm_diff diff;          /**< Buffers of the difference. */
 	uint16_t fail_qid;            /**< Queue of the last apply failure. */
 	char msg[TM_TREE_MSG_SIZE];   /**< Message of the last failure. */
 	struct mlx5_tm_log_limit log; /**< Repeated refusals (lock held). */
@@ -46,7 +50,8 @@ struct mlx5_tm_sched {
 struct mlx5_tm_sched *mlx5_tm_sched_get(const struct rte_eth_dev *dev);
 
 /**
- * Take the device from s->applied to @p plan (consumed): elements
+ * Take the device from s->applied to s->next (whose buffers then hold
+ * the previous plan): elements
  * created top-down, pacing entries taken, queues moved (MODIFY_SQ), old
  * elements destroyed bottom-up and old entries released. All or nothing:
  * on failure every step taken is undone in reverse, s->msg says why and
@@ -56,7 +61,7 @@ struct mlx5_tm_sched *mlx5_tm_sched_get(const struct rte_eth_dev *dev);
  *   0; -ENOSPC (not enough pacing entries), -ENOMEM, or the errno of the
  *   device.
  */
-int mlx5_tm_sched_apply(struct mlx5_tm_sched *s, struct tm_plan *plan);
+int mlx5_tm_sched_apply(struct mlx5_tm_sched *s);
 
 /**
  * Apply the plan of the hierarchy as it is (every queue unlimited when
@@ -67,6 +72,18 @@ int mlx5_tm_sched_apply(struct mlx5_tm_sched *s, struct tm_plan *plan);
  */
 int mlx5_tm_sched_sync(struct mlx5_tm_sched *s, const char *what,
 		       struct rte_tm_error *error);
+
+/**
+ * mlx5_tm_sched_sync() after leaf @p leaf's private shaper changed (its
+ * committed rate was @p committed_before): only its queue's pacing
+ * changes when the committed rate stays, without rebuilding the plan.
+ *
+ * @return
+ *   0 or a negative errno.
+ */
+int mlx5_tm_sched_sync_leaf(struct mlx5_tm_sched *s, const struct tm_node *leaf,
+			    uint64_t committed_before,
+			    struct rte_tm_error *error);
 
 /** Register the telemetry command (once per process). */
 void mlx5_tm_telemetry_register(void);
