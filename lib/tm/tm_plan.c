@@ -56,15 +56,95 @@ struct builder {
 	struct rte_tm_error *error;
 };
 
-/* @p buf resized to @p n items of @p size; on failure kept, *ok false. */
+/*
+ * @p buf grown from @p old to @p n items of @p size, the new ones zeroed
+ * now (their pages touched here, not during a change); on failure kept,
+ * *ok false.
+ */
 static void *
-resize(void *buf, size_t n, size_t size, bool *ok)
+resize(void *buf, size_t old, size_t n, size_t size, bool *ok)
 {
-	void *p = realloc(buf, (n > 0 ? n : 1) * size);
+	char *p = realloc(buf, (n > 0 ? n : 1) * size);
 
 	*ok = *ok && p != NULL;
-	return p != NULL ? p : buf;
+	if (p == NULL)
+		return buf;
+	memset(p + old * size, 0, (n - old) * size);
+	return p;
 }
+
+/* Room for @p n elements (and the build's scratch) in @p p. */
+static int
+reserve_nodes(struct tm_plan *p, uint32_t n)
+{
+	bool ok = true;
+
+	if (n <= p->nodes_cap)
+		return 0;
+	p->elems = resize(p->elems, p->nodes_cap, n, sizeof(*p->elems), &ok);
+	p->eff = resize(p->eff, p->nodes_cap, n, sizeof(*p->eff), &ok);
+	p->kids = resize(p->kids, p->nodes_cap, n, sizeof(*p->kids), &ok);
+	p->order = resize(p->order, p->nodes_cap, n, sizeof(*p->order), &ok);
+	if (!ok)
+		return -ENOMEM;
+	p->nodes_cap = n;
+	return 0;
+}
+
+/* Room for @p nb_txq queues in @p p. */
+static int
+reserve_queues(struct tm_plan *p, uint16_t nb_txq)
+{
+	bool ok = true;
+
+	if (nb_txq <= p->queues_cap)
+		return 0;
+	p->queues = resize(p->queues, p->queues_cap, nb_txq,
+			   sizeof(*p->queues), &ok);
+	if (!ok)
+		return -ENOMEM;
+	p->queues_cap = nb_txq;
+	return 0;
+}
+
+/* Room in @p d for the steps between plans of @p n_old and @p n_new
+ * elements and @p nq queues. */
+static int
+reserve_diff(struct tm_diff *d, uint32_t n_old, uint32_t n_new, uint32_t nq)
+{
+	uint32_t ops = n_old + n_new * 2 + nq * 5;
+	uint32_t elems = (n_old > n_new ? n_old : n_new) + 1;
+	bool ok = true;
+
+	if (ops > d->ops_cap) {
+		d->ops = resize(d->ops, d->ops_cap, ops, sizeof(*d->ops), &ok);
+		if (ok)
+			d->ops_cap = ops;
+	}
+	if (elems > d->elems_cap) {
+		d->match = resize(d->match, d->elems_cap, elems,
+				  sizeof(*d->match), &ok);
+		d->keys = resize(d->keys, d->elems_cap, elems,
+				 sizeof(*d->keys), &ok);
+		d->kept = resize(d->kept, d->elems_cap, elems,
+				 sizeof(*d->kept), &ok);
+		if (ok)
+			d->elems_cap = elems;
+	}
+	return ok ? 0 : -ENOMEM;
+}
+
+int
+tm_plan_reserve(struct tm_plan *plan, struct tm_diff *diff, uint16_t nb_txq,
+		uint32_t n_nodes)
+{
+	if (reserve_queues(plan, nb_txq) != 0 ||
+	    reserve_nodes(plan, n_nodes + 2) != 0 ||
+	    reserve_diff(diff, n_nodes + 2, n_nodes + 2, nb_txq) != 0)
+		return -ENOMEM;
+	return 0;
+}
+
 
 static uint32_t
 add_elem(struct builder *b, uint64_t key, uint32_t parent, uint32_t node_id,
@@ -193,22 +273,15 @@ static int
 build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 {
 	struct builder b = { .t = t, .p = p, .error = error };
-	uint32_t n_order = 0, i, j, depth = 0, cap = t->n_nodes + 2;
-	bool port = t->root->profile != NULL, ok = true;
+	uint32_t n_order = 0, i, j, depth = 0;
+	bool port = t->root->profile != NULL;
 	struct tm_node **order, *n;
 	int ret;
 
-	if (cap > p->nodes_cap) {
-		p->elems = resize(p->elems, cap, sizeof(*p->elems), &ok);
-		p->eff = resize(p->eff, cap, sizeof(*p->eff), &ok);
-		p->kids = resize(p->kids, cap, sizeof(*p->kids), &ok);
-		p->order = resize(p->order, cap, sizeof(*p->order), &ok);
-		if (!ok)
-			return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED,
-				ENOMEM, "no memory for the plan of %" PRIu32
-				" nodes", t->n_nodes);
-		p->nodes_cap = cap;
-	}
+	if (reserve_nodes(p, t->n_nodes + 2) != 0)
+		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
+				"no memory for the plan of %" PRIu32 " nodes",
+				t->n_nodes);
 	b.eff = p->eff;
 	b.kids = p->kids;
 	order = p->order;
@@ -251,22 +324,6 @@ follow_leaf(struct tm_queue *t, const struct tm_node *leaf)
 		t->ctx = leaf->profile->pacing.ctx;
 }
 
-/* Room for @p nb_txq queues in @p p, kept from plan to plan. */
-static int
-reserve_queues(struct tm_plan *p, uint16_t nb_txq)
-{
-	bool ok = true;
-
-	if (nb_txq > p->queues_cap) {
-		p->queues = resize(p->queues, nb_txq, sizeof(*p->queues), &ok);
-		if (!ok)
-			return -ENOMEM;
-		p->queues_cap = nb_txq;
-	}
-	p->nb_txq = nb_txq;
-	return 0;
-}
-
 int
 tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *p,
 	      struct rte_tm_error *error)
@@ -278,6 +335,7 @@ tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *p,
 	if (reserve_queues(p, t->nb_txq) != 0)
 		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
 				"no memory for the plan");
+	p->nb_txq = t->nb_txq;
 	for (q = 0; q < p->nb_txq; q++) {
 		const struct tm_node *leaf = active ? t->leaves[q] : NULL;
 
@@ -293,18 +351,12 @@ tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *p,
 int
 tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src, uint16_t nb_txq)
 {
-	bool ok = true;
 	uint16_t q;
 
-	if (src->n_elems > dst->nodes_cap) {
-		dst->elems = resize(dst->elems, src->n_elems,
-				    sizeof(*dst->elems), &ok);
-		if (!ok)
-			return -ENOMEM;
-		dst->nodes_cap = src->n_elems;
-	}
-	if (reserve_queues(dst, nb_txq) != 0)
+	if (reserve_nodes(dst, src->n_elems) != 0 ||
+	    reserve_queues(dst, nb_txq) != 0)
 		return -ENOMEM;
+	dst->nb_txq = nb_txq;
 	for (q = 0; q < nb_txq; q++)
 		dst->queues[q] = q < src->nb_txq ? src->queues[q] :
 				 (struct tm_queue){ .group = TM_PLAN_NONE };
@@ -452,33 +504,6 @@ same_elements(const struct tm_plan *old, const struct tm_plan *new)
 	return true;
 }
 
-/* Room for the steps between @p old and @p new, kept from diff to diff. */
-static int
-reserve_diff(struct tm_diff *d, const struct tm_plan *old,
-	     const struct tm_plan *new)
-{
-	uint32_t nq = old->nb_txq > new->nb_txq ? old->nb_txq : new->nb_txq;
-	uint32_t ops = old->n_elems + new->n_elems * 2 + nq * 5;
-	uint32_t elems = (old->n_elems > new->n_elems ? old->n_elems :
-			  new->n_elems) + 1;
-	bool ok = true;
-
-	if (ops > d->ops_cap) {
-		d->ops = resize(d->ops, ops, sizeof(*d->ops), &ok);
-		if (ok)
-			d->ops_cap = ops;
-	}
-	if (elems > d->elems_cap) {
-		d->match = resize(d->match, elems, sizeof(*d->match), &ok);
-		d->keys = resize(d->keys, elems, sizeof(*d->keys), &ok);
-		d->kept = resize(d->kept, elems, sizeof(*d->kept), &ok);
-		if (ok)
-			d->elems_cap = elems;
-	}
-	d->n_ops = 0;
-	return ok ? 0 : -ENOMEM;
-}
-
 /* Which old element each new one continues (sorted keys). */
 static void
 match_elements(const struct tm_plan *old, const struct tm_plan *new,
@@ -514,8 +539,11 @@ tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
 {
 	uint32_t i;
 
-	if (reserve_diff(d, old, new) != 0)
+	if (reserve_diff(d, old->n_elems, new->n_elems,
+			 old->nb_txq > new->nb_txq ? old->nb_txq :
+			 new->nb_txq) != 0)
 		return -ENOMEM;
+	d->n_ops = 0;
 	if (same_elements(old, new))
 		for (i = 0; i < new->n_elems; i++)
 			d->match[i] = i;

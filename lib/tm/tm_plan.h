@@ -156,6 +156,17 @@ int tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src,
 int tm_plan_leaf_update(struct tm_plan *plan, const struct tm_plan *applied,
 			const struct tm_node *leaf, uint64_t committed_before);
 
+/**
+ * Grow @p plan and @p diff (empty or used before) for @p nb_txq queues
+ * and @p n_nodes nodes, their memory touched now: a change within these
+ * sizes allocates nothing and takes no page fault.
+ *
+ * @return
+ *   0 or -ENOMEM (what was grown stays).
+ */
+int tm_plan_reserve(struct tm_plan *plan, struct tm_diff *diff,
+		    uint16_t nb_txq, uint32_t n_nodes);
+
 /** Free what @p plan holds; it becomes empty. */
 void tm_plan_fini(struct tm_plan *plan);
 

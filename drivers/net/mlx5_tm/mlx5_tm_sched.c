@@ -304,6 +304,12 @@ mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 	if (s == NULL || nb_txq == s->applied.nb_txq)
 		return;
 	pthread_mutex_lock(&s->lock);
+	/* Room for a tree with as many non-leaf nodes as leaves, now. */
+	if (tm_plan_reserve(&s->applied, &s->diff, nb_txq, 2u * nb_txq) != 0 ||
+	    tm_plan_reserve(&s->next, &s->diff, nb_txq, 2u * nb_txq) != 0)
+		MLX5_TM_LOG(WARNING, "port %u: no memory for the plans of %u "
+			    "Tx queues ahead: changes allocate it",
+			    dev->data->port_id, nb_txq);
 	ret = tm_tree_set_nb_txq(&s->hier, nb_txq);
 	if (ret < 0) {
 		MLX5_TM_LOG(ERR, "port %u: no memory to resize the hierarchy",
