@@ -25,6 +25,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <rte_ethdev.h>
 #include <rte_tm.h>
@@ -64,6 +65,7 @@ struct ctl_time {
 	double wall_us;
 	double device_us;
 	uint64_t device_cmds;
+	uint64_t faults;  /**< Page faults of the thread (minor). */
 };
 
 /** Median over the repetitions of one commit case. */
@@ -108,6 +110,8 @@ percentile(double *v, unsigned int n, double p)
 /* Measure one call: CPU, wall and device command time around it. */
 #define CTL_TIMED(port, out, call) do { \
 	uint64_t c0_, c1_, d0_, d1_, t0_, t1_, w0_, w1_; \
+	struct rusage r0_, r1_; \
+	getrusage(RUSAGE_THREAD, &r0_); \
 	ctl_have_cmd_stats = bench_mlx5_tm_cmd_stats((port), &c0_, &d0_); \
 	w0_ = bench_now_ns(); \
 	t0_ = bench_thread_cpu_ns(); \
@@ -115,6 +119,8 @@ percentile(double *v, unsigned int n, double p)
 	t1_ = bench_thread_cpu_ns(); \
 	w1_ = bench_now_ns(); \
 	bench_mlx5_tm_cmd_stats((port), &c1_, &d1_); \
+	getrusage(RUSAGE_THREAD, &r1_); \
+	(out)->faults = (uint64_t)(r1_.ru_minflt - r0_.ru_minflt); \
 	(out)->total_us = (double)(t1_ - t0_) / 1e3; \
 	(out)->wall_us = (double)(w1_ - w0_) / 1e3; \
 	(out)->device_us = (double)(d1_ - d0_) / 1e3; \
@@ -283,6 +289,7 @@ commit_case(const struct bench_opts *o, uint32_t leaves, uint32_t groups,
 		st[i] = start.total_us;
 		sd[i] = start.device_us;
 		c->commit.device_cmds = commit.device_cmds;
+		c->commit.faults = commit.faults;
 		c->start.device_cmds = start.device_cmds;
 	}
 	c->commit.total_us = median(ct, reps);
@@ -374,6 +381,7 @@ json_time(struct bench_json *js, const char *key, const struct ctl_time *t)
 	bench_json_num(js, "software_us", ctl_have_cmd_stats ?
 		       t->total_us - t->device_us : NAN);
 	bench_json_int(js, "device_cmds", (int64_t)t->device_cmds);
+	bench_json_int(js, "page_faults", (int64_t)t->faults);
 	bench_json_obj_end(js);
 }
 
@@ -497,10 +505,12 @@ run_tree_commits(const struct bench_opts *o, struct bench_json *js)
 	       " 1 and 2, N leaves of weights 1 and 2, 16 leaf rates)\n"
 	       "beside root + N leaves (same rates), same run, median of %u,"
 	       " microseconds of thread\nCPU time; software = total - device"
-	       " model command time\n", CTL_TREE_FANOUT, o->reps);
-	printf("%-12s %6s %6s | %9s %9s %5s | %9s %9s %9s %5s\n", "when",
-	       "leaves", "groups", "flat", "flat.sw", "cmds", "tree",
-	       "tree.sw", "tree/flat", "cmds");
+	       " model command time (monotonic clock,\nits descheduled time"
+	       " counts as device); faults = the thread's page faults\n",
+	       CTL_TREE_FANOUT, o->reps);
+	printf("%-12s %6s %6s | %9s %9s %5s | %9s %9s %9s %5s %6s\n",
+	       "when", "leaves", "groups", "flat", "flat.sw", "cmds", "tree",
+	       "tree.sw", "tree/flat", "cmds", "faults");
 	bench_json_arr_begin(js, "commit_tree");
 	for (w = 0; w < CTL_NB_WHEN; w++)
 		for (l = 0; l < nl; l++) {
@@ -518,11 +528,12 @@ run_tree_commits(const struct bench_opts *o, struct bench_json *js)
 			else
 				printf("%9s %9s %5s | ", "failed", "", "");
 			if (t->valid)
-				printf("%9.1f %9.1f %9.2f %5" PRIu64 "\n",
-				       t->commit.total_us, t->commit.total_us -
-				       t->commit.device_us, f->valid ?
-				       t->commit.total_us / f->commit.total_us :
-				       NAN, t->commit.device_cmds);
+				printf("%9.1f %9.1f %9.2f %5" PRIu64 " %6"
+				       PRIu64 "\n", t->commit.total_us,
+				       t->commit.total_us - t->commit.device_us,
+				       f->valid ? t->commit.total_us /
+				       f->commit.total_us : NAN,
+				       t->commit.device_cmds, t->commit.faults);
 			else
 				printf("%9s (refused: see the message above)\n",
 				       "failed");
