@@ -368,18 +368,44 @@ tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src, uint16_t nb_txq)
 	return 0;
 }
 
+/* A committed rate on a node below @p node: its ceiling shapes shares. */
+static bool
+committed_below(const struct tm_tree *t, const struct tm_node *node)
+{
+	const struct tm_node *n, *a;
+
+	TAILQ_FOREACH(n, &t->nodes, next)
+		for (a = committed(n) != 0 ? n->parent : NULL; a != NULL;
+		     a = a->parent)
+			if (a == node)
+				return true;
+	return false;
+}
+
 int
-tm_plan_leaf_update(struct tm_plan *p, const struct tm_plan *applied,
-		    const struct tm_node *leaf, uint64_t committed_before)
+tm_plan_node_update(struct tm_plan *p, const struct tm_plan *applied,
+		    const struct tm_tree *t, const struct tm_node *node,
+		    uint64_t committed_before)
 {
 	int ret;
 
-	if (committed(leaf) != committed_before || leaf->id >= applied->nb_txq)
+	/* Without committed rates, shares do not depend on the ceiling
+	 * above them (pacing_sched_shares: targets scale with it). */
+	if (committed(node) != committed_before ||
+	    (node->leaf ? node->id >= applied->nb_txq :
+	     node->parent == NULL || node->elem >= applied->n_elems ||
+	     applied->elems[node->elem].key != make_key(KEY_NODE, node->id,
+							0) ||
+	     committed_below(t, node)))
 		return -EAGAIN;
 	ret = tm_plan_copy(p, applied, applied->nb_txq);
-	if (ret == 0)
-		follow_leaf(&p->queues[leaf->id], leaf);
-	return ret;
+	if (ret != 0)
+		return ret;
+	if (node->leaf)
+		follow_leaf(&p->queues[node->id], node);
+	else
+		p->elems[node->elem].max_average_bw = ceiling_of(t, node);
+	return 0;
 }
 
 void

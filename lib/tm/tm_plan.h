@@ -145,16 +145,18 @@ int tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src,
 		 uint16_t nb_txq);
 
 /**
- * Make @p plan the @p applied plan of the tree with leaf @p leaf's private
- * shaper changed, without rebuilding it: linear copy, no sort. Only
- * when the leaf's committed rate was @p committed_before (its siblings'
- * shares stay).
+ * Make @p plan the @p applied plan of tree @p t with node @p node's
+ * private shaper changed, without rebuilding it (a copy, no sort): a
+ * leaf's pacing, or a non-root node's ceiling. Only when the node's
+ * committed rate was @p committed_before and, for a non-leaf node, no
+ * node below it has a committed rate: no share changes.
  *
  * @return
- *   0; -EAGAIN when the shares change (build the whole plan), -ENOMEM.
+ *   0; -EAGAIN when that does not hold (build the whole plan), -ENOMEM.
  */
-int tm_plan_leaf_update(struct tm_plan *plan, const struct tm_plan *applied,
-			const struct tm_node *leaf, uint64_t committed_before);
+int tm_plan_node_update(struct tm_plan *plan, const struct tm_plan *applied,
+			const struct tm_tree *t, const struct tm_node *node,
+			uint64_t committed_before);
 
 /**
  * Grow @p plan and @p diff (empty or used before) for @p nb_txq queues

@@ -191,10 +191,10 @@ mlx5_tm_sched_sync(struct mlx5_tm_sched *s, const char *what,
 }
 
 int
-mlx5_tm_sched_sync_leaf(struct mlx5_tm_sched *s, const struct tm_node *leaf,
-			uint64_t committed_before, struct rte_tm_error *error)
+mlx5_tm_sched_sync_shaper(struct mlx5_tm_sched *s, const struct tm_node *node,
+			  uint64_t committed_before, struct rte_tm_error *error)
 {
-	int ret = tm_plan_leaf_update(&s->next, &s->applied, leaf,
+	int ret = tm_plan_node_update(&s->next, &s->applied, &s->hier, node,
 				      committed_before);
 
 	if (ret == -EAGAIN)

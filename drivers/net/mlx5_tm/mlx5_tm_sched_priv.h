@@ -74,16 +74,17 @@ int mlx5_tm_sched_sync(struct mlx5_tm_sched *s, const char *what,
 		       struct rte_tm_error *error);
 
 /**
- * mlx5_tm_sched_sync() after leaf @p leaf's private shaper changed (its
- * committed rate was @p committed_before): only its queue's pacing
- * changes when the committed rate stays, without rebuilding the plan.
+ * mlx5_tm_sched_sync() after node @p node's private shaper changed (its
+ * committed rate was @p committed_before): without rebuilding the plan
+ * when no share changes (tm_plan_node_update()).
  *
  * @return
  *   0 or a negative errno.
  */
-int mlx5_tm_sched_sync_leaf(struct mlx5_tm_sched *s, const struct tm_node *leaf,
-			    uint64_t committed_before,
-			    struct rte_tm_error *error);
+int mlx5_tm_sched_sync_shaper(struct mlx5_tm_sched *s,
+			      const struct tm_node *node,
+			      uint64_t committed_before,
+			      struct rte_tm_error *error);
 
 /** Register the telemetry command (once per process). */
 void mlx5_tm_telemetry_register(void);

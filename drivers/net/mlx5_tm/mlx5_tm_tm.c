@@ -560,9 +560,8 @@ tm_node_shaper_update(struct rte_eth_dev *dev, uint32_t node_id,
 	tm_tree_node_set_profile(node, profile);
 	if (!s->committed)
 		return sched_unlock(s, 0);
-	ret = node->leaf ? mlx5_tm_sched_sync_leaf(s, node, old != NULL ?
-			old->params.committed.rate : 0, error) :
-	      mlx5_tm_sched_sync(s, "shaper update", error);
+	ret = mlx5_tm_sched_sync_shaper(s, node, old != NULL ?
+					old->params.committed.rate : 0, error);
 	if (ret != 0)
 		tm_tree_node_set_profile(node, old);
 	return sched_unlock(s, ret);
