@@ -570,10 +570,14 @@ run_tree_commits(const struct bench_opts *o, struct bench_json *js)
 	return valid > 0 ? 0 : -EIO;
 }
 
-/* node_shaper_update latency on a started port with @p leaves leaves. */
+/*
+ * node_shaper_update latency on a started port with @p leaves leaves: of
+ * a leaf under the root, or with @p groups > 0, of a group of the 3-level
+ * tree (its ceiling).
+ */
 static int
 run_updates(const struct bench_opts *o, struct bench_json *js,
-	    uint32_t leaves)
+	    uint32_t leaves, uint32_t groups)
 {
 	uint32_t moved = RTE_MIN(leaves, (uint32_t)CTL_UPDATE_LEAVES);
 	uint32_t nprof = moved + 1, i, n = o->updates;
@@ -599,9 +603,9 @@ run_updates(const struct bench_opts *o, struct bench_json *js,
 	if (ret == 0)
 		ret = rte_eth_dev_start(port);
 	if (ret == 0)
-		ret = add_profiles(port, 1, nprof, &cap);
+		ret = add_profiles(port, 1, nprof + 1, &cap);
 	if (ret == 0)
-		ret = add_hierarchy(port, leaves, 0, 1);
+		ret = add_hierarchy(port, leaves, groups, groups ? nprof : 1);
 	if (ret == 0)
 		ret = rte_tm_hierarchy_commit(port, 1, &err);
 	/*
@@ -610,6 +614,7 @@ run_updates(const struct bench_opts *o, struct bench_json *js,
 	 */
 	for (i = 0; ret == 0 && i < n; i++) {
 		CTL_TIMED(port, &t, r = rte_tm_node_shaper_update(port,
+				groups ? CTL_ROOT_ID + 1 + i % groups :
 				i % moved, 1 + i % nprof, &err));
 		ret = r;
 		tot[i] = t.total_us;
@@ -631,10 +636,11 @@ run_updates(const struct bench_opts *o, struct bench_json *js,
 		       s50 = percentile(sw, n, 0.5),
 		       s99 = percentile(sw, n, 0.99);
 
-		printf("%6u %7u | %8.2f %8.2f | %8.2f %8.2f | %8.2f %8.2f |"
-		       " %8.2f %8.2f\n", leaves, n, w50, w99, p50, p99, d50,
-		       d99, s50, s99);
+		printf("%-5s %6u %7u | %8.2f %8.2f | %8.2f %8.2f | %8.2f"
+		       " %8.2f | %8.2f %8.2f\n", groups ? "group" : "leaf",
+		       leaves, n, w50, w99, p50, p99, d50, d99, s50, s99);
 		bench_json_obj_begin(js, NULL);
+		bench_json_str(js, "node", groups ? "group" : "leaf");
 		bench_json_int(js, "leaves", leaves);
 		bench_json_int(js, "updates", n);
 		bench_json_num(js, "wall_p50_us", w50);
@@ -687,15 +693,19 @@ bench_control_run(const struct bench_opts *o, struct bench_json *js)
 		failed++;
 	printf("\nControl path: rte_tm_node_shaper_update on a started port,"
 	       " microseconds\n(wall = latency seen by the caller; cpu ="
-	       " thread CPU time = device + software)\n"
-	       "%6s %7s | %8s %8s | %8s %8s | %8s %8s | %8s %8s\n",
-	       "leaves", "updates", "wall.p50", "wall.p99", "cpu.p50",
+	       " thread CPU time = device + software); node: a leaf under"
+	       " the root, or a group\nof the 3-level tree (N/%u groups)\n"
+	       "%-5s %6s %7s | %8s %8s | %8s %8s | %8s %8s | %8s %8s\n",
+	       CTL_TREE_FANOUT, "node", "leaves", "updates", "wall.p50", "wall.p99", "cpu.p50",
 	       "cpu.p99", "dev.p50", "dev.p99", "sw.p50", "sw.p99");
 	bench_json_arr_begin(js, "shaper_update");
 	for (i = 0; i < RTE_DIM(upd_leaves); i++) {
 		if (i > 0 && upd_leaves[i] <= upd_leaves[0])
 			break;
-		ret = run_updates(o, js, upd_leaves[i]);
+		ret = run_updates(o, js, upd_leaves[i], 0);
+		if (ret == 0 && upd_leaves[i] >= CTL_TREE_FANOUT)
+			ret = run_updates(o, js, upd_leaves[i],
+					  upd_leaves[i] / CTL_TREE_FANOUT);
 		if (ret != 0)
 			failed++;
 	}

@@ -117,7 +117,8 @@ def main():
         print()
         print(table(["when", "part", "us/leaf", "intercept us", "r2",
                      "exponent", "growth"], rows))
-    rows = [[u["leaves"], u["updates"], num(u.get("wall_p50_us"), "%.2f"),
+    rows = [[u.get("node", "leaf"), u["leaves"], u["updates"],
+             num(u.get("wall_p50_us"), "%.2f"),
              num(u.get("wall_p99_us"), "%.2f"), num(u["p50_us"], "%.2f"),
              num(u["p99_us"], "%.2f"), num(u["device_p50_us"], "%.2f"),
              num(u["device_p99_us"], "%.2f"),
@@ -125,7 +126,8 @@ def main():
              num(u["software_p99_us"], "%.2f")]
             for u in ctl.get("shaper_update", [])]
     print()
-    print(table(["leaves", "updates", "wall p50", "wall p99", "cpu p50",
+    print(table(["node", "leaves", "updates", "wall p50", "wall p99",
+                 "cpu p50",
                  "cpu p99", "dev p50",
                  "dev p99", "sw p50", "sw p99"], rows))
     mem = d.get("memory", {})
