@@ -693,8 +693,8 @@ bench_control_run(const struct bench_opts *o, struct bench_json *js)
 		failed++;
 	printf("\nControl path: rte_tm_node_shaper_update on a started port,"
 	       " microseconds\n(wall = latency seen by the caller; cpu ="
-	       " thread CPU time = device + software); node: a leaf under"
-	       " the root, or a group\nof the 3-level tree (N/%u groups)\n"
+	       " thread CPU time = device + software);\nnode: a leaf under"
+	       " the root, or a group of the 3-level tree (N/%u groups)\n"
 	       "%-5s %6s %7s | %8s %8s | %8s %8s | %8s %8s | %8s %8s\n",
 	       CTL_TREE_FANOUT, "node", "leaves", "updates", "wall.p50", "wall.p99", "cpu.p50",
 	       "cpu.p99", "dev.p50", "dev.p99", "sw.p50", "sw.p99");
