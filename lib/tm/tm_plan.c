@@ -145,7 +145,6 @@ tm_plan_reserve(struct tm_plan *plan, struct tm_diff *diff, uint16_t nb_txq,
 	return 0;
 }
 
-
 static uint32_t
 add_elem(struct builder *b, uint64_t key, uint32_t parent, uint32_t node_id,
 	 uint8_t type, uint32_t weight, uint32_t max_average_bw)
