@@ -688,6 +688,67 @@ test_plan_diff(void)
 	tm_tree_fini(&h);
 }
 
+/* Same elements (values) and queues: what the device would hold. */
+static bool
+same_plan(const struct tm_plan *x, const struct tm_plan *y)
+{
+	uint32_t i;
+
+	if (x->n_elems != y->n_elems || x->nb_txq != y->nb_txq)
+		return false;
+	for (i = 0; i < x->n_elems; i++)
+		if (x->elems[i].key != y->elems[i].key ||
+		    x->elems[i].parent != y->elems[i].parent ||
+		    x->elems[i].bw_share != y->elems[i].bw_share ||
+		    x->elems[i].max_average_bw != y->elems[i].max_average_bw)
+			return false;
+	for (i = 0; i < x->nb_txq; i++)
+		if (x->queues[i].shaped != y->queues[i].shaped ||
+		    x->queues[i].group != y->queues[i].group ||
+		    (x->queues[i].shaped && !pacing_ctx_equal(
+		     &x->queues[i].ctx, &y->queues[i].ctx)))
+			return false;
+	return true;
+}
+
+/* A shaper update without rebuilding gives the plan a rebuild gives. */
+static void
+test_plan_node_update(void)
+{
+	const uint32_t w[3] = { 1, 2, 5 };
+	const uint32_t pr[3] = { 2, NONE, NONE };
+	struct tm_plan a = { 0 }, b = { 0 }, full = { 0 };
+	struct rte_tm_error err;
+	struct tm_node *mid, *leaf;
+	struct tm_tree h;
+
+	group_tree(&h, &cx6dx, 1, w, pr, 3);
+	mid = tm_tree_node_find(&h, MID);
+	leaf = tm_tree_leaf(&h, 1);
+	CHECK(tm_plan_build(&h, true, &a, &err) == 0, "plan: %s",
+	      err.message);
+	tm_tree_node_set_profile(mid, tm_tree_profile_find(&h, 2));
+	CHECK(tm_plan_node_update(&b, &a, &h, mid, 0) == 0 &&
+	      tm_plan_build(&h, true, &full, &err) == 0 &&
+	      same_plan(&b, &full) && tm_plan_node_elem(&b, MID)->
+	      max_average_bw == 100, "group ceiling 400 -> 100 Mbit/s");
+	tm_tree_node_set_profile(leaf, tm_tree_profile_find(&h, 1));
+	CHECK(tm_plan_copy(&a, &full, full.nb_txq) == 0 &&
+	      tm_plan_node_update(&b, &a, &h, leaf, 0) == 0 &&
+	      tm_plan_build(&h, true, &full, &err) == 0 &&
+	      same_plan(&b, &full) && b.queues[1].shaped, "leaf 1 shaped");
+	/* Committed rates change shares: the whole plan is needed. */
+	tm_tree_node_set_profile(mid, tm_tree_profile_find(&h, 1));
+	tm_tree_node_set_profile(leaf, tm_tree_profile_find(&h, 3));
+	CHECK(tm_plan_node_update(&b, &a, &h, leaf, 0) == -EAGAIN &&
+	      tm_plan_node_update(&b, &a, &h, mid, 0) == -EAGAIN,
+	      "committed rate: leaf and group refused (-EAGAIN)");
+	tm_plan_fini(&a);
+	tm_plan_fini(&b);
+	tm_plan_fini(&full);
+	tm_tree_fini(&h);
+}
+
 int
 main(void)
 {
@@ -701,5 +762,6 @@ main(void)
 	TM_CASE(test_plan_rounding());
 	TM_CASE(test_plan_refusals());
 	TM_CASE(test_plan_diff());
+	TM_CASE(test_plan_node_update());
 	return tm_check_report();
 }
