@@ -73,38 +73,30 @@ resize(void *buf, size_t old, size_t n, size_t size, bool *ok)
 	return p;
 }
 
-/* Room for @p n elements (and the build's scratch) in @p p. */
+/* Room in @p p for @p nb_txq queues and @p n elements (and scratch). */
 static int
-reserve_nodes(struct tm_plan *p, uint32_t n)
+reserve_plan(struct tm_plan *p, uint16_t nb_txq, uint32_t n)
 {
 	bool ok = true;
 
-	if (n <= p->nodes_cap)
-		return 0;
-	p->elems = resize(p->elems, p->nodes_cap, n, sizeof(*p->elems), &ok);
-	p->eff = resize(p->eff, p->nodes_cap, n, sizeof(*p->eff), &ok);
-	p->kids = resize(p->kids, p->nodes_cap, n, sizeof(*p->kids), &ok);
-	p->order = resize(p->order, p->nodes_cap, n, sizeof(*p->order), &ok);
-	if (!ok)
-		return -ENOMEM;
-	p->nodes_cap = n;
-	return 0;
-}
-
-/* Room for @p nb_txq queues in @p p. */
-static int
-reserve_queues(struct tm_plan *p, uint16_t nb_txq)
-{
-	bool ok = true;
-
-	if (nb_txq <= p->queues_cap)
-		return 0;
-	p->queues = resize(p->queues, p->queues_cap, nb_txq,
-			   sizeof(*p->queues), &ok);
-	if (!ok)
-		return -ENOMEM;
-	p->queues_cap = nb_txq;
-	return 0;
+	if (nb_txq > p->queues_cap) {
+		p->queues = resize(p->queues, p->queues_cap, nb_txq,
+				   sizeof(*p->queues), &ok);
+		if (ok)
+			p->queues_cap = nb_txq;
+	}
+	if (n > p->nodes_cap) {
+		p->elems = resize(p->elems, p->nodes_cap, n,
+				  sizeof(*p->elems), &ok);
+		p->eff = resize(p->eff, p->nodes_cap, n, sizeof(*p->eff), &ok);
+		p->kids = resize(p->kids, p->nodes_cap, n, sizeof(*p->kids),
+				 &ok);
+		p->order = resize(p->order, p->nodes_cap, n,
+				  sizeof(*p->order), &ok);
+		if (ok)
+			p->nodes_cap = n;
+	}
+	return ok ? 0 : -ENOMEM;
 }
 
 /* Room in @p d for the steps between plans of @p n_old and @p n_new
@@ -138,8 +130,7 @@ int
 tm_plan_reserve(struct tm_plan *plan, struct tm_diff *diff, uint16_t nb_txq,
 		uint32_t n_nodes)
 {
-	if (reserve_queues(plan, nb_txq) != 0 ||
-	    reserve_nodes(plan, n_nodes + 2) != 0 ||
+	if (reserve_plan(plan, nb_txq, n_nodes + 2) != 0 ||
 	    reserve_diff(diff, n_nodes + 2, n_nodes + 2, nb_txq) != 0)
 		return -ENOMEM;
 	return 0;
@@ -277,10 +268,6 @@ build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 	struct tm_node **order, *n;
 	int ret;
 
-	if (reserve_nodes(p, t->n_nodes + 2) != 0)
-		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
-				"no memory for the plan of %" PRIu32 " nodes",
-				t->n_nodes);
 	b.eff = p->eff;
 	b.kids = p->kids;
 	order = p->order;
@@ -331,9 +318,10 @@ tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *p,
 
 	p->n_elems = 0;
 	p->n_groups = 0;
-	if (reserve_queues(p, t->nb_txq) != 0)
+	if (reserve_plan(p, t->nb_txq, t->n_nodes + 2) != 0)
 		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
-				"no memory for the plan");
+				"no memory for the plan of %" PRIu32 " nodes",
+				t->n_nodes);
 	p->nb_txq = t->nb_txq;
 	for (q = 0; q < p->nb_txq; q++) {
 		const struct tm_node *leaf = active ? t->leaves[q] : NULL;
@@ -352,8 +340,7 @@ tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src, uint16_t nb_txq)
 {
 	uint16_t q;
 
-	if (reserve_nodes(dst, src->n_elems) != 0 ||
-	    reserve_queues(dst, nb_txq) != 0)
+	if (reserve_plan(dst, nb_txq, src->n_elems) != 0)
 		return -ENOMEM;
 	dst->nb_txq = nb_txq;
 	for (q = 0; q < nb_txq; q++)
