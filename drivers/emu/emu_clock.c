@@ -402,12 +402,28 @@ mlx5_emu_get_lag(struct mlx5_emu *emu, struct mlx5_emu_lag *lag)
 	emu_unlock(emu);
 }
 
+/* Forget the figures of a measurement; the caller holds the lock. */
+static void
+emu_lag_forget(struct mlx5_emu *emu)
+{
+	emu->lag.max_lag_ns = 0;
+	emu->lag.late_passes = 0;
+	emu->lag.passes = 0;
+}
+
 void
 mlx5_emu_reset_lag(struct mlx5_emu *emu)
 {
 	emu_lock(emu);
-	emu->lag.max_lag_ns = 0;
-	emu->lag.late_passes = 0;
-	emu->lag.passes = 0;
+	emu_lag_forget(emu);
+	emu_unlock(emu);
+}
+
+void
+mlx5_emu_take_lag(struct mlx5_emu *emu, struct mlx5_emu_lag *lag)
+{
+	emu_lock(emu);
+	*lag = emu->lag;
+	emu_lag_forget(emu);
 	emu_unlock(emu);
 }
