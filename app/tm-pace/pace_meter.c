@@ -258,23 +258,64 @@ pace_meter_ring_full_pct(unsigned int idx, const struct pace_sample *a,
 	return bursts == 0 ? 0 : 100.0 * (double)full / (double)bursts;
 }
 
-/* Measure one phase over the samples inside [start + settle, end]. */
+/*
+ * First and last sample of a phase's measuring window, from its planned
+ * start plus the settle time (a change lands a little after its time, and
+ * samples are due on the same grid as --at times) to its end. False when
+ * the window holds fewer than two samples.
+ */
+static bool
+phase_window(const struct pace_run *run, uint64_t planned_ns, uint64_t end_ns,
+	     const struct pace_sample **a, const struct pace_sample **b)
+{
+	uint64_t from = planned_ns + run->opt.settle_ns;
+	unsigned int i;
+
+	*a = NULL;
+	*b = NULL;
+	for (i = 0; i < run->nb_samples; i++) {
+		const struct pace_sample *s = &run->samples[i];
+
+		if (s->t_ns < from || s->t_ns > end_ns)
+			continue;
+		if (*a == NULL)
+			*a = s;
+		*b = s;
+	}
+	return *a != NULL && *b != *a;
+}
+
+/*
+ * The verdict on a rate achieved over samples @p a to @p b: its error
+ * against @p expected, whether it is within tolerance, and whether a late
+ * device thread explains it. A late device thread can only lower rates
+ * (departure times are computed, completions come late): it explains a
+ * shortfall only.
+ */
+static void
+judge(const struct pace_run *run, double achieved, double expected,
+      const struct pace_sample *a, const struct pace_sample *b,
+      double *error_pct, bool *within, bool *device_lag)
+{
+	double tol = run->opt.tolerance_pct / 100;
+
+	*error_pct = 100 * (achieved - expected) / expected;
+	*within = fabs(*error_pct) <= 100 * tol;
+	*device_lag = run->have_lag && b->lag > a->lag &&
+		      achieved < expected * (1 - tol);
+}
+
+/* Measure one phase of plan queue @p idx over its window. */
 static void
 measure_phase(const struct pace_run *run, unsigned int idx,
 	      struct pace_phase *ph)
 {
-	const struct pace_sample *a = NULL, *b = NULL, *first = NULL;
-	/*
-	 * Settle from the planned start: a change lands a little after its
-	 * time, and samples are due on the same grid as --at times.
-	 */
-	uint64_t from = ph->planned_ns + run->opt.settle_ns;
-	uint64_t pa, ba, pb, bb;
-	double cfg = ph->expected;
+	const struct pace_sample *a, *b, *first = NULL;
 	double tol = run->opt.tolerance_pct / 100;
+	uint64_t pa, ba, pb, bb;
 	unsigned int i;
-	bool room;
 
+	/* Frames the port dropped never count as sent. */
 	for (i = 0; i < run->nb_samples; i++) {
 		const struct pace_sample *s = &run->samples[i];
 
@@ -282,16 +323,10 @@ measure_phase(const struct pace_run *run, unsigned int idx,
 			continue;
 		if (first == NULL)
 			first = s;
-		/* Frames the port dropped never count as sent. */
 		ph->mtu_drops = s->q[idx].wire_mtu_drops -
 				first->q[idx].wire_mtu_drops;
-		if (s->t_ns < from)
-			continue;
-		if (a == NULL)
-			a = s;
-		b = s;
 	}
-	if (a == NULL || b == a)
+	if (!phase_window(run, ph->planned_ns, ph->end_ns, &a, &b))
 		return;
 	ph->achieved = pace_meter_rate(run, idx, a, b);
 	if (ph->achieved < 0)
@@ -300,21 +335,16 @@ measure_phase(const struct pace_run *run, unsigned int idx,
 	counters(run, idx, a, &pa, &ba);
 	counters(run, idx, b, &pb, &bb);
 	ph->pkts = pb - pa;
-	ph->error_pct = 100 * (ph->achieved - cfg) / cfg;
-	ph->within = ph->error_pct >= -100 * tol &&
-		     ph->error_pct <= 100 * tol;
+	judge(run, ph->achieved, ph->expected, a, b, &ph->error_pct,
+	      &ph->within, &ph->device_lag);
 	ph->ring_full_pct = pace_meter_ring_full_pct(idx, a, b);
-	/* Short of the rate although the ring had room: the sender was. */
-	/* In virtual time a send attempt fills the ring: same measure. */
-	room = ph->ring_full_pct < 50;
-	ph->sender_limited = run->shaped && ph->achieved < cfg * (1 - tol) &&
-			     room;
 	/*
-	 * A late device thread can only lower rates (departure times are
-	 * computed, completions come late): it explains a shortfall only.
+	 * Short of the rate although the ring had room: the sender was.
+	 * In virtual time a send attempt fills the ring: same measure.
 	 */
-	ph->device_lag = run->have_lag && b->lag > a->lag &&
-			 ph->achieved < cfg * (1 - tol);
+	ph->sender_limited = run->shaped &&
+			     ph->achieved < ph->expected * (1 - tol) &&
+			     ph->ring_full_pct < 50;
 }
 
 /* Queue @p idx is set up, or should achieve, differently in @p b. */
@@ -448,21 +478,11 @@ group_expected(const struct pace_run *run, const struct pace_state *st, int g)
 static void
 measure_group(const struct pace_run *run, int g, struct pace_group_phase *ph)
 {
-	const struct pace_sample *a = NULL, *b = NULL;
-	uint64_t from = ph->planned_ns + run->opt.settle_ns;
-	double tol = run->opt.tolerance_pct / 100, sum = 0;
+	const struct pace_sample *a, *b;
+	double sum = 0;
 	unsigned int i;
 
-	for (i = 0; i < run->nb_samples; i++) {
-		const struct pace_sample *s = &run->samples[i];
-
-		if (s->t_ns < from || s->t_ns > ph->end_ns)
-			continue;
-		if (a == NULL)
-			a = s;
-		b = s;
-	}
-	if (a == NULL || b == a)
+	if (!phase_window(run, ph->planned_ns, ph->end_ns, &a, &b))
 		return;
 	for (i = 0; i < run->opt.nb_queues; i++) {
 		double r;
@@ -476,10 +496,8 @@ measure_group(const struct pace_run *run, int g, struct pace_group_phase *ph)
 	}
 	ph->measured = true;
 	ph->achieved = sum;
-	ph->error_pct = 100 * (sum - ph->expected) / ph->expected;
-	ph->within = fabs(ph->error_pct) <= 100 * tol;
-	ph->device_lag = run->have_lag && b->lag > a->lag &&
-			 sum < ph->expected * (1 - tol);
+	judge(run, sum, ph->expected, a, b, &ph->error_pct, &ph->within,
+	      &ph->device_lag);
 }
 
 unsigned int
