@@ -47,9 +47,9 @@ pace_meter_init(struct pace_run *run)
 		run->have_wire[i] = true;
 	}
 	/* The device model's lag, when the port is an emulated device. */
+	/* Reading the figures starts the first interval. */
 	run->have_lag = pace_emu_lag(&run->emu, &lag);
 	if (run->have_lag) {
-		pace_emu_lag_reset(&run->emu);
 		snprintf(run->lag_name, sizeof(run->lag_name),
 			 "late passes of the device thread (> %.0f us)",
 			 (double)lag.threshold_ns / 1e3);
@@ -116,11 +116,16 @@ pace_meter_sample(struct pace_run *run, uint64_t t_ns)
 		}
 	}
 	if (run->have_lag) {
+		const struct pace_sample *prev = run->nb_samples > 0 ?
+						 s - 1 : NULL;
 		struct pace_emu_lag lag;
 
+		/* Interval by interval: the meter leaves out late ones. */
 		pace_emu_lag(&run->emu, &lag);
-		s->lag = lag.late_passes;
-		s->max_lag_ns = lag.max_lag_ns;
+		s->interval_lag_ns = lag.max_lag_ns;
+		s->lag = (prev != NULL ? prev->lag : 0) + lag.late_passes;
+		s->max_lag_ns = RTE_MAX(prev != NULL ? prev->max_lag_ns : 0,
+					lag.max_lag_ns);
 	}
 	run->nb_samples++;
 	return s;
@@ -197,28 +202,30 @@ counters(const struct pace_run *run, unsigned int idx,
 	}
 }
 
-/* bit/s, or pkt/s when @p pkts, of plan queue @p idx from a to b. */
-static double
-rate_between(const struct pace_run *run, unsigned int idx,
-	     const struct pace_sample *a, const struct pace_sample *b,
-	     bool pkts)
+/*
+ * Frames (@p pkts) or bits of plan queue @p idx from a to b, and the
+ * seconds they took; false when not measurable.
+ */
+static bool
+amount_between(const struct pace_run *run, unsigned int idx,
+	       const struct pace_sample *a, const struct pace_sample *b,
+	       bool pkts, double *amount, double *dt)
 {
 	uint64_t pa, ba, pb, bb;
-	double dt;
 
 	if (b->t_ns <= a->t_ns)
-		return -1;
-	dt = (double)(b->t_ns - a->t_ns) / 1e9;
+		return false;
+	*dt = (double)(b->t_ns - a->t_ns) / 1e9;
 	switch (pace_meter_source(run, idx)) {
 	case PACE_SRC_NONE:
-		return -1;
+		return false;
 	case PACE_SRC_CQE:
 		/* Bytes completed between two CQEs over their time stamps. */
 		if (!a->q[idx].cqe_ok || !b->q[idx].cqe_ok ||
 		    b->q[idx].cqe.last_ns <= a->q[idx].cqe.last_ns)
-			return -1;
-		dt = (double)(b->q[idx].cqe.last_ns -
-			      a->q[idx].cqe.last_ns) / 1e9;
+			return false;
+		*dt = (double)(b->q[idx].cqe.last_ns -
+			       a->q[idx].cqe.last_ns) / 1e9;
 		break;
 	default:
 		break;
@@ -226,7 +233,7 @@ rate_between(const struct pace_run *run, unsigned int idx,
 	counters(run, idx, a, &pa, &ba);
 	counters(run, idx, b, &pb, &bb);
 	if (pb < pa || bb < ba)
-		return -1;
+		return false;
 	/*
 	 * With departure times, the frames that left after a's last one
 	 * took exactly the time between the two last departures.
@@ -234,11 +241,107 @@ rate_between(const struct pace_run *run, unsigned int idx,
 	if (pace_meter_source(run, idx) == PACE_SRC_WIRE &&
 	    a->q[idx].wire_last_ns != 0 &&
 	    b->q[idx].wire_last_ns > a->q[idx].wire_last_ns)
-		dt = (double)(b->q[idx].wire_last_ns -
-			      a->q[idx].wire_last_ns) / 1e9;
-	if (pkts)
-		return (double)(pb - pa) / dt;
-	return (double)(bb - ba) * 8 / dt;
+		*dt = (double)(b->q[idx].wire_last_ns -
+			       a->q[idx].wire_last_ns) / 1e9;
+	*amount = pkts ? (double)(pb - pa) : (double)(bb - ba) * 8;
+	return true;
+}
+
+/* bit/s, or pkt/s when @p pkts, of plan queue @p idx from a to b. */
+static double
+rate_between(const struct pace_run *run, unsigned int idx,
+	     const struct pace_sample *a, const struct pace_sample *b,
+	     bool pkts)
+{
+	double amount, dt;
+
+	if (!amount_between(run, idx, a, b, pkts, &amount, &dt))
+		return -1;
+	return amount / dt;
+}
+
+/*
+ * Half the time plan queue @p idx needs to send a full Tx ring at its
+ * expected rate in sample @p s, with its smallest frames. The sender
+ * refills a ring at least every quarter of it (main.c), so a device
+ * thread that is late by less than this leaves the ring not yet dry: the
+ * departures, computed from the pacing, are those of a NIC.
+ */
+static double
+ring_half_ns(const struct pace_run *run, unsigned int idx,
+	     const struct pace_sample *s)
+{
+	const struct pace_qsample *qs = &s->q[idx];
+	double frames = run->opt.nb_txd;
+
+	if (!(qs->expected > 0))
+		return 0;
+	if (qs->shaper.packet_mode)
+		return 1e9 * frames / qs->expected / 2;
+	return 1e9 * frames * 8.0 * run->opt.queues[idx].size_min /
+	       qs->expected / 2;
+}
+
+/*
+ * Rate of plan queue @p idx from a to b over the sample intervals in
+ * which the device model kept up with real time for it (no pass later
+ * than half its ring): a later model writes completions so late that the
+ * ring runs dry, and the departures have gaps that a NIC, which is never
+ * late, would not leave. The intervals left out add their time to
+ * @p *left_out_ns. Negative when no interval is measurable, or every one
+ * had a pass that late.
+ */
+static double
+rate_kept_up(const struct pace_run *run, unsigned int idx,
+	     const struct pace_sample *a, const struct pace_sample *b,
+	     bool pkts, uint64_t *left_out_ns)
+{
+	double sum = 0, time = 0, amount, dt;
+	const struct pace_sample *s;
+
+	for (s = a + 1; s <= b; s++) {
+		if (!amount_between(run, idx, s - 1, s, pkts, &amount, &dt))
+			return -1;
+		if ((double)s->interval_lag_ns >= ring_half_ns(run, idx, s)) {
+			*left_out_ns += s->t_ns - s[-1].t_ns;
+			continue;
+		}
+		sum += amount;
+		time += dt;
+	}
+	return time > 0 ? sum / time : -1;
+}
+
+/* The device model had late passes between samples @p a and @p b. */
+static bool
+late_between(const struct pace_run *run, const struct pace_sample *a,
+	     const struct pace_sample *b)
+{
+	return run->have_lag && b->lag > a->lag;
+}
+
+/*
+ * Achieved rate of plan queue @p idx over a window: where the model had
+ * late passes, over the intervals in which it kept up for the queue
+ * (@p *left_out_ns: the time left out), else, or when it kept up in none,
+ * over the whole window; @p *late then says the rate includes late ones.
+ */
+static double
+window_rate(const struct pace_run *run, unsigned int idx,
+	    const struct pace_sample *a, const struct pace_sample *b,
+	    bool pkts, uint64_t *left_out_ns, bool *late)
+{
+	*left_out_ns = 0;
+	*late = false;
+	if (late_between(run, a, b)) {
+		double r = rate_kept_up(run, idx, a, b, pkts, left_out_ns);
+
+		if (r >= 0)
+			return r;
+		*left_out_ns = 0;
+		*late = true;
+	}
+	return rate_between(run, idx, a, b, pkts);
 }
 
 double
@@ -286,23 +389,21 @@ phase_window(const struct pace_run *run, uint64_t planned_ns, uint64_t end_ns,
 }
 
 /*
- * The verdict on a rate achieved over samples @p a to @p b: its error
- * against @p expected, whether it is within tolerance, and whether a late
- * device thread explains it. A late device thread can only lower rates
- * (departure times are computed, completions come late): it explains a
- * shortfall only.
+ * The verdict on an achieved rate: its error against @p expected, whether
+ * it is within tolerance, and whether a late device thread explains it
+ * (@p late: the rate includes intervals in which the model was late). A
+ * late device thread can only lower rates (departure times are computed,
+ * completions come late): it explains a shortfall only.
  */
 static void
-judge(const struct pace_run *run, double achieved, double expected,
-      const struct pace_sample *a, const struct pace_sample *b,
+judge(const struct pace_run *run, double achieved, double expected, bool late,
       double *error_pct, bool *within, bool *device_lag)
 {
 	double tol = run->opt.tolerance_pct / 100;
 
 	*error_pct = 100 * (achieved - expected) / expected;
 	*within = fabs(*error_pct) <= 100 * tol;
-	*device_lag = run->have_lag && b->lag > a->lag &&
-		      achieved < expected * (1 - tol);
+	*device_lag = late && achieved < expected * (1 - tol);
 }
 
 /* Measure one phase of plan queue @p idx over its window. */
@@ -314,6 +415,7 @@ measure_phase(const struct pace_run *run, unsigned int idx,
 	double tol = run->opt.tolerance_pct / 100;
 	uint64_t pa, ba, pb, bb;
 	unsigned int i;
+	bool late;
 
 	/* Frames the port dropped never count as sent. */
 	for (i = 0; i < run->nb_samples; i++) {
@@ -328,14 +430,16 @@ measure_phase(const struct pace_run *run, unsigned int idx,
 	}
 	if (!phase_window(run, ph->planned_ns, ph->end_ns, &a, &b))
 		return;
-	ph->achieved = pace_meter_rate(run, idx, a, b);
+	ph->achieved = window_rate(run, idx, a, b,
+				   b->q[idx].shaper.packet_mode,
+				   &ph->lag_left_out_ns, &late);
 	if (ph->achieved < 0)
 		return;
 	ph->measured = true;
 	counters(run, idx, a, &pa, &ba);
 	counters(run, idx, b, &pb, &bb);
 	ph->pkts = pb - pa;
-	judge(run, ph->achieved, ph->expected, a, b, &ph->error_pct,
+	judge(run, ph->achieved, ph->expected, late, &ph->error_pct,
 	      &ph->within, &ph->device_lag);
 	ph->ring_full_pct = pace_meter_ring_full_pct(idx, a, b);
 	/*
@@ -479,24 +583,29 @@ static void
 measure_group(const struct pace_run *run, int g, struct pace_group_phase *ph)
 {
 	const struct pace_sample *a, *b;
-	double sum = 0;
+	bool late = false;
 	unsigned int i;
+	double sum = 0;
 
 	if (!phase_window(run, ph->planned_ns, ph->end_ns, &a, &b))
 		return;
 	for (i = 0; i < run->opt.nb_queues; i++) {
+		uint64_t left_out;
+		bool q_late;
 		double r;
 
 		if (g >= 0 && !in_group(&run->opt, ph->state.group[i], g))
 			continue;
-		r = rate_between(run, i, a, b, false);
+		r = window_rate(run, i, a, b, false, &left_out, &q_late);
 		if (r < 0)
 			return;
 		sum += r;
+		late |= q_late;
+		ph->lag_left_out_ns = RTE_MAX(ph->lag_left_out_ns, left_out);
 	}
 	ph->measured = true;
 	ph->achieved = sum;
-	judge(run, sum, ph->expected, a, b, &ph->error_pct, &ph->within,
+	judge(run, sum, ph->expected, late, &ph->error_pct, &ph->within,
 	      &ph->device_lag);
 }
 

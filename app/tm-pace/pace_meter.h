@@ -68,6 +68,7 @@ struct pace_group_phase {
 	double error_pct;
 	bool within;
 	bool device_lag;
+	uint64_t lag_left_out_ns;  /**< Time left out: the model was late. */
 };
 
 /**
