@@ -406,6 +406,58 @@ judge(const struct pace_run *run, double achieved, double expected, bool late,
 	*device_lag = late && achieved < expected * (1 - tol);
 }
 
+/*
+ * Plan queue @p idx achieved less than expected from a to b although its
+ * ring had room: its sender, not its pacing, set the rate. In virtual
+ * time a send attempt fills the ring: same measure.
+ */
+static bool
+sender_short(const struct pace_run *run, unsigned int idx,
+	     const struct pace_sample *a, const struct pace_sample *b,
+	     double achieved)
+{
+	double tol = run->opt.tolerance_pct / 100;
+
+	return run->shaped && achieved >= 0 &&
+	       achieved < b->q[idx].expected * (1 - tol) &&
+	       pace_meter_ring_full_pct(idx, a, b) < 50;
+}
+
+/* The group plan queue @p idx is in at @p t_ns (-1: none). */
+static int
+group_at(const struct pace_run *run, unsigned int idx, uint64_t t_ns)
+{
+	int g = run->initial.group[idx];
+	unsigned int c;
+
+	for (c = 0; c < run->nb_changes; c++)
+		if (run->changes[c].ret == 0 && run->changes[c].t_ns <= t_ns)
+			g = run->changes[c].after.group[idx];
+	return g;
+}
+
+/*
+ * Another queue of plan queue @p idx's group was sender-short from a to
+ * b: its weighted share went to its siblings (the NIC's scheduling
+ * element is work-conserving), whose expected rates assume every queue
+ * backlogged.
+ */
+static bool
+sibling_short(const struct pace_run *run, unsigned int idx,
+	      const struct pace_sample *a, const struct pace_sample *b)
+{
+	int g = group_at(run, idx, a->t_ns);
+	unsigned int j;
+
+	if (g < 0)
+		return false;
+	for (j = 0; j < run->opt.nb_queues; j++)
+		if (j != idx && group_at(run, j, a->t_ns) == g &&
+		    sender_short(run, j, a, b, pace_meter_rate(run, j, a, b)))
+			return true;
+	return false;
+}
+
 /* Measure one phase of plan queue @p idx over its window. */
 static void
 measure_phase(const struct pace_run *run, unsigned int idx,
@@ -442,13 +494,10 @@ measure_phase(const struct pace_run *run, unsigned int idx,
 	judge(run, ph->achieved, ph->expected, late, &ph->error_pct,
 	      &ph->within, &ph->device_lag);
 	ph->ring_full_pct = pace_meter_ring_full_pct(idx, a, b);
-	/*
-	 * Short of the rate although the ring had room: the sender was.
-	 * In virtual time a send attempt fills the ring: same measure.
-	 */
-	ph->sender_limited = run->shaped &&
-			     ph->achieved < ph->expected * (1 - tol) &&
-			     ph->ring_full_pct < 50;
+	ph->sender_limited = sender_short(run, idx, a, b, ph->achieved) ||
+			     (run->shaped &&
+			      ph->achieved > ph->expected * (1 + tol) &&
+			      sibling_short(run, idx, a, b));
 }
 
 /* Queue @p idx is set up, or should achieve, differently in @p b. */
@@ -583,7 +632,7 @@ static void
 measure_group(const struct pace_run *run, int g, struct pace_group_phase *ph)
 {
 	const struct pace_sample *a, *b;
-	bool late = false;
+	bool late = false, sender = false;
 	unsigned int i;
 	double sum = 0;
 
@@ -601,12 +650,17 @@ measure_group(const struct pace_run *run, int g, struct pace_group_phase *ph)
 			return;
 		sum += r;
 		late |= q_late;
+		sender |= sender_short(run, i, a, b,
+				       pace_meter_rate(run, i, a, b));
 		ph->lag_left_out_ns = RTE_MAX(ph->lag_left_out_ns, left_out);
 	}
 	ph->measured = true;
 	ph->achieved = sum;
 	judge(run, sum, ph->expected, late, &ph->error_pct, &ph->within,
 	      &ph->device_lag);
+	/* A queue's sender fell short: so did the sum. */
+	ph->sender_limited = sender && !ph->within &&
+			     sum < ph->expected;
 }
 
 unsigned int

@@ -372,6 +372,7 @@ summary_group(const struct pace_run *run, int g, unsigned int depth,
 			snprintf(ach, sizeof(ach), "-");
 		st = !run->shaped ? "UNSHAPED" : !ph[k].measured ?
 		     "too short" : ph[k].device_lag ? "DEVICE-LAG" :
+		     ph[k].sender_limited ? "SENDER-LIMITED" :
 		     ph[k].within ? "ok" : "OFF";
 		printf(GROUP_ROW_FMT, k == 0 ? name : "",
 		       (double)ph[k].start_ns / 1e9, cfg, "", "", "", exp, ach,
@@ -380,6 +381,7 @@ summary_group(const struct pace_run *run, int g, unsigned int depth,
 		if (!ph[k].measured || !ph[k].within)
 			v->all_ok = false;
 		v->lag |= ph[k].device_lag;
+		v->sender |= ph[k].sender_limited;
 		v->lag_left_out |= ph[k].lag_left_out_ns > 0;
 	}
 }
@@ -450,7 +452,9 @@ pace_report_summary(const struct pace_run *run)
 			       run->opt.queues[i].queue);
 	if (sender && run->shaped)
 		printf("SENDER-LIMITED: the Tx ring had room while the rate "
-		       "fell short: this machine could not send fast enough; "
+		       "fell short (or, above its share in a group, a "
+		       "sibling's did, and the group gave its share away): "
+		       "this machine could not send fast enough; "
 		       "those figures do not measure pacing (use more lcores, "
 		       "bigger frames or lower rates)\n");
 	if (run->have_lag && run->nb_samples > 0 &&
@@ -640,14 +644,15 @@ json_group(FILE *f, const struct pace_run *run, int g, bool comma,
 				ph[k].achieved, ph[k].error_pct);
 		else
 			fprintf(f, "\"achieved\": null, \"error_pct\": null, ");
-		fprintf(f, "\"within_tolerance\": %s, \"device_lag\": %s, "
-			"\"lag_left_out_s\": %.1f}",
+		fprintf(f, "\"within_tolerance\": %s, \"sender_limited\": %s, "
+			"\"device_lag\": %s, \"lag_left_out_s\": %.1f}",
 			ph[k].within ? "true" : "false",
+			ph[k].sender_limited ? "true" : "false",
 			ph[k].device_lag ? "true" : "false",
 			(double)ph[k].lag_left_out_ns / 1e9);
 		if (!ph[k].measured || !ph[k].within)
 			*all_ok = false;
-		if (ph[k].device_lag)
+		if (ph[k].device_lag || ph[k].sender_limited)
 			*reliable = false;
 	}
 	fprintf(f, "]}");
