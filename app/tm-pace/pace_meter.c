@@ -260,6 +260,29 @@ rate_between(const struct pace_run *run, unsigned int idx,
 	return amount / dt;
 }
 
+/* Group @p g is @p top or below it. */
+static bool
+in_group(const struct pace_options *opt, int g, int top)
+{
+	for (; g >= 0; g = opt->groups[g].place.group)
+		if (g == top)
+			return true;
+	return false;
+}
+
+/* The group plan queue @p idx is in at @p t_ns (-1: none). */
+static int
+group_at(const struct pace_run *run, unsigned int idx, uint64_t t_ns)
+{
+	int g = run->initial.group[idx];
+	unsigned int c;
+
+	for (c = 0; c < run->nb_changes; c++)
+		if (run->changes[c].ret == 0 && run->changes[c].t_ns <= t_ns)
+			g = run->changes[c].after.group[idx];
+	return g;
+}
+
 /*
  * Half the time plan queue @p idx needs to send a full Tx ring at its
  * expected rate in sample @p s, with its smallest frames. The sender
@@ -283,9 +306,33 @@ ring_half_ns(const struct pace_run *run, unsigned int idx,
 }
 
 /*
+ * Lateness of the model in the interval that ends at sample @p s that
+ * still leaves plan queue @p idx's figures a NIC's: half its ring time,
+ * or the least of those of the queues under its top group, for that
+ * group's scheduling element gives the share of a queue whose ring ran
+ * dry to the others.
+ */
+static double
+kept_up_bound_ns(const struct pace_run *run, unsigned int idx,
+		 const struct pace_sample *s)
+{
+	int g = group_at(run, idx, s[-1].t_ns);
+	double bound = ring_half_ns(run, idx, s);
+	unsigned int j;
+
+	while (g >= 0 && run->opt.groups[g].place.group >= 0)
+		g = run->opt.groups[g].place.group;
+	for (j = 0; j < run->opt.nb_queues && g >= 0; j++)
+		if (j != idx && s->q[j].expected > 0 &&
+		    in_group(&run->opt, group_at(run, j, s[-1].t_ns), g))
+			bound = RTE_MIN(bound, ring_half_ns(run, j, s));
+	return bound;
+}
+
+/*
  * Rate of plan queue @p idx from a to b over the sample intervals in
  * which the device model kept up with real time for it (no pass later
- * than half its ring): a later model writes completions so late that the
+ * than kept_up_bound_ns()): a later model writes completions so late that the
  * ring runs dry, and the departures have gaps that a NIC, which is never
  * late, would not leave. The intervals left out add their time to
  * @p *left_out_ns. Negative when no interval is measurable, or every one
@@ -302,7 +349,8 @@ rate_kept_up(const struct pace_run *run, unsigned int idx,
 	for (s = a + 1; s <= b; s++) {
 		if (!amount_between(run, idx, s - 1, s, pkts, &amount, &dt))
 			return -1;
-		if ((double)s->interval_lag_ns >= ring_half_ns(run, idx, s)) {
+		if ((double)s->interval_lag_ns >=
+		    kept_up_bound_ns(run, idx, s)) {
 			*left_out_ns += s->t_ns - s[-1].t_ns;
 			continue;
 		}
@@ -421,19 +469,6 @@ sender_short(const struct pace_run *run, unsigned int idx,
 	return run->shaped && achieved >= 0 &&
 	       achieved < b->q[idx].expected * (1 - tol) &&
 	       pace_meter_ring_full_pct(idx, a, b) < 50;
-}
-
-/* The group plan queue @p idx is in at @p t_ns (-1: none). */
-static int
-group_at(const struct pace_run *run, unsigned int idx, uint64_t t_ns)
-{
-	int g = run->initial.group[idx];
-	unsigned int c;
-
-	for (c = 0; c < run->nb_changes; c++)
-		if (run->changes[c].ret == 0 && run->changes[c].t_ns <= t_ns)
-			g = run->changes[c].after.group[idx];
-	return g;
 }
 
 /*
@@ -576,16 +611,6 @@ pace_meter_packets(const struct pace_run *run, unsigned int idx,
 
 	counters(run, idx, s, &pkts, &bytes);
 	return pkts;
-}
-
-/* Group @p g is @p top or below it. */
-static bool
-in_group(const struct pace_options *opt, int g, int top)
-{
-	for (; g >= 0; g = opt->groups[g].place.group)
-		if (g == top)
-			return true;
-	return false;
 }
 
 /* Group @p g (-1: the root) is set up or should achieve differently. */
