@@ -372,22 +372,20 @@ late_between(const struct pace_run *run, const struct pace_sample *a,
  * Achieved rate of plan queue @p idx over a window: where the model had
  * late passes, over the intervals in which it kept up for the queue
  * (@p *left_out_ns: the time left out), else, or when it kept up in none,
- * over the whole window; @p *late then says the rate includes late ones.
+ * over the whole window.
  */
 static double
 window_rate(const struct pace_run *run, unsigned int idx,
 	    const struct pace_sample *a, const struct pace_sample *b,
-	    bool pkts, uint64_t *left_out_ns, bool *late)
+	    bool pkts, uint64_t *left_out_ns)
 {
 	*left_out_ns = 0;
-	*late = false;
 	if (late_between(run, a, b)) {
 		double r = rate_kept_up(run, idx, a, b, pkts, left_out_ns);
 
 		if (r >= 0)
 			return r;
 		*left_out_ns = 0;
-		*late = true;
 	}
 	return rate_between(run, idx, a, b, pkts);
 }
@@ -439,19 +437,24 @@ phase_window(const struct pace_run *run, uint64_t planned_ns, uint64_t end_ns,
 /*
  * The verdict on an achieved rate: its error against @p expected, whether
  * it is within tolerance, and whether a late device thread explains it
- * (@p late: the rate includes intervals in which the model was late). A
- * late device thread can only lower rates (departure times are computed,
- * completions come late): it explains a shortfall only.
+ * (@p late: the model was late in the window). A late device thread can
+ * only lower a queue's rate (departure times are computed, completions
+ * come late), and raise a queue's under a group (@p grouped), which gets
+ * the share of a sibling whose ring ran dry. Even the intervals kept as
+ * the model's best (rate_kept_up()) are not beyond doubt then: a verdict
+ * outside tolerance in a late window stays DEVICE-LAG, never OFF.
  */
 static void
-judge(const struct pace_run *run, double achieved, double expected, bool late,
-      double *error_pct, bool *within, bool *device_lag)
+judge(const struct pace_run *run, double achieved, double expected,
+      bool late, bool grouped, double *error_pct, bool *within,
+      bool *device_lag)
 {
 	double tol = run->opt.tolerance_pct / 100;
 
 	*error_pct = 100 * (achieved - expected) / expected;
 	*within = fabs(*error_pct) <= 100 * tol;
-	*device_lag = late && achieved < expected * (1 - tol);
+	*device_lag = late && (achieved < expected * (1 - tol) ||
+			       (grouped && achieved > expected * (1 + tol)));
 }
 
 /*
@@ -502,7 +505,6 @@ measure_phase(const struct pace_run *run, unsigned int idx,
 	double tol = run->opt.tolerance_pct / 100;
 	uint64_t pa, ba, pb, bb;
 	unsigned int i;
-	bool late;
 
 	/* Frames the port dropped never count as sent. */
 	for (i = 0; i < run->nb_samples; i++) {
@@ -519,15 +521,16 @@ measure_phase(const struct pace_run *run, unsigned int idx,
 		return;
 	ph->achieved = window_rate(run, idx, a, b,
 				   b->q[idx].shaper.packet_mode,
-				   &ph->lag_left_out_ns, &late);
+				   &ph->lag_left_out_ns);
 	if (ph->achieved < 0)
 		return;
 	ph->measured = true;
 	counters(run, idx, a, &pa, &ba);
 	counters(run, idx, b, &pb, &bb);
 	ph->pkts = pb - pa;
-	judge(run, ph->achieved, ph->expected, late, &ph->error_pct,
-	      &ph->within, &ph->device_lag);
+	judge(run, ph->achieved, ph->expected, late_between(run, a, b),
+	      group_at(run, idx, a->t_ns) >= 0, &ph->error_pct, &ph->within,
+	      &ph->device_lag);
 	ph->ring_full_pct = pace_meter_ring_full_pct(idx, a, b);
 	ph->sender_limited = sender_short(run, idx, a, b, ph->achieved) ||
 			     (run->shaped &&
@@ -657,7 +660,7 @@ static void
 measure_group(const struct pace_run *run, int g, struct pace_group_phase *ph)
 {
 	const struct pace_sample *a, *b;
-	bool late = false, sender = false;
+	bool sender = false;
 	unsigned int i;
 	double sum = 0;
 
@@ -665,24 +668,23 @@ measure_group(const struct pace_run *run, int g, struct pace_group_phase *ph)
 		return;
 	for (i = 0; i < run->opt.nb_queues; i++) {
 		uint64_t left_out;
-		bool q_late;
 		double r;
 
 		if (g >= 0 && !in_group(&run->opt, ph->state.group[i], g))
 			continue;
-		r = window_rate(run, i, a, b, false, &left_out, &q_late);
+		r = window_rate(run, i, a, b, false, &left_out);
 		if (r < 0)
 			return;
 		sum += r;
-		late |= q_late;
 		sender |= sender_short(run, i, a, b,
 				       pace_meter_rate(run, i, a, b));
 		ph->lag_left_out_ns = RTE_MAX(ph->lag_left_out_ns, left_out);
 	}
 	ph->measured = true;
 	ph->achieved = sum;
-	judge(run, sum, ph->expected, late, &ph->error_pct, &ph->within,
-	      &ph->device_lag);
+	/* A group's ceiling holds whatever its queues' lateness. */
+	judge(run, sum, ph->expected, late_between(run, a, b), false,
+	      &ph->error_pct, &ph->within, &ph->device_lag);
 	/* A queue's sender fell short: so did the sum. */
 	ph->sender_limited = sender && !ph->within &&
 			     sum < ph->expected;
