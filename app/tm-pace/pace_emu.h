@@ -34,8 +34,8 @@ void pace_emu_advance(struct pace_emu *e, uint64_t ns);
 
 /** How far the model fell behind real time. */
 struct pace_emu_lag {
-	uint64_t late_passes;  /**< Processing passes later than threshold. */
-	uint64_t max_lag_ns;   /**< Largest lateness since the reset. */
+	uint64_t late_passes;  /**< Passes later than threshold, since then. */
+	uint64_t max_lag_ns;   /**< Largest lateness since the last read. */
 	uint64_t threshold_ns;
 };
 
@@ -56,10 +56,10 @@ struct pace_emu_wire {
 bool pace_emu_wire(const struct pace_emu *e, uint16_t queue,
 		   struct pace_emu_wire *w);
 
-/** Start a measurement: forget earlier lag. */
-void pace_emu_lag_reset(struct pace_emu *e);
-
-/** Read the lag figures; false when the port has none. */
+/**
+ * Read the lag figures since the last read and start the next interval
+ * (nothing lost in between); false when the port has none.
+ */
 bool pace_emu_lag(const struct pace_emu *e, struct pace_emu_lag *lag);
 
 #endif /* PACE_EMU_H */

@@ -44,13 +44,6 @@ pace_emu_advance(struct pace_emu *e, uint64_t ns)
 		mlx5_emu_advance(e->model, ns);
 }
 
-void
-pace_emu_lag_reset(struct pace_emu *e)
-{
-	if (e->present && !e->virtual_clock)
-		mlx5_emu_reset_lag(e->model);
-}
-
 bool
 pace_emu_lag(const struct pace_emu *e, struct pace_emu_lag *lag)
 {
@@ -58,7 +51,7 @@ pace_emu_lag(const struct pace_emu *e, struct pace_emu_lag *lag)
 
 	if (!e->present || e->virtual_clock)
 		return false;
-	mlx5_emu_get_lag(e->model, &l);
+	mlx5_emu_take_lag(e->model, &l);
 	lag->late_passes = l.late_passes;
 	lag->max_lag_ns = l.max_lag_ns;
 	lag->threshold_ns = l.threshold_ns;

@@ -31,12 +31,6 @@ pace_emu_advance(struct pace_emu *e, uint64_t ns)
 	(void)ns;
 }
 
-void
-pace_emu_lag_reset(struct pace_emu *e)
-{
-	(void)e;
-}
-
 bool
 pace_emu_lag(const struct pace_emu *e, struct pace_emu_lag *lag)
 {

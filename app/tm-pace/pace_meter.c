@@ -47,9 +47,9 @@ pace_meter_init(struct pace_run *run)
 		run->have_wire[i] = true;
 	}
 	/* The device model's lag, when the port is an emulated device. */
+	/* Reading the figures starts the first interval. */
 	run->have_lag = pace_emu_lag(&run->emu, &lag);
 	if (run->have_lag) {
-		pace_emu_lag_reset(&run->emu);
 		snprintf(run->lag_name, sizeof(run->lag_name),
 			 "late passes of the device thread (> %.0f us)",
 			 (double)lag.threshold_ns / 1e3);
@@ -116,11 +116,16 @@ pace_meter_sample(struct pace_run *run, uint64_t t_ns)
 		}
 	}
 	if (run->have_lag) {
+		const struct pace_sample *prev = run->nb_samples > 0 ?
+						 s - 1 : NULL;
 		struct pace_emu_lag lag;
 
+		/* Interval by interval: the meter leaves out late ones. */
 		pace_emu_lag(&run->emu, &lag);
-		s->lag = lag.late_passes;
-		s->max_lag_ns = lag.max_lag_ns;
+		s->interval_lag_ns = lag.max_lag_ns;
+		s->lag = (prev != NULL ? prev->lag : 0) + lag.late_passes;
+		s->max_lag_ns = RTE_MAX(prev != NULL ? prev->max_lag_ns : 0,
+					lag.max_lag_ns);
 	}
 	run->nb_samples++;
 	return s;
@@ -197,28 +202,30 @@ counters(const struct pace_run *run, unsigned int idx,
 	}
 }
 
-/* bit/s, or pkt/s when @p pkts, of plan queue @p idx from a to b. */
-static double
-rate_between(const struct pace_run *run, unsigned int idx,
-	     const struct pace_sample *a, const struct pace_sample *b,
-	     bool pkts)
+/*
+ * Frames (@p pkts) or bits of plan queue @p idx from a to b, and the
+ * seconds they took; false when not measurable.
+ */
+static bool
+amount_between(const struct pace_run *run, unsigned int idx,
+	       const struct pace_sample *a, const struct pace_sample *b,
+	       bool pkts, double *amount, double *dt)
 {
 	uint64_t pa, ba, pb, bb;
-	double dt;
 
 	if (b->t_ns <= a->t_ns)
-		return -1;
-	dt = (double)(b->t_ns - a->t_ns) / 1e9;
+		return false;
+	*dt = (double)(b->t_ns - a->t_ns) / 1e9;
 	switch (pace_meter_source(run, idx)) {
 	case PACE_SRC_NONE:
-		return -1;
+		return false;
 	case PACE_SRC_CQE:
 		/* Bytes completed between two CQEs over their time stamps. */
 		if (!a->q[idx].cqe_ok || !b->q[idx].cqe_ok ||
 		    b->q[idx].cqe.last_ns <= a->q[idx].cqe.last_ns)
-			return -1;
-		dt = (double)(b->q[idx].cqe.last_ns -
-			      a->q[idx].cqe.last_ns) / 1e9;
+			return false;
+		*dt = (double)(b->q[idx].cqe.last_ns -
+			       a->q[idx].cqe.last_ns) / 1e9;
 		break;
 	default:
 		break;
@@ -226,7 +233,7 @@ rate_between(const struct pace_run *run, unsigned int idx,
 	counters(run, idx, a, &pa, &ba);
 	counters(run, idx, b, &pb, &bb);
 	if (pb < pa || bb < ba)
-		return -1;
+		return false;
 	/*
 	 * With departure times, the frames that left after a's last one
 	 * took exactly the time between the two last departures.
@@ -234,11 +241,153 @@ rate_between(const struct pace_run *run, unsigned int idx,
 	if (pace_meter_source(run, idx) == PACE_SRC_WIRE &&
 	    a->q[idx].wire_last_ns != 0 &&
 	    b->q[idx].wire_last_ns > a->q[idx].wire_last_ns)
-		dt = (double)(b->q[idx].wire_last_ns -
-			      a->q[idx].wire_last_ns) / 1e9;
-	if (pkts)
-		return (double)(pb - pa) / dt;
-	return (double)(bb - ba) * 8 / dt;
+		*dt = (double)(b->q[idx].wire_last_ns -
+			       a->q[idx].wire_last_ns) / 1e9;
+	*amount = pkts ? (double)(pb - pa) : (double)(bb - ba) * 8;
+	return true;
+}
+
+/* bit/s, or pkt/s when @p pkts, of plan queue @p idx from a to b. */
+static double
+rate_between(const struct pace_run *run, unsigned int idx,
+	     const struct pace_sample *a, const struct pace_sample *b,
+	     bool pkts)
+{
+	double amount, dt;
+
+	if (!amount_between(run, idx, a, b, pkts, &amount, &dt))
+		return -1;
+	return amount / dt;
+}
+
+/* Group @p g is @p top or below it. */
+static bool
+in_group(const struct pace_options *opt, int g, int top)
+{
+	for (; g >= 0; g = opt->groups[g].place.group)
+		if (g == top)
+			return true;
+	return false;
+}
+
+/* The group plan queue @p idx is in at @p t_ns (-1: none). */
+static int
+group_at(const struct pace_run *run, unsigned int idx, uint64_t t_ns)
+{
+	int g = run->initial.group[idx];
+	unsigned int c;
+
+	for (c = 0; c < run->nb_changes; c++)
+		if (run->changes[c].ret == 0 && run->changes[c].t_ns <= t_ns)
+			g = run->changes[c].after.group[idx];
+	return g;
+}
+
+/*
+ * Half the time plan queue @p idx needs to send a full Tx ring at its
+ * expected rate in sample @p s, with its smallest frames. The sender
+ * refills a ring at least every quarter of it (main.c), so a device
+ * thread that is late by less than this leaves the ring not yet dry: the
+ * departures, computed from the pacing, are those of a NIC.
+ */
+static double
+ring_half_ns(const struct pace_run *run, unsigned int idx,
+	     const struct pace_sample *s)
+{
+	const struct pace_qsample *qs = &s->q[idx];
+	double frames = run->opt.nb_txd;
+
+	if (!(qs->expected > 0))
+		return 0;
+	if (qs->shaper.packet_mode)
+		return 1e9 * frames / qs->expected / 2;
+	return 1e9 * frames * 8.0 * run->opt.queues[idx].size_min /
+	       qs->expected / 2;
+}
+
+/*
+ * Lateness of the model in the interval that ends at sample @p s that
+ * still leaves plan queue @p idx's figures a NIC's: half its ring time,
+ * or the least of those of the queues under its top group, for that
+ * group's scheduling element gives the share of a queue whose ring ran
+ * dry to the others.
+ */
+static double
+kept_up_bound_ns(const struct pace_run *run, unsigned int idx,
+		 const struct pace_sample *s)
+{
+	int g = group_at(run, idx, s[-1].t_ns);
+	double bound = ring_half_ns(run, idx, s);
+	unsigned int j;
+
+	while (g >= 0 && run->opt.groups[g].place.group >= 0)
+		g = run->opt.groups[g].place.group;
+	for (j = 0; j < run->opt.nb_queues && g >= 0; j++)
+		if (j != idx && s->q[j].expected > 0 &&
+		    in_group(&run->opt, group_at(run, j, s[-1].t_ns), g))
+			bound = RTE_MIN(bound, ring_half_ns(run, j, s));
+	return bound;
+}
+
+/*
+ * Rate of plan queue @p idx from a to b over the sample intervals in
+ * which the device model kept up with real time for it (no pass later
+ * than kept_up_bound_ns()): a later model writes completions so late that the
+ * ring runs dry, and the departures have gaps that a NIC, which is never
+ * late, would not leave. The intervals left out add their time to
+ * @p *left_out_ns. Negative when no interval is measurable, or every one
+ * had a pass that late.
+ */
+static double
+rate_kept_up(const struct pace_run *run, unsigned int idx,
+	     const struct pace_sample *a, const struct pace_sample *b,
+	     bool pkts, uint64_t *left_out_ns)
+{
+	double sum = 0, time = 0, amount, dt;
+	const struct pace_sample *s;
+
+	for (s = a + 1; s <= b; s++) {
+		if (!amount_between(run, idx, s - 1, s, pkts, &amount, &dt))
+			return -1;
+		if ((double)s->interval_lag_ns >=
+		    kept_up_bound_ns(run, idx, s)) {
+			*left_out_ns += s->t_ns - s[-1].t_ns;
+			continue;
+		}
+		sum += amount;
+		time += dt;
+	}
+	return time > 0 ? sum / time : -1;
+}
+
+/* The device model had late passes between samples @p a and @p b. */
+static bool
+late_between(const struct pace_run *run, const struct pace_sample *a,
+	     const struct pace_sample *b)
+{
+	return run->have_lag && b->lag > a->lag;
+}
+
+/*
+ * Achieved rate of plan queue @p idx over a window: where the model had
+ * late passes, over the intervals in which it kept up for the queue
+ * (@p *left_out_ns: the time left out), else, or when it kept up in none,
+ * over the whole window.
+ */
+static double
+window_rate(const struct pace_run *run, unsigned int idx,
+	    const struct pace_sample *a, const struct pace_sample *b,
+	    bool pkts, uint64_t *left_out_ns)
+{
+	*left_out_ns = 0;
+	if (late_between(run, a, b)) {
+		double r = rate_kept_up(run, idx, a, b, pkts, left_out_ns);
+
+		if (r >= 0)
+			return r;
+		*left_out_ns = 0;
+	}
+	return rate_between(run, idx, a, b, pkts);
 }
 
 double
@@ -258,23 +407,106 @@ pace_meter_ring_full_pct(unsigned int idx, const struct pace_sample *a,
 	return bursts == 0 ? 0 : 100.0 * (double)full / (double)bursts;
 }
 
-/* Measure one phase over the samples inside [start + settle, end]. */
+/*
+ * First and last sample of a phase's measuring window, from its planned
+ * start plus the settle time (a change lands a little after its time, and
+ * samples are due on the same grid as --at times) to its end. False when
+ * the window holds fewer than two samples.
+ */
+static bool
+phase_window(const struct pace_run *run, uint64_t planned_ns, uint64_t end_ns,
+	     const struct pace_sample **a, const struct pace_sample **b)
+{
+	uint64_t from = planned_ns + run->opt.settle_ns;
+	unsigned int i;
+
+	*a = NULL;
+	*b = NULL;
+	for (i = 0; i < run->nb_samples; i++) {
+		const struct pace_sample *s = &run->samples[i];
+
+		if (s->t_ns < from || s->t_ns > end_ns)
+			continue;
+		if (*a == NULL)
+			*a = s;
+		*b = s;
+	}
+	return *a != NULL && *b != *a;
+}
+
+/*
+ * The verdict on an achieved rate: its error against @p expected, whether
+ * it is within tolerance, and whether a late device thread explains it
+ * (@p late: the model was late in the window). A late device thread can
+ * only lower a queue's rate (departure times are computed, completions
+ * come late), and raise a queue's under a group (@p grouped), which gets
+ * the share of a sibling whose ring ran dry. Even the intervals kept as
+ * the model's best (rate_kept_up()) are not beyond doubt then: a verdict
+ * outside tolerance in a late window stays DEVICE-LAG, never OFF.
+ */
+static void
+judge(const struct pace_run *run, double achieved, double expected,
+      bool late, bool grouped, double *error_pct, bool *within,
+      bool *device_lag)
+{
+	double tol = run->opt.tolerance_pct / 100;
+
+	*error_pct = 100 * (achieved - expected) / expected;
+	*within = fabs(*error_pct) <= 100 * tol;
+	*device_lag = late && (achieved < expected * (1 - tol) ||
+			       (grouped && achieved > expected * (1 + tol)));
+}
+
+/*
+ * Plan queue @p idx achieved less than expected from a to b although its
+ * ring had room: its sender, not its pacing, set the rate. In virtual
+ * time a send attempt fills the ring: same measure.
+ */
+static bool
+sender_short(const struct pace_run *run, unsigned int idx,
+	     const struct pace_sample *a, const struct pace_sample *b,
+	     double achieved)
+{
+	double tol = run->opt.tolerance_pct / 100;
+
+	return run->shaped && achieved >= 0 &&
+	       achieved < b->q[idx].expected * (1 - tol) &&
+	       pace_meter_ring_full_pct(idx, a, b) < 50;
+}
+
+/*
+ * Another queue of plan queue @p idx's group was sender-short from a to
+ * b: its weighted share went to its siblings (the NIC's scheduling
+ * element is work-conserving), whose expected rates assume every queue
+ * backlogged.
+ */
+static bool
+sibling_short(const struct pace_run *run, unsigned int idx,
+	      const struct pace_sample *a, const struct pace_sample *b)
+{
+	int g = group_at(run, idx, a->t_ns);
+	unsigned int j;
+
+	if (g < 0)
+		return false;
+	for (j = 0; j < run->opt.nb_queues; j++)
+		if (j != idx && group_at(run, j, a->t_ns) == g &&
+		    sender_short(run, j, a, b, pace_meter_rate(run, j, a, b)))
+			return true;
+	return false;
+}
+
+/* Measure one phase of plan queue @p idx over its window. */
 static void
 measure_phase(const struct pace_run *run, unsigned int idx,
 	      struct pace_phase *ph)
 {
-	const struct pace_sample *a = NULL, *b = NULL, *first = NULL;
-	/*
-	 * Settle from the planned start: a change lands a little after its
-	 * time, and samples are due on the same grid as --at times.
-	 */
-	uint64_t from = ph->planned_ns + run->opt.settle_ns;
-	uint64_t pa, ba, pb, bb;
-	double cfg = ph->expected;
+	const struct pace_sample *a, *b, *first = NULL;
 	double tol = run->opt.tolerance_pct / 100;
+	uint64_t pa, ba, pb, bb;
 	unsigned int i;
-	bool room;
 
+	/* Frames the port dropped never count as sent. */
 	for (i = 0; i < run->nb_samples; i++) {
 		const struct pace_sample *s = &run->samples[i];
 
@@ -282,39 +514,28 @@ measure_phase(const struct pace_run *run, unsigned int idx,
 			continue;
 		if (first == NULL)
 			first = s;
-		/* Frames the port dropped never count as sent. */
 		ph->mtu_drops = s->q[idx].wire_mtu_drops -
 				first->q[idx].wire_mtu_drops;
-		if (s->t_ns < from)
-			continue;
-		if (a == NULL)
-			a = s;
-		b = s;
 	}
-	if (a == NULL || b == a)
+	if (!phase_window(run, ph->planned_ns, ph->end_ns, &a, &b))
 		return;
-	ph->achieved = pace_meter_rate(run, idx, a, b);
+	ph->achieved = window_rate(run, idx, a, b,
+				   b->q[idx].shaper.packet_mode,
+				   &ph->lag_left_out_ns);
 	if (ph->achieved < 0)
 		return;
 	ph->measured = true;
 	counters(run, idx, a, &pa, &ba);
 	counters(run, idx, b, &pb, &bb);
 	ph->pkts = pb - pa;
-	ph->error_pct = 100 * (ph->achieved - cfg) / cfg;
-	ph->within = ph->error_pct >= -100 * tol &&
-		     ph->error_pct <= 100 * tol;
+	judge(run, ph->achieved, ph->expected, late_between(run, a, b),
+	      group_at(run, idx, a->t_ns) >= 0, &ph->error_pct, &ph->within,
+	      &ph->device_lag);
 	ph->ring_full_pct = pace_meter_ring_full_pct(idx, a, b);
-	/* Short of the rate although the ring had room: the sender was. */
-	/* In virtual time a send attempt fills the ring: same measure. */
-	room = ph->ring_full_pct < 50;
-	ph->sender_limited = run->shaped && ph->achieved < cfg * (1 - tol) &&
-			     room;
-	/*
-	 * A late device thread can only lower rates (departure times are
-	 * computed, completions come late): it explains a shortfall only.
-	 */
-	ph->device_lag = run->have_lag && b->lag > a->lag &&
-			 ph->achieved < cfg * (1 - tol);
+	ph->sender_limited = sender_short(run, idx, a, b, ph->achieved) ||
+			     (run->shaped &&
+			      ph->achieved > ph->expected * (1 + tol) &&
+			      sibling_short(run, idx, a, b));
 }
 
 /* Queue @p idx is set up, or should achieve, differently in @p b. */
@@ -395,16 +616,6 @@ pace_meter_packets(const struct pace_run *run, unsigned int idx,
 	return pkts;
 }
 
-/* Group @p g is @p top or below it. */
-static bool
-in_group(const struct pace_options *opt, int g, int top)
-{
-	for (; g >= 0; g = opt->groups[g].place.group)
-		if (g == top)
-			return true;
-	return false;
-}
-
 /* Group @p g (-1: the root) is set up or should achieve differently. */
 static bool
 group_differs(const struct pace_run *run, const struct pace_state *a,
@@ -448,38 +659,35 @@ group_expected(const struct pace_run *run, const struct pace_state *st, int g)
 static void
 measure_group(const struct pace_run *run, int g, struct pace_group_phase *ph)
 {
-	const struct pace_sample *a = NULL, *b = NULL;
-	uint64_t from = ph->planned_ns + run->opt.settle_ns;
-	double tol = run->opt.tolerance_pct / 100, sum = 0;
+	const struct pace_sample *a, *b;
+	bool sender = false;
 	unsigned int i;
+	double sum = 0;
 
-	for (i = 0; i < run->nb_samples; i++) {
-		const struct pace_sample *s = &run->samples[i];
-
-		if (s->t_ns < from || s->t_ns > ph->end_ns)
-			continue;
-		if (a == NULL)
-			a = s;
-		b = s;
-	}
-	if (a == NULL || b == a)
+	if (!phase_window(run, ph->planned_ns, ph->end_ns, &a, &b))
 		return;
 	for (i = 0; i < run->opt.nb_queues; i++) {
+		uint64_t left_out;
 		double r;
 
 		if (g >= 0 && !in_group(&run->opt, ph->state.group[i], g))
 			continue;
-		r = rate_between(run, i, a, b, false);
+		r = window_rate(run, i, a, b, false, &left_out);
 		if (r < 0)
 			return;
 		sum += r;
+		sender |= sender_short(run, i, a, b,
+				       pace_meter_rate(run, i, a, b));
+		ph->lag_left_out_ns = RTE_MAX(ph->lag_left_out_ns, left_out);
 	}
 	ph->measured = true;
 	ph->achieved = sum;
-	ph->error_pct = 100 * (sum - ph->expected) / ph->expected;
-	ph->within = fabs(ph->error_pct) <= 100 * tol;
-	ph->device_lag = run->have_lag && b->lag > a->lag &&
-			 sum < ph->expected * (1 - tol);
+	/* A group's ceiling holds whatever its queues' lateness. */
+	judge(run, sum, ph->expected, late_between(run, a, b), false,
+	      &ph->error_pct, &ph->within, &ph->device_lag);
+	/* A queue's sender fell short: so did the sum. */
+	ph->sender_limited = sender && !ph->within &&
+			     sum < ph->expected;
 }
 
 unsigned int

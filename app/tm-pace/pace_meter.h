@@ -67,7 +67,9 @@ struct pace_group_phase {
 	double achieved;           /**< bit/s: sum of its queues'. */
 	double error_pct;
 	bool within;
+	bool sender_limited;       /**< Short: a queue's sender was. */
 	bool device_lag;
+	uint64_t lag_left_out_ns;  /**< Time left out: the model was late. */
 };
 
 /**

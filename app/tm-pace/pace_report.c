@@ -275,6 +275,7 @@ struct verdict {
 	bool all_ok;
 	bool lag;
 	bool sender;
+	bool lag_left_out;  /* some average leaves a late interval out */
 };
 
 #define ROW_FMT "%-22s %6.1fs  %-28s %7s %7s %4s  %-16s %-16s %+7.2f%% %10" \
@@ -335,6 +336,7 @@ summary_queue(const struct pace_run *run, unsigned int i, unsigned int depth,
 			v->all_ok = false;
 		v->lag |= ph[k].device_lag;
 		v->sender |= ph[k].sender_limited;
+		v->lag_left_out |= ph[k].lag_left_out_ns > 0;
 	}
 }
 
@@ -370,6 +372,7 @@ summary_group(const struct pace_run *run, int g, unsigned int depth,
 			snprintf(ach, sizeof(ach), "-");
 		st = !run->shaped ? "UNSHAPED" : !ph[k].measured ?
 		     "too short" : ph[k].device_lag ? "DEVICE-LAG" :
+		     ph[k].sender_limited ? "SENDER-LIMITED" :
 		     ph[k].within ? "ok" : "OFF";
 		printf(GROUP_ROW_FMT, k == 0 ? name : "",
 		       (double)ph[k].start_ns / 1e9, cfg, "", "", "", exp, ach,
@@ -378,6 +381,8 @@ summary_group(const struct pace_run *run, int g, unsigned int depth,
 		if (!ph[k].measured || !ph[k].within)
 			v->all_ok = false;
 		v->lag |= ph[k].device_lag;
+		v->sender |= ph[k].sender_limited;
+		v->lag_left_out |= ph[k].lag_left_out_ns > 0;
 	}
 }
 
@@ -447,7 +452,9 @@ pace_report_summary(const struct pace_run *run)
 			       run->opt.queues[i].queue);
 	if (sender && run->shaped)
 		printf("SENDER-LIMITED: the Tx ring had room while the rate "
-		       "fell short: this machine could not send fast enough; "
+		       "fell short (or, above its share in a group, a "
+		       "sibling's did, and the group gave its share away): "
+		       "this machine could not send fast enough; "
 		       "those figures do not measure pacing (use more lcores, "
 		       "bigger frames or lower rates)\n");
 	if (run->have_lag && run->nb_samples > 0 &&
@@ -470,6 +477,13 @@ pace_report_summary(const struct pace_run *run)
 			       "tolerance, so the figures stand\n", last->lag,
 			       run->lag_name,
 			       (double)last->max_lag_ns / 1e3);
+		if (v.lag_left_out)
+			printf("averages over the sample intervals in which "
+			       "the device kept up: those in which it was "
+			       "later than half a queue's ring are left out of "
+			       "that queue's (a late model leaves gaps in the "
+			       "departures that a NIC would not; JSON "
+			       "lag_left_out_s)\n");
 	}
 	if (!run->shaped)
 		printf("UNSHAPED: the port refused the rte_tm hierarchy; the "
@@ -544,11 +558,13 @@ json_phases(FILE *f, const struct pace_run *run, unsigned int idx,
 			fprintf(f, "\"achieved\": null, \"error_pct\": null, ");
 		fprintf(f, "\"packets\": %" PRIu64 ", \"ring_full_pct\": %.2f, "
 			"\"within_tolerance\": %s, \"sender_limited\": %s, "
-			"\"device_lag\": %s, \"status\": \"%s\"}%s\n",
+			"\"device_lag\": %s, \"lag_left_out_s\": %.1f, "
+			"\"status\": \"%s\"}%s\n",
 			ph[k].pkts, ph[k].ring_full_pct,
 			ph[k].within ? "true" : "false",
 			ph[k].sender_limited ? "true" : "false",
 			ph[k].device_lag ? "true" : "false",
+			(double)ph[k].lag_left_out_ns / 1e9,
 			phase_status(run, idx, &ph[k]), k + 1 < n ? "," : "");
 		if (!ph[k].measured || !ph[k].within)
 			*all_ok = false;
@@ -628,12 +644,15 @@ json_group(FILE *f, const struct pace_run *run, int g, bool comma,
 				ph[k].achieved, ph[k].error_pct);
 		else
 			fprintf(f, "\"achieved\": null, \"error_pct\": null, ");
-		fprintf(f, "\"within_tolerance\": %s, \"device_lag\": %s}",
+		fprintf(f, "\"within_tolerance\": %s, \"sender_limited\": %s, "
+			"\"device_lag\": %s, \"lag_left_out_s\": %.1f}",
 			ph[k].within ? "true" : "false",
-			ph[k].device_lag ? "true" : "false");
+			ph[k].sender_limited ? "true" : "false",
+			ph[k].device_lag ? "true" : "false",
+			(double)ph[k].lag_left_out_ns / 1e9);
 		if (!ph[k].measured || !ph[k].within)
 			*all_ok = false;
-		if (ph[k].device_lag)
+		if (ph[k].device_lag || ph[k].sender_limited)
 			*reliable = false;
 	}
 	fprintf(f, "]}");

@@ -53,6 +53,7 @@ struct pace_sample {
 	uint64_t t_ns;              /**< Since the start of traffic. */
 	uint64_t lag;               /**< Device-model late passes so far. */
 	uint64_t max_lag_ns;        /**< Largest lateness so far. */
+	uint64_t interval_lag_ns;   /**< Largest lateness since the last. */
 	bool vport_ok;              /**< vport counters read (real NIC). */
 	uint64_t vport_pkts;        /**< vport Tx frames. */
 	uint64_t vport_octets;      /**< vport Tx octets. */
@@ -104,6 +105,7 @@ struct pace_phase {
 	bool within;
 	bool sender_limited;
 	bool device_lag;
+	uint64_t lag_left_out_ns;   /**< Time left out: the model was late. */
 	uint64_t mtu_drops;         /**< Frames the port dropped (MTU). */
 };
 

@@ -11,7 +11,8 @@
  * on at once, without sleeping, when the next departure is due by the end
  * of the pass (it is behind, or frames come faster than it processes
  * them) and for EMU_RT_SPIN_NS after a pass that saw a doorbell or sent a
- * frame: dense traffic is polled for, as the hardware does.
+ * frame: dense traffic is polled for, as the hardware does, but only
+ * while the thread has a CPU to itself (see emu_rt_may_poll()).
  * Virtual: no thread; time moves only in advance/run/drain.
  * The poll interval returns to EMU_RT_MIN_SLEEP_NS whenever a pass saw a
  * doorbell or processed a departure, and doubles after a quiet pass.
@@ -21,6 +22,7 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +37,12 @@
  * for milliseconds at each wake-up.
  */
 #define EMU_RT_SPIN_NS 2000ULL
+/*
+ * How often the thread asks whether it was preempted, and how long it
+ * then sleeps between passes instead of polling.
+ */
+#define EMU_RT_CONTENTION_CHECK_NS 1000000ULL
+#define EMU_RT_CONTENDED_NS 200000000ULL
 #define EMU_RT_MAX_IDLE_NS 1000000ULL    /* 1 ms poll when idle */
 #define EMU_RT_PASS_BUDGET 65536u        /* events per pass, then yield */
 #define EMU_LAG_THRESHOLD_NS 1000000ULL  /* 1 ms: default lagging bound */
@@ -78,10 +86,45 @@ emu_rt_pass(struct mlx5_emu *emu, uint32_t budget, uint64_t *now_out)
 	return next;
 }
 
+/* What the device thread knows of its competition for the CPU. */
+struct emu_rt_contention {
+	uint64_t checked_ps;       /* device time of the last check */
+	uint64_t preemptions;      /* ru_nivcsw at that check */
+	uint64_t no_poll_until_ps; /* sleep between passes until then */
+};
+
+/*
+ * Polling pays only on a CPU of its own. When the scheduler preempted the
+ * thread (involuntary context switches) since the last check, other
+ * threads want its CPU: a poller then counts as a CPU hog and waits a
+ * whole time slice each time it is preempted (milliseconds to hundreds of
+ * them on a loaded 2-core machine, during which no CQE is written), while
+ * the scheduler favours a thread that sleeps between passes when it
+ * wakes. Checked every
+ * EMU_RT_CONTENTION_CHECK_NS; after a preemption the thread does not poll
+ * for EMU_RT_CONTENDED_NS. Returns whether it may poll at @p now_ps.
+ */
+static bool
+emu_rt_may_poll(struct emu_rt_contention *c, uint64_t now_ps)
+{
+	struct rusage ru;
+
+	if (now_ps - c->checked_ps >= EMU_RT_CONTENTION_CHECK_NS *
+	    EMU_PS_PER_NS && getrusage(RUSAGE_THREAD, &ru) == 0) {
+		if ((uint64_t)ru.ru_nivcsw != c->preemptions)
+			c->no_poll_until_ps = now_ps + EMU_RT_CONTENDED_NS *
+					      EMU_PS_PER_NS;
+		c->preemptions = (uint64_t)ru.ru_nivcsw;
+		c->checked_ps = now_ps;
+	}
+	return now_ps >= c->no_poll_until_ps;
+}
+
 static void *
 emu_rt_thread(void *arg)
 {
 	struct mlx5_emu *emu = arg;
+	struct emu_rt_contention contention = { 0 };
 	uint64_t idle_ns = EMU_RT_MIN_SLEEP_NS;
 	uint64_t active_ps = 0;
 
@@ -101,7 +144,8 @@ emu_rt_thread(void *arg)
 		if (emu->port.doorbells + emu->port.packets != seen)
 			active_ps = now;
 		if (next <= now ||
-		    now - active_ps < EMU_RT_SPIN_NS * EMU_PS_PER_NS) {
+		    (now - active_ps < EMU_RT_SPIN_NS * EMU_PS_PER_NS &&
+		     emu_rt_may_poll(&contention, now))) {
 			/*
 			 * Due, or dense traffic: go on, after letting in
 			 * control commands that wait, and only them: a yield
@@ -358,12 +402,28 @@ mlx5_emu_get_lag(struct mlx5_emu *emu, struct mlx5_emu_lag *lag)
 	emu_unlock(emu);
 }
 
+/* Forget the figures of a measurement; the caller holds the lock. */
+static void
+emu_lag_forget(struct mlx5_emu *emu)
+{
+	emu->lag.max_lag_ns = 0;
+	emu->lag.late_passes = 0;
+	emu->lag.passes = 0;
+}
+
 void
 mlx5_emu_reset_lag(struct mlx5_emu *emu)
 {
 	emu_lock(emu);
-	emu->lag.max_lag_ns = 0;
-	emu->lag.late_passes = 0;
-	emu->lag.passes = 0;
+	emu_lag_forget(emu);
+	emu_unlock(emu);
+}
+
+void
+mlx5_emu_take_lag(struct mlx5_emu *emu, struct mlx5_emu_lag *lag)
+{
+	emu_lock(emu);
+	*lag = emu->lag;
+	emu_lag_forget(emu);
 	emu_unlock(emu);
 }

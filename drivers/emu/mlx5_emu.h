@@ -307,6 +307,13 @@ void mlx5_emu_get_lag(struct mlx5_emu *emu, struct mlx5_emu_lag *lag);
 /** Forget max_lag_ns and late_passes (start of a measurement). */
 void mlx5_emu_reset_lag(struct mlx5_emu *emu);
 
+/**
+ * Read the lag figures and forget them as mlx5_emu_reset_lag() does, in
+ * one step: a tool that measures interval by interval loses no late pass
+ * between the read and the reset.
+ */
+void mlx5_emu_take_lag(struct mlx5_emu *emu, struct mlx5_emu_lag *lag);
+
 /* ---- Wire ---- */
 
 /**
