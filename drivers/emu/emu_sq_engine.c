@@ -269,6 +269,47 @@ emu_sq_depart(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t, bool sched)
 	emu_sq_next(emu, sq, t);
 }
 
+/*
+ * The only active SQ, @p sq, without scheduling elements: go on with its
+ * packets while the pacer does not hold them (no rate, or a packet that
+ * costs no tokens: the rest of an eMPW WQE in WQE-rate mode), through
+ * its WQEs, up to @p horizon_ps and @p *budget departures. Each leaves
+ * when it is ready and the line is free, the time the full scan of
+ * emu_engine_run() would give it, without the scan. Doorbells are not
+ * read here, so no other SQ can become active meanwhile.
+ */
+static void
+emu_sq_depart_alone(struct mlx5_emu *emu, struct emu_sq *sq,
+		    uint64_t horizon_ps, uint32_t *budget)
+{
+	struct emu_wqe *w = &sq->head;
+
+	while (sq->active && emu->nb_active == 1 && *budget > 0) {
+		const struct emu_pp_entry *e;
+		uint64_t t;
+
+		if (!w->valid) {
+			emu_wqe_decode(emu, sq);
+			sq->elig_valid = false;
+			if (w->kind == EMU_WQE_SEND)
+				emu_wqe_prefetch(sq);
+		}
+		if (w->kind != EMU_WQE_SEND)
+			return;
+		e = emu_pp_get(emu, sq->pp_index);
+		if (e != NULL && emu_pp_cost(e, w) != 0)
+			return;
+		t = sq->ready_ps > emu->port_free_ps ? sq->ready_ps :
+						       emu->port_free_ps;
+		if (t > horizon_ps)
+			return;
+		(*budget)--;
+		if (t > emu->sim_ps)
+			emu->sim_ps = t;
+		emu_sq_depart(emu, sq, t, false);
+	}
+}
+
 /* Does @p a come before @p b in round-robin order after @p last? */
 static inline bool
 emu_rr_before(uint32_t a, uint32_t b, uint32_t last)
@@ -355,6 +396,9 @@ emu_engine_run(struct mlx5_emu *emu, uint64_t horizon_ps, uint32_t budget,
 			if (pick == NULL)
 				pick = pick_free != NULL ? pick_free : pick_min;
 			emu_sq_depart(emu, pick, t, sched);
+			if (!sched)
+				emu_sq_depart_alone(emu, pick, horizon_ps,
+						    &budget);
 		}
 	}
 	if (horizon_ps != EMU_TIME_NEVER && horizon_ps > emu->sim_ps &&

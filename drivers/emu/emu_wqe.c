@@ -291,9 +291,10 @@ emu_wqe_decode_empw(const struct mlx5_emu *emu, const struct emu_sq *sq,
 
 /*
  * Prefetch what the engine will read of the WQEs ahead of the head of
- * @p sq, which another core has just written: the ring line of the WQE
- * 4 x EMU_PREFETCH_AHEAD WQEs ahead, and the frame of the WQE
- * EMU_PREFETCH_AHEAD ahead (the wire reads its destination MAC), read
+ * @p sq, which another core has just written: the frames of the head
+ * after its first (an eMPW WQE's packets leave one by one), the ring line
+ * of the WQE 4 x EMU_PREFETCH_AHEAD WQEs ahead, and the frame of the WQE
+ * EMU_PREFETCH_AHEAD ahead (the wire reads each frame's destination MAC), read
  * from a ring line prefetched so before. The WQEs ahead are assumed laid
  * out as the head, as a sender's stream of like frames is; a wrong guess
  * costs a useless prefetch, never a fault. Called by the engine after
@@ -311,7 +312,11 @@ emu_wqe_prefetch(const struct emu_sq *sq)
 	uint32_t slot = (sq->ci + ahead) & (size - 1);
 	const uint8_t *wqe = sq->ring + (size_t)slot * MLX5_SEND_WQE_BB;
 	uint16_t posted = (uint16_t)(sq->rung_pi - sq->ci);
+	uint32_t i;
 
+	/* The frames of an eMPW WQE, which leave one after the other. */
+	for (i = 1; i < w->nb_pkts; i++)
+		__builtin_prefetch(w->gather[w->pkts[i].first].ptr);
 	if (posted > 4 * ahead)
 		__builtin_prefetch(sq->ring + (size_t)((slot + 3 * ahead) &
 					(size - 1)) * MLX5_SEND_WQE_BB);

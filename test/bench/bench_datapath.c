@@ -80,6 +80,9 @@ struct dp_result {
 	bool valid;
 	double cycles_per_pkt;     /**< Median over rounds. */
 	double cycles_per_pkt_min; /**< Best round. */
+	double cycles_per_pkt_max; /**< Worst round. */
+	uint32_t rounds;           /**< Rounds measured. */
+	double per_round[DP_MAX_ROUNDS]; /**< In the order run. */
 	uint64_t packets;          /**< Packets sent over all rounds. */
 	uint64_t bursts;           /**< Calls of rte_eth_tx_burst. */
 	uint64_t short_bursts;     /**< Bursts that took fewer than asked. */
@@ -337,47 +340,125 @@ run_round(struct dp_port *p, const struct dp_shape *s, uint16_t burst,
 	return 0;
 }
 
-static void
-run_case(const struct bench_opts *o, struct dp_port *p,
-	 const struct dp_shape *s, uint16_t burst, struct dp_result *r)
+/* The warm-up of a case: 20000 packets (fewer with --packets), untimed. */
+static bool
+case_warm(const struct bench_opts *o, struct dp_port *p,
+	  const struct dp_shape *s, uint16_t burst, struct dp_result *r)
 {
-	double per_round[DP_MAX_ROUNDS];
-	uint32_t rounds = RTE_MIN(o->rounds, (uint32_t)DP_MAX_ROUNDS);
 	uint64_t warm = RTE_MIN((uint64_t)o->packets, (uint64_t)20000);
 	struct dp_round rd;
-	uint32_t i;
 
 	memset(r, 0, sizeof(*r));
-	if (run_round(p, s, burst, warm, false, &rd) != 0)
-		return;
-#ifdef BENCH_HAVE_CALLGRIND
-	if (dp_callgrind)
-		CALLGRIND_ZERO_STATS;
-#endif
-	for (i = 0; i < rounds; i++) {
-		if (run_round(p, s, burst, o->packets, true, &rd) != 0)
-			return;
-		per_round[i] = rd.timed_pkts ?
-			rd.cycles / (double)rd.timed_pkts : NAN;
-		r->packets += rd.sent;
-		r->bursts += rd.bursts;
-		r->short_bursts += rd.short_bursts;
-		r->preempted += rd.preempted;
-	}
-#ifdef BENCH_HAVE_CALLGRIND
-	if (dp_callgrind) {
-		char what[96];
+	return run_round(p, s, burst, warm, false, &rd) == 0;
+}
 
-		snprintf(what, sizeof(what), "dp:%s:%s:%u:%" PRIu64 ":%" PRIu64,
-			 bench_pmd_name(p->pmd), s->name, burst, r->packets,
-			 r->bursts);
-		CALLGRIND_DUMP_STATS_AT(what);
-	}
-#endif
-	qsort(per_round, rounds, sizeof(per_round[0]), cmp_double);
-	r->cycles_per_pkt = per_round[rounds / 2];
-	r->cycles_per_pkt_min = per_round[0];
+/* One measured round of a case, appended to @p r. */
+static bool
+case_round(const struct bench_opts *o, struct dp_port *p,
+	   const struct dp_shape *s, uint16_t burst, struct dp_result *r)
+{
+	struct dp_round rd;
+
+	if (run_round(p, s, burst, o->packets, true, &rd) != 0)
+		return false;
+	r->per_round[r->rounds++] = rd.timed_pkts ?
+		rd.cycles / (double)rd.timed_pkts : NAN;
+	r->packets += rd.sent;
+	r->bursts += rd.bursts;
+	r->short_bursts += rd.short_bursts;
+	r->preempted += rd.preempted;
+	return true;
+}
+
+/* Median of @p n values, and their extremes. */
+static double
+median(const double *v, uint32_t n, double *min, double *max)
+{
+	double tmp[DP_MAX_ROUNDS];
+
+	memcpy(tmp, v, n * sizeof(*v));
+	qsort(tmp, n, sizeof(tmp[0]), cmp_double);
+	if (min != NULL)
+		*min = tmp[0];
+	if (max != NULL)
+		*max = tmp[n - 1];
+	return tmp[n / 2];
+}
+
+static void
+case_finish(struct dp_result *r)
+{
+	r->cycles_per_pkt = median(r->per_round, r->rounds,
+				   &r->cycles_per_pkt_min,
+				   &r->cycles_per_pkt_max);
 	r->valid = true;
+}
+
+#ifdef BENCH_HAVE_CALLGRIND
+/* Under callgrind: one PMD's rounds in a row, one profile dumped. */
+static void
+case_callgrind(const struct bench_opts *o, uint32_t rounds, struct dp_port *p,
+	       const struct dp_shape *s, uint16_t burst, struct dp_result *r)
+{
+	char what[96];
+	uint32_t i;
+
+	if (!case_warm(o, p, s, burst, r))
+		return;
+	CALLGRIND_ZERO_STATS;
+	for (i = 0; i < rounds; i++)
+		if (!case_round(o, p, s, burst, r))
+			return;
+	snprintf(what, sizeof(what), "dp:%s:%s:%u:%" PRIu64 ":%" PRIu64,
+		 bench_pmd_name(p->pmd), s->name, burst, r->packets,
+		 r->bursts);
+	CALLGRIND_DUMP_STATS_AT(what);
+	case_finish(r);
+}
+#endif
+
+/*
+ * One case (shape, burst) for every PMD. Each warms up, then the rounds
+ * are interleaved: round i of every PMD, the PMDs in an order rotated by
+ * one each round, so that a slow phase of the loaded machine (another
+ * process on this CPU, the other CPU's work) falls on all of them alike
+ * and no PMD always runs right after the same one. Instruction counts
+ * (callgrind) do not depend on the load: there each PMD runs its rounds
+ * in a row, so that one profile holds one PMD.
+ */
+static void
+run_case(const struct bench_opts *o, struct dp_port *ports,
+	 const struct dp_shape *s, uint16_t burst,
+	 struct dp_result *res[BENCH_PMD_COUNT])
+{
+	uint32_t rounds = RTE_MIN(o->rounds, (uint32_t)DP_MAX_ROUNDS);
+	bool live[BENCH_PMD_COUNT];
+	unsigned int pmd, k;
+	uint32_t i;
+
+	for (pmd = 0; pmd < BENCH_PMD_COUNT; pmd++) {
+		live[pmd] = false;
+		if (!ports[pmd].ready)
+			continue;
+#ifdef BENCH_HAVE_CALLGRIND
+		if (dp_callgrind) {
+			case_callgrind(o, rounds, &ports[pmd], s, burst,
+				       res[pmd]);
+			continue;
+		}
+#endif
+		live[pmd] = case_warm(o, &ports[pmd], s, burst, res[pmd]);
+	}
+	for (i = 0; i < rounds; i++)
+		for (k = 0; k < BENCH_PMD_COUNT; k++) {
+			pmd = (i + k) % BENCH_PMD_COUNT;
+			if (live[pmd])
+				live[pmd] = case_round(o, &ports[pmd], s,
+						       burst, res[pmd]);
+		}
+	for (pmd = 0; pmd < BENCH_PMD_COUNT; pmd++)
+		if (live[pmd])
+			case_finish(res[pmd]);
 }
 
 static int
@@ -487,12 +568,26 @@ wire_check(struct bench_json *js, struct dp_port *p,
 	return false;
 }
 
+/*
+ * Median over rounds of @p a's cycles per packet over @p b's in the same
+ * round (run one after the other), and the extremes of those ratios.
+ */
 static double
-ratio(const struct dp_result *a, const struct dp_result *b)
+ratio(const struct dp_result *a, const struct dp_result *b, double *min,
+      double *max)
 {
-	if (!a->valid || !b->valid || b->cycles_per_pkt <= 0)
+	double r[DP_MAX_ROUNDS];
+	uint32_t i, n;
+
+	*min = NAN;
+	*max = NAN;
+	if (!a->valid || !b->valid)
 		return NAN;
-	return a->cycles_per_pkt / b->cycles_per_pkt;
+	n = RTE_MIN(a->rounds, b->rounds);
+	for (i = 0; i < n; i++)
+		r[i] = b->per_round[i] > 0 ?
+		       a->per_round[i] / b->per_round[i] : NAN;
+	return median(r, n, min, max);
 }
 
 static void
@@ -505,16 +600,47 @@ print_ratio(double r, const char *sep)
 }
 
 static void
+print_range(double lo, double hi, const char *fmt)
+{
+	char buf[32];
+
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(buf, sizeof(buf), fmt, lo, hi);
+	else
+		snprintf(buf, sizeof(buf), "-");
+	printf(" %13s", buf);
+}
+
+/* The ratios of @p res[0] (mlx5-tm) to the references, in JSON. */
+static void
+record_ratio(struct bench_json *js, const char *key,
+	     const struct dp_result *ours, const struct dp_result *ref)
+{
+	char k[48];
+	double lo, hi, r = ratio(ours, ref, &lo, &hi);
+
+	bench_json_num(js, key, r);
+	snprintf(k, sizeof(k), "%s_min", key);
+	bench_json_num(js, k, lo);
+	snprintf(k, sizeof(k), "%s_max", key);
+	bench_json_num(js, k, hi);
+}
+
+static void
 print_and_record(const struct bench_opts *o, struct bench_json *js,
 		 struct dp_result res[BENCH_PMD_COUNT][DP_NB_SHAPES][DP_NB_BURSTS])
 {
 	double ns = 1e9 / (double)rte_get_tsc_hz();
 	unsigned int s, b, pmd;
+	double lo, hi;
 
 	printf("\nDatapath: TSC cycles per packet inside rte_eth_tx_burst on"
-	       " the sending lcore\n(median of %u rounds of %u packets;"
-	       " %.1f cycles of timer overhead removed per burst;\n"
-	       " bursts longer than %u us, preempted, left out)\n",
+	       " the sending lcore\n(median of %u rounds of %u packets, the"
+	       " rounds of the PMDs interleaved, ratios the median of the"
+	       " ratios\n of the same round; %.1f cycles of timer overhead"
+	       " removed per burst;\n bursts longer than %u us, preempted,"
+	       " left out; the device model runs outside the measured"
+	       " region)\n",
 	       o->rounds, o->packets, dp_timer_overhead, DP_PREEMPT_US);
 	printf("core clock: %.2f core cycles per TSC cycle (dependent adds):"
 	       " multiply TSC cycles by it before dividing instructions\n",
@@ -547,6 +673,8 @@ print_and_record(const struct bench_opts *o, struct bench_json *js,
 					       r->cycles_per_pkt);
 				bench_json_num(js, "cycles_per_pkt_min",
 					       r->cycles_per_pkt_min);
+				bench_json_num(js, "cycles_per_pkt_max",
+					       r->cycles_per_pkt_max);
 				bench_json_num(js, "ns_per_pkt",
 					       r->cycles_per_pkt * ns);
 				bench_json_int(js, "bursts", r->bursts);
@@ -557,30 +685,61 @@ print_and_record(const struct bench_opts *o, struct bench_json *js,
 				bench_json_obj_end(js);
 			}
 			print_ratio(ratio(&res[0][s][b],
-					  &res[BENCH_PMD_NULL][s][b]), " | ");
+					  &res[BENCH_PMD_NULL][s][b], &lo, &hi),
+				    " | ");
 			print_ratio(ratio(&res[0][s][b],
-					  &res[BENCH_PMD_RING][s][b]), " ");
+					  &res[BENCH_PMD_RING][s][b], &lo, &hi),
+				    " ");
 			print_ratio(ratio(&res[0][s][b],
-					  &res[BENCH_PMD_UPSTREAM][s][b]), " ");
+					  &res[BENCH_PMD_UPSTREAM][s][b], &lo,
+					  &hi), " ");
 			printf("\n");
 		}
 	}
 	bench_json_arr_end(js);
+	printf("\nSpread over the rounds (lowest-highest): cycles per packet,"
+	       " and the ratios of the same round\n");
+	printf("%-6s %5s | %13s %13s %13s | %13s %13s\n", "shape", "burst",
+	       "mlx5_tm", "null", "upstream", "ours/null", "ours/up");
+	for (s = 0; s < DP_NB_SHAPES; s++) {
+		for (b = 0; b < DP_NB_BURSTS; b++) {
+			static const enum bench_pmd cols[] = {
+				BENCH_PMD_MLX5_TM, BENCH_PMD_NULL,
+				BENCH_PMD_UPSTREAM,
+			};
+			unsigned int c;
+
+			printf("%-6s %5u |", dp_shapes[s].name, dp_bursts[b]);
+			for (c = 0; c < RTE_DIM(cols); c++) {
+				const struct dp_result *r = &res[cols[c]][s][b];
+
+				print_range(r->valid ? r->cycles_per_pkt_min :
+						       NAN,
+					    r->cycles_per_pkt_max,
+					    "%.1f-%.1f");
+			}
+			printf(" |");
+			ratio(&res[0][s][b], &res[BENCH_PMD_NULL][s][b], &lo,
+			      &hi);
+			print_range(lo, hi, "%.2f-%.2f");
+			ratio(&res[0][s][b], &res[BENCH_PMD_UPSTREAM][s][b],
+			      &lo, &hi);
+			print_range(lo, hi, "%.2f-%.2f");
+			printf("\n");
+		}
+	}
 	bench_json_arr_begin(js, "ratios");
 	for (s = 0; s < DP_NB_SHAPES; s++) {
 		for (b = 0; b < DP_NB_BURSTS; b++) {
 			bench_json_obj_begin(js, NULL);
 			bench_json_str(js, "shape", dp_shapes[s].name);
 			bench_json_int(js, "burst", dp_bursts[b]);
-			bench_json_num(js, "ours_over_null",
-				       ratio(&res[0][s][b],
-					     &res[BENCH_PMD_NULL][s][b]));
-			bench_json_num(js, "ours_over_ring",
-				       ratio(&res[0][s][b],
-					     &res[BENCH_PMD_RING][s][b]));
-			bench_json_num(js, "ours_over_upstream",
-				       ratio(&res[0][s][b],
-					     &res[BENCH_PMD_UPSTREAM][s][b]));
+			record_ratio(js, "ours_over_null", &res[0][s][b],
+				     &res[BENCH_PMD_NULL][s][b]);
+			record_ratio(js, "ours_over_ring", &res[0][s][b],
+				     &res[BENCH_PMD_RING][s][b]);
+			record_ratio(js, "ours_over_upstream", &res[0][s][b],
+				     &res[BENCH_PMD_UPSTREAM][s][b]);
 			bench_json_obj_end(js);
 		}
 	}
@@ -646,16 +805,16 @@ bench_datapath_run(const struct bench_opts *o, struct bench_json *js)
 		}
 	}
 	bench_json_arr_end(js);
-	/* The PMDs take turns case by case, so that drifts hit all alike. */
 	for (s = 0; s < DP_NB_SHAPES; s++)
-		for (b = 0; b < DP_NB_BURSTS; b++)
-			for (pmd = 0; pmd < BENCH_PMD_COUNT; pmd++) {
-				if (!ports[pmd].ready)
-					continue;
-				run_case(o, &ports[pmd], &dp_shapes[s],
-					 dp_bursts[b], &res[pmd][s][b]);
-				valid += res[pmd][s][b].valid;
-			}
+		for (b = 0; b < DP_NB_BURSTS; b++) {
+			struct dp_result *r[BENCH_PMD_COUNT];
+
+			for (pmd = 0; pmd < BENCH_PMD_COUNT; pmd++)
+				r[pmd] = &res[pmd][s][b];
+			run_case(o, ports, &dp_shapes[s], dp_bursts[b], r);
+			for (pmd = 0; pmd < BENCH_PMD_COUNT; pmd++)
+				valid += r[pmd]->valid;
+		}
 	/* The wires must have carried every packet tx_burst took. */
 	if (!wire_check(js, &ports[BENCH_PMD_MLX5_TM], bench_mlx5_tm_wire) ||
 	    !wire_check(js, &ports[BENCH_PMD_UPSTREAM], bench_upstream_wire))

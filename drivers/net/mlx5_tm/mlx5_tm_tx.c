@@ -597,6 +597,38 @@ tx_dseg(struct mlx5_tm_wqe_data_seg *d, uintptr_t addr, uint32_t len,
 }
 
 /*
+ * Ethernet segment with the minimum inline header: the first
+ * MLX5_ESEG_MIN_INLINE_SIZE bytes of the frame at @p p (the first
+ * segment of @p m, which the caller checked holds them), with the VLAN
+ * tag @p m asks for inserted after the MAC addresses when @p vlan (then
+ * only 14 bytes of @p p); 2 of them in @p eth and 16 in the unit @p next
+ * that follows it.
+ */
+static __rte_always_inline void
+tx_eseg_inline_l2(struct mlx5_tm_wqe_eth_seg *eth, void *next,
+		  const struct rte_mbuf *m, const uint8_t *p, bool vlan,
+		  uint8_t cs)
+{
+	uint8_t hdr[MLX5_ESEG_MIN_INLINE_SIZE];
+
+	if (vlan) {
+		uint16_t tpid = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+		uint16_t tci = rte_cpu_to_be_16(m->vlan_tci);
+
+		memcpy(hdr, p, 12);
+		memcpy(hdr + 12, &tpid, 2);
+		memcpy(hdr + 14, &tci, 2);
+		memcpy(hdr + 16, p + 12, 2);
+	} else {
+		memcpy(hdr, p, MLX5_ESEG_MIN_INLINE_SIZE);
+	}
+	tx_eseg(eth, cs, false, 0);
+	eth->inline_hdr_sz = rte_cpu_to_be_16(MLX5_ESEG_MIN_INLINE_SIZE);
+	memcpy(eth->inline_hdr_start, hdr, 2);
+	memcpy(next, hdr + 2, MLX5_WQE_DS_UNITS);
+}
+
+/*
  * Write @p skip bytes of the head of @p m (and the VLAN tag it asks for)
  * as the inline header of Ethernet segment @p eth, continuing in the ring
  * from 16-byte unit @p ds_idx. Return the unit after the header.
@@ -777,25 +809,8 @@ tx_send_single(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	}
 	tx_ctrl(txq, ctrl, loc->wqe_ci, MLX5_OPCODE_SEND, ds, loc->elts_head);
 	if (olx & TX_OLX_INL_L2) {
-		uint8_t hdr[MLX5_ESEG_MIN_INLINE_SIZE];
-		const uint8_t *p = (const uint8_t *)addr;
-
-		if (vlan) {
-			uint16_t tpid = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
-			uint16_t tci = rte_cpu_to_be_16(m->vlan_tci);
-
-			memcpy(hdr, p, 12);
-			memcpy(hdr + 12, &tpid, 2);
-			memcpy(hdr + 14, &tci, 2);
-			memcpy(hdr + 16, p + 12, 2);
-		} else {
-			memcpy(hdr, p, MLX5_ESEG_MIN_INLINE_SIZE);
-		}
-		tx_eseg(eth, tx_cs_flags(m, olx), false, 0);
-		eth->inline_hdr_sz =
-			rte_cpu_to_be_16(MLX5_ESEG_MIN_INLINE_SIZE);
-		memcpy(eth->inline_hdr_start, hdr, 2);
-		memcpy(d, hdr + 2, MLX5_WQE_DS_UNITS);
+		tx_eseg_inline_l2(eth, d, m, (const uint8_t *)addr, vlan,
+				  tx_cs_flags(m, olx));
 		d++;
 		if (ds == 4)
 			tx_dseg(d, addr + skip, len - skip, lkey);
@@ -847,7 +862,6 @@ tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	if (unlikely(nbb > loc->wqe_room || slots > loc->elts_room))
 		return TX_FULL;
 	if (olx & TX_OLX_INL_L2) {
-		uint8_t hdr[MLX5_ESEG_MIN_INLINE_SIZE];
 		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 
 		skip = vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
@@ -856,23 +870,8 @@ tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 			drop(txq, m);
 			return TX_DROPPED;
 		}
-		if (vlan) {
-			uint16_t tpid = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
-			uint16_t tci = rte_cpu_to_be_16(m->vlan_tci);
-
-			memcpy(hdr, p, 12);
-			memcpy(hdr + 12, &tpid, 2);
-			memcpy(hdr + 14, &tci, 2);
-			memcpy(hdr + 16, p + 12, 2);
-		} else {
-			memcpy(hdr, p, MLX5_ESEG_MIN_INLINE_SIZE);
-		}
-		tx_eseg(eth, tx_cs_flags(m, olx), false, 0);
-		eth->inline_hdr_sz =
-			rte_cpu_to_be_16(MLX5_ESEG_MIN_INLINE_SIZE);
-		memcpy(eth->inline_hdr_start, hdr, 2);
 		/* The WQE's second WQEBB at most: never past the ring end. */
-		memcpy(d, hdr + 2, MLX5_WQE_DS_UNITS);
+		tx_eseg_inline_l2(eth, d, m, p, vlan, tx_cs_flags(m, olx));
 		if (++d == ring_end)
 			d = (void *)txq->wqes;
 	} else {
