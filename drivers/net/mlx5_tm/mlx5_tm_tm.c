@@ -338,10 +338,10 @@ tm_shaper_profile_add(struct rte_eth_dev *dev, uint32_t profile_id,
 			"shaper profile %" PRIu32 ": %s", profile_id,
 			perr.message));
 	if (res.warnings != 0)
-		MLX5_TM_LOG(INFO, "port %u: shaper profile %" PRIu32 ": "
-			    "warnings 0x%x (typical size or length adjust "
-			    "ignored by the device)", dev->data->port_id,
-			    profile_id, res.warnings);
+		MLX5_TM_PORT_LOG(INFO, dev->data->port_id, "shaper profile %"
+				 PRIu32
+				 ": warnings 0x%x (typical size or length adjust ignored by the device)",
+				 profile_id, res.warnings);
 	ret = tm_tree_profile_add(&s->hier, profile_id, params, &res,
 				       error);
 	return sched_unlock(s, ret);
@@ -469,8 +469,8 @@ commit_clear(struct mlx5_tm_sched *s)
 	/* The hierarchy in force is gone too: its queues go unlimited. */
 	s->committed = false;
 	if (mlx5_tm_sched_sync(s, "clearing the hierarchy", NULL) != 0)
-		MLX5_TM_LOG(ERR, "port %u: clearing the hierarchy: %s",
-			    s->dev->data->port_id, s->msg);
+		MLX5_TM_PORT_LOG(ERR, s->dev->data->port_id,
+				 "clearing the hierarchy: %s", s->msg);
 }
 
 static int
