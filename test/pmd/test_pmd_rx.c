@@ -644,7 +644,7 @@ out:
 }
 
 int
-main(int argc, char **argv)
+main(int argc __rte_unused, char **argv)
 {
 	char *eal_argv[] = {
 		argv[0], "--no-huge", "--no-pci", "-m", "256", "-l", "0",
@@ -653,7 +653,6 @@ main(int argc, char **argv)
 	};
 	int eal_argc = RTE_DIM(eal_argv) - 1;
 
-	(void)argc;
 	if (rte_eal_init(eal_argc, eal_argv) < 0) {
 		printf("EAL init failed: %s\n", rte_strerror(rte_errno));
 		printf("0 passed, 1 failed\n");

@@ -180,9 +180,8 @@ mlx5_tm_sched_sync(struct mlx5_tm_sched *s, const char *what,
 }
 
 int
-mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops)
+mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev __rte_unused, void *ops)
 {
-	(void)dev;
 	if (ops == NULL)
 		return -EINVAL;
 	*(const struct rte_tm_ops **)ops = &mlx5_tm_tm_ops;

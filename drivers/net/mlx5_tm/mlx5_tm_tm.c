@@ -672,10 +672,9 @@ tm_node_stats_update(struct rte_eth_dev *dev, uint32_t node_id,
  * parameter and says why.
  */
 static int
-refuse(struct rte_eth_dev *dev, struct rte_tm_error *error,
+refuse(struct rte_eth_dev *dev __rte_unused, struct rte_tm_error *error,
        enum rte_tm_error_type type, const char *message)
 {
-	(void)dev;
 	return -rte_tm_error_set(error, ENOTSUP, type, NULL, message);
 }
 
