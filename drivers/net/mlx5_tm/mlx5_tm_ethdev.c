@@ -27,7 +27,7 @@
 #include "mlx5_tm_mr.h"
 #include "mlx5_tm_rx.h"
 #include "mlx5_tm_tx.h"
-#include "mlx5_tm_txq_ctrl.h"
+#include "mlx5_tm_txq.h"
 #include "mlx5_tm_stats.h"
 #include "mlx5_tm_sched.h"
 

@@ -19,7 +19,6 @@
 #include "mlx5_tm_devx.h"
 #include "mlx5_tm_tx.h"
 #include "mlx5_tm_txq.h"
-#include "mlx5_tm_txq_ctrl.h"
 #include "mlx5_tm_sched_priv.h"
 
 /** Smallest ring, in WQEBBs. */

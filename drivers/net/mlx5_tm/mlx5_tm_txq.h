@@ -7,14 +7,41 @@
 
 /**
  * @file
- * What the queue layer offers the scheduling layer (rte_tm and the queue
- * rate limit). Control path only; the datapath never sees a rate.
+ * Control of a Tx queue (mlx5_tm_txq.c): its life cycle for the ethdev
+ * layer (setup and release: memory; start and stop: device objects; the
+ * control-path steps of error recovery), and what the queue layer offers
+ * the scheduling layer (rte_tm and the queue rate limit). Control path
+ * only; the datapath never sees a rate. The queue itself and its burst
+ * functions are in mlx5_tm_tx.h.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 
-struct rte_eth_dev;
+#include <ethdev_driver.h>
+
+struct mlx5_tm_txq;
+
+/** ethdev tx_queue_setup. */
+int mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid,
+		      uint16_t nb_desc, unsigned int socket,
+		      const struct rte_eth_txconf *conf);
+
+/** ethdev tx_queue_release. */
+void mlx5_tm_txq_release(struct rte_eth_dev *dev, uint16_t qid);
+
+/** Create the CQ and SQ of a set-up queue and make the SQ ready. */
+int mlx5_tm_txq_start(struct mlx5_tm_txq *txq);
+
+/** Destroy the queue's device objects and free its posted mbufs. */
+void mlx5_tm_txq_stop(struct mlx5_tm_txq *txq);
+
+/** Take the control-path step of an error recovery, if one is due. */
+void mlx5_tm_txq_recover(struct mlx5_tm_txq *txq);
+
+/** Ring sizes a queue of @p nb_desc descriptors gets (for infos). */
+uint16_t mlx5_tm_txq_ring_size(const struct rte_eth_dev *dev,
+			       uint16_t nb_desc);
 
 /**
  * Set the pacing index (0 = unlimited) and queue group (scheduling element
