@@ -866,7 +866,7 @@ emu_cmd_find(uint16_t opcode)
 	return NULL;
 }
 
-const char *
+static const char *
 emu_fw_opcode_name(uint16_t opcode)
 {
 	const struct emu_cmd *c = emu_cmd_find(opcode);

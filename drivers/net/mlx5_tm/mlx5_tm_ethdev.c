@@ -87,6 +87,23 @@ mlx5_tm_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 	return 0;
 }
 
+/* Tx offloads the device offers (from its capabilities). */
+static uint64_t
+mlx5_tm_tx_offload_capa(const struct rte_eth_dev *dev)
+{
+	const struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	uint64_t capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
+			RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+
+	if (priv->caps.csum_cap)
+		capa |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+			RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+			RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
+	if (priv->caps.vlan_cap)
+		capa |= RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
+	return capa;
+}
+
 static int
 mlx5_tm_dev_configure(struct rte_eth_dev *dev)
 {
@@ -112,22 +129,6 @@ mlx5_tm_dev_configure(struct rte_eth_dev *dev)
 	dev->data->mtu = priv->port.mtu;
 	mlx5_tm_sched_txq_count_changed(dev, dev->data->nb_tx_queues);
 	return 0;
-}
-
-uint64_t
-mlx5_tm_tx_offload_capa(const struct rte_eth_dev *dev)
-{
-	const struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
-	uint64_t capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
-			RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
-
-	if (priv->caps.csum_cap)
-		capa |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
-			RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
-			RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
-	if (priv->caps.vlan_cap)
-		capa |= RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
-	return capa;
 }
 
 static uint32_t

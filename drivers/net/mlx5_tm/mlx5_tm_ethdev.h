@@ -108,9 +108,6 @@ struct mlx5_tm_priv {
 	struct mlx5_tm_rx *rx;
 };
 
-/** Tx offloads the device offers (from its capabilities). */
-uint64_t mlx5_tm_tx_offload_capa(const struct rte_eth_dev *dev);
-
 /** Take the control-path step of every queue's error recovery. */
 void mlx5_tm_recover_all(struct rte_eth_dev *dev);
 

@@ -38,7 +38,8 @@ mlx5_tm_log_limit_take(struct mlx5_tm_log_limit *l,
 	return false;
 }
 
-void
+/* The call of @p kind succeeded: log the repeats left, start over. */
+static void
 mlx5_tm_log_limit_clear(struct mlx5_tm_log_limit *l,
 			enum mlx5_tm_log_kind kind)
 {

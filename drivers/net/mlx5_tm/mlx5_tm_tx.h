@@ -162,8 +162,6 @@ struct mlx5_tm_txq {
 	uint64_t recoveries;
 	struct mlx5_tm_txq_stats base;     /**< Counters at the last reset. */
 	uint64_t recoveries_base;
-	uint64_t cnt_base_packets;         /**< mlx5_tm_txq_counters_clear(). */
-	uint64_t cnt_base_bytes;
 	void *buf;                         /**< Rings and doorbell records. */
 	size_t buf_sz;
 	struct mlx5_tm_umem *umem;

@@ -452,14 +452,6 @@ mlx5_tm_txq_get_pp_index(struct rte_eth_dev *dev, uint16_t qid)
 	return mlx5_tm_priv(dev)->pp_index[qid];
 }
 
-bool
-mlx5_tm_txq_is_live(struct rte_eth_dev *dev, uint16_t qid)
-{
-	struct mlx5_tm_txq *txq = txq_of(dev, qid);
-
-	return txq != NULL && txq->live;
-}
-
 void
 mlx5_tm_txq_set_suspended(struct rte_eth_dev *dev, uint16_t qid,
 			  bool suspended)
@@ -486,21 +478,6 @@ mlx5_tm_txq_counters(struct rte_eth_dev *dev, uint16_t qid,
 	*bytes = 0;
 	if (txq == NULL)
 		return;
-	*packets = __atomic_load_n(&txq->st.packets, __ATOMIC_RELAXED) -
-		   txq->cnt_base_packets;
-	*bytes = __atomic_load_n(&txq->st.bytes, __ATOMIC_RELAXED) -
-		 txq->cnt_base_bytes;
-}
-
-void
-mlx5_tm_txq_counters_clear(struct rte_eth_dev *dev, uint16_t qid)
-{
-	struct mlx5_tm_txq *txq = txq_of(dev, qid);
-
-	if (txq == NULL)
-		return;
-	txq->cnt_base_packets = __atomic_load_n(&txq->st.packets,
-						__ATOMIC_RELAXED);
-	txq->cnt_base_bytes = __atomic_load_n(&txq->st.bytes,
-					      __ATOMIC_RELAXED);
+	*packets = __atomic_load_n(&txq->st.packets, __ATOMIC_RELAXED);
+	*bytes = __atomic_load_n(&txq->st.bytes, __ATOMIC_RELAXED);
 }

@@ -64,9 +64,6 @@ int mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 /** The pacing index remembered for Tx queue @p qid (0 = unlimited). */
 uint16_t mlx5_tm_txq_get_pp_index(struct rte_eth_dev *dev, uint16_t qid);
 
-/** True when Tx queue @p qid has a ready SQ (port started, queue running). */
-bool mlx5_tm_txq_is_live(struct rte_eth_dev *dev, uint16_t qid);
-
 /**
  * Suspend or resume sending from Tx queue @p qid.
  *
@@ -77,11 +74,11 @@ bool mlx5_tm_txq_is_live(struct rte_eth_dev *dev, uint16_t qid);
 void mlx5_tm_txq_set_suspended(struct rte_eth_dev *dev, uint16_t qid,
 			       bool suspended);
 
-/** Packets and bytes sent on Tx queue @p qid since the last clear. */
+/**
+ * Packets and bytes posted on Tx queue @p qid since it was set up
+ * (ethdev stats_reset does not clear them).
+ */
 void mlx5_tm_txq_counters(struct rte_eth_dev *dev, uint16_t qid,
 			  uint64_t *packets, uint64_t *bytes);
-
-/** Clear the counters mlx5_tm_txq_counters() reports (not ethdev stats). */
-void mlx5_tm_txq_counters_clear(struct rte_eth_dev *dev, uint16_t qid);
 
 #endif /* MLX5_TM_TXQ_H */
