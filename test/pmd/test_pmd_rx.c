@@ -154,7 +154,8 @@ fake_record_rule(struct fake_priv *f, const struct rte_flow_item *pattern)
 }
 
 static int
-fake_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *a __rte_unused,
+fake_validate(struct rte_eth_dev *dev,
+	      const struct rte_flow_attr *a __rte_unused,
 	      const struct rte_flow_item pattern[],
 	      const struct rte_flow_action actions[] __rte_unused,
 	      struct rte_flow_error *e __rte_unused)

@@ -697,7 +697,8 @@ tm_wred_profile_delete(struct rte_eth_dev *dev, uint32_t id __rte_unused,
 }
 
 static int
-tm_shared_wred_context_add_update(struct rte_eth_dev *dev, uint32_t ctx_id __rte_unused,
+tm_shared_wred_context_add_update(struct rte_eth_dev *dev,
+				  uint32_t ctx_id __rte_unused,
 				  uint32_t wred_profile_id __rte_unused,
 				  struct rte_tm_error *error)
 {
@@ -707,7 +708,8 @@ tm_shared_wred_context_add_update(struct rte_eth_dev *dev, uint32_t ctx_id __rte
 }
 
 static int
-tm_shared_wred_context_delete(struct rte_eth_dev *dev, uint32_t ctx_id __rte_unused,
+tm_shared_wred_context_delete(struct rte_eth_dev *dev,
+			      uint32_t ctx_id __rte_unused,
 			      struct rte_tm_error *error)
 {
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
@@ -715,8 +717,10 @@ tm_shared_wred_context_delete(struct rte_eth_dev *dev, uint32_t ctx_id __rte_unu
 }
 
 static int
-tm_shared_shaper_add_update(struct rte_eth_dev *dev, uint32_t shaper_id __rte_unused,
-			    uint32_t profile_id __rte_unused, struct rte_tm_error *error)
+tm_shared_shaper_add_update(struct rte_eth_dev *dev,
+			    uint32_t shaper_id __rte_unused,
+			    uint32_t profile_id __rte_unused,
+			    struct rte_tm_error *error)
 {
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
 		      "shared shapers not supported: the device paces each "
@@ -724,7 +728,8 @@ tm_shared_shaper_add_update(struct rte_eth_dev *dev, uint32_t shaper_id __rte_un
 }
 
 static int
-tm_shared_shaper_delete(struct rte_eth_dev *dev, uint32_t shaper_id __rte_unused,
+tm_shared_shaper_delete(struct rte_eth_dev *dev,
+			uint32_t shaper_id __rte_unused,
 			struct rte_tm_error *error)
 {
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
@@ -732,8 +737,10 @@ tm_shared_shaper_delete(struct rte_eth_dev *dev, uint32_t shaper_id __rte_unused
 }
 
 static int
-tm_node_shared_shaper_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
-			     uint32_t shaper_id __rte_unused, int32_t add __rte_unused,
+tm_node_shared_shaper_update(struct rte_eth_dev *dev,
+			     uint32_t node_id __rte_unused,
+			     uint32_t shaper_id __rte_unused,
+			     int32_t add __rte_unused,
 			     struct rte_tm_error *error)
 {
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_SHAPER_ID,
@@ -742,8 +749,10 @@ tm_node_shared_shaper_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unu
 }
 
 static int
-tm_node_wfq_weight_mode_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
-			       int *wfq_weight_mode __rte_unused, uint32_t n_sp_priorities __rte_unused,
+tm_node_wfq_weight_mode_update(struct rte_eth_dev *dev,
+			       uint32_t node_id __rte_unused,
+			       int *wfq_weight_mode __rte_unused,
+			       uint32_t n_sp_priorities __rte_unused,
 			       struct rte_tm_error *error)
 {
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_WFQ_WEIGHT_MODE,
@@ -754,14 +763,16 @@ tm_node_wfq_weight_mode_update(struct rte_eth_dev *dev, uint32_t node_id __rte_u
 
 static int
 tm_node_cman_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
-		    enum rte_tm_cman_mode cman __rte_unused, struct rte_tm_error *error)
+		    enum rte_tm_cman_mode cman __rte_unused,
+		    struct rte_tm_error *error)
 {
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN,
 		      "congestion management cannot change: tail drop only");
 }
 
 static int
-tm_node_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
+tm_node_wred_context_update(struct rte_eth_dev *dev,
+			    uint32_t node_id __rte_unused,
 			    uint32_t wred_profile_id __rte_unused,
 			    struct rte_tm_error *error)
 {
@@ -771,8 +782,10 @@ tm_node_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unus
 }
 
 static int
-tm_node_shared_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
-				   uint32_t ctx_id __rte_unused, int add __rte_unused,
+tm_node_shared_wred_context_update(struct rte_eth_dev *dev,
+				   uint32_t node_id __rte_unused,
+				   uint32_t ctx_id __rte_unused,
+				   int add __rte_unused,
 				   struct rte_tm_error *error)
 {
 	return refuse(dev, error,
