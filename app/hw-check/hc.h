@@ -133,9 +133,6 @@ int hc_port_start(struct hc *hc);
 /** Device time in ns (virtual clock) or host monotonic time. */
 uint64_t hc_now_ns(const struct hc *hc);
 
-/** Let @p ns of time pass (advance the virtual clock, or sleep). */
-void hc_wait_ns(struct hc *hc, uint64_t ns);
-
 /**
  * Wait until every packet posted on queue @p q completed (at most 1 s of
  * real time on hardware).

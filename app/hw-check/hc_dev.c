@@ -27,12 +27,8 @@
 
 /** Frames per tx_burst call. */
 #define HC_BURST 32
-/** Mbufs in the pool of ordinary frames, and their data room. */
-#define HC_POOL_MBUFS 8191
+/** Data room of the mbufs of ordinary frames. */
 #define HC_POOL_ROOM (2048 + RTE_PKTMBUF_HEADROOM)
-/** Mbufs of jumbo frames. */
-#define HC_JUMBO_MBUFS 511
-#define HC_JUMBO_ROOM (9216 + RTE_PKTMBUF_HEADROOM)
 /** Ethertype of the check's frames: IEEE local experimental. */
 #define HC_ETHERTYPE 0x88b5
 
@@ -192,7 +188,8 @@ hc_now_ns(const struct hc *hc)
 	       hc->t0_ns;
 }
 
-void
+/* Let @p ns of time pass (advance the virtual clock, or sleep). */
+static void
 hc_wait_ns(struct hc *hc, uint64_t ns)
 {
 	struct timespec ts = {

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_str.h"
+
 #include "hc.h"
 
 static const char *const verdict_names[] = {
@@ -47,24 +49,16 @@ append_str(char **buf, size_t *len, const char *s)
 static void
 append_json_str(char **buf, size_t *len, const char *s)
 {
-	char esc[8];
+	char *lit = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&lit, &n);
 
-	append(buf, len, "\"", 1);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			esc[0] = '\\';
-			esc[1] = (char)c;
-			append(buf, len, esc, 2);
-		} else if (c < 0x20) {
-			snprintf(esc, sizeof(esc), "\\u%04x", c);
-			append(buf, len, esc, 6);
-		} else {
-			append(buf, len, s, 1);
-		}
-	}
-	append(buf, len, "\"", 1);
+	if (m == NULL)
+		return;
+	json_str_write(m, s);
+	if (fclose(m) == 0)
+		append(buf, len, lit, n);
+	free(lit);
 }
 
 void

@@ -42,9 +42,8 @@ struct sender {
 };
 
 static void
-on_signal(int sig)
+on_signal(int sig __rte_unused)
 {
-	RTE_SET_USED(sig);
 	interrupted = 1;
 }
 

@@ -11,40 +11,32 @@
  * tool runs on any port in real time.
  */
 void
-pace_emu_attach(struct pace_emu *e, uint16_t port_id)
+pace_emu_attach(struct pace_emu *e, uint16_t port_id __rte_unused)
 {
-	(void)port_id;
 	memset(e, 0, sizeof(*e));
 }
 
 uint64_t
-pace_emu_now_ns(const struct pace_emu *e)
+pace_emu_now_ns(const struct pace_emu *e __rte_unused)
 {
-	(void)e;
 	return 0;
 }
 
 void
-pace_emu_advance(struct pace_emu *e, uint64_t ns)
+pace_emu_advance(struct pace_emu *e __rte_unused, uint64_t ns __rte_unused)
 {
-	(void)e;
-	(void)ns;
 }
 
 bool
-pace_emu_lag(const struct pace_emu *e, struct pace_emu_lag *lag)
+pace_emu_lag(const struct pace_emu *e __rte_unused,
+	     struct pace_emu_lag *lag __rte_unused)
 {
-	(void)e;
-	(void)lag;
 	return false;
 }
 
 bool
-pace_emu_wire(const struct pace_emu *e, uint16_t queue,
-	      struct pace_emu_wire *w)
+pace_emu_wire(const struct pace_emu *e __rte_unused,
+	      uint16_t queue __rte_unused, struct pace_emu_wire *w __rte_unused)
 {
-	(void)e;
-	(void)queue;
-	(void)w;
 	return false;
 }

@@ -9,27 +9,23 @@
 #include "pace_hw.h"
 
 void
-pace_hw_attach(struct pace_hw *h, uint16_t port_id, bool emulated_too)
+pace_hw_attach(struct pace_hw *h, uint16_t port_id,
+	       bool emulated_too __rte_unused)
 {
-	(void)emulated_too;
 	memset(h, 0, sizeof(*h));
 	h->port_id = port_id;
 }
 
 bool
-pace_hw_cqe(const struct pace_hw *h, uint16_t queue, struct pace_hw_cqe *c)
+pace_hw_cqe(const struct pace_hw *h __rte_unused, uint16_t queue __rte_unused,
+	    struct pace_hw_cqe *c __rte_unused)
 {
-	(void)h;
-	(void)queue;
-	(void)c;
 	return false;
 }
 
 bool
-pace_hw_vport(const struct pace_hw *h, uint64_t *pkts, uint64_t *octets)
+pace_hw_vport(const struct pace_hw *h __rte_unused, uint64_t *pkts __rte_unused,
+	      uint64_t *octets __rte_unused)
 {
-	(void)h;
-	(void)pkts;
-	(void)octets;
 	return false;
 }

@@ -14,6 +14,8 @@
 
 #include <rte_common.h>
 
+#include "json_str.h"
+
 #include "pace_meter.h"
 #include "pace_report.h"
 
@@ -504,23 +506,6 @@ pace_report_summary(const struct pace_run *run)
 }
 
 static void
-json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void
 json_shaper(FILE *f, const struct pace_shaper *sh)
 {
 	fprintf(f, "{\"mode\": \"%s\", \"rate\": %" PRIu64 ", \"unit\": "
@@ -616,12 +601,12 @@ json_group(FILE *f, const struct pace_run *run, int g, bool comma,
 		const struct pace_group_plan *gp = &run->opt.groups[g];
 
 		fprintf(f, "%s\n    {\"name\": ", comma ? "," : "");
-		json_str(f, gp->name);
+		json_str_write(f, gp->name);
 		fprintf(f, ", \"parent\": ");
 		if (gp->place.group < 0)
 			fprintf(f, "null");
 		else
-			json_str(f, run->opt.groups[gp->place.group].name);
+			json_str_write(f, run->opt.groups[gp->place.group].name);
 		fprintf(f, ", \"phases\": [");
 	} else {
 		fprintf(f, "{\"line_rate\": %" PRIu64 ", \"phases\": [",
@@ -672,9 +657,9 @@ pace_report_json(const struct pace_run *run, const char *path)
 	}
 	fprintf(f, "{\n  \"tool\": \"dpdk-tm-pace\",\n  \"port\": {\"id\": %u, "
 		"\"name\": ", run->port_id);
-	json_str(f, run->port_name);
+	json_str_write(f, run->port_name);
 	fprintf(f, ", \"driver\": ");
-	json_str(f, run->driver);
+	json_str_write(f, run->driver);
 	fprintf(f, ", \"tx_queues\": %u, \"emulated\": %s},\n", run->nb_txq,
 		run->emu.present ? "true" : "false");
 	fprintf(f, "  \"clock\": \"%s\",\n  \"duration_s\": %.6f,\n"
@@ -693,13 +678,13 @@ pace_report_json(const struct pace_run *run, const char *path)
 		const struct pace_tm_failure *e = &run->tm.failures[i];
 
 		fprintf(f, "%s\n    {\"call\": ", i ? "," : "");
-		json_str(f, e->call);
+		json_str_write(f, e->call);
 		fprintf(f, ", \"errno\": %d, \"error\": ", e->errnum);
-		json_str(f, strerror(e->errnum));
+		json_str_write(f, strerror(e->errnum));
 		fprintf(f, ", \"type\": ");
-		json_str(f, pace_tm_error_type_name(e->type));
+		json_str_write(f, pace_tm_error_type_name(e->type));
 		fprintf(f, ", \"message\": ");
-		json_str(f, e->message);
+		json_str_write(f, e->message);
 		fprintf(f, "}");
 	}
 	fprintf(f, "]},\n  \"changes\": [");
@@ -721,12 +706,12 @@ pace_report_json(const struct pace_run *run, const char *path)
 				    &c->ch->shaper : &c->before.shaper[q]);
 		} else {
 			fprintf(f, "\"group\": ");
-			json_str(f, run->opt.groups[c->ch->group].name);
+			json_str_write(f, run->opt.groups[c->ch->group].name);
 		}
 		fprintf(f, ", \"change\": ");
-		json_str(f, what);
+		json_str_write(f, what);
 		fprintf(f, ", \"calls\": ");
-		json_str(f, c->call);
+		json_str_write(f, c->call);
 		fprintf(f, ", \"applied\": %s, \"errno\": %d}",
 			c->ret == 0 ? "true" : "false", -c->ret);
 	}

@@ -43,7 +43,8 @@ fill_ip_udp(uint8_t *frame, uint16_t size)
 
 /* Mempool object iterator: the headers are written once per mbuf. */
 static void
-prebuild(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
+prebuild(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
+	 unsigned int idx __rte_unused)
 {
 	const struct frame_tmpl *tm = arg;
 	struct rte_mbuf *m = obj;
@@ -55,8 +56,6 @@ prebuild(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
 	static const struct rte_ether_addr dst = {
 		.addr_bytes = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x02 } };
 
-	RTE_SET_USED(mp);
-	RTE_SET_USED(idx);
 	memset(frame, 0, tm->size_max);
 	rte_ether_addr_copy(&dst, &eth->dst_addr);
 	rte_ether_addr_copy(&tm->src, &eth->src_addr);

@@ -111,12 +111,11 @@ emu_cq_complete(struct mlx5_emu *emu, struct emu_sq *sq,
 }
 
 void
-emu_cq_error(struct mlx5_emu *emu, struct emu_sq *sq,
-	     const struct emu_wqe *w, uint64_t time_ps)
+emu_cq_error(struct mlx5_emu *emu, struct emu_sq *sq, const struct emu_wqe *w,
+	     uint64_t time_ps __attribute__((unused)))
 {
 	uint8_t *cqe = emu_cq_slot(emu, sq->cq);
 
-	(void)time_ps;
 	sq->st.errors++;
 	sq->st.last_syndrome = w->syndrome;
 	emu->port.error_cqes++;

@@ -140,13 +140,13 @@ emu_fill_qos_caps(const struct mlx5_emu *emu, void *cap)
 }
 
 static uint8_t
-emu_cmd_query_hca_cap(struct mlx5_emu *emu, const void *in, size_t inlen,
-		      void *out, uint32_t *synd)
+emu_cmd_query_hca_cap(struct mlx5_emu *emu, const void *in,
+		      size_t inlen __attribute__((unused)), void *out,
+		      uint32_t *synd)
 {
 	uint32_t op_mod = MLX5_GET(query_hca_cap_in, in, op_mod);
 	void *cap = MLX5_ADDR_OF(query_hca_cap_out, out, capability);
 
-	(void)inlen;
 	if (MLX5_GET(query_hca_cap_in, in, other_function))
 		EMU_BAD_PARAM();
 	switch (op_mod >> 1) {
@@ -172,13 +172,13 @@ emu_cmd_query_hca_cap(struct mlx5_emu *emu, const void *in, size_t inlen,
 }
 
 static uint8_t
-emu_cmd_query_nic_vport(struct mlx5_emu *emu, const void *in, size_t inlen,
-			void *out, uint32_t *synd)
+emu_cmd_query_nic_vport(struct mlx5_emu *emu, const void *in,
+			size_t inlen __attribute__((unused)), void *out,
+			uint32_t *synd)
 {
 	void *ctx = MLX5_ADDR_OF(query_nic_vport_context_out, out,
 				 nic_vport_context);
 
-	(void)inlen;
 	if (MLX5_GET(query_nic_vport_context_in, in, other_vport))
 		EMU_BAD_PARAM();
 	MLX5_SET(nic_vport_context, ctx, min_wqe_inline_mode,
@@ -193,7 +193,8 @@ emu_cmd_query_nic_vport(struct mlx5_emu *emu, const void *in, size_t inlen,
  */
 static uint8_t
 emu_cmd_query_vport_counter(struct mlx5_emu *emu, const void *in,
-			    size_t inlen, void *out, uint32_t *synd)
+			    size_t inlen __attribute__((unused)), void *out,
+			    uint32_t *synd)
 {
 	static const struct {
 		enum emu_vport_tx_class cls;
@@ -208,7 +209,6 @@ emu_cmd_query_vport_counter(struct mlx5_emu *emu, const void *in,
 	};
 	size_t i;
 
-	(void)inlen;
 	if (MLX5_GET(query_vport_counter_in, in, other_vport))
 		EMU_BAD_PARAM();
 	emu_engine_sync(emu);
@@ -227,14 +227,13 @@ emu_cmd_query_vport_counter(struct mlx5_emu *emu, const void *in,
 /* ---- transport domain ---- */
 
 static uint8_t
-emu_cmd_alloc_td(struct mlx5_emu *emu, const void *in, size_t inlen,
-		 void *out, uint32_t *synd)
+emu_cmd_alloc_td(struct mlx5_emu *emu, const void *in __attribute__((unused)),
+		 size_t inlen __attribute__((unused)), void *out,
+		 uint32_t *synd)
 {
 	struct emu_td *td;
 	uint32_t id;
 
-	(void)in;
-	(void)inlen;
 	td = calloc(1, sizeof(*td));
 	if (td == NULL)
 		EMU_NO_RES();
@@ -248,15 +247,14 @@ emu_cmd_alloc_td(struct mlx5_emu *emu, const void *in, size_t inlen,
 }
 
 static uint8_t
-emu_cmd_dealloc_td(struct mlx5_emu *emu, const void *in, size_t inlen,
-		   void *out, uint32_t *synd)
+emu_cmd_dealloc_td(struct mlx5_emu *emu, const void *in,
+		   size_t inlen __attribute__((unused)),
+		   void *out __attribute__((unused)), uint32_t *synd)
 {
 	uint32_t id = MLX5_GET(dealloc_transport_domain_in, in,
 			       transport_domain);
 	struct emu_td *td = emu_idtab_get(&emu->tds, id);
 
-	(void)inlen;
-	(void)out;
 	if (td == NULL)
 		EMU_BAD_RES();
 	if (td->users > 0)
@@ -269,15 +267,15 @@ emu_cmd_dealloc_td(struct mlx5_emu *emu, const void *in, size_t inlen,
 /* ---- TIS ---- */
 
 static uint8_t
-emu_cmd_create_tis(struct mlx5_emu *emu, const void *in, size_t inlen,
-		   void *out, uint32_t *synd)
+emu_cmd_create_tis(struct mlx5_emu *emu, const void *in,
+		   size_t inlen __attribute__((unused)), void *out,
+		   uint32_t *synd)
 {
 	const void *ctx = MLX5_ADDR_OF(create_tis_in, in, ctx);
 	struct emu_td *td;
 	struct emu_tis *tis;
 	uint32_t id;
 
-	(void)inlen;
 	td = emu_idtab_get(&emu->tds, MLX5_GET(tisc, ctx, transport_domain));
 	if (td == NULL)
 		EMU_BAD_RES();
@@ -303,14 +301,13 @@ emu_cmd_create_tis(struct mlx5_emu *emu, const void *in, size_t inlen,
 }
 
 static uint8_t
-emu_cmd_modify_tis(struct mlx5_emu *emu, const void *in, size_t inlen,
-		   void *out, uint32_t *synd)
+emu_cmd_modify_tis(struct mlx5_emu *emu, const void *in,
+		   size_t inlen __attribute__((unused)),
+		   void *out __attribute__((unused)), uint32_t *synd)
 {
 	const void *ctx = MLX5_ADDR_OF(modify_tis_in, in, ctx);
 	struct emu_tis *tis;
 
-	(void)inlen;
-	(void)out;
 	tis = emu_idtab_get(&emu->tises, MLX5_GET(modify_tis_in, in, tisn));
 	if (tis == NULL)
 		EMU_BAD_RES();
@@ -326,14 +323,13 @@ emu_cmd_modify_tis(struct mlx5_emu *emu, const void *in, size_t inlen,
 }
 
 static uint8_t
-emu_cmd_destroy_tis(struct mlx5_emu *emu, const void *in, size_t inlen,
-		    void *out, uint32_t *synd)
+emu_cmd_destroy_tis(struct mlx5_emu *emu, const void *in,
+		    size_t inlen __attribute__((unused)),
+		    void *out __attribute__((unused)), uint32_t *synd)
 {
 	uint32_t id = MLX5_GET(destroy_tis_in, in, tisn);
 	struct emu_tis *tis = emu_idtab_get(&emu->tises, id);
 
-	(void)inlen;
-	(void)out;
 	if (tis == NULL)
 		EMU_BAD_RES();
 	if (tis->users > 0)
@@ -345,13 +341,13 @@ emu_cmd_destroy_tis(struct mlx5_emu *emu, const void *in, size_t inlen,
 }
 
 static uint8_t
-emu_cmd_query_tis(struct mlx5_emu *emu, const void *in, size_t inlen,
-		  void *out, uint32_t *synd)
+emu_cmd_query_tis(struct mlx5_emu *emu, const void *in,
+		  size_t inlen __attribute__((unused)), void *out,
+		  uint32_t *synd)
 {
 	void *ctx = MLX5_ADDR_OF(query_tis_out, out, tis_context);
 	struct emu_tis *tis;
 
-	(void)inlen;
 	tis = emu_idtab_get(&emu->tises, MLX5_GET(query_tis_in, in, tisn));
 	if (tis == NULL)
 		EMU_BAD_RES();
@@ -387,8 +383,9 @@ emu_umem_range(struct mlx5_emu *emu, uint32_t id, uint64_t off, uint64_t len,
 }
 
 static uint8_t
-emu_cmd_create_cq(struct mlx5_emu *emu, const void *in, size_t inlen,
-		  void *out, uint32_t *synd)
+emu_cmd_create_cq(struct mlx5_emu *emu, const void *in,
+		  size_t inlen __attribute__((unused)), void *out,
+		  uint32_t *synd)
 {
 	const void *cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
 	struct emu_umem *um = NULL, *dum = NULL;
@@ -398,7 +395,6 @@ emu_cmd_create_cq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	uint32_t log_size, cqe_sz, stride, id;
 	uint64_t off, dbr_addr;
 
-	(void)inlen;
 	cqe_sz = MLX5_GET(cqc, cqc, cqe_sz);
 	log_size = MLX5_GET(cqc, cqc, log_cq_size);
 	if (cqe_sz > MLX5_CQE_SIZE_128B)
@@ -460,14 +456,13 @@ emu_cmd_create_cq(struct mlx5_emu *emu, const void *in, size_t inlen,
 }
 
 static uint8_t
-emu_cmd_destroy_cq(struct mlx5_emu *emu, const void *in, size_t inlen,
-		   void *out, uint32_t *synd)
+emu_cmd_destroy_cq(struct mlx5_emu *emu, const void *in,
+		   size_t inlen __attribute__((unused)),
+		   void *out __attribute__((unused)), uint32_t *synd)
 {
 	uint32_t id = MLX5_GET(destroy_cq_in, in, cqn);
 	struct emu_cq *cq = emu_idtab_get(&emu->cqs, id);
 
-	(void)inlen;
-	(void)out;
 	if (cq == NULL)
 		EMU_BAD_RES();
 	if (cq->users > 0)
@@ -481,13 +476,13 @@ emu_cmd_destroy_cq(struct mlx5_emu *emu, const void *in, size_t inlen,
 }
 
 static uint8_t
-emu_cmd_query_cq(struct mlx5_emu *emu, const void *in, size_t inlen,
-		 void *out, uint32_t *synd)
+emu_cmd_query_cq(struct mlx5_emu *emu, const void *in,
+		 size_t inlen __attribute__((unused)), void *out,
+		 uint32_t *synd)
 {
 	void *cqc = MLX5_ADDR_OF(query_cq_out, out, cq_context);
 	struct emu_cq *cq;
 
-	(void)inlen;
 	cq = emu_idtab_get(&emu->cqs, MLX5_GET(query_cq_in, in, cqn));
 	if (cq == NULL)
 		EMU_BAD_RES();
@@ -510,15 +505,14 @@ emu_cmd_query_cq(struct mlx5_emu *emu, const void *in, size_t inlen,
 }
 
 static uint8_t
-emu_cmd_modify_cq(struct mlx5_emu *emu, const void *in, size_t inlen,
-		  void *out, uint32_t *synd)
+emu_cmd_modify_cq(struct mlx5_emu *emu, const void *in,
+		  size_t inlen __attribute__((unused)),
+		  void *out __attribute__((unused)), uint32_t *synd)
 {
 	const void *cqc = MLX5_ADDR_OF(modify_cq_in, in, cq_context);
 	uint32_t sel = MLX5_GET(modify_cq_in, in, modify_field_select);
 	struct emu_cq *cq;
 
-	(void)inlen;
-	(void)out;
 	cq = emu_idtab_get(&emu->cqs, MLX5_GET(modify_cq_in, in, cqn));
 	if (cq == NULL)
 		EMU_BAD_RES();
@@ -534,8 +528,9 @@ emu_cmd_modify_cq(struct mlx5_emu *emu, const void *in, size_t inlen,
 /* ---- SQ ---- */
 
 static uint8_t
-emu_cmd_create_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
-		  void *out, uint32_t *synd)
+emu_cmd_create_sq(struct mlx5_emu *emu, const void *in,
+		  size_t inlen __attribute__((unused)), void *out,
+		  uint32_t *synd)
 {
 	const void *sqc = MLX5_ADDR_OF(create_sq_in, in, ctx);
 	const void *wq = MLX5_ADDR_OF(sqc, sqc, wq);
@@ -549,7 +544,6 @@ emu_cmd_create_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	uint32_t state, log_sz, ts, id, pp_index, group;
 	uint64_t off, dbr_addr;
 
-	(void)inlen;
 	state = MLX5_GET(sqc, sqc, state);
 	if (state != MLX5_SQC_STATE_RST && state != MLX5_SQC_STATE_RDY)
 		EMU_BAD_PARAM();
@@ -674,8 +668,9 @@ emu_sq_transition_ok(uint32_t cur, uint32_t next)
 }
 
 static uint8_t
-emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
-		  void *out, uint32_t *synd)
+emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in,
+		  size_t inlen __attribute__((unused)),
+		  void *out __attribute__((unused)), uint32_t *synd)
 {
 	const void *sqc = MLX5_ADDR_OF(modify_sq_in, in, ctx);
 	uint64_t mask = MLX5_GET64(modify_sq_in, in, modify_bitmask);
@@ -688,8 +683,6 @@ emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 	struct emu_sq *sq;
 	uint8_t st;
 
-	(void)inlen;
-	(void)out;
 	sq = emu_idtab_get(&emu->sqs, MLX5_GET(modify_sq_in, in, sqn));
 	if (sq == NULL)
 		EMU_BAD_RES();
@@ -738,14 +731,13 @@ emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 }
 
 static uint8_t
-emu_cmd_destroy_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
-		   void *out, uint32_t *synd)
+emu_cmd_destroy_sq(struct mlx5_emu *emu, const void *in,
+		   size_t inlen __attribute__((unused)),
+		   void *out __attribute__((unused)), uint32_t *synd)
 {
 	uint32_t id = MLX5_GET(destroy_sq_in, in, sqn);
 	struct emu_sq *sq = emu_idtab_get(&emu->sqs, id);
 
-	(void)inlen;
-	(void)out;
 	if (sq == NULL)
 		EMU_BAD_RES();
 	emu_engine_sync(emu);
@@ -765,14 +757,14 @@ emu_cmd_destroy_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
 }
 
 static uint8_t
-emu_cmd_query_sq(struct mlx5_emu *emu, const void *in, size_t inlen,
-		 void *out, uint32_t *synd)
+emu_cmd_query_sq(struct mlx5_emu *emu, const void *in,
+		 size_t inlen __attribute__((unused)), void *out,
+		 uint32_t *synd)
 {
 	void *sqc = MLX5_ADDR_OF(query_sq_out, out, sq_context);
 	void *wq = MLX5_ADDR_OF(sqc, sqc, wq);
 	struct emu_sq *sq;
 
-	(void)inlen;
 	sq = emu_idtab_get(&emu->sqs, MLX5_GET(query_sq_in, in, sqn));
 	if (sq == NULL)
 		EMU_BAD_RES();
@@ -874,7 +866,7 @@ emu_cmd_find(uint16_t opcode)
 	return NULL;
 }
 
-const char *
+static const char *
 emu_fw_opcode_name(uint16_t opcode)
 {
 	const struct emu_cmd *c = emu_cmd_find(opcode);

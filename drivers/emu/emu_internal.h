@@ -492,7 +492,6 @@ int emu_pp_table_init(struct mlx5_emu *emu);
 void emu_pp_table_fini(struct mlx5_emu *emu);
 int emu_pp_acquire(struct mlx5_emu *emu, const void *user, const void *ctx,
 		   size_t ctx_sz, bool dedicated, uint16_t *index);
-void emu_pp_release(struct mlx5_emu *emu, uint16_t index);
 bool emu_pp_index_valid(const struct mlx5_emu *emu, uint16_t index);
 void emu_pp_sq_ref(struct mlx5_emu *emu, uint16_t index, int delta);
 
@@ -508,7 +507,6 @@ uint32_t emu_fw_cmd_obj_id(const void *in, uint16_t opcode);
 uint32_t emu_fw_created_obj_id(const void *out, enum emu_obj_type type);
 size_t emu_fw_destroy_cmd(enum emu_obj_type type, uint32_t id, void *in,
 			  size_t len);
-const char *emu_fw_opcode_name(uint16_t opcode);
 int emu_fw_opcode_parse(const char *s, uint16_t *opcode);
 
 /* emu_wqe.c */

@@ -92,12 +92,11 @@ emu_glue_pd_free(struct mlx5_tm_pd *p)
 
 struct mlx5_tm_umem *
 emu_glue_umem_reg(struct mlx5_tm_glue_dev *dev, void *addr, size_t size,
-		  uint32_t access)
+		  uint32_t access __attribute__((unused)))
 {
 	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
 	struct emu_umem *um;
 
-	(void)access;
 	if (emu == NULL || addr == NULL || size == 0) {
 		errno = EINVAL;
 		return NULL;
@@ -249,13 +248,12 @@ emu_glue_query_eqn(struct mlx5_tm_glue_dev *dev, uint32_t vector,
 
 struct mlx5_tm_mr *
 emu_glue_reg_mr(struct mlx5_tm_pd *p, void *addr, size_t length,
-		uint32_t access)
+		uint32_t access __attribute__((unused)))
 {
 	struct emu_pd *pd = (struct emu_pd *)p;
 	struct mlx5_emu *emu;
 	struct emu_mr *mr;
 
-	(void)access;
 	if (pd == NULL || addr == NULL || length == 0 ||
 	    (uintptr_t)addr + length < (uintptr_t)addr) {
 		errno = EINVAL;

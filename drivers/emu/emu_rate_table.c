@@ -135,7 +135,7 @@ emu_pp_acquire(struct mlx5_emu *emu, const void *user, const void *ctx,
 	return 0;
 }
 
-void
+static void
 emu_pp_release(struct mlx5_emu *emu, uint16_t index)
 {
 	struct emu_pp_entry *e;

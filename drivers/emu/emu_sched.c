@@ -339,8 +339,9 @@ emu_sched_check_values(const struct mlx5_emu *emu, const void *ctx,
 }
 
 uint8_t
-emu_sched_cmd_create(struct mlx5_emu *emu, const void *in, size_t inlen,
-		     void *out, uint32_t *synd)
+emu_sched_cmd_create(struct mlx5_emu *emu, const void *in,
+		     size_t inlen __attribute__((unused)), void *out,
+		     uint32_t *synd)
 {
 	const struct mlx5_emu_sched_caps *c = &emu->caps.sched;
 	const void *ctx = MLX5_ADDR_OF(create_scheduling_element_in, in,
@@ -350,7 +351,6 @@ emu_sched_cmd_create(struct mlx5_emu *emu, const void *in, size_t inlen,
 	uint32_t type, tsar_type = 0, parent_id, id;
 	uint8_t st;
 
-	(void)inlen;
 	if (MLX5_GET(create_scheduling_element_in, in, scheduling_hierarchy) !=
 	    MLX5_SCHEDULING_HIERARCHY_NIC)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
@@ -414,8 +414,9 @@ emu_sched_cmd_create(struct mlx5_emu *emu, const void *in, size_t inlen,
 }
 
 uint8_t
-emu_sched_cmd_modify(struct mlx5_emu *emu, const void *in, size_t inlen,
-		     void *out, uint32_t *synd)
+emu_sched_cmd_modify(struct mlx5_emu *emu, const void *in,
+		     size_t inlen __attribute__((unused)),
+		     void *out __attribute__((unused)), uint32_t *synd)
 {
 	const void *ctx = MLX5_ADDR_OF(modify_scheduling_element_in, in,
 				       scheduling_context);
@@ -425,8 +426,6 @@ emu_sched_cmd_modify(struct mlx5_emu *emu, const void *in, size_t inlen,
 	uint32_t ceil;
 	uint8_t st;
 
-	(void)inlen;
-	(void)out;
 	if (MLX5_GET(modify_scheduling_element_in, in, scheduling_hierarchy) !=
 	    MLX5_SCHEDULING_HIERARCHY_NIC)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
@@ -463,14 +462,14 @@ emu_sched_cmd_modify(struct mlx5_emu *emu, const void *in, size_t inlen,
 }
 
 uint8_t
-emu_sched_cmd_query(struct mlx5_emu *emu, const void *in, size_t inlen,
-		    void *out, uint32_t *synd)
+emu_sched_cmd_query(struct mlx5_emu *emu, const void *in,
+		    size_t inlen __attribute__((unused)), void *out,
+		    uint32_t *synd)
 {
 	void *ctx = MLX5_ADDR_OF(query_scheduling_element_out, out,
 				 scheduling_context);
 	struct emu_sched_elem *e;
 
-	(void)inlen;
 	if (MLX5_GET(query_scheduling_element_in, in, scheduling_hierarchy) !=
 	    MLX5_SCHEDULING_HIERARCHY_NIC)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
@@ -490,16 +489,15 @@ emu_sched_cmd_query(struct mlx5_emu *emu, const void *in, size_t inlen,
 }
 
 uint8_t
-emu_sched_cmd_destroy(struct mlx5_emu *emu, const void *in, size_t inlen,
-		      void *out, uint32_t *synd)
+emu_sched_cmd_destroy(struct mlx5_emu *emu, const void *in,
+		      size_t inlen __attribute__((unused)),
+		      void *out __attribute__((unused)), uint32_t *synd)
 {
 	struct emu_sched *s = emu->sched;
 	uint32_t id = MLX5_GET(destroy_scheduling_element_in, in,
 			       scheduling_element_id);
 	struct emu_sched_elem *e;
 
-	(void)inlen;
-	(void)out;
 	if (MLX5_GET(destroy_scheduling_element_in, in, scheduling_hierarchy) !=
 	    MLX5_SCHEDULING_HIERARCHY_NIC)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
@@ -544,9 +542,9 @@ emu_sched_sq_check(const struct mlx5_emu *emu, uint32_t group,
 }
 
 void
-emu_sq_sched_detach(struct mlx5_emu *emu, struct emu_sq *sq)
+emu_sq_sched_detach(struct mlx5_emu *emu __attribute__((unused)),
+		    struct emu_sq *sq)
 {
-	(void)emu;
 	emu_node_unlink(&sq->sched);
 	sq->qos_group = 0;
 }
@@ -576,11 +574,11 @@ emu_sched_on(const struct mlx5_emu *emu)
 
 /* @p elig_ps, or later when a ceiling above @p sq holds its packet. */
 uint64_t
-emu_sched_sq_elig(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t elig_ps)
+emu_sched_sq_elig(struct mlx5_emu *emu __attribute__((unused)),
+		  struct emu_sq *sq, uint64_t elig_ps)
 {
 	const struct emu_sched_elem *e;
 
-	(void)emu;
 	for (e = sq->sched.parent; e != NULL && e->depth > 0;
 	     e = e->node.parent)
 		if (e->max_average_bw != 0 && e->tat_ps > elig_ps)
@@ -684,12 +682,11 @@ emu_sched_pick(struct mlx5_emu *emu, uint64_t t_ps)
 }
 
 void
-emu_sched_charge(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t_ps,
-		 uint32_t len)
+emu_sched_charge(struct mlx5_emu *emu __attribute__((unused)),
+		 struct emu_sq *sq, uint64_t t_ps, uint32_t len)
 {
 	struct emu_sched_node *n;
 
-	(void)emu;
 	for (n = &sq->sched; n->parent != NULL; n = &n->parent->node) {
 		struct emu_sched_elem *e = n->parent;
 		uint64_t num, interval, floor;

@@ -166,15 +166,6 @@ mlx5_emu_set_pcap(struct mlx5_emu *emu, const char *path)
 }
 
 void
-mlx5_emu_pcap_flush(struct mlx5_emu *emu)
-{
-	emu_lock(emu);
-	if (emu->dumper != NULL)
-		pcap_dump_flush(emu->dumper);
-	emu_unlock(emu);
-}
-
-void
 mlx5_emu_get_port_stats(struct mlx5_emu *emu,
 			struct mlx5_emu_port_stats *stats)
 {

@@ -336,9 +336,6 @@ void mlx5_emu_set_wire_hook(struct mlx5_emu *emu, mlx5_emu_wire_hook_t fn,
  */
 int mlx5_emu_set_pcap(struct mlx5_emu *emu, const char *path);
 
-/** Flush the pcap file, if any, to disk. */
-void mlx5_emu_pcap_flush(struct mlx5_emu *emu);
-
 /** Port counters. */
 struct mlx5_emu_port_stats {
 	uint64_t packets;

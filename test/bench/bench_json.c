@@ -8,24 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_str.h"
+
 #include "bench_json.h"
-
-static void
-put_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 /* Separator, indentation and key before a value. */
 static void
@@ -44,7 +29,7 @@ begin_value(struct bench_json *js, const char *key)
 	js->has_items[js->depth] = true;
 	fprintf(js->f, "\n%*s", 2 * js->depth, "");
 	if (key != NULL) {
-		put_string(js->f, key);
+		json_str_write(js->f, key);
 		fputs(": ", js->f);
 	}
 }
@@ -115,7 +100,7 @@ void
 bench_json_str(struct bench_json *js, const char *key, const char *v)
 {
 	begin_value(js, key);
-	put_string(js->f, v != NULL ? v : "");
+	json_str_write(js->f, v != NULL ? v : "");
 }
 
 void

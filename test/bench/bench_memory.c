@@ -89,7 +89,8 @@ port_cost(uint16_t nb_txq, uint16_t nb_desc, struct mem_snap *d,
  * entries allocated on a model opened through the glue, no PMD involved.
  */
 static int
-model_pp_cost(const char *profile, uint32_t k, double *bytes)
+model_pp_cost(const char *profile __rte_unused, uint32_t k __rte_unused,
+	      double *bytes)
 {
 #ifdef BENCH_HAVE_MLX5_TM
 	const struct mlx5_tm_glue *g = &mlx5_tm_glue_emu;
@@ -134,8 +135,6 @@ model_pp_cost(const char *profile, uint32_t k, double *bytes)
 	free(pp);
 	return ret;
 #else
-	RTE_SET_USED(profile);
-	RTE_SET_USED(k);
 	*bytes = NAN;
 	return -ENOTSUP;
 #endif

@@ -151,7 +151,8 @@ bench_mlx5_tm_wire(uint16_t port_id, uint64_t *packets, uint64_t *error_cqes)
 }
 
 bool
-bench_mlx5_tm_cmd_stats(uint16_t port_id, uint64_t *count, uint64_t *ns)
+bench_mlx5_tm_cmd_stats(uint16_t port_id __rte_unused, uint64_t *count,
+			uint64_t *ns)
 {
 #ifdef BENCH_HAVE_EMU_CMD_STATS
 	struct mlx5_emu *emu = rte_pmd_mlx5_tm_emu(port_id);
@@ -161,7 +162,6 @@ bench_mlx5_tm_cmd_stats(uint16_t port_id, uint64_t *count, uint64_t *ns)
 	mlx5_emu_cmd_stats(emu, count, ns);
 	return true;
 #else
-	RTE_SET_USED(port_id);
 	*count = 0;
 	*ns = 0;
 	return false;
@@ -171,9 +171,8 @@ bench_mlx5_tm_cmd_stats(uint16_t port_id, uint64_t *count, uint64_t *ns)
 #else /* !BENCH_HAVE_MLX5_TM */
 
 void
-bench_mlx5_tm_set_profile(const char *profile)
+bench_mlx5_tm_set_profile(const char *profile __rte_unused)
 {
-	RTE_SET_USED(profile);
 }
 
 uint32_t
@@ -183,50 +182,44 @@ bench_mlx5_tm_table_size(void)
 }
 
 int
-bench_mlx5_tm_port(const char *tag, uint16_t nb_txq, uint16_t nb_desc,
-		   uint16_t *port_id)
+bench_mlx5_tm_port(const char *tag __rte_unused, uint16_t nb_txq __rte_unused,
+		   uint16_t nb_desc __rte_unused,
+		   uint16_t *port_id __rte_unused)
 {
-	RTE_SET_USED(tag);
-	RTE_SET_USED(nb_txq);
-	RTE_SET_USED(nb_desc);
-	RTE_SET_USED(port_id);
 	return -ENOTSUP;
 }
 
 int
-bench_mlx5_tm_create(const char *tag, const char *extra, uint16_t *port_id)
+bench_mlx5_tm_create(const char *tag __rte_unused,
+		     const char *extra __rte_unused,
+		     uint16_t *port_id __rte_unused)
 {
-	RTE_SET_USED(tag);
-	RTE_SET_USED(extra);
-	RTE_SET_USED(port_id);
 	return -ENOTSUP;
 }
 
 void
-bench_mlx5_tm_destroy(uint16_t port_id)
+bench_mlx5_tm_destroy(uint16_t port_id __rte_unused)
 {
-	RTE_SET_USED(port_id);
 }
 
 void
-bench_mlx5_tm_drain(uint16_t port_id)
+bench_mlx5_tm_drain(uint16_t port_id __rte_unused)
 {
-	RTE_SET_USED(port_id);
 }
 
 bool
-bench_mlx5_tm_cmd_stats(uint16_t port_id, uint64_t *count, uint64_t *ns)
+bench_mlx5_tm_cmd_stats(uint16_t port_id __rte_unused, uint64_t *count,
+			uint64_t *ns)
 {
-	RTE_SET_USED(port_id);
 	*count = 0;
 	*ns = 0;
 	return false;
 }
 
 int
-bench_mlx5_tm_wire(uint16_t port_id, uint64_t *packets, uint64_t *error_cqes)
+bench_mlx5_tm_wire(uint16_t port_id __rte_unused, uint64_t *packets,
+		   uint64_t *error_cqes)
 {
-	RTE_SET_USED(port_id);
 	*packets = 0;
 	*error_cqes = 0;
 	return -ENOTSUP;

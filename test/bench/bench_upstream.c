@@ -79,32 +79,29 @@ bench_upstream_destroy(uint16_t port_id)
 #else /* !BENCH_HAVE_UPSTREAM */
 
 int
-bench_upstream_create(const char *profile, uint16_t *port_id)
+bench_upstream_create(const char *profile __rte_unused,
+		      uint16_t *port_id __rte_unused)
 {
-	RTE_SET_USED(profile);
-	RTE_SET_USED(port_id);
 	return -ENOTSUP;
 }
 
 void
-bench_upstream_drain(uint16_t port_id)
+bench_upstream_drain(uint16_t port_id __rte_unused)
 {
-	RTE_SET_USED(port_id);
 }
 
 int
-bench_upstream_wire(uint16_t port_id, uint64_t *packets, uint64_t *error_cqes)
+bench_upstream_wire(uint16_t port_id __rte_unused, uint64_t *packets,
+		    uint64_t *error_cqes)
 {
-	RTE_SET_USED(port_id);
 	*packets = 0;
 	*error_cqes = 0;
 	return -ENOTSUP;
 }
 
 void
-bench_upstream_destroy(uint16_t port_id)
+bench_upstream_destroy(uint16_t port_id __rte_unused)
 {
-	RTE_SET_USED(port_id);
 }
 
 #endif /* BENCH_HAVE_UPSTREAM */

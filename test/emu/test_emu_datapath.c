@@ -45,10 +45,9 @@ frame_sum(const uint8_t *b, uint32_t len)
 }
 
 static void
-rec_hook(void *arg, uint32_t sqn, uint64_t time_ns, const uint8_t *bytes,
-	 uint32_t len)
+rec_hook(void *arg __attribute__((unused)), uint32_t sqn, uint64_t time_ns,
+	 const uint8_t *bytes, uint32_t len)
 {
-	(void)arg;
 	if (rec.n >= REC_MAX)
 		return;
 	rec.sqn[rec.n] = sqn;

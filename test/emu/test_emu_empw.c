@@ -28,11 +28,10 @@ static struct {
 } wire;
 
 static void
-wire_hook(void *arg, uint32_t sqn, uint64_t time_ns, const uint8_t *bytes,
-	  uint32_t len)
+wire_hook(void *arg __attribute__((unused)),
+	  uint32_t sqn __attribute__((unused)), uint64_t time_ns,
+	  const uint8_t *bytes, uint32_t len)
 {
-	(void)arg;
-	(void)sqn;
 	if (wire.n >= WIRE_MAX)
 		return;
 	wire.t[wire.n] = time_ns;
@@ -235,8 +234,8 @@ enum empw_break {
 };
 
 static void
-empw_break(struct t_dev *d, struct t_sq *s, uint8_t *wqe, uint32_t *ds,
-	   enum empw_break brk)
+empw_break(struct t_dev *d, struct t_sq *s __attribute__((unused)),
+	   uint8_t *wqe, uint32_t *ds, enum empw_break brk)
 {
 	uint8_t *eseg = wqe + 16, *seg0 = wqe + 32, *seg1 = wqe + 48;
 
@@ -277,7 +276,6 @@ empw_break(struct t_dev *d, struct t_sq *s, uint8_t *wqe, uint32_t *ds,
 	case BRK_POINTER_L2:
 		break; /* the WQE is good; the SQ or device is not */
 	}
-	(void)s;
 }
 
 static void

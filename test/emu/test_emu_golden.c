@@ -51,10 +51,9 @@ static struct {
 } hook;
 
 static void
-golden_hook(void *arg, uint32_t sqn, uint64_t time_ns, const uint8_t *bytes,
-	    uint32_t len)
+golden_hook(void *arg __attribute__((unused)), uint32_t sqn, uint64_t time_ns,
+	    const uint8_t *bytes, uint32_t len)
 {
-	(void)arg;
 	hook.hash = fnv(hook.hash, &sqn, sizeof(sqn));
 	hook.hash = fnv(hook.hash, &time_ns, sizeof(time_ns));
 	hook.hash = fnv(hook.hash, &len, sizeof(len));

@@ -541,11 +541,11 @@ struct meter {
 static struct meter m;
 
 static void
-meter_hook(void *arg, uint32_t sqn, uint64_t t, const uint8_t *b, uint32_t len)
+meter_hook(void *arg __attribute__((unused)), uint32_t sqn, uint64_t t,
+	   const uint8_t *b, uint32_t len)
 {
 	uint32_t i, seq;
 
-	(void)arg;
 	for (i = 0; i < m.nb; i++)
 		if (m.sqn[i] == sqn)
 			break;

@@ -76,13 +76,11 @@ rnd(uint32_t n)
 }
 
 static int
-fake_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
-	   void **hw)
+fake_alloc(void *opaque, const struct pacing_ctx *ctx __attribute__((unused)),
+	   bool dedicated __attribute__((unused)), void **hw)
 {
 	struct fake_hw *f = opaque;
 
-	(void)ctx;
-	(void)dedicated;
 	f->allocs++;
 	if (f->fail_at == f->allocs)
 		return -EIO;
@@ -96,12 +94,12 @@ fake_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
 }
 
 static void
-fake_free(void *opaque, const struct pacing_ctx *ctx, void *hw)
+fake_free(void *opaque, const struct pacing_ctx *ctx __attribute__((unused)),
+	  void *hw)
 {
 	struct fake_hw *f = opaque;
 	uint32_t i;
 
-	(void)ctx;
 	f->frees++;
 	for (i = 0; i < f->nb_live; i++) {
 		if (f->live[i] == (uintptr_t)hw) {

@@ -33,13 +33,11 @@ rec_log(struct hw_rec *h, char op, uintptr_t handle)
 }
 
 static int
-rec_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
-	  void **hw)
+rec_alloc(void *opaque, const struct pacing_ctx *ctx __attribute__((unused)),
+	  bool dedicated __attribute__((unused)), void **hw)
 {
 	struct hw_rec *h = opaque;
 
-	(void)ctx;
-	(void)dedicated;
 	h->allocs++;
 	if (h->fail_at == h->allocs)
 		return -ENOSPC;
@@ -50,11 +48,11 @@ rec_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
 }
 
 static void
-rec_free(void *opaque, const struct pacing_ctx *ctx, void *hw)
+rec_free(void *opaque, const struct pacing_ctx *ctx __attribute__((unused)),
+	 void *hw)
 {
 	struct hw_rec *h = opaque;
 
-	(void)ctx;
 	h->frees++;
 	h->live--;
 	rec_log(h, 'F', (uintptr_t)hw);

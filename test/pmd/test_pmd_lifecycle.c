@@ -213,7 +213,7 @@ lifecycle(struct rte_mempool *pool)
 }
 
 int
-main(int argc, char **argv)
+main(int argc __rte_unused, char **argv)
 {
 	char *eal_argv[] = {
 		argv[0], "--no-huge", "--no-pci", "-m", "256", "-l", "0",
@@ -221,7 +221,6 @@ main(int argc, char **argv)
 		"--log-level", "pmd.net.mlx5_tm:notice", NULL,
 	};
 
-	(void)argc;
 	if (rte_eal_init(RTE_DIM(eal_argv) - 1, eal_argv) < 0) {
 		printf("EAL init failed: %s\n0 passed, 1 failed\n",
 		       rte_strerror(rte_errno));

@@ -102,7 +102,7 @@ dir_of(char *path)
 }
 
 int
-main(int argc, char **argv)
+main(int argc __rte_unused, char **argv)
 {
 	char *eal_argv[] = {
 		argv[0], "--no-huge", "--no-pci", "-m", "256", "-l", "0",
@@ -114,7 +114,6 @@ main(int argc, char **argv)
 	uint16_t port;
 	int ret;
 
-	(void)argc;
 	if (rte_eal_init(RTE_DIM(eal_argv) - 1, eal_argv) < 0) {
 		printf("EAL init failed: %s\n0 passed, 1 failed\n",
 		       rte_strerror(rte_errno));

@@ -154,7 +154,8 @@ fake_record_rule(struct fake_priv *f, const struct rte_flow_item *pattern)
 }
 
 static int
-fake_validate(struct rte_eth_dev *dev, const struct rte_flow_attr *a __rte_unused,
+fake_validate(struct rte_eth_dev *dev,
+	      const struct rte_flow_attr *a __rte_unused,
 	      const struct rte_flow_item pattern[],
 	      const struct rte_flow_action actions[] __rte_unused,
 	      struct rte_flow_error *e __rte_unused)
@@ -644,7 +645,7 @@ out:
 }
 
 int
-main(int argc, char **argv)
+main(int argc __rte_unused, char **argv)
 {
 	char *eal_argv[] = {
 		argv[0], "--no-huge", "--no-pci", "-m", "256", "-l", "0",
@@ -653,7 +654,6 @@ main(int argc, char **argv)
 	};
 	int eal_argc = RTE_DIM(eal_argv) - 1;
 
-	(void)argc;
 	if (rte_eal_init(eal_argc, eal_argv) < 0) {
 		printf("EAL init failed: %s\n", rte_strerror(rte_errno));
 		printf("0 passed, 1 failed\n");

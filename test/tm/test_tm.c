@@ -1579,13 +1579,11 @@ struct rate_rec {
 static struct rate_rec recs[NB_TXQ];
 
 static void
-wire_hook(void *arg, uint32_t sqn, uint64_t time_ns, const uint8_t *bytes,
-	  uint32_t len)
+wire_hook(void *arg __rte_unused, uint32_t sqn, uint64_t time_ns,
+	  const uint8_t *bytes __rte_unused, uint32_t len)
 {
 	uint16_t q;
 
-	(void)arg;
-	(void)bytes;
 	for (q = 0; q < NB_TXQ; q++) {
 		struct rate_rec *r = &recs[q];
 

@@ -140,13 +140,11 @@ static uint32_t expected_len[NB_PKTS];
 static struct rte_mempool *pool;
 
 static void
-capture_hook(void *arg, uint32_t sqn, uint64_t time_ns, const uint8_t *bytes,
-	     uint32_t len)
+capture_hook(void *arg, uint32_t sqn __rte_unused,
+	     uint64_t time_ns __rte_unused, const uint8_t *bytes, uint32_t len)
 {
 	struct capture *c = arg;
 
-	(void)sqn;
-	(void)time_ns;
 	if (c->n < NB_PKTS && len <= FRAME_MAX) {
 		memcpy(c->bytes[c->n], bytes, len);
 		c->len[c->n] = len;
@@ -432,7 +430,7 @@ run_profile(unsigned int i, const char *label, const char *profile,
 }
 
 int
-main(int argc, char **argv)
+main(int argc __rte_unused, char **argv)
 {
 	char prefix[64];
 	char *eal_argv[] = {
@@ -442,7 +440,6 @@ main(int argc, char **argv)
 	};
 	int ret;
 
-	(void)argc;
 	snprintf(prefix, sizeof(prefix), "--file-prefix=upwire_%d",
 		 (int)getpid());
 	ret = rte_eal_init(RTE_DIM(eal_argv) - 1, eal_argv);

@@ -330,9 +330,8 @@ up_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 }
 
 static int
-up_dev_configure(struct rte_eth_dev *dev)
+up_dev_configure(struct rte_eth_dev *dev __rte_unused)
 {
-	(void)dev;
 	return 0;
 }
 
@@ -351,10 +350,8 @@ up_dev_stop(struct rte_eth_dev *dev)
 }
 
 static int
-up_link_update(struct rte_eth_dev *dev, int wait)
+up_link_update(struct rte_eth_dev *dev __rte_unused, int wait __rte_unused)
 {
-	(void)dev;
-	(void)wait;
 	return 0;
 }
 

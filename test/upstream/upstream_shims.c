@@ -28,10 +28,9 @@ uint64_t upstream_mr_misses;
 uint32_t upstream_mr_fallback_lkey; /* big-endian, as cached */
 
 uint32_t
-mlx5_mr_mb2mr_bh(struct mlx5_mr_ctrl *mr_ctrl, struct rte_mbuf *mbuf)
+mlx5_mr_mb2mr_bh(struct mlx5_mr_ctrl *mr_ctrl __rte_unused,
+		 struct rte_mbuf *mbuf __rte_unused)
 {
-	(void)mr_ctrl;
-	(void)mbuf;
 	upstream_mr_misses++;
 	return upstream_mr_fallback_lkey;
 }
@@ -44,26 +43,21 @@ mlx5_mr_flush_local_cache(struct mlx5_mr_ctrl *mr_ctrl)
 }
 
 int
-mlx5_queue_state_modify(struct rte_eth_dev *dev,
-			struct mlx5_mp_arg_queue_state_modify *sm)
+mlx5_queue_state_modify(struct rte_eth_dev *dev __rte_unused,
+			struct mlx5_mp_arg_queue_state_modify *sm __rte_unused)
 {
-	(void)dev;
-	(void)sm;
 	return -ENOTSUP;
 }
 
 void
-mlx5_dump_debug_information(const char *path, const char *title,
-			    const void *buf, unsigned int len)
+mlx5_dump_debug_information(const char *path __rte_unused,
+			    const char *title __rte_unused,
+			    const void *buf __rte_unused,
+			    unsigned int len __rte_unused)
 {
-	(void)path;
-	(void)title;
-	(void)buf;
-	(void)len;
 }
 
 void
-txq_free_elts(struct mlx5_txq_ctrl *txq_ctrl)
+txq_free_elts(struct mlx5_txq_ctrl *txq_ctrl __rte_unused)
 {
-	(void)txq_ctrl;
 }

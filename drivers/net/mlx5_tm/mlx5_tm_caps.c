@@ -69,8 +69,9 @@ query_vport_inline(struct mlx5_tm_priv *priv, uint8_t *mode)
 			 nic_vport_context.min_wqe_inline_mode);
 	if (*mode > MLX5_INLINE_MODE_TCP_UDP) {
 		/* Inner-header modes: tunnels are not offloaded here. */
-		MLX5_TM_LOG(ERR, "%s: vport min_wqe_inline_mode %u not supported",
-			    priv->dev_name, *mode);
+		MLX5_TM_PORT_LOG(ERR, priv->dev->data->port_id,
+				 "vport min_wqe_inline_mode %u not supported",
+				 *mode);
 		return -ENOTSUP;
 	}
 	return 0;
@@ -96,8 +97,9 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 	if (ret < 0)
 		goto out;
 	if (MLX5_GET(cmd_hca_cap, cap, port_type) != MLX5_CAP_PORT_TYPE_ETH) {
-		MLX5_TM_LOG(ERR, "device %s is not an Ethernet port",
-			    priv->dev_name);
+		MLX5_TM_PORT_LOG(ERR, priv->dev->data->port_id,
+				 "device %s is not an Ethernet port",
+				 priv->dev_name);
 		ret = -ENOTSUP;
 		goto out;
 	}
@@ -176,32 +178,28 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 						max_tsar_bw_share);
 		c->nic_element_type = MLX5_GET(qos_cap, cap, nic_element_type);
 		c->nic_tsar_type = MLX5_GET(qos_cap, cap, nic_tsar_type);
-		MLX5_TM_LOG(DEBUG,
-			    "%s: NIC scheduling: sq %u bw_share %u rate_limit %u max_tsar_bw_share %u queue groups 2^%u elements 2^%u element types 0x%x TSAR types 0x%x",
-			    priv->dev_name, c->nic_sq_scheduling,
-			    c->nic_bw_share, c->nic_rate_limit,
-			    c->max_tsar_bw_share,
-			    c->log_max_qos_nic_queue_group,
-			    c->log_max_qos_nic_scheduling_element,
-			    c->nic_element_type, c->nic_tsar_type);
+		MLX5_TM_PORT_LOG(DEBUG, priv->dev->data->port_id,
+				 "NIC scheduling: sq %u bw_share %u rate_limit %u max_tsar_bw_share %u queue groups 2^%u elements 2^%u element types 0x%x TSAR types 0x%x",
+				 c->nic_sq_scheduling, c->nic_bw_share,
+				 c->nic_rate_limit, c->max_tsar_bw_share,
+				 c->log_max_qos_nic_queue_group,
+				 c->log_max_qos_nic_scheduling_element,
+				 c->nic_element_type, c->nic_tsar_type);
 		if (c->packet_pacing && !c->packet_pacing_uid)
-			MLX5_TM_LOG(WARNING,
-				    "%s: packet pacing without qos_cap.packet_pacing_uid: the kernel gives DEVX applications no pacing entries, no shaping on this port",
-				    priv->dev_name);
+			MLX5_TM_PORT_LOG(WARNING, priv->dev->data->port_id,
+					 "packet pacing without qos_cap.packet_pacing_uid: the kernel gives DEVX applications no pacing entries, no shaping on this port");
 	}
 	c->line_rate_mbps = default_line_rate;
-	MLX5_TM_LOG(INFO,
-		    "%s: log_max_sq %u log_max_wq_sz %u log_max_cq_sz %u inline mode %u (min %u) csum %u vlan %u empw %u pacing %u [%u..%u kbps, %u entries%s%s%s] line %u Mbps",
-		    priv->dev_name, c->log_max_sq, c->log_max_wq_sz,
-		    c->log_max_cq_sz, c->wqe_inline_mode, c->min_inline_mode,
-		    c->csum_cap,
-		    c->vlan_cap, c->empw, c->packet_pacing,
-		    c->packet_pacing_min_rate,
-		    c->packet_pacing_max_rate,
-		    c->packet_pacing_rate_table_size,
-		    c->packet_pacing_burst_bound ? ", burst bound" : "",
-		    c->packet_pacing_typical_size ? ", typical size" : "",
-		    c->wqe_rate_pp ? ", WQE rate" : "", c->line_rate_mbps);
+	MLX5_TM_PORT_LOG(INFO, priv->dev->data->port_id,
+			 "log_max_sq %u log_max_wq_sz %u log_max_cq_sz %u inline mode %u (min %u) csum %u vlan %u empw %u pacing %u [%u..%u kbps, %u entries%s%s%s] line %u Mbps",
+			 c->log_max_sq, c->log_max_wq_sz, c->log_max_cq_sz,
+			 c->wqe_inline_mode, c->min_inline_mode, c->csum_cap,
+			 c->vlan_cap, c->empw, c->packet_pacing,
+			 c->packet_pacing_min_rate, c->packet_pacing_max_rate,
+			 c->packet_pacing_rate_table_size,
+			 c->packet_pacing_burst_bound ? ", burst bound" : "",
+			 c->packet_pacing_typical_size ? ", typical size" : "",
+			 c->wqe_rate_pp ? ", WQE rate" : "", c->line_rate_mbps);
 	ret = 0;
 out:
 	free(out);

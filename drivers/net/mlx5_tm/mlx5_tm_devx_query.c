@@ -7,17 +7,9 @@
 
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_ethdev.h"
+#include "mlx5_tm_devx.h"
 #include "mlx5_tm_devx_query.h"
 #include "rte_pmd_mlx5_tm.h"
-
-/* Log a failed query with the firmware's status and syndrome. */
-static void
-log_query_error(const char *what, const void *out, int err)
-{
-	MLX5_TM_LOG(ERR, "%s failed: %s (status 0x%x, syndrome 0x%x)", what,
-		    strerror(err), MLX5_GET(mbox_out, out, status),
-		    MLX5_GET(mbox_out, out, syndrome));
-}
 
 int
 mlx5_tm_devx_sq_query(struct mlx5_tm_priv *priv, struct mlx5_tm_devx_obj *sq,
@@ -33,7 +25,7 @@ mlx5_tm_devx_sq_query(struct mlx5_tm_priv *priv, struct mlx5_tm_devx_obj *sq,
 	MLX5_SET(query_sq_in, in, sqn, sqn);
 	ret = priv->glue->devx_obj_query(sq, in, sizeof(in), out, sizeof(out));
 	if (ret < 0) {
-		log_query_error("QUERY_SQ", out, -ret);
+		mlx5_tm_devx_log_error("QUERY_SQ", out, -ret);
 		return ret;
 	}
 	memset(info, 0, sizeof(*info));
@@ -75,7 +67,7 @@ mlx5_tm_devx_vport_tx(struct mlx5_tm_priv *priv,
 	ret = priv->glue->devx_general_cmd(priv->gdev, in, sizeof(in), out,
 					   sizeof(out));
 	if (ret < 0) {
-		log_query_error("QUERY_VPORT_COUNTER", out, -ret);
+		mlx5_tm_devx_log_error("QUERY_VPORT_COUNTER", out, -ret);
 		return ret;
 	}
 	memset(tx, 0, sizeof(*tx));

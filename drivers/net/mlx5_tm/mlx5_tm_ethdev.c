@@ -27,7 +27,7 @@
 #include "mlx5_tm_mr.h"
 #include "mlx5_tm_rx.h"
 #include "mlx5_tm_tx.h"
-#include "mlx5_tm_txq_ctrl.h"
+#include "mlx5_tm_txq.h"
 #include "mlx5_tm_stats.h"
 #include "mlx5_tm_sched.h"
 
@@ -74,18 +74,34 @@ mlx5_tm_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 		return 0;
 	ret = priv->glue->port_set_mtu(priv->gdev, mtu);
 	if (ret < 0) {
-		MLX5_TM_LOG(ERR,
-			    "port %u: cannot set MTU %u on netdev %s: %s%s",
-			    dev->data->port_id, mtu,
-			    priv->port.ifname[0] ? priv->port.ifname : priv->dev_name,
-			    strerror(-ret),
-			    ret == -EPERM ? " (setting the MTU needs CAP_NET_ADMIN)" : "");
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "cannot set MTU %u on netdev %s: %s%s", mtu,
+				 priv->port.ifname[0] ? priv->port.ifname : priv->dev_name,
+				 strerror(-ret),
+				 ret == -EPERM ? " (setting the MTU needs CAP_NET_ADMIN)" : "");
 		return ret;
 	}
-	MLX5_TM_LOG(INFO, "port %u: MTU %u -> %u", dev->data->port_id,
-		    priv->port.mtu, mtu);
+	MLX5_TM_PORT_LOG(INFO, dev->data->port_id, "MTU %u -> %u",
+			 priv->port.mtu, mtu);
 	priv->port.mtu = mtu;
 	return 0;
+}
+
+/* Tx offloads the device offers (from its capabilities). */
+static uint64_t
+mlx5_tm_tx_offload_capa(const struct rte_eth_dev *dev)
+{
+	const struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	uint64_t capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
+			RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+
+	if (priv->caps.csum_cap)
+		capa |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
+			RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
+			RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
+	if (priv->caps.vlan_cap)
+		capa |= RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
+	return capa;
 }
 
 static int
@@ -95,10 +111,10 @@ mlx5_tm_dev_configure(struct rte_eth_dev *dev)
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 
 	if (conf->txmode.offloads & ~mlx5_tm_tx_offload_capa(dev)) {
-		MLX5_TM_LOG(ERR,
-			    "port %u: Tx offloads 0x%" PRIx64 " not supported (device offers 0x%" PRIx64 ")",
-			    dev->data->port_id, conf->txmode.offloads,
-			    mlx5_tm_tx_offload_capa(dev));
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id, "Tx offloads 0x%"
+				 PRIx64 " not supported (device offers 0x%"
+				 PRIx64 ")", conf->txmode.offloads,
+				 mlx5_tm_tx_offload_capa(dev));
 		return -ENOTSUP;
 	}
 	/*
@@ -113,22 +129,6 @@ mlx5_tm_dev_configure(struct rte_eth_dev *dev)
 	dev->data->mtu = priv->port.mtu;
 	mlx5_tm_sched_txq_count_changed(dev, dev->data->nb_tx_queues);
 	return 0;
-}
-
-uint64_t
-mlx5_tm_tx_offload_capa(const struct rte_eth_dev *dev)
-{
-	const struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
-	uint64_t capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS |
-			RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
-
-	if (priv->caps.csum_cap)
-		capa |= RTE_ETH_TX_OFFLOAD_IPV4_CKSUM |
-			RTE_ETH_TX_OFFLOAD_UDP_CKSUM |
-			RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
-	if (priv->caps.vlan_cap)
-		capa |= RTE_ETH_TX_OFFLOAD_VLAN_INSERT;
-	return capa;
 }
 
 static uint32_t
@@ -226,9 +226,8 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 	if (priv->emu != NULL && !priv->emu_taken &&
 	    priv->glue->clock_is_virtual != NULL &&
 	    priv->glue->clock_is_virtual(priv->gdev)) {
-		MLX5_TM_LOG(ERR,
-			    "port %u: clock=virtual: device time moves only when the application advances it (mlx5_emu_advance() on the model of rte_pmd_mlx5_tm_emu()), and this application never took the model, so no packet would ever leave; start refused. Use clock=realtime (the default) with testpmd and other applications",
-			    dev->data->port_id);
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "clock=virtual: device time moves only when the application advances it (mlx5_emu_advance() on the model of rte_pmd_mlx5_tm_emu()), and this application never took the model, so no packet would ever leave; start refused. Use clock=realtime (the default) with testpmd and other applications");
 		return -ENOTSUP;
 	}
 	pthread_mutex_lock(&priv->lock);
@@ -240,8 +239,8 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 		struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
 
 		if (txq == NULL) {
-			MLX5_TM_LOG(ERR, "port %u: Tx queue %u is not set up",
-				    dev->data->port_id, i);
+			MLX5_TM_TXQ_LOG(ERR, dev->data->port_id, i,
+					"not set up");
 			ret = -EINVAL;
 			goto fail;
 		}
@@ -252,16 +251,15 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
 	}
 	dev->tx_pkt_burst = burst;
-	MLX5_TM_LOG(DEBUG, "port %u: Tx burst %s", dev->data->port_id,
-		    mlx5_tm_tx_burst_name(burst));
+	MLX5_TM_PORT_LOG(DEBUG, dev->data->port_id, "Tx burst %s",
+			 mlx5_tm_tx_burst_name(burst));
 	priv->started = true;
 	mlx5_tm_link_update(dev, 0);
 	priv->alarm_armed = rte_eal_alarm_set(MLX5_TM_RECOVERY_PERIOD_US,
 					      recovery_alarm, dev) == 0;
 	if (!priv->alarm_armed)
-		MLX5_TM_LOG(WARNING,
-			    "port %u: no recovery alarm: queues recover on stats queries only",
-			    dev->data->port_id);
+		MLX5_TM_PORT_LOG(WARNING, dev->data->port_id,
+				 "no recovery alarm: queues recover on stats queries only");
 	ret = 0;
 	goto out;
 fail:
@@ -300,8 +298,8 @@ port_objs_create(struct mlx5_tm_priv *priv)
 		/* Taken before logging, which may change errno. */
 		int err = errno ? errno : EIO;
 
-		MLX5_TM_LOG(ERR, "%s: no protection domain: %s",
-			    priv->dev_name, strerror(err));
+		MLX5_TM_PORT_LOG(ERR, priv->dev->data->port_id,
+				 "no protection domain: %s", strerror(err));
 		return -err;
 	}
 	priv->td = mlx5_tm_devx_td_create(priv, &priv->tdn);
@@ -347,9 +345,9 @@ port_teardown(struct rte_eth_dev *dev)
 		int ret = priv->glue->close_device(priv->gdev);
 
 		if (ret < 0)
-			MLX5_TM_LOG(ERR, "port %u: closing device %s: %s",
-				    dev->data->port_id, priv->dev_name,
-				    strerror(-ret));
+			MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+					 "closing device %s: %s",
+					 priv->dev_name, strerror(-ret));
 	}
 	priv->gdev = NULL;
 	priv->emu = NULL;
@@ -368,7 +366,7 @@ mlx5_tm_dev_close(struct rte_eth_dev *dev)
 	port_teardown(dev);
 	pthread_mutex_destroy(&priv->lock);
 	priv->closed = true;
-	MLX5_TM_LOG(INFO, "port %u closed", dev->data->port_id);
+	MLX5_TM_PORT_LOG(INFO, dev->data->port_id, "closed");
 	return 0;
 }
 
@@ -448,9 +446,9 @@ static const struct eth_dev_ops mlx5_tm_ops = {
 static int
 secondary_refused(const struct rte_eth_dev *dev, const char *what)
 {
-	MLX5_TM_LOG(ERR,
-		    "port %u: %s from a secondary process is not supported: the primary process owns the device and its send queues; a secondary reads statistics, extended statistics and telemetry",
-		    dev->data->port_id, what);
+	MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+			 "%s from a secondary process is not supported: the primary process owns the device and its send queues; a secondary reads statistics, extended statistics and telemetry",
+			 what);
 	return -ENOTSUP;
 }
 
@@ -548,8 +546,9 @@ probe_secondary(struct rte_vdev_device *vdev, const char *name)
 	dev->rx_pkt_burst = mlx5_tm_rx_burst_none;
 	dev->tx_pkt_burst = mlx5_tm_tx_burst_secondary;
 	rte_eth_dev_probing_finish(dev);
-	MLX5_TM_LOG(INFO, "%s: port %u attached by a secondary process (statistics only)",
-		    name, dev->data->port_id);
+	MLX5_TM_PORT_LOG(INFO, dev->data->port_id,
+			 "%s attached by a secondary process (statistics only)",
+			 name);
 	return 0;
 }
 
@@ -601,7 +600,7 @@ is_connectx5(uint16_t pci_device_id)
  * rule (upstream mlx5 adds one), which this PMD does not create.
  */
 static int
-port_read(struct mlx5_tm_priv *priv, const char *name)
+port_read(struct mlx5_tm_priv *priv)
 {
 	static const uint8_t zero[RTE_ETHER_ADDR_LEN];
 	struct rte_eth_dev *dev = priv->dev;
@@ -609,9 +608,9 @@ port_read(struct mlx5_tm_priv *priv, const char *name)
 
 	ret = priv->glue->port_query(priv->gdev, &priv->port);
 	if (ret < 0) {
-		MLX5_TM_LOG(WARNING,
-			    "%s: cannot read the netdev of %s: %s; MTU assumed 1500, link unknown",
-			    name, priv->dev_name, strerror(-ret));
+		MLX5_TM_PORT_LOG(WARNING, dev->data->port_id,
+				 "cannot read the netdev of %s: %s; MTU assumed 1500, link unknown",
+				 priv->dev_name, strerror(-ret));
 		memset(&priv->port, 0, sizeof(priv->port));
 		priv->port.mtu = RTE_ETHER_MTU;
 		priv->port.min_mtu = RTE_ETHER_MIN_MTU;
@@ -619,11 +618,11 @@ port_read(struct mlx5_tm_priv *priv, const char *name)
 		return 0;
 	}
 	if (priv->port.switchdev) {
-		MLX5_TM_LOG(ERR,
-			    "%s: the E-Switch of %s%s%s is in switchdev mode: its send queues reach the wire only through a per-queue E-Switch rule, which net_mlx5_tm does not create, so every frame would be dropped; set the E-Switch to legacy mode (devlink dev eswitch set pci/<address> mode legacy) or use the mlx5 PMD",
-			    name, priv->dev_name,
-			    priv->port.ifname[0] ? " netdev " : "",
-			    priv->port.ifname);
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "the E-Switch of %s%s%s is in switchdev mode: its send queues reach the wire only through a per-queue E-Switch rule, which net_mlx5_tm does not create, so every frame would be dropped; set the E-Switch to legacy mode (devlink dev eswitch set pci/<address> mode legacy) or use the mlx5 PMD",
+				 priv->dev_name,
+				 priv->port.ifname[0] ? " netdev " : "",
+				 priv->port.ifname);
 		return -ENOTSUP;
 	}
 	dev->data->mtu = priv->port.mtu;
@@ -706,7 +705,7 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	ret = open_device(priv, name, da);
 	if (ret < 0)
 		goto fail;
-	ret = port_read(priv, name);
+	ret = port_read(priv);
 	if (ret < 0)
 		goto fail;
 	ret = mlx5_tm_caps_read(priv, line_rate(priv));
@@ -720,8 +719,8 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	 */
 	if (priv->caps.vlan_cap && is_connectx5(priv->port.pci_device_id)) {
 		priv->caps.vlan_cap = false;
-		MLX5_TM_LOG(INFO, "%s: VLAN insertion off on ConnectX-5",
-			    name);
+		MLX5_TM_PORT_LOG(INFO, dev->data->port_id,
+				 "VLAN insertion off on ConnectX-5");
 	}
 	ret = port_objs_create(priv);
 	if (ret < 0)
@@ -731,8 +730,8 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 		goto fail;
 	ret = mlx5_tm_sched_init(dev);
 	if (ret < 0) {
-		MLX5_TM_LOG(ERR, "%s: scheduling layer: %s", name,
-			    strerror(-ret));
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "scheduling layer: %s", strerror(-ret));
 		goto fail;
 	}
 	dev->dev_ops = &mlx5_tm_ops;
@@ -747,10 +746,10 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 			goto fail;
 	}
 	rte_eth_dev_probing_finish(dev);
-	MLX5_TM_LOG(INFO, "%s: port %u on %s device %s%s%s", name,
-		    dev->data->port_id, priv->glue->name, da->dev,
-		    priv->pacing.dedicated ? ", dedicated pacing indices" : "",
-		    priv->caps.packet_pacing ? "" : ", no packet pacing");
+	MLX5_TM_PORT_LOG(INFO, dev->data->port_id, "%s on %s device %s%s%s",
+			 name, priv->glue->name, da->dev,
+			 priv->pacing.dedicated ? ", dedicated pacing indices" : "",
+			 priv->caps.packet_pacing ? "" : ", no packet pacing");
 	mlx5_tm_devargs_free(da);
 	free(da);
 	return 0;

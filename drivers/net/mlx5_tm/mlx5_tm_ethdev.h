@@ -28,9 +28,25 @@ struct mlx5_tm_rx;
 
 extern int mlx5_tm_logtype;
 
+/**
+ * Log a message of the PMD. A message about a port or a Tx queue goes
+ * through MLX5_TM_PORT_LOG() or MLX5_TM_TXQ_LOG(), which write its prefix;
+ * this one is for the rest (probe before a port exists: the vdev name
+ * first; firmware commands: their name first).
+ */
 #define MLX5_TM_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, mlx5_tm_logtype, \
 		"mlx5_tm: " fmt "\n", ## __VA_ARGS__)
+
+/** Log a message about port @p port_id: "port <port_id>: <message>". */
+#define MLX5_TM_PORT_LOG(level, port_id, fmt, ...) \
+	MLX5_TM_LOG(level, "port %u: " fmt, (unsigned int)(port_id), \
+		    ## __VA_ARGS__)
+
+/** Log a message about Tx queue @p qid: "port <p> txq <q>: <message>". */
+#define MLX5_TM_TXQ_LOG(level, port_id, qid, fmt, ...) \
+	MLX5_TM_LOG(level, "port %u txq %u: " fmt, (unsigned int)(port_id), \
+		    (unsigned int)(qid), ## __VA_ARGS__)
 
 /** Largest number of Tx queues a port may have (ethdev's own bound). */
 #define MLX5_TM_MAX_TXQ RTE_MAX_QUEUES_PER_PORT
@@ -91,9 +107,6 @@ struct mlx5_tm_priv {
 	/** Rx companion port (mlx5_tm_rx.c), NULL for a Tx-only port. */
 	struct mlx5_tm_rx *rx;
 };
-
-/** Tx offloads the device offers (from its capabilities). */
-uint64_t mlx5_tm_tx_offload_capa(const struct rte_eth_dev *dev);
 
 /** Take the control-path step of every queue's error recovery. */
 void mlx5_tm_recover_all(struct rte_eth_dev *dev);

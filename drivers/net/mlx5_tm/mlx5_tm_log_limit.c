@@ -29,26 +29,26 @@ mlx5_tm_log_limit_take(struct mlx5_tm_log_limit *l,
 	}
 	l->repeats[kind]++;
 	if (l->repeats[kind] == l->next_report[kind]) {
-		MLX5_TM_LOG(ERR, "port %u: %s: %" PRIu64 " more times since "
-			    "the message logged (repeats are counted, not "
-			    "logged)", l->port_id, kind_names[kind],
-			    l->repeats[kind]);
+		MLX5_TM_PORT_LOG(ERR, l->port_id, "%s: %" PRIu64
+				 " more times since the message logged (repeats are counted, not logged)",
+				 kind_names[kind], l->repeats[kind]);
 		l->next_report[kind] = l->next_report[kind] < UINT64_MAX / 10 ?
 				       l->next_report[kind] * 10 : UINT64_MAX;
 	}
 	return false;
 }
 
-void
+/* The call of @p kind succeeded: log the repeats left, start over. */
+static void
 mlx5_tm_log_limit_clear(struct mlx5_tm_log_limit *l,
 			enum mlx5_tm_log_kind kind)
 {
 	/* Repeats since the last count logged: say how many in all. */
 	if (l->repeats[kind] != 0 &&
 	    l->repeats[kind] * 10 != l->next_report[kind])
-		MLX5_TM_LOG(ERR, "port %u: %s: %" PRIu64 " more times in "
-			    "all since the message logged", l->port_id,
-			    kind_names[kind], l->repeats[kind]);
+		MLX5_TM_PORT_LOG(ERR, l->port_id, "%s: %" PRIu64
+				 " more times in all since the message logged",
+				 kind_names[kind], l->repeats[kind]);
 	l->repeats[kind] = 0;
 	l->next_report[kind] = 0;
 }

@@ -42,10 +42,6 @@ struct mlx5_tm_log_limit {
 bool mlx5_tm_log_limit_take(struct mlx5_tm_log_limit *l,
 			    enum mlx5_tm_log_kind kind);
 
-/** The call of @p kind succeeded: log the repeats left, start over. */
-void mlx5_tm_log_limit_clear(struct mlx5_tm_log_limit *l,
-			     enum mlx5_tm_log_kind kind);
-
 /** Every kind cleared (port closed). */
 void mlx5_tm_log_limit_clear_all(struct mlx5_tm_log_limit *l);
 

@@ -179,14 +179,14 @@ add_range(struct mr_ctrl *m, void *addr, size_t len)
 	if (mr == NULL) {
 		int err = errno ? errno : EIO;
 
-		MLX5_TM_LOG(ERR, "port %u: cannot register memory %p+%zu: %s",
-			    priv->dev->data->port_id, addr, len,
-			    strerror(err));
+		MLX5_TM_PORT_LOG(ERR, priv->dev->data->port_id,
+				 "cannot register memory %p+%zu: %s", addr, len,
+				 strerror(err));
 		return -err;
 	}
 	m->mrs[m->n_mrs++] = mr;
-	MLX5_TM_LOG(DEBUG, "port %u: registered %p+%zu lkey 0x%x",
-		    priv->dev->data->port_id, addr, len, mr->lkey);
+	MLX5_TM_PORT_LOG(DEBUG, priv->dev->data->port_id,
+			 "registered %p+%zu lkey 0x%x", addr, len, mr->lkey);
 	return 0;
 }
 
@@ -284,16 +284,15 @@ mlx5_tm_mr_register_all(struct mlx5_tm_priv *priv)
 						    m) == 0)
 			m->callback = true;
 		else if (rte_errno != ENOTSUP)
-			MLX5_TM_LOG(WARNING,
-				    "port %u: no memory event callback (%s): memory added later is not registered",
-				    priv->dev->data->port_id,
-				    rte_strerror(rte_errno));
+			MLX5_TM_PORT_LOG(WARNING, priv->dev->data->port_id,
+					 "no memory event callback (%s): memory added later is not registered",
+					 rte_strerror(rte_errno));
 		m->registered = true;
 	}
 	rte_mcfg_mem_read_unlock();
 	if (ret < 0)
-		MLX5_TM_LOG(ERR, "port %u: memory registration failed",
-			    priv->dev->data->port_id);
+		MLX5_TM_PORT_LOG(ERR, priv->dev->data->port_id,
+				 "memory registration failed");
 	return ret;
 }
 

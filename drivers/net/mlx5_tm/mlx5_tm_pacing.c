@@ -99,11 +99,10 @@ hw_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
 
 /* Library free hook: the last user of the entry went. */
 static void
-hw_free(void *opaque, const struct pacing_ctx *ctx, void *hw)
+hw_free(void *opaque, const struct pacing_ctx *ctx __rte_unused, void *hw)
 {
 	struct mlx5_tm_pacing *pm = opaque;
 
-	(void)ctx;
 	if (hw == NULL)
 		return;
 	pm->glue->pp_free(hw);

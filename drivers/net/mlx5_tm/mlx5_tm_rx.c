@@ -121,19 +121,18 @@ mlx5_tm_rx_queue_setup(struct rte_eth_dev *dev, uint16_t qid,
 		 * several Tx queues.
 		 */
 		if (qid == 0)
-			MLX5_TM_LOG(NOTICE,
-				    "port %u: Rx queues of a Tx-only port never receive; to receive, give devarg rx_port=<ethdev name or port id> (the net_mlx5 port of the same NIC)",
-				    dev->data->port_id);
+			MLX5_TM_PORT_LOG(NOTICE, dev->data->port_id,
+					 "Rx queues of a Tx-only port never receive; to receive, give devarg rx_port=<ethdev name or port id> (the net_mlx5 port of the same NIC)");
 	} else {
 		ret = mlx5_tm_rx_companion(dev);
 		if (ret >= 0)
 			ret = rte_eth_rx_queue_setup(rx->port_id, qid, nb_desc,
 						     socket, conf, mp);
 		if (ret < 0) {
-			MLX5_TM_LOG(ERR,
-				    "port %u: Rx queue %u (%u descriptors): companion %s (port %u) refused it: %s",
-				    dev->data->port_id, qid, nb_desc,
-				    rx->name, rx->port_id, strerror(-ret));
+			MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+					 "Rx queue %u (%u descriptors): companion %s (port %u) refused it: %s",
+					 qid, nb_desc, rx->name, rx->port_id,
+					 strerror(-ret));
 			rte_free(rxq);
 			return ret;
 		}
@@ -204,8 +203,8 @@ rx_dev_configure(struct rte_eth_dev *dev)
 		return 0; /* Tx only for now: the companion is left alone. */
 	ret = mlx5_tm_rx_companion(dev);
 	if (ret < 0) {
-		MLX5_TM_LOG(ERR, "port %u: companion %s was removed: no Rx",
-			    dev->data->port_id, rx->name);
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "companion %s was removed: no Rx", rx->name);
 		return ret;
 	}
 	/* Our Rx configuration; Tx is ours alone. */
@@ -215,11 +214,11 @@ rx_dev_configure(struct rte_eth_dev *dev)
 	ret = rte_eth_dev_configure(rx->port_id, dev->data->nb_rx_queues, 0,
 				    &conf);
 	if (ret < 0) {
-		MLX5_TM_LOG(ERR,
-			    "port %u: companion %s (port %u) refused %u Rx queues with Rx offloads 0x%" PRIx64 ": %s",
-			    dev->data->port_id, rx->name, rx->port_id,
-			    dev->data->nb_rx_queues, conf.rxmode.offloads,
-			    strerror(-ret));
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "companion %s (port %u) refused %u Rx queues with Rx offloads 0x%"
+				 PRIx64 ": %s", rx->name, rx->port_id,
+				 dev->data->nb_rx_queues, conf.rxmode.offloads,
+				 strerror(-ret));
 		return ret;
 	}
 	rx->configured = true;
@@ -235,8 +234,8 @@ rx_dev_start(struct rte_eth_dev *dev)
 
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		if (dev->data->rx_queues[i] == NULL) {
-			MLX5_TM_LOG(ERR, "port %u: Rx queue %u is not set up",
-				    dev->data->port_id, i);
+			MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+					 "Rx queue %u is not set up", i);
 			return -EINVAL;
 		}
 	ret = rx->base->dev_start(dev);
@@ -246,9 +245,9 @@ rx_dev_start(struct rte_eth_dev *dev)
 	if (ret >= 0)
 		ret = rte_eth_dev_start(rx->port_id);
 	if (ret < 0) {
-		MLX5_TM_LOG(ERR, "port %u: companion %s (port %u) did not start: %s",
-			    dev->data->port_id, rx->name, rx->port_id,
-			    strerror(-ret));
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "companion %s (port %u) did not start: %s",
+				 rx->name, rx->port_id, strerror(-ret));
 		rx->base->dev_stop(dev);
 		return ret;
 	}
@@ -274,10 +273,9 @@ companion_stop(struct rte_eth_dev *dev)
 	if (rx->started && !rx->gone) {
 		ret = rte_eth_dev_stop(rx->port_id);
 		if (ret < 0)
-			MLX5_TM_LOG(ERR,
-				    "port %u: stopping companion %s (port %u): %s",
-				    dev->data->port_id, rx->name, rx->port_id,
-				    strerror(-ret));
+			MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+					 "stopping companion %s (port %u): %s",
+					 rx->name, rx->port_id, strerror(-ret));
 	}
 	rx->started = false;
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
@@ -505,8 +503,9 @@ companion_event(uint16_t port_id, enum rte_eth_event_type event __rte_unused,
 	rx->gone = true;
 	rx->started = false;
 	rx->configured = false;
-	MLX5_TM_LOG(WARNING, "port %u: companion %s (port %u) removed: no more Rx",
-		    dev->data->port_id, rx->name, port_id);
+	MLX5_TM_PORT_LOG(WARNING, dev->data->port_id,
+			 "companion %s (port %u) removed: no more Rx", rx->name,
+			 port_id);
 	return 0;
 }
 
@@ -626,8 +625,9 @@ mlx5_tm_rx_attach(struct rte_eth_dev *dev, const char *value)
 	snprintf(rx->owner.name, sizeof(rx->owner.name), "%s", name);
 	ret = rte_eth_dev_owner_set(port, &rx->owner);
 	if (ret != 0) {
-		MLX5_TM_LOG(ERR, "%s: cannot own companion %s (port %u): %s",
-			    name, rx->name, port, strerror(-ret));
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "cannot own companion %s (port %u): %s",
+				 rx->name, port, strerror(-ret));
 		goto fail;
 	}
 	ret = rte_eth_dev_callback_register(RTE_ETH_ALL, RTE_ETH_EVENT_DESTROY,
@@ -668,8 +668,9 @@ mlx5_tm_rx_attach(struct rte_eth_dev *dev, const char *value)
 	dev->rx_pkt_burst = rx_burst_companion;
 	dev->rx_queue_count = rx_queue_count_companion;
 	dev->rx_descriptor_status = rx_descriptor_status_companion;
-	MLX5_TM_LOG(INFO, "%s: receives through companion %s (port %u)",
-		    name, rx->name, port);
+	MLX5_TM_PORT_LOG(INFO, dev->data->port_id,
+			 "receives through companion %s (port %u)", rx->name,
+			 port);
 	return 0;
 fail:
 	rte_free(macs);
@@ -695,7 +696,8 @@ mlx5_tm_rx_detach(struct rte_eth_dev *dev)
 	dev->rx_queue_count = NULL;
 	dev->rx_descriptor_status = NULL;
 	priv->rx = NULL;
-	MLX5_TM_LOG(INFO, "port %u: companion %s (port %u) released",
-		    dev->data->port_id, rx->name, rx->port_id);
+	MLX5_TM_PORT_LOG(INFO, dev->data->port_id,
+			 "companion %s (port %u) released", rx->name,
+			 rx->port_id);
 	rte_free(rx);
 }

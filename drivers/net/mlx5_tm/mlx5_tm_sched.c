@@ -111,8 +111,8 @@ mlx5_tm_sched_init(struct rte_eth_dev *dev)
 	s->pacing = mlx5_tm_pacing_create(priv->glue, priv->gdev, &priv->caps,
 					  &conf, &perr);
 	if (s->pacing == NULL) {
-		MLX5_TM_LOG(ERR, "port %u: pacing manager: %s",
-			    dev->data->port_id, perr.message);
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id, "pacing manager: %s",
+				 perr.message);
 		tm_plan_fini(&s->applied);
 		free(s);
 		return perr.code != 0 ? perr.code : -ENOMEM;
@@ -143,7 +143,7 @@ mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 	/* The SQs are gone: the elements go bottom-up, then the entries. */
 	s->committed = false;
 	if (mlx5_tm_sched_sync(s, "port close", NULL) != 0)
-		MLX5_TM_LOG(ERR, "port %u: %s", dev->data->port_id, s->msg);
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id, "%s", s->msg);
 	mlx5_tm_pacing_destroy(s->pacing);
 	tm_plan_fini(&s->applied);
 	tm_plan_fini(&s->next);
@@ -206,9 +206,8 @@ mlx5_tm_sched_sync_shaper(struct mlx5_tm_sched *s, const struct tm_node *node,
 }
 
 int
-mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops)
+mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev __rte_unused, void *ops)
 {
-	(void)dev;
 	if (ops == NULL)
 		return -EINVAL;
 	*(const struct rte_tm_ops **)ops = &mlx5_tm_tm_ops;
@@ -258,34 +257,32 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 	if (qid >= s->applied.nb_txq) {
 		if (mlx5_tm_log_limit_take(&s->log,
 					   MLX5_TM_LOGK_RATE_NO_QUEUE))
-			MLX5_TM_LOG(ERR, "port %u: queue %u does not exist "
-				    "(%u Tx queues)", dev->data->port_id, qid,
-				    s->applied.nb_txq);
+			MLX5_TM_TXQ_LOG(ERR, dev->data->port_id, qid,
+					"does not exist (%u Tx queues)",
+					s->applied.nb_txq);
 		ret = -EINVAL;
 		goto out;
 	}
 	if (s->committed) {
 		if (mlx5_tm_log_limit_take(&s->log, MLX5_TM_LOGK_RATE_BUSY))
-			MLX5_TM_LOG(ERR, "port %u: queue %u: a traffic-manager "
-				    "hierarchy is committed and sets the queue "
-				    "rates; change leaf node %u with "
-				    "rte_tm_node_shaper_update() instead",
-				    dev->data->port_id, qid, qid);
+			MLX5_TM_TXQ_LOG(ERR, dev->data->port_id, qid,
+					"a traffic-manager hierarchy is committed and sets the queue rates; change leaf node %u with rte_tm_node_shaper_update() instead",
+					qid);
 		ret = -EBUSY;
 		goto out;
 	}
 	ret = rate_limit_plan(s, qid, mbps);
 	if (ret != 0) {
 		if (mlx5_tm_log_limit_take(&s->log, MLX5_TM_LOGK_RATE_BAD))
-			MLX5_TM_LOG(ERR, "port %u: queue %u: rate %u Mbps: %s",
-				    dev->data->port_id, qid, mbps, s->msg);
+			MLX5_TM_TXQ_LOG(ERR, dev->data->port_id, qid,
+					"rate %u Mbps: %s", mbps, s->msg);
 		goto out;
 	}
 	ret = mlx5_tm_sched_apply(s);
 	if (ret != 0) {
 		if (mlx5_tm_log_limit_take(&s->log, MLX5_TM_LOGK_RATE_DEVICE))
-			MLX5_TM_LOG(ERR, "port %u: queue %u: rate %u Mbps: %s",
-				    dev->data->port_id, qid, mbps, s->msg);
+			MLX5_TM_TXQ_LOG(ERR, dev->data->port_id, qid,
+					"rate %u Mbps: %s", mbps, s->msg);
 	} else {
 		mlx5_tm_log_limit_clear_all(&s->log);
 	}
@@ -307,21 +304,20 @@ mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 	/* Room for a tree with as many non-leaf nodes as leaves, now. */
 	if (tm_plan_reserve(&s->applied, &s->diff, nb_txq, 2u * nb_txq) != 0 ||
 	    tm_plan_reserve(&s->next, &s->diff, nb_txq, 2u * nb_txq) != 0)
-		MLX5_TM_LOG(WARNING, "port %u: no memory for the plans of %u "
-			    "Tx queues ahead: changes allocate it",
-			    dev->data->port_id, nb_txq);
+		MLX5_TM_PORT_LOG(WARNING, dev->data->port_id,
+				 "no memory for the plans of %u Tx queues "
+				 "ahead: changes allocate it", nb_txq);
 	ret = tm_tree_set_nb_txq(&s->hier, nb_txq);
 	if (ret < 0) {
-		MLX5_TM_LOG(ERR, "port %u: no memory to resize the hierarchy",
-			    dev->data->port_id);
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "no memory to resize the hierarchy");
 		goto out;
 	}
 	cleared = ret == 1 && s->committed;
 	if (cleared)
-		MLX5_TM_LOG(WARNING, "port %u: now %u Tx queues: the "
-			    "traffic-manager hierarchy no longer fits (a "
-			    "non-leaf node id names a queue) and is deleted; "
-			    "queues are unlimited", dev->data->port_id, nb_txq);
+		MLX5_TM_PORT_LOG(WARNING, dev->data->port_id,
+				 "now %u Tx queues: the traffic-manager hierarchy no longer fits (a non-leaf node id names a queue) and is deleted; queues are unlimited",
+				 nb_txq);
 	if (ret == 1)
 		s->committed = false;
 	/* Queues that go lose their entries; no SQ exists to move. */
@@ -332,7 +328,7 @@ mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 	else
 		ret = -ENOMEM;
 	if (ret != 0)
-		MLX5_TM_LOG(ERR, "port %u: %s", dev->data->port_id, s->msg);
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id, "%s", s->msg);
 out:
 	pthread_mutex_unlock(&s->lock);
 }

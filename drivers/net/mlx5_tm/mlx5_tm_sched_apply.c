@@ -310,13 +310,12 @@ execute(struct exec *x)
 			int r = step(x, &x->d.ops[j], true);
 
 			if (r != 0)
-				MLX5_TM_LOG(ERR, "port %u: undoing %s of "
-					    "element or queue %u: %s",
-					    s->dev->data->port_id,
-					    step_names[x->d.ops[j].type] ?
-					    step_names[x->d.ops[j].type] :
-					    "a step", x->d.ops[j].index,
-					    strerror(-r));
+				MLX5_TM_PORT_LOG(ERR, s->dev->data->port_id,
+						 "undoing %s of element or queue %u: %s",
+						 step_names[x->d.ops[j].type] ?
+						 step_names[x->d.ops[j].type] :
+						 "a step", x->d.ops[j].index,
+						 strerror(-r));
 		}
 		return ret;
 	}

@@ -334,7 +334,8 @@ parse_params(const char *params, unsigned long *port, unsigned long *first)
 }
 
 static int
-tel_pacing(const char *cmd, const char *params, struct rte_tel_data *d)
+tel_pacing(const char *cmd __rte_unused, const char *params,
+	   struct rte_tel_data *d)
 {
 	const struct mlx5_tm_pacing_conf *conf;
 	struct mlx5_tm_sched *s;
@@ -343,7 +344,6 @@ tel_pacing(const char *cmd, const char *params, struct rte_tel_data *d)
 	struct tel_page pg;
 	int ret;
 
-	(void)cmd;
 	if (parse_params(params, &port, &first) < 0)
 		return -EINVAL;
 	mlx5_tm_sched_registry_lock();

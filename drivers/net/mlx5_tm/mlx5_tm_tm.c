@@ -338,10 +338,10 @@ tm_shaper_profile_add(struct rte_eth_dev *dev, uint32_t profile_id,
 			"shaper profile %" PRIu32 ": %s", profile_id,
 			perr.message));
 	if (res.warnings != 0)
-		MLX5_TM_LOG(INFO, "port %u: shaper profile %" PRIu32 ": "
-			    "warnings 0x%x (typical size or length adjust "
-			    "ignored by the device)", dev->data->port_id,
-			    profile_id, res.warnings);
+		MLX5_TM_PORT_LOG(INFO, dev->data->port_id, "shaper profile %"
+				 PRIu32
+				 ": warnings 0x%x (typical size or length adjust ignored by the device)",
+				 profile_id, res.warnings);
 	ret = tm_tree_profile_add(&s->hier, profile_id, params, &res,
 				       error);
 	return sched_unlock(s, ret);
@@ -469,8 +469,8 @@ commit_clear(struct mlx5_tm_sched *s)
 	/* The hierarchy in force is gone too: its queues go unlimited. */
 	s->committed = false;
 	if (mlx5_tm_sched_sync(s, "clearing the hierarchy", NULL) != 0)
-		MLX5_TM_LOG(ERR, "port %u: clearing the hierarchy: %s",
-			    s->dev->data->port_id, s->msg);
+		MLX5_TM_PORT_LOG(ERR, s->dev->data->port_id,
+				 "clearing the hierarchy: %s", s->msg);
 }
 
 static int
@@ -673,10 +673,9 @@ tm_node_stats_update(struct rte_eth_dev *dev, uint32_t node_id,
  * parameter and says why.
  */
 static int
-refuse(struct rte_eth_dev *dev, struct rte_tm_error *error,
+refuse(struct rte_eth_dev *dev __rte_unused, struct rte_tm_error *error,
        enum rte_tm_error_type type, const char *message)
 {
-	(void)dev;
 	return -rte_tm_error_set(error, ENOTSUP, type, NULL, message);
 }
 
@@ -699,7 +698,8 @@ tm_wred_profile_delete(struct rte_eth_dev *dev, uint32_t id __rte_unused,
 }
 
 static int
-tm_shared_wred_context_add_update(struct rte_eth_dev *dev, uint32_t ctx_id __rte_unused,
+tm_shared_wred_context_add_update(struct rte_eth_dev *dev,
+				  uint32_t ctx_id __rte_unused,
 				  uint32_t wred_profile_id __rte_unused,
 				  struct rte_tm_error *error)
 {
@@ -709,7 +709,8 @@ tm_shared_wred_context_add_update(struct rte_eth_dev *dev, uint32_t ctx_id __rte
 }
 
 static int
-tm_shared_wred_context_delete(struct rte_eth_dev *dev, uint32_t ctx_id __rte_unused,
+tm_shared_wred_context_delete(struct rte_eth_dev *dev,
+			      uint32_t ctx_id __rte_unused,
 			      struct rte_tm_error *error)
 {
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
@@ -717,8 +718,10 @@ tm_shared_wred_context_delete(struct rte_eth_dev *dev, uint32_t ctx_id __rte_unu
 }
 
 static int
-tm_shared_shaper_add_update(struct rte_eth_dev *dev, uint32_t shaper_id __rte_unused,
-			    uint32_t profile_id __rte_unused, struct rte_tm_error *error)
+tm_shared_shaper_add_update(struct rte_eth_dev *dev,
+			    uint32_t shaper_id __rte_unused,
+			    uint32_t profile_id __rte_unused,
+			    struct rte_tm_error *error)
 {
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
 		      "shared shapers not supported: the device paces each "
@@ -726,7 +729,8 @@ tm_shared_shaper_add_update(struct rte_eth_dev *dev, uint32_t shaper_id __rte_un
 }
 
 static int
-tm_shared_shaper_delete(struct rte_eth_dev *dev, uint32_t shaper_id __rte_unused,
+tm_shared_shaper_delete(struct rte_eth_dev *dev,
+			uint32_t shaper_id __rte_unused,
 			struct rte_tm_error *error)
 {
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
@@ -734,8 +738,10 @@ tm_shared_shaper_delete(struct rte_eth_dev *dev, uint32_t shaper_id __rte_unused
 }
 
 static int
-tm_node_shared_shaper_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
-			     uint32_t shaper_id __rte_unused, int32_t add __rte_unused,
+tm_node_shared_shaper_update(struct rte_eth_dev *dev,
+			     uint32_t node_id __rte_unused,
+			     uint32_t shaper_id __rte_unused,
+			     int32_t add __rte_unused,
 			     struct rte_tm_error *error)
 {
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_SHAPER_ID,
@@ -744,8 +750,10 @@ tm_node_shared_shaper_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unu
 }
 
 static int
-tm_node_wfq_weight_mode_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
-			       int *wfq_weight_mode __rte_unused, uint32_t n_sp_priorities __rte_unused,
+tm_node_wfq_weight_mode_update(struct rte_eth_dev *dev,
+			       uint32_t node_id __rte_unused,
+			       int *wfq_weight_mode __rte_unused,
+			       uint32_t n_sp_priorities __rte_unused,
 			       struct rte_tm_error *error)
 {
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_WFQ_WEIGHT_MODE,
@@ -756,14 +764,16 @@ tm_node_wfq_weight_mode_update(struct rte_eth_dev *dev, uint32_t node_id __rte_u
 
 static int
 tm_node_cman_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
-		    enum rte_tm_cman_mode cman __rte_unused, struct rte_tm_error *error)
+		    enum rte_tm_cman_mode cman __rte_unused,
+		    struct rte_tm_error *error)
 {
 	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN,
 		      "congestion management cannot change: tail drop only");
 }
 
 static int
-tm_node_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
+tm_node_wred_context_update(struct rte_eth_dev *dev,
+			    uint32_t node_id __rte_unused,
 			    uint32_t wred_profile_id __rte_unused,
 			    struct rte_tm_error *error)
 {
@@ -773,8 +783,10 @@ tm_node_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unus
 }
 
 static int
-tm_node_shared_wred_context_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
-				   uint32_t ctx_id __rte_unused, int add __rte_unused,
+tm_node_shared_wred_context_update(struct rte_eth_dev *dev,
+				   uint32_t node_id __rte_unused,
+				   uint32_t ctx_id __rte_unused,
+				   int add __rte_unused,
 				   struct rte_tm_error *error)
 {
 	return refuse(dev, error,

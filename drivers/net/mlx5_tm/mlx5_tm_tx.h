@@ -6,15 +6,10 @@
 #define MLX5_TM_TX_H
 
 /**
- * Most segments of one packet (one WQE holds at most 63 16-byte units):
- * the limit the port reports (nb_seg_max) and the burst enforces.
- */
-#define MLX5_TM_TX_MAX_SEGS 40
-
-/**
  * @file
- * A Tx queue: its ring state, written by the lcore that sends on it, and
- * its device objects, owned by the control path.
+ * The Tx datapath (mlx5_tm_tx.c): a Tx queue, its ring state written by
+ * the lcore that sends on it and its device objects owned by the control
+ * path (mlx5_tm_txq.h), and the burst functions.
  *
  * The two sides share four things only: the suspend and eMPW flags
  * (control writes, datapath reads once per burst), the recovery state (a
@@ -48,6 +43,12 @@
 #include "mlx5_tm_mr.h"
 
 struct mlx5_tm_priv;
+
+/**
+ * Most segments of one packet (one WQE holds at most 63 16-byte units):
+ * the limit the port reports (nb_seg_max) and the burst enforces.
+ */
+#define MLX5_TM_TX_MAX_SEGS 40
 
 /** Recovery state of a queue (see the file comment). */
 enum mlx5_tm_txq_state {
@@ -161,8 +162,6 @@ struct mlx5_tm_txq {
 	uint64_t recoveries;
 	struct mlx5_tm_txq_stats base;     /**< Counters at the last reset. */
 	uint64_t recoveries_base;
-	uint64_t cnt_base_packets;         /**< mlx5_tm_txq_counters_clear(). */
-	uint64_t cnt_base_bytes;
 	void *buf;                         /**< Rings and doorbell records. */
 	size_t buf_sz;
 	struct mlx5_tm_umem *umem;

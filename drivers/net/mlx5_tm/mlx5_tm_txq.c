@@ -19,7 +19,6 @@
 #include "mlx5_tm_devx.h"
 #include "mlx5_tm_tx.h"
 #include "mlx5_tm_txq.h"
-#include "mlx5_tm_txq_ctrl.h"
 #include "mlx5_tm_sched_priv.h"
 
 /** Smallest ring, in WQEBBs. */
@@ -87,15 +86,14 @@ mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 
 	/* No tx_queue_start op: every queue starts with the port. */
 	if (conf->tx_deferred_start) {
-		MLX5_TM_LOG(ERR,
-			    "port %u txq %u: deferred start is not supported",
-			    dev->data->port_id, qid);
+		MLX5_TM_TXQ_LOG(ERR, dev->data->port_id, qid,
+				"deferred start is not supported");
 		return -ENOTSUP;
 	}
 	if (nb_desc > n)
-		MLX5_TM_LOG(WARNING,
-			    "port %u txq %u: %u descriptors asked, the device allows %u",
-			    dev->data->port_id, qid, nb_desc, n);
+		MLX5_TM_TXQ_LOG(WARNING, dev->data->port_id, qid,
+				"%u descriptors asked, the device allows %u",
+				nb_desc, n);
 	mlx5_tm_txq_release(dev, qid);
 	txq = rte_zmalloc_socket("mlx5_tm_txq", sizeof(*txq),
 				 RTE_CACHE_LINE_SIZE, socket);
@@ -131,14 +129,13 @@ mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	if (txq->elts == NULL || txq->fcqs == NULL || txq->wqe_elts == NULL)
 		goto nomem;
 	dev->data->tx_queues[qid] = txq;
-	MLX5_TM_LOG(DEBUG, "port %u txq %u: %u WQEBBs, %u CQEs, inline %s",
-		    dev->data->port_id, qid, n, txq->cqe_n,
-		    mlx5_tm_inline_mode_name(txq->inline_mode));
+	MLX5_TM_TXQ_LOG(DEBUG, dev->data->port_id, qid,
+			"%u WQEBBs, %u CQEs, inline %s", n, txq->cqe_n,
+			mlx5_tm_inline_mode_name(txq->inline_mode));
 	return 0;
 nomem:
 	txq_free(txq);
-	MLX5_TM_LOG(ERR, "port %u txq %u: out of memory",
-		    dev->data->port_id, qid);
+	MLX5_TM_TXQ_LOG(ERR, dev->data->port_id, qid, "out of memory");
 	return -ENOMEM;
 }
 
@@ -179,21 +176,21 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 				     MLX5_TM_ACCESS_LOCAL_WRITE);
 	if (txq->umem == NULL) {
 		ret = -(errno ? errno : EIO);
-		MLX5_TM_LOG(ERR, "txq %u: umem registration failed: %s",
-			    txq->qid, strerror(-ret));
+		MLX5_TM_TXQ_LOG(ERR, priv->dev->data->port_id, txq->qid,
+				"umem registration failed: %s", strerror(-ret));
 		goto fail;
 	}
 	txq->uar = g->devx_uar_alloc(priv->gdev);
 	if (txq->uar == NULL) {
 		ret = -(errno ? errno : EIO);
-		MLX5_TM_LOG(ERR, "txq %u: no UAR: %s", txq->qid,
-			    strerror(-ret));
+		MLX5_TM_TXQ_LOG(ERR, priv->dev->data->port_id, txq->qid,
+				"no UAR: %s", strerror(-ret));
 		goto fail;
 	}
 	ret = g->devx_query_eqn(priv->gdev, 0, &eqn);
 	if (ret < 0) {
-		MLX5_TM_LOG(ERR, "txq %u: no event queue: %s", txq->qid,
-			    strerror(-ret));
+		MLX5_TM_TXQ_LOG(ERR, priv->dev->data->port_id, txq->qid,
+				"no event queue: %s", strerror(-ret));
 		goto fail;
 	}
 	txq->wqes = txq->buf;
@@ -244,9 +241,9 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 	__atomic_store_n(&txq->empw, txq_empw_ok(txq, sqa.pp_index),
 			 __ATOMIC_RELEASE);
 	txq->live = true;
-	MLX5_TM_LOG(DEBUG, "port %u txq %u: SQ 0x%x CQ 0x%x pacing index %u "
-		    "queue group %u", priv->dev->data->port_id, txq->qid,
-		    txq->sqn, txq->cqn, sqa.pp_index, sqa.qos_group_id);
+	MLX5_TM_TXQ_LOG(DEBUG, priv->dev->data->port_id, txq->qid,
+			"SQ 0x%x CQ 0x%x pacing index %u queue group %u",
+			txq->sqn, txq->cqn, sqa.pp_index, sqa.qos_group_id);
 	return 0;
 fail:
 	mlx5_tm_txq_stop(txq);
@@ -303,10 +300,9 @@ txq_check_flush(struct mlx5_tm_txq *txq)
 					    __ATOMIC_ACQUIRE);
 		return;
 	}
-	MLX5_TM_LOG(INFO,
-		    "port %u txq %u: flush CQE while SQ 0x%x is %s: ignored",
-		    priv->dev->data->port_id, txq->qid, txq->sqn,
-		    hw == MLX5_SQC_STATE_RDY ? "ready" : "not in error");
+	MLX5_TM_TXQ_LOG(INFO, priv->dev->data->port_id, txq->qid,
+			"flush CQE while SQ 0x%x is %s: ignored", txq->sqn,
+			hw == MLX5_SQC_STATE_RDY ? "ready" : "not in error");
 }
 
 /* ERR: reset the SQ, unless firmware does not report it in error. */
@@ -321,17 +317,17 @@ txq_recover_err(struct mlx5_tm_txq *txq)
 		return;
 	if (hw == MLX5_SQC_STATE_RDY) {
 		/* Not in error (yet): a reset would drop what is posted. */
-		MLX5_TM_LOG(DEBUG,
-			    "port %u txq %u: error CQE but SQ 0x%x is ready: not reset, checked again",
-			    priv->dev->data->port_id, txq->qid, txq->sqn);
+		MLX5_TM_TXQ_LOG(DEBUG, priv->dev->data->port_id, txq->qid,
+				"error CQE but SQ 0x%x is ready: not reset, checked again",
+				txq->sqn);
 		return;
 	}
 	if (hw != MLX5_SQC_STATE_RST &&
 	    mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn, hw,
 				   MLX5_SQC_STATE_RST, false, 0) < 0)
 		return;
-	MLX5_TM_LOG(WARNING, "port %u txq %u: error completion, SQ 0x%x reset",
-		    priv->dev->data->port_id, txq->qid, txq->sqn);
+	MLX5_TM_TXQ_LOG(WARNING, priv->dev->data->port_id, txq->qid,
+			"error completion, SQ 0x%x reset", txq->sqn);
 	__atomic_store_n(&txq->state, MLX5_TM_TXQ_RST, __ATOMIC_RELEASE);
 }
 
@@ -370,8 +366,8 @@ txq_recover_rearm(struct mlx5_tm_txq *txq)
 					 &sched) < 0)
 		return;
 	txq->recoveries++;
-	MLX5_TM_LOG(INFO, "port %u txq %u: SQ 0x%x ready again, pacing index %u",
-		    priv->dev->data->port_id, txq->qid, txq->sqn, pp);
+	MLX5_TM_TXQ_LOG(INFO, priv->dev->data->port_id, txq->qid,
+			"SQ 0x%x ready again, pacing index %u", txq->sqn, pp);
 	__atomic_store_n(&txq->state, MLX5_TM_TXQ_OK, __ATOMIC_RELEASE);
 }
 
@@ -436,11 +432,11 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid, uint16_t pp_index,
 					     priv->pp_index[qid]),
 				 __ATOMIC_RELEASE);
 	if (ret == 0) {
-		MLX5_TM_LOG(DEBUG, "port %u txq %u: pacing index %u -> %u, "
-			    "queue group %u -> %u%s", dev->data->port_id, qid,
-			    priv->pp_index[qid], pp_index,
-			    priv->qos_group[qid], group,
-			    txq != NULL && txq->live ? " (live)" : "");
+		MLX5_TM_TXQ_LOG(DEBUG, dev->data->port_id, qid,
+				"pacing index %u -> %u, queue group %u -> %u%s",
+				priv->pp_index[qid], pp_index,
+				priv->qos_group[qid], group,
+				txq != NULL && txq->live ? " (live)" : "");
 		priv->pp_index[qid] = pp_index;
 		priv->qos_group[qid] = group;
 	}
@@ -454,14 +450,6 @@ mlx5_tm_txq_get_pp_index(struct rte_eth_dev *dev, uint16_t qid)
 	if (qid >= MLX5_TM_MAX_TXQ)
 		return 0;
 	return mlx5_tm_priv(dev)->pp_index[qid];
-}
-
-bool
-mlx5_tm_txq_is_live(struct rte_eth_dev *dev, uint16_t qid)
-{
-	struct mlx5_tm_txq *txq = txq_of(dev, qid);
-
-	return txq != NULL && txq->live;
 }
 
 void
@@ -490,21 +478,6 @@ mlx5_tm_txq_counters(struct rte_eth_dev *dev, uint16_t qid,
 	*bytes = 0;
 	if (txq == NULL)
 		return;
-	*packets = __atomic_load_n(&txq->st.packets, __ATOMIC_RELAXED) -
-		   txq->cnt_base_packets;
-	*bytes = __atomic_load_n(&txq->st.bytes, __ATOMIC_RELAXED) -
-		 txq->cnt_base_bytes;
-}
-
-void
-mlx5_tm_txq_counters_clear(struct rte_eth_dev *dev, uint16_t qid)
-{
-	struct mlx5_tm_txq *txq = txq_of(dev, qid);
-
-	if (txq == NULL)
-		return;
-	txq->cnt_base_packets = __atomic_load_n(&txq->st.packets,
-						__ATOMIC_RELAXED);
-	txq->cnt_base_bytes = __atomic_load_n(&txq->st.bytes,
-					      __ATOMIC_RELAXED);
+	*packets = __atomic_load_n(&txq->st.packets, __ATOMIC_RELAXED);
+	*bytes = __atomic_load_n(&txq->st.bytes, __ATOMIC_RELAXED);
 }

@@ -7,14 +7,41 @@
 
 /**
  * @file
- * What the queue layer offers the scheduling layer (rte_tm and the queue
- * rate limit). Control path only; the datapath never sees a rate.
+ * Control of a Tx queue (mlx5_tm_txq.c): its life cycle for the ethdev
+ * layer (setup and release: memory; start and stop: device objects; the
+ * control-path steps of error recovery), and what the queue layer offers
+ * the scheduling layer (rte_tm and the queue rate limit). Control path
+ * only; the datapath never sees a rate. The queue itself and its burst
+ * functions are in mlx5_tm_tx.h.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 
-struct rte_eth_dev;
+#include <ethdev_driver.h>
+
+struct mlx5_tm_txq;
+
+/** ethdev tx_queue_setup. */
+int mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid,
+		      uint16_t nb_desc, unsigned int socket,
+		      const struct rte_eth_txconf *conf);
+
+/** ethdev tx_queue_release. */
+void mlx5_tm_txq_release(struct rte_eth_dev *dev, uint16_t qid);
+
+/** Create the CQ and SQ of a set-up queue and make the SQ ready. */
+int mlx5_tm_txq_start(struct mlx5_tm_txq *txq);
+
+/** Destroy the queue's device objects and free its posted mbufs. */
+void mlx5_tm_txq_stop(struct mlx5_tm_txq *txq);
+
+/** Take the control-path step of an error recovery, if one is due. */
+void mlx5_tm_txq_recover(struct mlx5_tm_txq *txq);
+
+/** Ring sizes a queue of @p nb_desc descriptors gets (for infos). */
+uint16_t mlx5_tm_txq_ring_size(const struct rte_eth_dev *dev,
+			       uint16_t nb_desc);
 
 /**
  * Set the pacing index (0 = unlimited) and queue group (scheduling element
@@ -37,9 +64,6 @@ int mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 /** The pacing index remembered for Tx queue @p qid (0 = unlimited). */
 uint16_t mlx5_tm_txq_get_pp_index(struct rte_eth_dev *dev, uint16_t qid);
 
-/** True when Tx queue @p qid has a ready SQ (port started, queue running). */
-bool mlx5_tm_txq_is_live(struct rte_eth_dev *dev, uint16_t qid);
-
 /**
  * Suspend or resume sending from Tx queue @p qid.
  *
@@ -50,11 +74,11 @@ bool mlx5_tm_txq_is_live(struct rte_eth_dev *dev, uint16_t qid);
 void mlx5_tm_txq_set_suspended(struct rte_eth_dev *dev, uint16_t qid,
 			       bool suspended);
 
-/** Packets and bytes sent on Tx queue @p qid since the last clear. */
+/**
+ * Packets and bytes posted on Tx queue @p qid since it was set up
+ * (ethdev stats_reset does not clear them).
+ */
 void mlx5_tm_txq_counters(struct rte_eth_dev *dev, uint16_t qid,
 			  uint64_t *packets, uint64_t *bytes);
-
-/** Clear the counters mlx5_tm_txq_counters() reports (not ethdev stats). */
-void mlx5_tm_txq_counters_clear(struct rte_eth_dev *dev, uint16_t qid);
 
 #endif /* MLX5_TM_TXQ_H */

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#ifndef JSON_STR_H
+#define JSON_STR_H
+
+/**
+ * @file
+ * The JSON string writer of the tree's reports (dpdk-tm-pace --json,
+ * dpdk-mlx5-tm-check's report, the benchmark's output). Plain C, no DPDK.
+ */
+
+#include <stdio.h>
+
+/**
+ * Write @p s to @p f as a JSON string: in double quotes, with '"' and '\\'
+ * escaped by a backslash and the control characters below 0x20 as \\u00XX
+ * (RFC 8259, section 7). Bytes from 0x80 are written as they are: @p s is
+ * expected in UTF-8.
+ *
+ * @param f
+ *   Stream to write to; its error indicator tells of a failed write.
+ * @param s
+ *   NUL-terminated string.
+ */
+void json_str_write(FILE *f, const char *s);
+
+#endif /* JSON_STR_H */
