@@ -393,6 +393,29 @@ mlx5_tm_txq_recover(struct mlx5_tm_txq *txq)
 
 /* The queue-layer contract (mlx5_tm_txq.h). */
 
+/*
+ * RDY->RDY on @p txq failed. Firmware refuses it on an SQ that a failed
+ * WQE has put in error before the datapath saw the error CQE: when
+ * QUERY_SQ says so (as upstream's recovery asks), the values wait for the
+ * re-arm, which carries them, and the recovery starts. Returns 0 then,
+ * else @p ret.
+ */
+static int
+txq_defer_to_rearm(struct mlx5_tm_txq *txq, int ret)
+{
+	uint32_t ok = MLX5_TM_TXQ_OK;
+
+	if (mlx5_tm_devx_sq_state(txq->priv, txq->sq_obj, txq->sqn) !=
+	    MLX5_SQC_STATE_ERR)
+		return ret;
+	__atomic_compare_exchange_n(&txq->state, &ok, MLX5_TM_TXQ_ERR, false,
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	MLX5_TM_LOG(INFO, "port %u txq %u: SQ 0x%x went to error: its pacing "
+		    "index and queue group are set when it is ready again",
+		    txq->priv->dev->data->port_id, txq->qid, txq->sqn);
+	return 0;
+}
+
 int
 mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid, uint16_t pp_index,
 		      uint16_t group)
@@ -425,11 +448,14 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid, uint16_t pp_index,
 	if (txq != NULL && !empw)
 		__atomic_store_n(&txq->empw, 0, __ATOMIC_RELEASE);
 	if (txq != NULL && txq->live &&
-	    __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE) == MLX5_TM_TXQ_OK)
+	    __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE) == MLX5_TM_TXQ_OK) {
 		ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj,
 						   txq->sqn,
 						   MLX5_SQC_STATE_RDY,
 						   MLX5_SQC_STATE_RDY, &sched);
+		if (ret != 0)
+			ret = txq_defer_to_rearm(txq, ret);
+	}
 	if (txq != NULL)
 		__atomic_store_n(&txq->empw,
 				 txq_empw_ok(txq, ret == 0 ? pp_index :

@@ -23,9 +23,11 @@ struct rte_eth_dev;
  * Both are remembered per queue id, whether or not the queue is set up or
  * started. A queue whose SQ is not created yet gets them in CREATE_SQ; a
  * queue whose SQ is ready gets one MODIFY_SQ (RDY to RDY, bit 0 for the
- * index and bit 2 for the group, each only when it changes). The caller
- * owns the pacing entry and the group, and releases the old ones only
- * after this returns 0.
+ * index and bit 2 for the group, each only when it changes). A queue in
+ * error recovery, or whose SQ firmware has just put in error (it refuses
+ * the RDY to RDY), gets them when the recovery makes it ready again. The
+ * caller owns the pacing entry and the group, and releases the old ones
+ * only after this returns 0.
  *
  * @return
  *   0, or a negative errno (the queue keeps its previous values):
