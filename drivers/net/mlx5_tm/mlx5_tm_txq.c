@@ -243,6 +243,7 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 		goto fail;
 	__atomic_store_n(&txq->empw, txq_empw_ok(txq, sqa.pp_index),
 			 __ATOMIC_RELEASE);
+	txq->sq_group = sqa.qos_group_id;
 	txq->live = true;
 	MLX5_TM_LOG(DEBUG, "port %u txq %u: SQ 0x%x CQ 0x%x pacing index %u "
 		    "queue group %u", priv->dev->data->port_id, txq->qid,
@@ -369,6 +370,7 @@ txq_recover_rearm(struct mlx5_tm_txq *txq)
 					 MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RDY,
 					 &sched) < 0)
 		return;
+	txq->sq_group = sched.qos_group_id;
 	txq->recoveries++;
 	MLX5_TM_LOG(INFO, "port %u txq %u: SQ 0x%x ready again, pacing index %u",
 		    priv->dev->data->port_id, txq->qid, txq->sqn, pp);
@@ -453,7 +455,9 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid, uint16_t pp_index,
 						   txq->sqn,
 						   MLX5_SQC_STATE_RDY,
 						   MLX5_SQC_STATE_RDY, &sched);
-		if (ret != 0)
+		if (ret == 0 && sched.set_group)
+			txq->sq_group = group;
+		else if (ret != 0)
 			ret = txq_defer_to_rearm(txq, ret);
 	}
 	if (txq != NULL)
@@ -472,6 +476,21 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid, uint16_t pp_index,
 	}
 	pthread_mutex_unlock(&priv->lock);
 	return ret;
+}
+
+bool
+mlx5_tm_txq_group_held(struct rte_eth_dev *dev, uint16_t group)
+{
+	uint16_t q;
+
+	for (q = 0; q < dev->data->nb_tx_queues; q++) {
+		const struct mlx5_tm_txq *txq = txq_of(dev, q);
+
+		if (txq != NULL && txq->sq_obj != NULL &&
+		    txq->sq_group == group)
+			return true;
+	}
+	return false;
 }
 
 uint16_t
