@@ -1226,6 +1226,81 @@ test_recovery_vs_live_changes(void)
 	tport_close(&p);
 }
 
+/*
+ * A change that keeps a recovering queue's group and then fails rolls
+ * back with the kept group taken back (the same element, not a new one):
+ * node 900 (queues 0 and 1, one group each) moves from 902 to 903, queue
+ * 1 in reset; the old groups go bottom-up, queue 1's first: it is kept,
+ * then the DESTROY of queue 0's is made to fail. After the recovery the
+ * device holds the old plan.
+ */
+static void
+test_recovery_rollback(void)
+{
+	struct mlx5_emu_sched_info info;
+	struct mlx5_emu_fault_cmd fc;
+	struct rte_tm_node_params np;
+	struct mlx5_emu_sq_info sq;
+	struct rte_eth_stats st;
+	struct mlx5_tm_sched *s;
+	uint16_t old_group;
+	unsigned int n_elems;
+	struct tport p;
+	int ret;
+
+	printf("rollback of a change that kept a recovering queue's group\n");
+	if (tport_open(&p, NULL, 2, true) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	s = sched_of(&p);
+	EXPECT_OK(profile_add(p.id, 1, 1250000000, false), "10 Gbps");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	EXPECT_OK(nonleaf_add(p.id, MID2 + 1, ROOT, 1), "902");
+	EXPECT_OK(nonleaf_add(p.id, MID2 + 2, ROOT, 1), "903");
+	EXPECT_OK(nonleaf_add(p.id, MID, MID2 + 1, 2), "900 under 902");
+	np = leaf_params(1);
+	EXPECT_OK(rte_tm_node_add(p.id, 0, MID, 0, 1, 3, &np, &terr), "l0");
+	EXPECT_OK(rte_tm_node_add(p.id, 1, MID, 0, 2, 3, &np, &terr), "l1");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	check_views(&p, "committed");
+	n_elems = mlx5_emu_sched_list(p.emu, NULL, 0);
+	fail_next_wqe(&p, 1);
+	rte_eth_tx_burst(p.id, 1, NULL, 0);
+	rte_eth_stats_get(p.id, &st);
+	CHECK(sq_of(&p, 1, &sq) && sq.state == MLX5_SQC_STATE_RST,
+	      "queue 1's SQ in reset: state %u", sq.state);
+	old_group = sq.qos_queue_group_id;
+	memset(&fc, 0, sizeof(fc));
+	fc.opcode = MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT;
+	fc.nth = 1;
+	fc.status = MLX5_CMD_STAT_INT_ERR;
+	fc.syndrome = MLX5_EMU_SYND_INJECTED;
+	CHECK(mlx5_emu_fault_cmd(p.emu, &fc) == 0, "arm DESTROY");
+	ret = TM(rte_tm_node_parent_update(p.id, MID, MID2 + 2, 0, 1, &terr));
+	CHECK(ret != 0 && strstr(tmsg(), "DESTROY_SCHEDULING_ELEMENT") != NULL,
+	      "the injected DESTROY fails the move: %d \"%s\"", ret, tmsg());
+	CHECK(mlx5_emu_sched_list(p.emu, NULL, 0) == n_elems &&
+	      s->applied.n_elems == n_elems &&
+	      mlx5_emu_sched_get(p.emu, old_group, &info) == 0 &&
+	      expected_group(s, 1) == old_group,
+	      "rolled back: %u elements (before %u), queue 1's group %u "
+	      "(plan %u)", mlx5_emu_sched_list(p.emu, NULL, 0), n_elems,
+	      old_group, expected_group(s, 1));
+	finish_recovery(&p, 1);
+	CHECK(sq_of(&p, 1, &sq) && sq.state == MLX5_SQC_STATE_RDY &&
+	      sq.qos_queue_group_id == old_group,
+	      "queue 1 ready in its group: state %u group %u", sq.state,
+	      sq.qos_queue_group_id);
+	check_views(&p, "queue 1 recovered");
+	EXPECT_OK(rte_tm_node_parent_update(p.id, MID, MID2 + 2, 0, 1, &terr),
+		  "the move without a fault");
+	CHECK(mlx5_emu_sched_get(p.emu, old_group, &info) != 0,
+	      "queue 1's old group %u destroyed", old_group);
+	check_views(&p, "moved");
+	tport_close(&p);
+}
+
 /* Failures during commit and updates roll everything back. */
 static void
 test_rollback(void)
@@ -2304,6 +2379,7 @@ main(int argc, char **argv)
 	TM_CASE(test_commit_after_start());
 	TM_CASE(test_parent_suspend_stats());
 	TM_CASE(test_recovery_vs_live_changes());
+	TM_CASE(test_recovery_rollback());
 	TM_CASE(test_rollback());
 	TM_CASE(test_dedicated());
 	TM_CASE(test_reconfigure());
