@@ -412,8 +412,10 @@ txq_defer_to_rearm(struct mlx5_tm_txq *txq, int ret)
 		return ret;
 	__atomic_compare_exchange_n(&txq->state, &ok, MLX5_TM_TXQ_ERR, false,
 				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-	MLX5_TM_LOG(INFO, "port %u txq %u: SQ 0x%x went to error: its pacing "
-		    "index and queue group are set when it is ready again",
+	/* Said where the refusal was logged: the change did not fail. */
+	MLX5_TM_LOG(NOTICE, "port %u txq %u: SQ 0x%x went to error (hence "
+		    "the MODIFY_SQ refusal): its pacing index and queue group "
+		    "are set when it is ready again",
 		    txq->priv->dev->data->port_id, txq->qid, txq->sqn);
 	return 0;
 }
