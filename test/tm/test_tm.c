@@ -5,7 +5,8 @@
 /*
  * rte_tm on net_mlx5_tm, EAL in-process on the device model in virtual
  * time: every op and refusal, the capability claims, commit before and
- * after start, rollback under injected device failures, the ice-style
+ * after start, live changes during a queue's error recovery, rollback
+ * under injected device failures, the ice-style
  * script, queue rate limits, suspend, statistics, telemetry, achieved
  * rates, and a seeded random walk with invariants after every step.
  *
@@ -36,6 +37,7 @@
 #include "mlx5_tm_sched.h"
 #include "mlx5_tm_sched_priv.h"
 #include "mlx5_tm_txq.h"
+#include "mlx5_tm_wqe.h"
 #include "rte_pmd_mlx5_tm.h"
 #include "tm_check.h"
 #include "tm_tree_check.h"
@@ -1081,6 +1083,222 @@ test_parent_suspend_stats(void)
 		  "read 2");
 	CHECK(st.n_pkts == 3 && st.n_bytes == 3 * FRAME,
 	      "leaf 2 counts since added: %" PRIu64, st.n_pkts);
+	tport_close(&p);
+}
+
+/* The SQ of queue @p q on the device model. */
+static bool
+sq_of(const struct tport *p, uint16_t q, struct mlx5_emu_sq_info *sq)
+{
+	uint32_t sqn;
+
+	return rte_pmd_mlx5_tm_txq_sqn(p->id, q, &sqn) == 0 &&
+	       mlx5_emu_sq_get(p->emu, sqn, sq) == 0;
+}
+
+/* The next WQE of queue @p q fails on the device (error CQE, SQ in ERR). */
+static void
+fail_next_wqe(const struct tport *p, uint16_t q)
+{
+	uint32_t sqn = 0;
+
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(p->id, q, &sqn) == 0 &&
+	      mlx5_emu_fault_wqe(p->emu, &(struct mlx5_emu_fault_wqe){
+		      .sqn = sqn, .nth = 1,
+		      .syndrome = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR }) == 0,
+	      "arm a WQE fault on queue %u", q);
+	CHECK(send_frames(p->id, q, 1) == 1, "queue %u posts", q);
+	mlx5_emu_drain(p->emu);
+}
+
+/*
+ * The rest of queue @p q's recovery, each step once: reset (control
+ * path), rewind (datapath), ready again (control path).
+ */
+static void
+finish_recovery(const struct tport *p, uint16_t q)
+{
+	struct rte_eth_stats st;
+
+	rte_eth_stats_get(p->id, &st);
+	rte_eth_tx_burst(p->id, q, NULL, 0);
+	rte_eth_stats_get(p->id, &st);
+}
+
+/*
+ * Error recovery against live changes, the error put at a chosen point
+ * by the device model's WQE fault (virtual time; the recovery alarm may
+ * take a control-path step early, which changes nothing checked):
+ * a queue in recovery moved to another group succeeds, its old group
+ * stays on the device until the re-arm takes the SQ out, then goes; an
+ * SQ firmware has just put in error (the driver has not seen it) refuses
+ * RDY->RDY, and the rate and parent changes still succeed, applied at
+ * the re-arm. At the end the device holds exactly the plan.
+ */
+static void
+test_recovery_vs_live_changes(void)
+{
+	struct mlx5_emu_sched_info info;
+	struct rte_tm_node_params np;
+	struct mlx5_emu_sq_info sq;
+	struct rte_eth_stats st;
+	struct mlx5_tm_sched *s;
+	uint16_t old_group, old_index, q;
+	struct tport p;
+
+	printf("error recovery vs live changes\n");
+	if (tport_open(&p, NULL, 4, true) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	s = sched_of(&p);
+	EXPECT_OK(profile_add(p.id, 1, 1250000000, false), "10 Gbps");
+	EXPECT_OK(profile_add(p.id, 2, 625000000, false), "5 Gbps");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	EXPECT_OK(nonleaf_add(p.id, MID, ROOT, 1), "900");
+	EXPECT_OK(nonleaf_add(p.id, MID2, ROOT, 1), "901");
+	/* Groups: {0} under 900; {1, 3} and {2} (weight 2) under 901. */
+	np = leaf_params(1);
+	for (q = 0; q < 4; q++)
+		EXPECT_OK(rte_tm_node_add(p.id, q, q == 0 ? MID : MID2, 0,
+					  q == 2 ? 2 : 1, 2, &np, &terr),
+			  "l%u", q);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	check_views(&p, "committed");
+
+	/* 1. Queue 0 in recovery (SQ reset) joins {1, 3}; {0} goes. */
+	fail_next_wqe(&p, 0);
+	rte_eth_tx_burst(p.id, 0, NULL, 0); /* the datapath sees the error */
+	rte_eth_stats_get(p.id, &st);       /* the control path resets */
+	CHECK(sq_of(&p, 0, &sq) && sq.state == MLX5_SQC_STATE_RST,
+	      "queue 0's SQ in reset: state %u", sq.state);
+	old_group = sq.qos_queue_group_id;
+	EXPECT_OK(rte_tm_node_parent_update(p.id, 0, MID2, 0, 1, &terr),
+		  "move queue 0, in recovery, under 901");
+	CHECK(sq_of(&p, 0, &sq) && sq.qos_queue_group_id == old_group &&
+	      mlx5_emu_sched_get(p.emu, old_group, &info) == 0,
+	      "the SQ stays in its old group %u (now %u), which stays",
+	      old_group, sq.qos_queue_group_id);
+	CHECK(mlx5_emu_sched_list(p.emu, NULL, 0) == s->applied.n_elems + 1,
+	      "%u elements on the device, plan %u + 1 kept",
+	      mlx5_emu_sched_list(p.emu, NULL, 0), s->applied.n_elems);
+	finish_recovery(&p, 0);
+	CHECK(sq_of(&p, 0, &sq) && sq.state == MLX5_SQC_STATE_RDY &&
+	      sq.qos_queue_group_id == expected_group(s, 0) &&
+	      sq.qos_queue_group_id != old_group,
+	      "queue 0 ready in its new group: state %u group %u, plan %u",
+	      sq.state, sq.qos_queue_group_id, expected_group(s, 0));
+	CHECK(mlx5_emu_sched_get(p.emu, old_group, &info) != 0,
+	      "the old group %u destroyed once the SQ left it", old_group);
+	check_views(&p, "queue 0 recovered");
+	CHECK(send_frames(p.id, 0, 4) == 4, "queue 0 sends again");
+	mlx5_emu_drain(p.emu);
+
+	/* 2. Queue 2's SQ in error, unseen: new rate, new parent; {2} goes. */
+	fail_next_wqe(&p, 2);
+	CHECK(sq_of(&p, 2, &sq) && sq.state == MLX5_SQC_STATE_ERR,
+	      "queue 2's SQ in error: state %u", sq.state);
+	old_group = sq.qos_queue_group_id;
+	old_index = sq.pp_index;
+	EXPECT_OK(rte_tm_node_shaper_update(p.id, 2, 2, &terr),
+		  "5 Gbps on queue 2, its SQ in error");
+	EXPECT_OK(rte_tm_node_parent_update(p.id, 2, MID, 0, 2, &terr),
+		  "move queue 2, its SQ in error, under 900");
+	CHECK(sq_of(&p, 2, &sq) && sq.state != MLX5_SQC_STATE_RDY &&
+	      sq.pp_index == old_index && sq.qos_queue_group_id == old_group,
+	      "queue 2 waits for its re-arm: state %u index %u group %u",
+	      sq.state, sq.pp_index, sq.qos_queue_group_id);
+	CHECK(mlx5_emu_sched_list(p.emu, NULL, 0) == s->applied.n_elems + 1,
+	      "%u elements on the device, plan %u + 1 kept",
+	      mlx5_emu_sched_list(p.emu, NULL, 0), s->applied.n_elems);
+	finish_recovery(&p, 2);
+	CHECK(sq_of(&p, 2, &sq) && sq.state == MLX5_SQC_STATE_RDY &&
+	      sq.pp_index == expected_index(s, 2) && sq.pp_index != old_index &&
+	      sq.qos_queue_group_id == expected_group(s, 2),
+	      "queue 2 ready at 5 Gbps under 900: state %u index %u (plan "
+	      "%u) group %u (plan %u)", sq.state, sq.pp_index,
+	      expected_index(s, 2), sq.qos_queue_group_id,
+	      expected_group(s, 2));
+	CHECK(mlx5_emu_sched_get(p.emu, old_group, &info) != 0,
+	      "queue 2's old group %u destroyed", old_group);
+	check_views(&p, "queue 2 recovered");
+	CHECK(send_frames(p.id, 2, 4) == 4, "queue 2 sends again");
+	mlx5_emu_drain(p.emu);
+	tport_close(&p);
+}
+
+/*
+ * A change that keeps a recovering queue's group and then fails rolls
+ * back with the kept group taken back (the same element, not a new one):
+ * node 900 (queues 0 and 1, one group each) moves from 902 to 903, queue
+ * 1 in reset; the old groups go bottom-up, queue 1's first: it is kept,
+ * then the DESTROY of queue 0's is made to fail. After the recovery the
+ * device holds the old plan.
+ */
+static void
+test_recovery_rollback(void)
+{
+	struct mlx5_emu_sched_info info;
+	struct mlx5_emu_fault_cmd fc;
+	struct rte_tm_node_params np;
+	struct mlx5_emu_sq_info sq;
+	struct rte_eth_stats st;
+	struct mlx5_tm_sched *s;
+	uint16_t old_group;
+	unsigned int n_elems;
+	struct tport p;
+	int ret;
+
+	printf("rollback of a change that kept a recovering queue's group\n");
+	if (tport_open(&p, NULL, 2, true) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	s = sched_of(&p);
+	EXPECT_OK(profile_add(p.id, 1, 1250000000, false), "10 Gbps");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	EXPECT_OK(nonleaf_add(p.id, MID2 + 1, ROOT, 1), "902");
+	EXPECT_OK(nonleaf_add(p.id, MID2 + 2, ROOT, 1), "903");
+	EXPECT_OK(nonleaf_add(p.id, MID, MID2 + 1, 2), "900 under 902");
+	np = leaf_params(1);
+	EXPECT_OK(rte_tm_node_add(p.id, 0, MID, 0, 1, 3, &np, &terr), "l0");
+	EXPECT_OK(rte_tm_node_add(p.id, 1, MID, 0, 2, 3, &np, &terr), "l1");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	check_views(&p, "committed");
+	n_elems = mlx5_emu_sched_list(p.emu, NULL, 0);
+	fail_next_wqe(&p, 1);
+	rte_eth_tx_burst(p.id, 1, NULL, 0);
+	rte_eth_stats_get(p.id, &st);
+	CHECK(sq_of(&p, 1, &sq) && sq.state == MLX5_SQC_STATE_RST,
+	      "queue 1's SQ in reset: state %u", sq.state);
+	old_group = sq.qos_queue_group_id;
+	memset(&fc, 0, sizeof(fc));
+	fc.opcode = MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT;
+	fc.nth = 1;
+	fc.status = MLX5_CMD_STAT_INT_ERR;
+	fc.syndrome = MLX5_EMU_SYND_INJECTED;
+	CHECK(mlx5_emu_fault_cmd(p.emu, &fc) == 0, "arm DESTROY");
+	ret = TM(rte_tm_node_parent_update(p.id, MID, MID2 + 2, 0, 1, &terr));
+	CHECK(ret != 0 && strstr(tmsg(), "DESTROY_SCHEDULING_ELEMENT") != NULL,
+	      "the injected DESTROY fails the move: %d \"%s\"", ret, tmsg());
+	CHECK(mlx5_emu_sched_list(p.emu, NULL, 0) == n_elems &&
+	      s->applied.n_elems == n_elems &&
+	      mlx5_emu_sched_get(p.emu, old_group, &info) == 0 &&
+	      expected_group(s, 1) == old_group,
+	      "rolled back: %u elements (before %u), queue 1's group %u "
+	      "(plan %u)", mlx5_emu_sched_list(p.emu, NULL, 0), n_elems,
+	      old_group, expected_group(s, 1));
+	finish_recovery(&p, 1);
+	CHECK(sq_of(&p, 1, &sq) && sq.state == MLX5_SQC_STATE_RDY &&
+	      sq.qos_queue_group_id == old_group,
+	      "queue 1 ready in its group: state %u group %u", sq.state,
+	      sq.qos_queue_group_id);
+	check_views(&p, "queue 1 recovered");
+	EXPECT_OK(rte_tm_node_parent_update(p.id, MID, MID2 + 2, 0, 1, &terr),
+		  "the move without a fault");
+	CHECK(mlx5_emu_sched_get(p.emu, old_group, &info) != 0,
+	      "queue 1's old group %u destroyed", old_group);
+	check_views(&p, "moved");
 	tport_close(&p);
 }
 
@@ -2159,6 +2377,8 @@ main(int argc, char **argv)
 	TM_CASE(test_refusals());
 	TM_CASE(test_commit_after_start());
 	TM_CASE(test_parent_suspend_stats());
+	TM_CASE(test_recovery_vs_live_changes());
+	TM_CASE(test_recovery_rollback());
 	TM_CASE(test_rollback());
 	TM_CASE(test_dedicated());
 	TM_CASE(test_reconfigure());

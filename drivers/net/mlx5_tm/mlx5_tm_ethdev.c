@@ -61,6 +61,8 @@ mlx5_tm_recover_all(struct rte_eth_dev *dev)
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		if (dev->data->tx_queues[i] != NULL)
 			mlx5_tm_txq_recover(dev->data->tx_queues[i]);
+	/* Groups that SQs made ready again have left. */
+	mlx5_tm_sched_reap(dev);
 }
 
 /* Set the netdev MTU (hardware: SIOCSIFMTU) and remember it. */
@@ -281,6 +283,7 @@ mlx5_tm_dev_stop(struct rte_eth_dev *dev)
 	rte_eal_alarm_cancel(recovery_alarm, dev);
 	pthread_mutex_lock(&priv->lock);
 	stop_queues(dev);
+	mlx5_tm_sched_reap(dev); /* No SQ holds a kept element now. */
 	mlx5_tm_mr_gc(priv);
 	priv->started = false;
 	dev->data->dev_started = 0;

@@ -5,7 +5,8 @@
 /*
  * The scheduling layer's face to the ethdev layer: its state's life
  * cycle (probe to close), the queue rate limit, reconfiguration of the
- * number of Tx queues, and the port registry telemetry reads.
+ * number of Tx queues, the elements kept until error recovery leaves
+ * them, and the port registry telemetry reads.
  */
 
 #include <errno.h>
@@ -19,6 +20,7 @@
 
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_ethdev.h"
+#include "mlx5_tm_devx_sched.h"
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_sched.h"
 #include "mlx5_tm_sched_priv.h"
@@ -144,6 +146,14 @@ mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 	s->committed = false;
 	if (mlx5_tm_sched_sync(s, "port close", NULL) != 0)
 		MLX5_TM_PORT_LOG(ERR, dev->data->port_id, "%s", s->msg);
+	pthread_mutex_lock(&priv->lock);
+	mlx5_tm_sched_reap(dev);
+	if (s->n_kept != 0)
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "%u scheduling elements out of the hierarchy stay on the device: it refused to destroy them (errors above)",
+				 s->n_kept);
+	pthread_mutex_unlock(&priv->lock);
+	free(s->kept);
 	mlx5_tm_pacing_destroy(s->pacing);
 	tm_plan_fini(&s->applied);
 	tm_plan_fini(&s->next);
@@ -152,6 +162,113 @@ mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 	priv->sched = NULL;
+}
+
+/* Whether element @p hw_id holds an SQ or a kept child (port lock). */
+static bool
+elem_in_use(struct mlx5_tm_sched *s, uint32_t hw_id)
+{
+	uint32_t i;
+
+	if (hw_id <= UINT16_MAX &&
+	    mlx5_tm_txq_group_held(s->dev, (uint16_t)hw_id))
+		return true;
+	for (i = 0; i < s->n_kept; i++)
+		if (s->kept[i].parent_hw_id == hw_id)
+			return true;
+	return false;
+}
+
+int
+mlx5_tm_sched_kept_reserve(struct mlx5_tm_sched *s, uint32_t n)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(s->dev);
+	struct mlx5_tm_sched_kept *k;
+	int ret = 0;
+
+	pthread_mutex_lock(&priv->lock);
+	if (s->n_kept + n > s->kept_cap) {
+		k = realloc(s->kept, (size_t)(s->n_kept + n) * sizeof(*k));
+		if (k == NULL) {
+			ret = -ENOMEM;
+		} else {
+			s->kept = k;
+			s->kept_cap = s->n_kept + n;
+		}
+	}
+	pthread_mutex_unlock(&priv->lock);
+	return ret;
+}
+
+int
+mlx5_tm_sched_elem_release(struct mlx5_tm_sched *s,
+			   struct mlx5_tm_devx_obj *hw, uint32_t hw_id,
+			   uint32_t parent_hw_id)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(s->dev);
+	int ret = 0;
+
+	pthread_mutex_lock(&priv->lock);
+	if (!elem_in_use(s, hw_id)) {
+		ret = mlx5_tm_devx_sched_destroy(priv, hw, hw_id);
+	} else if (s->n_kept == s->kept_cap) {
+		ret = -ENOMEM; /* Not reserved: a caller's bug. */
+	} else {
+		s->kept[s->n_kept++] = (struct mlx5_tm_sched_kept){
+			.hw = hw, .hw_id = hw_id, .parent_hw_id = parent_hw_id,
+		};
+		MLX5_TM_PORT_LOG(INFO, s->dev->data->port_id,
+				 "scheduling element %u kept until the SQs in error recovery leave it",
+				 hw_id);
+	}
+	pthread_mutex_unlock(&priv->lock);
+	return ret;
+}
+
+struct mlx5_tm_devx_obj *
+mlx5_tm_sched_elem_unkeep(struct mlx5_tm_sched *s, uint32_t hw_id)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(s->dev);
+	struct mlx5_tm_devx_obj *hw = NULL;
+	uint32_t i;
+
+	pthread_mutex_lock(&priv->lock);
+	for (i = s->n_kept; i-- > 0;)
+		if (s->kept[i].hw_id == hw_id) {
+			hw = s->kept[i].hw;
+			memmove(&s->kept[i], &s->kept[i + 1],
+				(s->n_kept - i - 1) * sizeof(s->kept[0]));
+			s->n_kept--;
+			break;
+		}
+	pthread_mutex_unlock(&priv->lock);
+	return hw;
+}
+
+void
+mlx5_tm_sched_reap(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+	uint32_t i = 0;
+
+	/* Children come first: one pass frees a kept subtree. */
+	while (s != NULL && i < s->n_kept) {
+		const struct mlx5_tm_sched_kept *k = &s->kept[i];
+
+		if (elem_in_use(s, k->hw_id) ||
+		    mlx5_tm_devx_sched_destroy(mlx5_tm_priv(dev), k->hw,
+					       k->hw_id) != 0) {
+			i++;
+			continue;
+		}
+		MLX5_TM_PORT_LOG(DEBUG, dev->data->port_id,
+				 "kept scheduling element %u destroyed",
+				 k->hw_id);
+		/* k is gone: the entries after it move down. */
+		memmove(&s->kept[i], &s->kept[i + 1],
+			(s->n_kept - i - 1) * sizeof(s->kept[0]));
+		s->n_kept--;
+	}
 }
 
 /* Apply s->next; on failure @p error says what, naming @p what. */

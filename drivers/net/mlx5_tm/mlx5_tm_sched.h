@@ -21,6 +21,14 @@ int mlx5_tm_sched_init(struct rte_eth_dev *dev);
 /** Release every pacing entry and the scheduling state (port close). */
 void mlx5_tm_sched_uninit(struct rte_eth_dev *dev);
 
+/**
+ * Destroy the scheduling elements kept out of the plan (see
+ * mlx5_tm_sched_elem_release()) that no SQ and no kept child uses any
+ * more: after error recovery made SQs ready in their new groups, and
+ * after the port's SQs are destroyed. Call with the port lock held.
+ */
+void mlx5_tm_sched_reap(struct rte_eth_dev *dev);
+
 /** ethdev tm_ops_get. */
 int mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops);
 

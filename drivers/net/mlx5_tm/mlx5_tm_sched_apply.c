@@ -8,9 +8,10 @@
  * ones on the device (prepare); then the device steps in the order of the
  * difference: elements created top-down and modified, each moved queue's
  * MODIFY_SQ (group and pacing index together), suspension, unused
- * elements destroyed bottom-up; then the transaction commits, freeing the
- * entries left without users. A failure undoes the steps taken, newest
- * first, and aborts the transaction.
+ * elements destroyed bottom-up (or kept while an SQ in error recovery is
+ * still in them: it joins its new group when made ready again); then the
+ * transaction commits, freeing the entries left without users. A failure
+ * undoes the steps taken, newest first, and aborts the transaction.
  */
 
 #include <errno.h>
@@ -173,15 +174,25 @@ elem_modify(struct exec *x, const struct tm_elem *e, const struct tm_elem *to)
 					 to->max_average_bw);
 }
 
+/* Element @p e of @p p off the device, now or once no SQ is in it. */
 static int
-elem_destroy(struct exec *x, struct tm_elem *e)
+elem_destroy(struct exec *x, const struct tm_plan *p, struct tm_elem *e)
 {
-	int ret = mlx5_tm_devx_sched_destroy(mlx5_tm_priv(x->s->dev), e->hw,
-					     e->hw_id);
+	int ret = mlx5_tm_sched_elem_release(x->s, e->hw, e->hw_id,
+					     e->parent == TM_PLAN_NONE ? 0 :
+					     p->elems[e->parent].hw_id);
 
 	if (ret == 0)
 		e->hw = NULL;
 	return ret;
+}
+
+/* Element @p e of the old plan back: kept, or created again. */
+static int
+elem_restore(struct exec *x, struct tm_elem *e)
+{
+	e->hw = mlx5_tm_sched_elem_unkeep(x->s, e->hw_id);
+	return e->hw != NULL ? 0 : elem_create(x, x->old, e);
 }
 
 /* Queue @p q to its group and pacing entry of @p p. */
@@ -210,7 +221,8 @@ step(struct exec *x, const struct tm_op *op, bool undo)
 	switch (op->type) {
 	case TM_OP_CREATE:
 		e = &x->new->elems[op->index];
-		return undo ? elem_destroy(x, e) : elem_create(x, x->new, e);
+		return undo ? elem_destroy(x, x->new, e) :
+		       elem_create(x, x->new, e);
 	case TM_OP_MODIFY:
 		e = &x->new->elems[op->index];
 		return undo ? elem_modify(x, e,
@@ -227,7 +239,7 @@ step(struct exec *x, const struct tm_op *op, bool undo)
 	case TM_OP_DESTROY:
 		/* Undone top-down: the old parent exists again first. */
 		e = &x->old->elems[op->index];
-		return undo ? elem_create(x, x->old, e) : elem_destroy(x, e);
+		return undo ? elem_restore(x, e) : elem_destroy(x, x->old, e);
 	default:
 		return 0; /* Pacing: the transaction's. */
 	}
@@ -301,6 +313,12 @@ execute(struct exec *x)
 	ret = stage_pacing(x);
 	if (ret != 0)
 		return ret;
+	/* Any element this apply destroys or undoes may have to be kept. */
+	ret = mlx5_tm_sched_kept_reserve(s, x->d.n_ops);
+	if (ret != 0) {
+		snprintf(s->msg, sizeof(s->msg), "no memory");
+		return ret;
+	}
 	for (i = 0; i < x->d.n_ops; i++) {
 		ret = step(x, &x->d.ops[i], false);
 		if (ret == 0)

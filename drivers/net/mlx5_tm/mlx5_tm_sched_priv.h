@@ -30,6 +30,14 @@
 #include "tm_plan.h"
 
 struct rte_eth_dev;
+struct mlx5_tm_devx_obj;
+
+/** An element no plan has any more, that the device still needs. */
+struct mlx5_tm_sched_kept {
+	struct mlx5_tm_devx_obj *hw;
+	uint32_t hw_id;
+	uint32_t parent_hw_id;        /**< 0: the device's root. */
+};
 
 /** Scheduling state of a port. */
 struct mlx5_tm_sched {
@@ -44,6 +52,13 @@ struct mlx5_tm_sched {
 	uint16_t fail_qid;            /**< Queue of the last apply failure. */
 	char msg[TM_TREE_MSG_SIZE];   /**< Message of the last failure. */
 	struct mlx5_tm_log_limit log; /**< Repeated refusals (lock held). */
+	/**
+	 * Elements out of the plan that an SQ in error recovery or a kept
+	 * child still uses, children before parents; under the port lock.
+	 */
+	struct mlx5_tm_sched_kept *kept;
+	uint32_t n_kept;
+	uint32_t kept_cap;
 };
 
 /** The scheduling state of @p dev (NULL before init). */
@@ -62,6 +77,38 @@ struct mlx5_tm_sched *mlx5_tm_sched_get(const struct rte_eth_dev *dev);
  *   device.
  */
 int mlx5_tm_sched_apply(struct mlx5_tm_sched *s);
+
+/**
+ * Make room for @p n more kept elements, so that releasing an element
+ * cannot fail for memory (before the device steps of an apply).
+ *
+ * @return
+ *   0 or -ENOMEM.
+ */
+int mlx5_tm_sched_kept_reserve(struct mlx5_tm_sched *s, uint32_t n);
+
+/**
+ * Destroy element @p hw_id (device object @p hw, under @p parent_hw_id),
+ * or keep it while an SQ in error recovery or a kept child is in it
+ * (firmware refuses to destroy it then); mlx5_tm_sched_reap() destroys
+ * it later. Room must be reserved first.
+ *
+ * @return
+ *   0 (destroyed or kept) or the negative errno of the destroy.
+ */
+int mlx5_tm_sched_elem_release(struct mlx5_tm_sched *s,
+			       struct mlx5_tm_devx_obj *hw, uint32_t hw_id,
+			       uint32_t parent_hw_id);
+
+/**
+ * Take back element @p hw_id if mlx5_tm_sched_elem_release() kept it
+ * (undoing the release).
+ *
+ * @return
+ *   Its device object, or NULL when it was destroyed.
+ */
+struct mlx5_tm_devx_obj *mlx5_tm_sched_elem_unkeep(struct mlx5_tm_sched *s,
+						   uint32_t hw_id);
 
 /**
  * Apply the plan of the hierarchy as it is (every queue unlimited when

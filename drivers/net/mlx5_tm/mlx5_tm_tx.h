@@ -159,6 +159,11 @@ struct mlx5_tm_txq {
 	unsigned int socket;
 	uint64_t offloads;
 	bool live;                         /**< SQ created and ready. */
+	/**
+	 * Queue group the SQ's context holds (0: none), under the port
+	 * lock: in error recovery it keeps the old one until made ready.
+	 */
+	uint16_t sq_group;
 	uint64_t recoveries;
 	struct mlx5_tm_txq_stats base;     /**< Counters at the last reset. */
 	uint64_t recoveries_base;

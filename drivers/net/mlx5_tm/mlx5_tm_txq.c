@@ -240,6 +240,7 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 		goto fail;
 	__atomic_store_n(&txq->empw, txq_empw_ok(txq, sqa.pp_index),
 			 __ATOMIC_RELEASE);
+	txq->sq_group = sqa.qos_group_id;
 	txq->live = true;
 	MLX5_TM_TXQ_LOG(DEBUG, priv->dev->data->port_id, txq->qid,
 			"SQ 0x%x CQ 0x%x pacing index %u queue group %u",
@@ -365,6 +366,7 @@ txq_recover_rearm(struct mlx5_tm_txq *txq)
 					 MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RDY,
 					 &sched) < 0)
 		return;
+	txq->sq_group = sched.qos_group_id;
 	txq->recoveries++;
 	MLX5_TM_TXQ_LOG(INFO, priv->dev->data->port_id, txq->qid,
 			"SQ 0x%x ready again, pacing index %u", txq->sqn, pp);
@@ -388,6 +390,30 @@ mlx5_tm_txq_recover(struct mlx5_tm_txq *txq)
 }
 
 /* The queue-layer contract (mlx5_tm_txq.h). */
+
+/*
+ * RDY->RDY on @p txq failed. Firmware refuses it on an SQ that a failed
+ * WQE has put in error before the datapath saw the error CQE: when
+ * QUERY_SQ says so (as upstream's recovery asks), the values wait for the
+ * re-arm, which carries them, and the recovery starts. Returns 0 then,
+ * else @p ret.
+ */
+static int
+txq_defer_to_rearm(struct mlx5_tm_txq *txq, int ret)
+{
+	uint32_t ok = MLX5_TM_TXQ_OK;
+
+	if (mlx5_tm_devx_sq_state(txq->priv, txq->sq_obj, txq->sqn) !=
+	    MLX5_SQC_STATE_ERR)
+		return ret;
+	__atomic_compare_exchange_n(&txq->state, &ok, MLX5_TM_TXQ_ERR, false,
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	/* Said where the refusal was logged: the change did not fail. */
+	MLX5_TM_TXQ_LOG(NOTICE, txq->priv->dev->data->port_id, txq->qid,
+			"SQ 0x%x went to error (hence the MODIFY_SQ refusal): its pacing index and queue group are set when it is ready again",
+			txq->sqn);
+	return 0;
+}
 
 int
 mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid, uint16_t pp_index,
@@ -421,11 +447,16 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid, uint16_t pp_index,
 	if (txq != NULL && !empw)
 		__atomic_store_n(&txq->empw, 0, __ATOMIC_RELEASE);
 	if (txq != NULL && txq->live &&
-	    __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE) == MLX5_TM_TXQ_OK)
+	    __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE) == MLX5_TM_TXQ_OK) {
 		ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj,
 						   txq->sqn,
 						   MLX5_SQC_STATE_RDY,
 						   MLX5_SQC_STATE_RDY, &sched);
+		if (ret == 0 && sched.set_group)
+			txq->sq_group = group;
+		else if (ret != 0)
+			ret = txq_defer_to_rearm(txq, ret);
+	}
 	if (txq != NULL)
 		__atomic_store_n(&txq->empw,
 				 txq_empw_ok(txq, ret == 0 ? pp_index :
@@ -442,6 +473,21 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid, uint16_t pp_index,
 	}
 	pthread_mutex_unlock(&priv->lock);
 	return ret;
+}
+
+bool
+mlx5_tm_txq_group_held(struct rte_eth_dev *dev, uint16_t group)
+{
+	uint16_t q;
+
+	for (q = 0; q < dev->data->nb_tx_queues; q++) {
+		const struct mlx5_tm_txq *txq = txq_of(dev, q);
+
+		if (txq != NULL && txq->sq_obj != NULL &&
+		    txq->sq_group == group)
+			return true;
+	}
+	return false;
 }
 
 uint16_t

@@ -50,9 +50,12 @@ uint16_t mlx5_tm_txq_ring_size(const struct rte_eth_dev *dev,
  * Both are remembered per queue id, whether or not the queue is set up or
  * started. A queue whose SQ is not created yet gets them in CREATE_SQ; a
  * queue whose SQ is ready gets one MODIFY_SQ (RDY to RDY, bit 0 for the
- * index and bit 2 for the group, each only when it changes). The caller
- * owns the pacing entry and the group, and releases the old ones only
- * after this returns 0.
+ * index and bit 2 for the group, each only when it changes). A queue in
+ * error recovery, or whose SQ firmware has just put in error (it refuses
+ * the RDY to RDY), gets them when the recovery makes it ready again; its
+ * SQ stays in its old group until then (mlx5_tm_txq_group_held()). The
+ * caller owns the pacing entry and the group, and releases the old ones
+ * only after this returns 0.
  *
  * @return
  *   0, or a negative errno (the queue keeps its previous values):
@@ -60,6 +63,14 @@ uint16_t mlx5_tm_txq_ring_size(const struct rte_eth_dev *dev,
  */
 int mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 			  uint16_t pp_index, uint16_t group);
+
+/**
+ * Whether an SQ of the port is still in queue group @p group (scheduling
+ * element id): an SQ in error recovery keeps its old group until it is
+ * ready again, and firmware refuses to destroy a group that holds an SQ.
+ * Call with the port lock held.
+ */
+bool mlx5_tm_txq_group_held(struct rte_eth_dev *dev, uint16_t group);
 
 /** The pacing index remembered for Tx queue @p qid (0 = unlimited). */
 uint16_t mlx5_tm_txq_get_pp_index(struct rte_eth_dev *dev, uint16_t qid);
