@@ -32,9 +32,6 @@ struct mlx5_tm_pacing {
 	struct pacing_table *table;
 	bool no_uid;           /* pacing, but no entries for DEVX users */
 	uint32_t hw_allocated; /* pp_alloc not yet matched by pp_free */
-	bool failed;           /* a pp_alloc failed: fail_ctx, fail_errno */
-	struct pacing_ctx fail_ctx;
-	int fail_errno;
 	/* Bit per device index: the entry paces WQEs (rate_mode 1). */
 	uint64_t wqe_rate[(UINT16_MAX + 1) / 64];
 };
@@ -81,9 +78,6 @@ hw_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
 		/* Index 0 means "unlimited": never a valid entry. */
 		if (pp != NULL)
 			pm->glue->pp_free(pp);
-		pm->failed = true;
-		pm->fail_ctx = *ctx;
-		pm->fail_errno = -ret;
 		return ret;
 	}
 	pm->hw_allocated++;
@@ -150,7 +144,7 @@ mlx5_tm_pacing_create(const struct mlx5_tm_glue *glue,
 	pm->defaults.typical_pkt_sz = conf->typical_pkt_sz;
 	/* A bucket the device would ignore is refused, not dropped. */
 	pm->defaults.strict_bucket = true;
-	pm->table = pacing_table_create(pm->caps.table_size, err);
+	pm->table = pacing_table_create(pm->caps.table_size, &hw_ops, pm, err);
 	if (pm->table == NULL) {
 		free(pm);
 		return NULL;
@@ -168,7 +162,7 @@ mlx5_tm_pacing_destroy(struct mlx5_tm_pacing *pm)
 {
 	if (pm == NULL)
 		return;
-	pacing_table_destroy(pm->table, &hw_ops, pm);
+	pacing_table_destroy(pm->table);
 	free(pm);
 }
 
@@ -247,29 +241,20 @@ mlx5_tm_pacing_table(const struct mlx5_tm_pacing *pm)
 	return pm->table;
 }
 
-struct pacing_txn *
-mlx5_tm_pacing_begin(struct mlx5_tm_pacing *pm, struct pacing_error *err)
-{
-	return pacing_txn_begin(pm->table, &hw_ops, pm, err);
-}
-
 int
-mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm, struct pacing_txn *txn,
-		       uint16_t qid, const struct pacing_ctx *ctx,
+mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm, const struct pacing_ctx *ctx,
 		       struct pacing_grant *grant, struct pacing_error *err)
 {
-	return pacing_txn_acquire(txn, qid, ctx,
-				  pm->conf.dedicated ? PACING_ACQ_DEDICATED : 0,
-				  pm->conf.dedicated ? 0 :
-				  pm->conf.rate_tolerance_ppm, grant, err);
+	return pacing_table_acquire(pm->table, ctx,
+				    pm->conf.dedicated ? PACING_ACQ_DEDICATED : 0,
+				    pm->conf.dedicated ? 0 :
+				    pm->conf.rate_tolerance_ppm, grant, err);
 }
 
-uint16_t
-mlx5_tm_pacing_txn_index(const struct pacing_txn *txn, uint64_t entry_id)
+void
+mlx5_tm_pacing_release(struct mlx5_tm_pacing *pm, uint64_t entry_id)
 {
-	const struct mlx5_tm_pp *pp = pacing_txn_entry_hw(txn, entry_id);
-
-	return pp != NULL ? pp->index : 0;
+	pacing_table_release(pm->table, entry_id, NULL);
 }
 
 bool
@@ -289,17 +274,6 @@ mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm, uint64_t entry_id)
 		return 0;
 	pp = info.hw;
 	return pp != NULL ? pp->index : 0;
-}
-
-bool
-mlx5_tm_pacing_last_failure(const struct mlx5_tm_pacing *pm,
-			    struct pacing_ctx *ctx, int *errnum)
-{
-	if (!pm->failed)
-		return false;
-	*ctx = pm->fail_ctx;
-	*errnum = pm->fail_errno;
-	return true;
 }
 
 uint32_t

@@ -85,32 +85,24 @@ int mlx5_tm_pacing_convert(const struct mlx5_tm_pacing *pm,
 struct pacing_table *mlx5_tm_pacing_table(const struct mlx5_tm_pacing *pm);
 
 /**
- * Open a transaction on the table; its new entries are allocated on the
- * device at prepare, the entries it drops freed at commit.
+ * Acquire an entry of context @p ctx with the port's sharing policy
+ * (dedicated, rate tolerance); a new entry is allocated on the device.
  *
  * @return
- *   The transaction, or NULL with @p err filled.
+ *   0, or a negative errno with @p err filled, nothing changed.
  */
-struct pacing_txn *mlx5_tm_pacing_begin(struct mlx5_tm_pacing *pm,
-					struct pacing_error *err);
-
-/**
- * Stage the acquisition of @p ctx by queue @p qid, with the port's sharing
- * policy (dedicated, rate tolerance).
- */
-int mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm, struct pacing_txn *txn,
-			   uint16_t qid, const struct pacing_ctx *ctx,
+int mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm,
+			   const struct pacing_ctx *ctx,
 			   struct pacing_grant *grant,
 			   struct pacing_error *err);
 
 /**
- * Device index of entry @p entry_id as transaction @p txn sees it (after a
- * successful prepare for a new entry); 0 when unknown.
+ * Release a reference to entry @p entry_id; the device entry is freed
+ * with the last one.
  */
-uint16_t mlx5_tm_pacing_txn_index(const struct pacing_txn *txn,
-				  uint64_t entry_id);
+void mlx5_tm_pacing_release(struct mlx5_tm_pacing *pm, uint64_t entry_id);
 
-/** Device index of committed entry @p entry_id; 0 when unknown. */
+/** Device index of entry @p entry_id; 0 when unknown. */
 uint16_t mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm,
 			      uint64_t entry_id);
 
@@ -120,15 +112,6 @@ uint16_t mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm,
  */
 bool mlx5_tm_pacing_index_wqe_rate(const struct mlx5_tm_pacing *pm,
 				   uint16_t index);
-
-/**
- * The context and errno of the last device allocation that failed.
- *
- * @return
- *   True when one failed since the manager was created.
- */
-bool mlx5_tm_pacing_last_failure(const struct mlx5_tm_pacing *pm,
-				 struct pacing_ctx *ctx, int *errnum);
 
 /** Device allocations made and not freed (for leak checks). */
 uint32_t mlx5_tm_pacing_hw_allocated(const struct mlx5_tm_pacing *pm);

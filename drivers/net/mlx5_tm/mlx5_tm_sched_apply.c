@@ -3,14 +3,12 @@
  */
 
 /*
- * The executor of a plan difference (lib/tm): one pacing-library
- * transaction stages every new and released entry and allocates the new
- * ones on the device (prepare); then the device steps in the order of the
- * difference: elements created top-down and modified, each moved queue's
- * MODIFY_SQ (group and pacing index together), suspension, unused
- * elements destroyed bottom-up; then the transaction commits, freeing the
- * entries left without users. A failure undoes the steps taken, newest
- * first, and aborts the transaction.
+ * The executor of a plan difference (lib/tm): the steps in the order of
+ * the difference: elements created top-down and modified, new pacing
+ * entries taken, each moved queue's MODIFY_SQ (group and pacing index
+ * together), suspension, unused elements destroyed bottom-up, old pacing
+ * entries released (freed with their last user). A failure undoes the
+ * steps taken, newest first; a release, last, cannot fail.
  */
 
 #include <errno.h>
@@ -25,13 +23,13 @@
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_sched_priv.h"
 
-/* One apply: the two plans, their difference, the pacing transaction. */
+/* One apply: the two plans and their difference. */
 struct exec {
 	struct mlx5_tm_sched *s;
 	struct tm_plan *old;
 	struct tm_plan *new;
 	struct tm_diff d;
-	struct pacing_txn *txn;
+	struct pacing_error perr; /* of a refused pacing entry */
 };
 
 static const struct tm_queue unlimited = { .group = TM_PLAN_NONE };
@@ -42,33 +40,49 @@ queue_in(const struct tm_plan *p, uint16_t q)
 	return q < p->nb_txq ? &p->queues[q] : &unlimited;
 }
 
-/* Explain a failed prepare: capacity, or which queue's entry failed. */
+/* Distinct pacing entries the new plan holds once every queue moved. */
+static uint32_t
+entries_needed(struct exec *x)
+{
+	const struct mlx5_tm_pacing_conf *conf =
+		mlx5_tm_pacing_conf(x->s->pacing);
+	struct pacing_table *t = pacing_table_create(UINT32_MAX, NULL, NULL,
+						     NULL);
+	struct pacing_grant grant;
+	uint32_t n = 0;
+	uint16_t q;
+
+	for (q = 0; t != NULL && q < x->new->nb_txq; q++)
+		if (x->new->queues[q].shaped)
+			pacing_table_acquire(t, &x->new->queues[q].ctx,
+				conf->dedicated ? PACING_ACQ_DEDICATED : 0,
+				conf->dedicated ? 0 : conf->rate_tolerance_ppm,
+				&grant, NULL);
+	if (t != NULL)
+		n = pacing_table_in_use(t);
+	pacing_table_destroy(t);
+	return n;
+}
+
+/* Explain a refused pacing entry: capacity, or the queue's entry. */
 static void
-explain_prepare(struct exec *x, const struct pacing_error *perr, int ret)
+explain_pace(struct exec *x, uint16_t q, int ret)
 {
 	struct mlx5_tm_sched *s = x->s;
 	uint32_t table =
 		mlx5_tm_priv(s->dev)->caps.packet_pacing_rate_table_size;
-	struct pacing_ctx ctx = { 0 };
-	int errnum;
-	uint16_t q;
+	struct pacing_table *t = mlx5_tm_pacing_table(s->pacing);
 
-	s->fail_qid = UINT16_MAX;
-	if (perr->field == PACING_FIELD_TABLE_CAPACITY) {
+	if (x->perr.field == PACING_FIELD_TABLE_CAPACITY) {
 		snprintf(s->msg, sizeof(s->msg),
-			 "not enough pacing entries: %.160s (the device's rate table has %u entries, index 0 reserved)%s",
-			 perr->message, table,
+			 "not enough pacing entries: the new rates need %u distinct entries (the old ones stay until their queues moved), %u fit (the device's rate table has %u entries, index 0 reserved)%s",
+			 entries_needed(x), pacing_table_capacity(t), table,
 			 mlx5_tm_pacing_conf(s->pacing)->dedicated ? "" :
 			 " (queues with equal rates share an entry; see "
 			 "devarg rate_tolerance_ppm)");
 		return;
 	}
-	if (perr->field != PACING_FIELD_HW ||
-	    !mlx5_tm_pacing_last_failure(s->pacing, &ctx, &errnum)) {
-		snprintf(s->msg, sizeof(s->msg), "%s", perr->message);
-		return;
-	}
-	if (ret == -ENOSPC) {
+	if (x->perr.field == PACING_FIELD_HW && ret == -ENOSPC) {
 		/*
 		 * Within our plan, yet full: the rest of the table is held
 		 * by other users (the kernel netdev, other processes), which
@@ -79,60 +93,8 @@ explain_prepare(struct exec *x, const struct pacing_error *perr, int ret)
 			 table, mlx5_tm_pacing_hw_allocated(s->pacing));
 		return;
 	}
-	for (q = 0; q < x->new->nb_txq; q++)
-		if (x->new->queues[q].shaped &&
-		    pacing_ctx_equal(&x->new->queues[q].ctx, &ctx))
-			break;
-	s->fail_qid = q < x->new->nb_txq ? q : UINT16_MAX;
-	snprintf(s->msg, sizeof(s->msg),
-		 "the device refused a pacing entry (rate_limit %" PRIu32
-		 " %s): %s", ctx.rate_limit,
-		 ctx.rate_mode == PACING_RATE_MODE_WQE ? "WQEs/s" : "kbps",
-		 strerror(-ret));
-}
-
-/* Stage every pacing change and allocate the new entries. */
-static int
-stage_pacing(struct exec *x)
-{
-	struct mlx5_tm_sched *s = x->s;
-	struct pacing_error perr;
-	struct pacing_grant grant;
-	uint32_t i;
-	uint16_t q;
-	int ret;
-
-	x->txn = mlx5_tm_pacing_begin(s->pacing, &perr);
-	if (x->txn == NULL) {
-		snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
-		return perr.code != 0 ? perr.code : -ENOMEM;
-	}
-	for (i = 0; i < x->d.n_ops; i++) {
-		const struct tm_op *op = &x->d.ops[i];
-
-		q = (uint16_t)op->index;
-		if (op->type == TM_OP_PACE)
-			ret = mlx5_tm_pacing_acquire(s->pacing, x->txn, q,
-						     &x->new->queues[q].ctx,
-						     &grant, &perr);
-		else if (op->type == TM_OP_RELEASE)
-			ret = pacing_txn_release(x->txn, q,
-						 x->old->queues[q].entry,
-						 &perr);
-		else
-			continue;
-		if (ret != 0) {
-			s->fail_qid = q;
-			snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
-			return ret;
-		}
-		if (op->type == TM_OP_PACE)
-			x->new->queues[q].entry = grant.entry_id;
-	}
-	ret = pacing_txn_prepare(x->txn, &perr);
-	if (ret != 0)
-		explain_prepare(x, &perr, ret);
-	return ret;
+	s->fail_qid = q;
+	snprintf(s->msg, sizeof(s->msg), "%s", x->perr.message);
 }
 
 /* Element @p e of @p p on the device, under its parent's device id. */
@@ -191,12 +153,24 @@ queue_move(struct exec *x, const struct tm_plan *p, uint16_t q)
 	uint16_t idx = 0, group = 0;
 
 	if (t->shaped)
-		idx = p == x->new ?
-		      mlx5_tm_pacing_txn_index(x->txn, t->entry) :
-		      mlx5_tm_pacing_index(x->s->pacing, t->entry);
+		idx = mlx5_tm_pacing_index(x->s->pacing, t->entry);
 	if (t->group != TM_PLAN_NONE)
 		group = (uint16_t)p->elems[t->group].hw_id;
 	return mlx5_tm_txq_set_sched(x->s->dev, q, idx, group);
+}
+
+/* Take queue @p q's new pacing entry. */
+static int
+pace(struct exec *x, uint16_t q)
+{
+	struct pacing_grant grant;
+	int ret;
+
+	ret = mlx5_tm_pacing_acquire(x->s->pacing, &x->new->queues[q].ctx,
+				     &grant, &x->perr);
+	if (ret == 0)
+		x->new->queues[q].entry = grant.entry_id;
+	return ret;
 }
 
 /* Take step @p op forward (@p undo false) or back. */
@@ -216,6 +190,13 @@ step(struct exec *x, const struct tm_op *op, bool undo)
 					  &x->old->elems[x->d.match[op->index]]) :
 		       elem_modify(x, &x->old->elems[x->d.match[op->index]],
 				   e);
+	case TM_OP_PACE:
+		if (undo) {
+			mlx5_tm_pacing_release(x->s->pacing,
+					       x->new->queues[q].entry);
+			return 0;
+		}
+		return pace(x, q);
 	case TM_OP_MOVE:
 		return queue_move(x, undo ? x->old : x->new, q);
 	case TM_OP_SUSPEND:
@@ -228,7 +209,9 @@ step(struct exec *x, const struct tm_op *op, bool undo)
 		e = &x->old->elems[op->index];
 		return undo ? elem_create(x, x->old, e) : elem_destroy(x, e);
 	default:
-		return 0; /* Pacing: the transaction's. */
+		/* The last steps: never undone, nothing after can fail. */
+		mlx5_tm_pacing_release(x->s->pacing, x->old->queues[q].entry);
+		return 0;
 	}
 }
 
@@ -247,6 +230,10 @@ explain_step(struct exec *x, const struct tm_op *op, int ret)
 	const struct tm_elem *e;
 	const struct tm_queue *t;
 
+	if (op->type == TM_OP_PACE) {
+		explain_pace(x, (uint16_t)op->index, ret);
+		return;
+	}
 	if (op->type == TM_OP_MOVE) {
 		t = queue_in(x->new, (uint16_t)op->index);
 		s->fail_qid = (uint16_t)op->index;
@@ -283,7 +270,7 @@ inherit(struct exec *x)
 			x->new->elems[i].hw_id =
 				x->old->elems[x->d.match[i]].hw_id;
 		}
-	/* A queue whose pacing changes gets its entry at staging. */
+	/* A queue whose pacing changes gets its entry at TM_OP_PACE. */
 	for (q = 0; q < x->new->nb_txq; q++)
 		x->new->queues[q].entry = x->new->queues[q].shaped ?
 					  queue_in(x->old, q)->entry : 0;
@@ -293,13 +280,9 @@ static int
 execute(struct exec *x)
 {
 	struct mlx5_tm_sched *s = x->s;
-	struct pacing_error perr;
 	uint32_t i, j;
 	int ret;
 
-	ret = stage_pacing(x);
-	if (ret != 0)
-		return ret;
 	for (i = 0; i < x->d.n_ops; i++) {
 		ret = step(x, &x->d.ops[i], false);
 		if (ret == 0)
@@ -319,12 +302,7 @@ execute(struct exec *x)
 		}
 		return ret;
 	}
-	/* Old entries whose last user went are freed here, after the move. */
-	ret = pacing_txn_commit(x->txn, &perr);
-	x->txn = NULL;
-	if (ret != 0) /* Prepared transactions commit; a library bug. */
-		snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
-	return ret;
+	return 0;
 }
 
 int
@@ -342,9 +320,7 @@ mlx5_tm_sched_apply(struct mlx5_tm_sched *s, struct tm_plan *plan)
 		return ret;
 	}
 	inherit(&x);
-	ret = x.d.n_ops > 0 ? execute(&x) : 0;
-	if (x.txn != NULL)
-		pacing_txn_abort(x.txn);
+	ret = execute(&x);
 	tm_diff_fini(&x.d);
 	if (ret != 0) {
 		tm_plan_fini(plan);
