@@ -44,6 +44,7 @@ recovery_alarm(void *arg)
 	struct rte_eth_dev *dev = arg;
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 
+	mlx5_tm_sched_lock(dev);
 	pthread_mutex_lock(&priv->lock);
 	mlx5_tm_recover_all(dev);
 	if (priv->alarm_armed &&
@@ -51,6 +52,7 @@ recovery_alarm(void *arg)
 			      dev) != 0)
 		priv->alarm_armed = false;
 	pthread_mutex_unlock(&priv->lock);
+	mlx5_tm_sched_unlock(dev);
 }
 
 void
@@ -231,6 +233,7 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 			    dev->data->port_id);
 		return -ENOTSUP;
 	}
+	mlx5_tm_sched_lock(dev);
 	pthread_mutex_lock(&priv->lock);
 	ret = mlx5_tm_mr_register_all(priv);
 	if (ret < 0)
@@ -268,6 +271,7 @@ fail:
 	stop_queues(dev);
 out:
 	pthread_mutex_unlock(&priv->lock);
+	mlx5_tm_sched_unlock(dev);
 	return ret;
 }
 

@@ -127,6 +127,24 @@ mlx5_tm_sched_init(struct rte_eth_dev *dev)
 }
 
 void
+mlx5_tm_sched_lock(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+
+	if (s != NULL)
+		pthread_mutex_lock(&s->lock);
+}
+
+void
+mlx5_tm_sched_unlock(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+
+	if (s != NULL)
+		pthread_mutex_unlock(&s->lock);
+}
+
+void
 mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);

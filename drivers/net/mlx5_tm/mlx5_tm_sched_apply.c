@@ -19,6 +19,7 @@
 
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_ethdev.h"
+#include "mlx5_tm_devx.h"
 #include "mlx5_tm_devx_sched.h"
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_sched_priv.h"
@@ -145,18 +146,42 @@ elem_destroy(struct exec *x, struct tm_elem *e)
 	return ret;
 }
 
-/* Queue @p q to its group and pacing entry of @p p. */
-static int
-queue_move(struct exec *x, const struct tm_plan *p, uint16_t q)
+/* Queue @p q's pacing index and group in @p p. */
+static void
+queue_sched(const struct mlx5_tm_sched *s, const struct tm_plan *p,
+	    uint16_t q, struct mlx5_tm_sq_sched *sq)
 {
 	const struct tm_queue *t = queue_in(p, q);
-	uint16_t idx = 0, group = 0;
 
+	*sq = (struct mlx5_tm_sq_sched){ .set_pp = true, .set_group = true };
 	if (t->shaped)
-		idx = mlx5_tm_pacing_index(x->s->pacing, t->entry);
+		sq->pp_index = mlx5_tm_pacing_index(s->pacing, t->entry);
 	if (t->group != TM_PLAN_NONE)
-		group = (uint16_t)p->elems[t->group].hw_id;
-	return mlx5_tm_txq_set_sched(x->s->dev, q, idx, group);
+		sq->qos_group_id = (uint16_t)p->elems[t->group].hw_id;
+}
+
+void
+mlx5_tm_sched_queue(struct rte_eth_dev *dev, uint16_t qid,
+		    struct mlx5_tm_sq_sched *sq, bool *suspended)
+{
+	const struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+	static const struct tm_plan none;
+
+	queue_sched(s, s != NULL ? &s->applied : &none, qid, sq);
+	if (suspended != NULL)
+		*suspended = s != NULL && queue_in(&s->applied, qid)->suspended;
+}
+
+/* Queue @p q from its group and pacing entry of @p from to @p to's. */
+static int
+queue_move(struct exec *x, const struct tm_plan *from,
+	   const struct tm_plan *to, uint16_t q)
+{
+	struct mlx5_tm_sq_sched a, b;
+
+	queue_sched(x->s, from, q, &a);
+	queue_sched(x->s, to, q, &b);
+	return mlx5_tm_txq_set_sched(x->s->dev, q, &a, &b);
 }
 
 /* Take queue @p q's new pacing entry. */
@@ -198,7 +223,8 @@ step(struct exec *x, const struct tm_op *op, bool undo)
 		}
 		return pace(x, q);
 	case TM_OP_MOVE:
-		return queue_move(x, undo ? x->old : x->new, q);
+		return undo ? queue_move(x, x->new, x->old, q) :
+		       queue_move(x, x->old, x->new, q);
 	case TM_OP_SUSPEND:
 		mlx5_tm_txq_set_suspended(x->s->dev, q, undo ?
 			queue_in(x->old, q)->suspended :

@@ -15,27 +15,26 @@
 #include <stdint.h>
 
 struct rte_eth_dev;
+struct mlx5_tm_sq_sched;
 
 /**
- * Set the pacing index (0 = unlimited) and queue group (scheduling element
- * id, 0 = none) of Tx queue @p qid.
+ * Move Tx queue @p qid from pacing index and queue group @p from to
+ * @p to (index 0 = unlimited, group 0 = none).
  *
- * Both are remembered per queue id, whether or not the queue is set up or
- * started. A queue whose SQ is not created yet gets them in CREATE_SQ; a
- * queue whose SQ is ready gets one MODIFY_SQ (RDY to RDY, bit 0 for the
- * index and bit 2 for the group, each only when it changes). The caller
- * owns the pacing entry and the group, and releases the old ones only
- * after this returns 0.
+ * A queue whose SQ is ready gets one MODIFY_SQ (RDY to RDY, bit 0 for the
+ * index and bit 2 for the group, each only when it changes); a queue
+ * without SQ, or in recovery, gets the values of the applied plan when
+ * its SQ is created or made ready again (mlx5_tm_sched_queue()). The
+ * caller holds the sched lock, owns the pacing entry and the group, and
+ * releases the old ones only after this returns 0.
  *
  * @return
  *   0, or a negative errno (the queue keeps its previous values):
  *   -EINVAL bad queue id, -EIO/-EREMOTEIO the device refused MODIFY_SQ.
  */
 int mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
-			  uint16_t pp_index, uint16_t group);
-
-/** The pacing index remembered for Tx queue @p qid (0 = unlimited). */
-uint16_t mlx5_tm_txq_get_pp_index(struct rte_eth_dev *dev, uint16_t qid);
+			  const struct mlx5_tm_sq_sched *from,
+			  const struct mlx5_tm_sq_sched *to);
 
 /** True when Tx queue @p qid has a ready SQ (port started, queue running). */
 bool mlx5_tm_txq_is_live(struct rte_eth_dev *dev, uint16_t qid);
