@@ -20,6 +20,7 @@
 #include <rte_common.h>
 
 #include "mlx5_tm_prm.h"
+#include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_pacing.h"
 
 struct mlx5_tm_pacing {
@@ -27,7 +28,7 @@ struct mlx5_tm_pacing {
 	struct mlx5_tm_glue_dev *gdev;
 	struct pacing_caps caps;
 	struct pacing_defaults defaults;
-	struct mlx5_tm_pacing_conf conf;
+	const struct mlx5_tm_pacing_args *conf;
 	struct mlx5_tm_pacing_range range;
 	struct pacing_table *table;
 	bool no_uid;           /* pacing, but no entries for DEVX users */
@@ -39,8 +40,9 @@ struct mlx5_tm_pacing {
 /* pp_alloc minus pp_free over the process (leak check at close). */
 static uint64_t hw_outstanding;
 
-size_t
-mlx5_tm_pacing_encode(const struct pacing_ctx *ctx, void *buf, size_t len)
+/* @p ctx as a set_pp_rate_limit_context: its size, 0 if @p len is short. */
+static size_t
+pacing_encode(const struct pacing_ctx *ctx, void *buf, size_t len)
 {
 	const size_t sz = MLX5_ST_SZ_BYTES(set_pp_rate_limit_context);
 
@@ -68,7 +70,7 @@ hw_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
 	struct mlx5_tm_pp *pp;
 	size_t sz;
 
-	sz = mlx5_tm_pacing_encode(ctx, buf, sizeof(buf));
+	sz = pacing_encode(ctx, buf, sizeof(buf));
 	errno = 0;
 	pp = pm->glue->pp_alloc(pm->gdev, sz, buf,
 				dedicated ? MLX5_TM_PP_FLAG_DEDICATED_INDEX : 0);
@@ -114,7 +116,7 @@ struct mlx5_tm_pacing *
 mlx5_tm_pacing_create(const struct mlx5_tm_glue *glue,
 		      struct mlx5_tm_glue_dev *gdev,
 		      const struct mlx5_tm_caps *caps,
-		      const struct mlx5_tm_pacing_conf *conf,
+		      const struct mlx5_tm_pacing_args *conf,
 		      struct pacing_error *err)
 {
 	struct mlx5_tm_pacing *pm;
@@ -127,7 +129,7 @@ mlx5_tm_pacing_create(const struct mlx5_tm_glue *glue,
 	}
 	pm->glue = glue;
 	pm->gdev = gdev;
-	pm->conf = *conf;
+	pm->conf = conf;
 	/* Without packet_pacing_uid the kernel hides pacing from DEVX. */
 	pm->no_uid = caps->packet_pacing && !caps->packet_pacing_uid;
 	pm->caps.packet_pacing = caps->packet_pacing && !pm->no_uid;
@@ -166,10 +168,10 @@ mlx5_tm_pacing_destroy(struct mlx5_tm_pacing *pm)
 	free(pm);
 }
 
-const struct mlx5_tm_pacing_conf *
+const struct mlx5_tm_pacing_args *
 mlx5_tm_pacing_conf(const struct mlx5_tm_pacing *pm)
 {
-	return &pm->conf;
+	return pm->conf;
 }
 
 const struct mlx5_tm_pacing_range *
@@ -246,9 +248,9 @@ mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm, const struct pacing_ctx *ctx,
 		       struct pacing_grant *grant, struct pacing_error *err)
 {
 	return pacing_table_acquire(pm->table, ctx,
-				    pm->conf.dedicated ? PACING_ACQ_DEDICATED : 0,
-				    pm->conf.dedicated ? 0 :
-				    pm->conf.rate_tolerance_ppm, grant, err);
+				    pm->conf->dedicated ? PACING_ACQ_DEDICATED : 0,
+				    pm->conf->dedicated ? 0 :
+				    pm->conf->rate_tolerance_ppm, grant, err);
 }
 
 void

@@ -23,13 +23,7 @@
 #include "mlx5_tm_glue.h"
 #include "mlx5_tm_caps.h"
 
-/** Pacing options of the port (devargs). */
-struct mlx5_tm_pacing_conf {
-	uint32_t burst_bound;        /**< tx_burst_bound, bytes, 0 default. */
-	uint32_t typical_pkt_sz;     /**< tx_typical_pkt_sz, bytes. */
-	bool dedicated;              /**< pacing_index=dedicated. */
-	uint32_t rate_tolerance_ppm; /**< Reuse an entry within this. */
-};
+struct mlx5_tm_pacing_args;
 
 /** The manager (opaque). */
 struct mlx5_tm_pacing;
@@ -43,7 +37,8 @@ struct mlx5_tm_pacing_range {
 };
 
 /**
- * Create the manager of a device.
+ * Create the manager of a device, with the port's pacing devargs
+ * @p conf (kept by reference: they live as long as the port).
  *
  * @return
  *   The manager, or NULL with @p err filled.
@@ -51,14 +46,14 @@ struct mlx5_tm_pacing_range {
 struct mlx5_tm_pacing *mlx5_tm_pacing_create(const struct mlx5_tm_glue *glue,
 					     struct mlx5_tm_glue_dev *gdev,
 					     const struct mlx5_tm_caps *caps,
-					     const struct mlx5_tm_pacing_conf *conf,
+					     const struct mlx5_tm_pacing_args *conf,
 					     struct pacing_error *err);
 
 /** Free every device entry left and the manager. NULL is accepted. */
 void mlx5_tm_pacing_destroy(struct mlx5_tm_pacing *pm);
 
 /** The port's pacing options. */
-const struct mlx5_tm_pacing_conf *
+const struct mlx5_tm_pacing_args *
 mlx5_tm_pacing_conf(const struct mlx5_tm_pacing *pm);
 
 /**
@@ -121,15 +116,5 @@ uint32_t mlx5_tm_pacing_hw_allocated(const struct mlx5_tm_pacing *pm);
  * closed ports included: 0 once every port is closed, unless one leaked.
  */
 uint64_t mlx5_tm_pacing_hw_outstanding(void);
-
-/**
- * Encode @p ctx as a set_pp_rate_limit_context into @p buf (@p len bytes,
- * at least the context size), big-endian, reserved bits zero.
- *
- * @return
- *   The context size in bytes, or 0 when @p len is too small.
- */
-size_t mlx5_tm_pacing_encode(const struct pacing_ctx *ctx, void *buf,
-			     size_t len);
 
 #endif /* MLX5_TM_PACING_H */

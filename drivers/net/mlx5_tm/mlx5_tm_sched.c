@@ -87,12 +87,6 @@ int
 mlx5_tm_sched_init(struct rte_eth_dev *dev)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
-	struct mlx5_tm_pacing_conf conf = {
-		.burst_bound = priv->pacing.burst_bound,
-		.typical_pkt_sz = priv->pacing.typical_pkt_sz,
-		.dedicated = priv->pacing.dedicated,
-		.rate_tolerance_ppm = priv->pacing.rate_tolerance_ppm,
-	};
 	struct pacing_error perr;
 	struct mlx5_tm_sched *s;
 	struct tm_limits lim;
@@ -108,7 +102,7 @@ mlx5_tm_sched_init(struct rte_eth_dev *dev)
 	}
 	s->log.port_id = dev->data->port_id;
 	s->pacing = mlx5_tm_pacing_create(priv->glue, priv->gdev, &priv->caps,
-					  &conf, &perr);
+					  &priv->pacing, &perr);
 	if (s->pacing == NULL) {
 		MLX5_TM_LOG(ERR, "port %u: pacing manager: %s",
 			    dev->data->port_id, perr.message);

@@ -45,7 +45,7 @@ queue_in(const struct tm_plan *p, uint16_t q)
 static uint32_t
 entries_needed(struct exec *x)
 {
-	const struct mlx5_tm_pacing_conf *conf =
+	const struct mlx5_tm_pacing_args *conf =
 		mlx5_tm_pacing_conf(x->s->pacing);
 	struct pacing_table *t = pacing_table_create(UINT32_MAX, NULL, NULL,
 						     NULL);

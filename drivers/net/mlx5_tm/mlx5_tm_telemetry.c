@@ -345,7 +345,7 @@ parse_params(const char *params, unsigned long *port, unsigned long *first)
 static int
 tel_pacing(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	const struct mlx5_tm_pacing_conf *conf;
+	const struct mlx5_tm_pacing_args *conf;
 	struct mlx5_tm_sched *s;
 	struct pacing_table *table;
 	unsigned long port, first;
