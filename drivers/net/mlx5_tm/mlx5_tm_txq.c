@@ -449,14 +449,6 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 	return ret;
 }
 
-bool
-mlx5_tm_txq_is_live(struct rte_eth_dev *dev, uint16_t qid)
-{
-	struct mlx5_tm_txq *txq = txq_of(dev, qid);
-
-	return txq != NULL && txq->live;
-}
-
 void
 mlx5_tm_txq_set_suspended(struct rte_eth_dev *dev, uint16_t qid,
 			  bool suspended)

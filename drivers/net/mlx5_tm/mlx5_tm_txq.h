@@ -36,9 +36,6 @@ int mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 			  const struct mlx5_tm_sq_sched *from,
 			  const struct mlx5_tm_sq_sched *to);
 
-/** True when Tx queue @p qid has a ready SQ (port started, queue running). */
-bool mlx5_tm_txq_is_live(struct rte_eth_dev *dev, uint16_t qid);
-
 /**
  * Suspend or resume sending from Tx queue @p qid.
  *
