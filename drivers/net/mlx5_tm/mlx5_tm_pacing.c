@@ -244,10 +244,11 @@ mlx5_tm_pacing_table(const struct mlx5_tm_pacing *pm)
 }
 
 int
-mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm, const struct pacing_ctx *ctx,
+mlx5_tm_pacing_acquire(const struct mlx5_tm_pacing *pm,
+		       struct pacing_table *table, const struct pacing_ctx *ctx,
 		       struct pacing_grant *grant, struct pacing_error *err)
 {
-	return pacing_table_acquire(pm->table, ctx,
+	return pacing_table_acquire(table, ctx,
 				    pm->conf->dedicated ? PACING_ACQ_DEDICATED : 0,
 				    pm->conf->dedicated ? 0 :
 				    pm->conf->rate_tolerance_ppm, grant, err);

@@ -80,13 +80,16 @@ int mlx5_tm_pacing_convert(const struct mlx5_tm_pacing *pm,
 struct pacing_table *mlx5_tm_pacing_table(const struct mlx5_tm_pacing *pm);
 
 /**
- * Acquire an entry of context @p ctx with the port's sharing policy
- * (dedicated, rate tolerance); a new entry is allocated on the device.
+ * Acquire an entry of context @p ctx in @p table with the port's sharing
+ * policy (dedicated, rate tolerance): the port's table, whose new entries
+ * are allocated on the device, or a table of the caller's (to count what
+ * a plan needs).
  *
  * @return
  *   0, or a negative errno with @p err filled, nothing changed.
  */
-int mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm,
+int mlx5_tm_pacing_acquire(const struct mlx5_tm_pacing *pm,
+			   struct pacing_table *table,
 			   const struct pacing_ctx *ctx,
 			   struct pacing_grant *grant,
 			   struct pacing_error *err);

@@ -45,8 +45,6 @@ queue_in(const struct tm_plan *p, uint16_t q)
 static uint32_t
 entries_needed(struct exec *x)
 {
-	const struct mlx5_tm_pacing_args *conf =
-		mlx5_tm_pacing_conf(x->s->pacing);
 	struct pacing_table *t = pacing_table_create(UINT32_MAX, NULL, NULL,
 						     NULL);
 	struct pacing_grant grant;
@@ -55,10 +53,9 @@ entries_needed(struct exec *x)
 
 	for (q = 0; t != NULL && q < x->new->nb_txq; q++)
 		if (x->new->queues[q].shaped)
-			pacing_table_acquire(t, &x->new->queues[q].ctx,
-				conf->dedicated ? PACING_ACQ_DEDICATED : 0,
-				conf->dedicated ? 0 : conf->rate_tolerance_ppm,
-				&grant, NULL);
+			mlx5_tm_pacing_acquire(x->s->pacing, t,
+					       &x->new->queues[q].ctx, &grant,
+					       NULL);
 	if (t != NULL)
 		n = pacing_table_in_use(t);
 	pacing_table_destroy(t);
@@ -191,8 +188,9 @@ pace(struct exec *x, uint16_t q)
 	struct pacing_grant grant;
 	int ret;
 
-	ret = mlx5_tm_pacing_acquire(x->s->pacing, &x->new->queues[q].ctx,
-				     &grant, &x->perr);
+	ret = mlx5_tm_pacing_acquire(x->s->pacing,
+				     mlx5_tm_pacing_table(x->s->pacing),
+				     &x->new->queues[q].ctx, &grant, &x->perr);
 	if (ret == 0)
 		x->new->queues[q].entry = grant.entry_id;
 	return ret;
