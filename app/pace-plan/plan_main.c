@@ -223,10 +223,11 @@ print_rows(const struct pacing_table *t, struct plan_row *rows, size_t n)
 }
 
 static void
-print_entries(const struct pacing_table *t)
+print_entries(const struct pacing_table *t, const struct plan_row *rows,
+	      size_t n)
 {
 	struct pacing_entry_info info;
-	uint64_t cursor = 0, users[64];
+	uint64_t cursor = 0;
 
 	printf("\npacing entries: %" PRIu32 " of %" PRIu32 " in use, %" PRIu32
 	       " free\n", pacing_table_in_use(t), pacing_table_capacity(t),
@@ -236,9 +237,8 @@ print_entries(const struct pacing_table *t)
 	printf("%5s  %-20s %-5s %-10s %-8s %-10s %s\n", "entry", "rate_limit",
 	       "mode", "burst", "typical", "kind", "queues");
 	while (pacing_table_entry_next(t, &cursor, &info)) {
-		int64_t n = pacing_table_entry_users(t, info.id, users, 64);
 		char rate[32];
-		int64_t i;
+		size_t i;
 
 		snprintf(rate, sizeof(rate), "%" PRIu32 " %s",
 			 info.ctx.rate_limit,
@@ -249,8 +249,9 @@ print_entries(const struct pacing_table *t)
 		       info.ctx.burst_upper_bound,
 		       info.ctx.typical_packet_size,
 		       info.dedicated ? "dedicated" : "shared");
-		for (i = 0; i < n && i < 64; i++)
-			printf(" %" PRIu64, users[i]);
+		for (i = 0; i < n; i++)
+			if (rows[i].applied && rows[i].grant.entry_id == info.id)
+				printf(" %u", rows[i].q.qid);
 		printf("\n");
 	}
 }
@@ -297,7 +298,7 @@ main(int argc, char **argv)
 	uint32_t tolerance = 0, table_size = 0;
 	bool incremental = false, has_table_size = false, example = false;
 	size_t nb, i, j;
-	int opt;
+	int opt, ret = 0;
 
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -414,7 +415,7 @@ main(int argc, char **argv)
 	printf("Rounding: bytes/s down to whole kbps (1 kbps = 125 B/s): the "
 	       "applied rate never exceeds the request.\n");
 
-	table = pacing_table_create(caps.table_size, &err);
+	table = pacing_table_create(caps.table_size, NULL, NULL, &err);
 	if (table == NULL) {
 		fprintf(stderr, "mlx5-tm-plan: %s\n", err.message);
 		free(rows);
@@ -442,50 +443,36 @@ main(int argc, char **argv)
 		rows[i].ret = pacing_shaper_to_ctx(sh, &caps, &def,
 						   &rows[i].res, &rows[i].err);
 	}
-	if (incremental) {
+	for (i = 0; ret == 0 && i < nb; i++) {
+		struct plan_row *r = &rows[i];
+
+		if (r->ret != 0)
+			continue;
+		ret = pacing_table_acquire(table, &r->res.ctx,
+			r->q.dedicated ? PACING_ACQ_DEDICATED : 0, tolerance,
+			&r->grant, incremental ? &r->err : &err);
+		r->applied = ret == 0;
+		/* Queue by queue, a refusal is the queue's alone. */
+		if (incremental) {
+			r->ret = ret;
+			ret = 0;
+		}
+	}
+	if (ret != 0) {
+		printf("\nCOMMIT REFUSED (%s): %s; nothing was applied\n",
+		       pacing_field_name(err.field), err.message);
+		/* All or nothing: what the commit took goes back. */
 		for (i = 0; i < nb; i++) {
-			struct plan_row *r = &rows[i];
-
-			if (r->ret != 0)
-				continue;
-			struct pacing_txn *tx = pacing_txn_begin(table, NULL,
-							NULL, &r->err);
-
-			r->ret = tx == NULL ? r->err.code :
-				pacing_txn_acquire(tx, r->q.qid, &r->res.ctx,
-				r->q.dedicated ? PACING_ACQ_DEDICATED : 0,
-				tolerance, &r->grant, &r->err);
-			if (r->ret == 0)
-				r->ret = pacing_txn_commit(tx, &r->err);
-			else
-				pacing_txn_abort(tx);
-			r->applied = r->ret == 0;
+			if (rows[i].applied)
+				pacing_table_release(table,
+						     rows[i].grant.entry_id,
+						     NULL);
+			rows[i].applied = false;
 		}
-	} else {
-		struct pacing_txn *tx = pacing_txn_begin(table, NULL, NULL,
-							 &err);
-		int ret = 0;
-
-		for (i = 0; tx != NULL && i < nb; i++) {
-			struct plan_row *r = &rows[i];
-
-			if (r->ret != 0)
-				continue;
-			r->ret = pacing_txn_acquire(tx, r->q.qid, &r->res.ctx,
-				r->q.dedicated ? PACING_ACQ_DEDICATED : 0,
-				tolerance, &r->grant, &r->err);
-		}
-		ret = tx != NULL ? pacing_txn_commit(tx, &err) : err.code;
-		if (ret != 0)
-			printf("\nCOMMIT REFUSED (%s): %s; nothing was "
-			       "applied\n", pacing_field_name(err.field),
-			       err.message);
-		for (i = 0; i < nb; i++)
-			rows[i].applied = ret == 0 && rows[i].ret == 0;
 	}
 	print_rows(table, rows, nb);
-	print_entries(table);
-	pacing_table_destroy(table, NULL, NULL);
+	print_entries(table, rows, nb);
+	pacing_table_destroy(table);
 	free(rows);
 	return 0;
 }

@@ -9,8 +9,8 @@
  * @file
  * The pacing library: rte_tm-style shapers to packet-pacing contexts
  * (pacing_shaper.h), and a table of pacing entries with sharing,
- * reference counts, capacity and all-or-nothing transactions
- * (pacing_table.h). Plain C11, no DPDK, no device access.
+ * reference counts and capacity (pacing_table.h). Plain C11, no DPDK,
+ * no device access.
  */
 
 #include "pacing_error.h"

@@ -35,8 +35,6 @@ pacing_field_name(enum pacing_field field)
 		return "table capacity";
 	case PACING_FIELD_ENTRY:
 		return "entry";
-	case PACING_FIELD_TRANSACTION:
-		return "transaction";
 	case PACING_FIELD_HW:
 		return "hardware";
 	case PACING_FIELD_WEIGHT:

@@ -36,8 +36,7 @@ enum pacing_field {
 	PACING_FIELD_PKT_LEN_ADJUST, /**< Packet length adjustment. */
 	PACING_FIELD_TYPICAL_SIZE,   /**< Typical packet size default. */
 	PACING_FIELD_TABLE_CAPACITY, /**< Not enough pacing entries. */
-	PACING_FIELD_ENTRY,          /**< Unknown entry, or not held by user. */
-	PACING_FIELD_TRANSACTION,    /**< Transaction misuse (state, busy). */
+	PACING_FIELD_ENTRY,          /**< Unknown pacing entry. */
 	PACING_FIELD_HW,             /**< The caller's hardware hook failed. */
 	PACING_FIELD_NOMEM,          /**< Memory allocation failed. */
 	PACING_FIELD_WEIGHT,         /**< A scheduling weight. */

@@ -35,21 +35,18 @@ void test_sched_committed_full(void);
 void test_sched_bad_args(void);
 void test_sched_many_children(void);
 
-/* Entry table and transactions (test_table.c). */
+/* Entry table (test_table.c). */
 void test_share_identical(void);
 void test_dedicated(void);
 void test_table_full(void);
 void test_tolerance_boundary(void);
 void test_tolerance_tie(void);
-void test_batch_capacity_rollback(void);
-void test_batch_hw_failure_rollback(void);
+void test_hw_failure(void);
 void test_release_unknown(void);
 void test_hitless_update(void);
-void test_make_before_break_capacity(void);
-void test_staged_new_released(void);
-void test_txn_misuse(void);
+void test_bad_args(void);
 void test_queries(void);
-void test_large_batch(void);
+void test_large(void);
 void test_destroy_frees(void);
 
 /* Randomized sequences against a reference model (test_random.c). */

@@ -96,15 +96,12 @@ main(int argc, char **argv)
 	RUN(test_table_full);
 	RUN(test_tolerance_boundary);
 	RUN(test_tolerance_tie);
-	RUN(test_batch_capacity_rollback);
-	RUN(test_batch_hw_failure_rollback);
+	RUN(test_hw_failure);
 	RUN(test_release_unknown);
 	RUN(test_hitless_update);
-	RUN(test_make_before_break_capacity);
-	RUN(test_staged_new_released);
-	RUN(test_txn_misuse);
+	RUN(test_bad_args);
 	RUN(test_queries);
-	RUN(test_large_batch);
+	RUN(test_large);
 	RUN(test_destroy_frees);
 	RUN(test_sched_ceiling);
 	RUN(test_sched_weights_exact);

@@ -32,6 +32,7 @@
 #include <rte_tm.h>
 
 #include "mlx5_emu.h"
+#include "mlx5_tm_devx.h"
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_sched.h"
@@ -232,6 +233,16 @@ expected_index(const struct mlx5_tm_sched *s, uint16_t q)
 		0;
 }
 
+/* The pacing index queue @p q gets at CREATE_SQ (0: unlimited). */
+static uint16_t
+create_sq_index(uint16_t port, uint16_t q)
+{
+	struct mlx5_tm_sq_sched sq;
+
+	mlx5_tm_sched_queue(&rte_eth_devices[port], q, &sq, NULL);
+	return sq.pp_index;
+}
+
 /* Queue group the driver gives queue @p q (0: none). */
 static uint16_t
 expected_group(const struct mlx5_tm_sched *s, uint16_t q)
@@ -245,8 +256,8 @@ expected_group(const struct mlx5_tm_sched *s, uint16_t q)
 /*
  * Driver and device agree: every pacing entry is owned by exactly the
  * queues that use it, the device has exactly the driver's entries (same
- * context, one allocation each), every queue's index is its entry's (in
- * the queue layer and in the device's SQ), the hierarchy is valid and
+ * context, one allocation each), every live queue's SQ has its entry's
+ * index and its group, the hierarchy is valid and
  * its plan is what the device holds.
  */
 /* The plan of the tree is the applied one (queue by queue). */
@@ -286,7 +297,6 @@ plan_is_applied(struct mlx5_tm_sched *s, char *why, size_t len)
 static bool
 views_agree(const struct tport *p, char *why, size_t len)
 {
-	struct rte_eth_dev *dev = &rte_eth_devices[p->id];
 	struct mlx5_tm_sched *s = sched_of(p);
 	struct pacing_table *t = mlx5_tm_pacing_table(s->pacing);
 	static struct mlx5_emu_pp_info emu_e[4096];
@@ -376,12 +386,6 @@ views_agree(const struct tport *p, char *why, size_t len)
 			snprintf(why, len, "queue %u holds a missing entry", q);
 			return false;
 		}
-		if (mlx5_tm_txq_get_pp_index(dev, q) != idx) {
-			snprintf(why, len, "queue %u: queue layer index %u, "
-				 "driver %u", q, mlx5_tm_txq_get_pp_index(dev, q),
-				 idx);
-			return false;
-		}
 		if (rte_pmd_mlx5_tm_txq_sqn(p->id, q, &sqn) == 0 &&
 		    (mlx5_emu_sq_get(p->emu, sqn, &sq) != 0 ||
 		     sq.pp_index != idx || sq.pp_stale ||
@@ -434,8 +438,7 @@ snap(const struct tport *p, struct snapshot *sn)
 	memset(sn, 0, sizeof(*sn));
 	for (q = 0; q < RTE_MIN(s->applied.nb_txq, NB_TXQ); q++) {
 		sn->entry[q] = s->applied.queues[q].entry;
-		sn->index[q] = mlx5_tm_txq_get_pp_index(
-			&rte_eth_devices[p->id], q);
+		sn->index[q] = create_sq_index(p->id, q);
 	}
 	sn->in_use = pacing_table_in_use(mlx5_tm_pacing_table(s->pacing));
 	sn->n_nodes = s->hier.n_nodes;
@@ -851,7 +854,6 @@ static void
 test_ice_script(struct tport *p)
 {
 	struct mlx5_tm_sched *s = sched_of(p);
-	struct rte_eth_dev *dev = &rte_eth_devices[p->id];
 	struct rte_tm_node_params np;
 	uint16_t q, idx0;
 	uint32_t sqn;
@@ -875,15 +877,15 @@ test_ice_script(struct tport *p)
 		EXPECT_OK(rte_tm_node_add(p->id, q, MID, 0, 1, 2, &np, &terr),
 			  "leaf %u", q);
 	}
-	CHECK(mlx5_tm_txq_get_pp_index(dev, 0) == 0, "nothing before commit");
+	CHECK(create_sq_index(p->id, 0) == 0, "nothing before commit");
 	/* port tm hierarchy commit 0 no */
 	EXPECT_OK(rte_tm_hierarchy_commit(p->id, 0, &terr), "commit");
 	idx0 = expected_index(s, 0);
 	CHECK(idx0 != 0 && pacing_table_in_use(mlx5_tm_pacing_table(s->pacing))
 	      == 1, "one shared entry, index %u", idx0);
 	for (q = 0; q < p->nb_txq; q++)
-		CHECK(mlx5_tm_txq_get_pp_index(dev, q) == idx0,
-		      "queue %u stored index", q);
+		CHECK(create_sq_index(p->id, q) == idx0,
+		      "queue %u index for CREATE_SQ", q);
 	CHECK(rte_pmd_mlx5_tm_txq_sqn(p->id, 0, &sqn) != 0, "no SQ yet");
 	check_views(p, "ice committed, stopped");
 	CHECK(rte_eth_dev_start(p->id) == 0, "start");
@@ -1553,8 +1555,7 @@ test_reconfigure(void)
 	      pacing_table_in_use(mlx5_tm_pacing_table(s->pacing)) == 1,
 	      "leaves 4..7 and their entry gone");
 	for (q = 4; q < NB_TXQ; q++)
-		CHECK(mlx5_tm_txq_get_pp_index(&rte_eth_devices[p.id], q) == 0,
-		      "queue %u index reset", q);
+		CHECK(create_sq_index(p.id, q) == 0, "queue %u index reset", q);
 	check_views(&p, "shrunk");
 	CHECK(rte_eth_dev_configure(p.id, 0, 32, &conf) == 0, "32 queues");
 	CHECK(s->hier.n_nodes == 0 && !s->committed &&

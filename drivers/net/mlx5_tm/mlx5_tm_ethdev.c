@@ -44,6 +44,7 @@ recovery_alarm(void *arg)
 	struct rte_eth_dev *dev = arg;
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 
+	mlx5_tm_sched_lock(dev);
 	pthread_mutex_lock(&priv->lock);
 	mlx5_tm_recover_all(dev);
 	if (priv->alarm_armed &&
@@ -51,6 +52,7 @@ recovery_alarm(void *arg)
 			      dev) != 0)
 		priv->alarm_armed = false;
 	pthread_mutex_unlock(&priv->lock);
+	mlx5_tm_sched_unlock(dev);
 }
 
 void
@@ -232,6 +234,7 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 				 "clock=virtual: device time moves only when the application advances it (mlx5_emu_advance() on the model of rte_pmd_mlx5_tm_emu()), and this application never took the model, so no packet would ever leave; start refused. Use clock=realtime (the default) with testpmd and other applications");
 		return -ENOTSUP;
 	}
+	mlx5_tm_sched_lock(dev);
 	pthread_mutex_lock(&priv->lock);
 	ret = mlx5_tm_mr_register_all(priv);
 	if (ret < 0)
@@ -268,6 +271,7 @@ fail:
 	stop_queues(dev);
 out:
 	pthread_mutex_unlock(&priv->lock);
+	mlx5_tm_sched_unlock(dev);
 	return ret;
 }
 

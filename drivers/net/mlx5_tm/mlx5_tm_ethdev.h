@@ -80,7 +80,10 @@ struct mlx5_tm_priv {
 	 * not recursive: no holder calls back into a taker. Lock order:
 	 * the sched registry lock, then the port's sched lock
 	 * (mlx5_tm_sched_priv.h), then this one; the device's own locks
-	 * are taken inside glue calls, innermost.
+	 * are taken inside glue calls, innermost. A queue's pacing index,
+	 * group and suspension are the applied plan's (one place), read
+	 * under the sched lock: so port start, queue setup and recovery
+	 * (alarm, stats) take the sched lock first (mlx5_tm_sched_lock()).
 	 */
 	pthread_mutex_t lock;
 	/* Port objects, created at probe, released at close. */
@@ -94,12 +97,6 @@ struct mlx5_tm_priv {
 	bool closed;
 	/** The application took the device model: it drives virtual time. */
 	bool emu_taken;
-	/** Pacing index remembered per queue id (0 = unlimited). */
-	uint16_t pp_index[MLX5_TM_MAX_TXQ];
-	/** Queue group remembered per queue id (0 = none). */
-	uint16_t qos_group[MLX5_TM_MAX_TXQ];
-	/** Suspend flag per queue id, applied to the queue when set up. */
-	bool suspended[MLX5_TM_MAX_TXQ];
 	/** Recovery alarm armed while the port is started. */
 	bool alarm_armed;
 	/** Scheduling layer state (mlx5_tm_sched*.c), opaque here. */

@@ -20,6 +20,7 @@
 #include <rte_common.h>
 
 #include "mlx5_tm_prm.h"
+#include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_pacing.h"
 
 struct mlx5_tm_pacing {
@@ -27,14 +28,11 @@ struct mlx5_tm_pacing {
 	struct mlx5_tm_glue_dev *gdev;
 	struct pacing_caps caps;
 	struct pacing_defaults defaults;
-	struct mlx5_tm_pacing_conf conf;
+	const struct mlx5_tm_pacing_args *conf;
 	struct mlx5_tm_pacing_range range;
 	struct pacing_table *table;
 	bool no_uid;           /* pacing, but no entries for DEVX users */
 	uint32_t hw_allocated; /* pp_alloc not yet matched by pp_free */
-	bool failed;           /* a pp_alloc failed: fail_ctx, fail_errno */
-	struct pacing_ctx fail_ctx;
-	int fail_errno;
 	/* Bit per device index: the entry paces WQEs (rate_mode 1). */
 	uint64_t wqe_rate[(UINT16_MAX + 1) / 64];
 };
@@ -42,8 +40,9 @@ struct mlx5_tm_pacing {
 /* pp_alloc minus pp_free over the process (leak check at close). */
 static uint64_t hw_outstanding;
 
-size_t
-mlx5_tm_pacing_encode(const struct pacing_ctx *ctx, void *buf, size_t len)
+/* @p ctx as a set_pp_rate_limit_context: its size, 0 if @p len is short. */
+static size_t
+pacing_encode(const struct pacing_ctx *ctx, void *buf, size_t len)
 {
 	const size_t sz = MLX5_ST_SZ_BYTES(set_pp_rate_limit_context);
 
@@ -71,7 +70,7 @@ hw_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
 	struct mlx5_tm_pp *pp;
 	size_t sz;
 
-	sz = mlx5_tm_pacing_encode(ctx, buf, sizeof(buf));
+	sz = pacing_encode(ctx, buf, sizeof(buf));
 	errno = 0;
 	pp = pm->glue->pp_alloc(pm->gdev, sz, buf,
 				dedicated ? MLX5_TM_PP_FLAG_DEDICATED_INDEX : 0);
@@ -81,9 +80,6 @@ hw_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
 		/* Index 0 means "unlimited": never a valid entry. */
 		if (pp != NULL)
 			pm->glue->pp_free(pp);
-		pm->failed = true;
-		pm->fail_ctx = *ctx;
-		pm->fail_errno = -ret;
 		return ret;
 	}
 	pm->hw_allocated++;
@@ -119,7 +115,7 @@ struct mlx5_tm_pacing *
 mlx5_tm_pacing_create(const struct mlx5_tm_glue *glue,
 		      struct mlx5_tm_glue_dev *gdev,
 		      const struct mlx5_tm_caps *caps,
-		      const struct mlx5_tm_pacing_conf *conf,
+		      const struct mlx5_tm_pacing_args *conf,
 		      struct pacing_error *err)
 {
 	struct mlx5_tm_pacing *pm;
@@ -132,7 +128,7 @@ mlx5_tm_pacing_create(const struct mlx5_tm_glue *glue,
 	}
 	pm->glue = glue;
 	pm->gdev = gdev;
-	pm->conf = *conf;
+	pm->conf = conf;
 	/* Without packet_pacing_uid the kernel hides pacing from DEVX. */
 	pm->no_uid = caps->packet_pacing && !caps->packet_pacing_uid;
 	pm->caps.packet_pacing = caps->packet_pacing && !pm->no_uid;
@@ -149,7 +145,7 @@ mlx5_tm_pacing_create(const struct mlx5_tm_glue *glue,
 	pm->defaults.typical_pkt_sz = conf->typical_pkt_sz;
 	/* A bucket the device would ignore is refused, not dropped. */
 	pm->defaults.strict_bucket = true;
-	pm->table = pacing_table_create(pm->caps.table_size, err);
+	pm->table = pacing_table_create(pm->caps.table_size, &hw_ops, pm, err);
 	if (pm->table == NULL) {
 		free(pm);
 		return NULL;
@@ -167,14 +163,14 @@ mlx5_tm_pacing_destroy(struct mlx5_tm_pacing *pm)
 {
 	if (pm == NULL)
 		return;
-	pacing_table_destroy(pm->table, &hw_ops, pm);
+	pacing_table_destroy(pm->table);
 	free(pm);
 }
 
-const struct mlx5_tm_pacing_conf *
+const struct mlx5_tm_pacing_args *
 mlx5_tm_pacing_conf(const struct mlx5_tm_pacing *pm)
 {
-	return &pm->conf;
+	return pm->conf;
 }
 
 const struct mlx5_tm_pacing_range *
@@ -246,29 +242,21 @@ mlx5_tm_pacing_table(const struct mlx5_tm_pacing *pm)
 	return pm->table;
 }
 
-struct pacing_txn *
-mlx5_tm_pacing_begin(struct mlx5_tm_pacing *pm, struct pacing_error *err)
-{
-	return pacing_txn_begin(pm->table, &hw_ops, pm, err);
-}
-
 int
-mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm, struct pacing_txn *txn,
-		       uint16_t qid, const struct pacing_ctx *ctx,
+mlx5_tm_pacing_acquire(const struct mlx5_tm_pacing *pm,
+		       struct pacing_table *table, const struct pacing_ctx *ctx,
 		       struct pacing_grant *grant, struct pacing_error *err)
 {
-	return pacing_txn_acquire(txn, qid, ctx,
-				  pm->conf.dedicated ? PACING_ACQ_DEDICATED : 0,
-				  pm->conf.dedicated ? 0 :
-				  pm->conf.rate_tolerance_ppm, grant, err);
+	return pacing_table_acquire(table, ctx,
+				    pm->conf->dedicated ? PACING_ACQ_DEDICATED : 0,
+				    pm->conf->dedicated ? 0 :
+				    pm->conf->rate_tolerance_ppm, grant, err);
 }
 
-uint16_t
-mlx5_tm_pacing_txn_index(const struct pacing_txn *txn, uint64_t entry_id)
+void
+mlx5_tm_pacing_release(struct mlx5_tm_pacing *pm, uint64_t entry_id)
 {
-	const struct mlx5_tm_pp *pp = pacing_txn_entry_hw(txn, entry_id);
-
-	return pp != NULL ? pp->index : 0;
+	pacing_table_release(pm->table, entry_id, NULL);
 }
 
 bool
@@ -288,17 +276,6 @@ mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm, uint64_t entry_id)
 		return 0;
 	pp = info.hw;
 	return pp != NULL ? pp->index : 0;
-}
-
-bool
-mlx5_tm_pacing_last_failure(const struct mlx5_tm_pacing *pm,
-			    struct pacing_ctx *ctx, int *errnum)
-{
-	if (!pm->failed)
-		return false;
-	*ctx = pm->fail_ctx;
-	*errnum = pm->fail_errno;
-	return true;
 }
 
 uint32_t

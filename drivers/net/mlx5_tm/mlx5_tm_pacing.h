@@ -23,13 +23,7 @@
 #include "mlx5_tm_glue.h"
 #include "mlx5_tm_caps.h"
 
-/** Pacing options of the port (devargs). */
-struct mlx5_tm_pacing_conf {
-	uint32_t burst_bound;        /**< tx_burst_bound, bytes, 0 default. */
-	uint32_t typical_pkt_sz;     /**< tx_typical_pkt_sz, bytes. */
-	bool dedicated;              /**< pacing_index=dedicated. */
-	uint32_t rate_tolerance_ppm; /**< Reuse an entry within this. */
-};
+struct mlx5_tm_pacing_args;
 
 /** The manager (opaque). */
 struct mlx5_tm_pacing;
@@ -43,7 +37,8 @@ struct mlx5_tm_pacing_range {
 };
 
 /**
- * Create the manager of a device.
+ * Create the manager of a device, with the port's pacing devargs
+ * @p conf (kept by reference: they live as long as the port).
  *
  * @return
  *   The manager, or NULL with @p err filled.
@@ -51,14 +46,14 @@ struct mlx5_tm_pacing_range {
 struct mlx5_tm_pacing *mlx5_tm_pacing_create(const struct mlx5_tm_glue *glue,
 					     struct mlx5_tm_glue_dev *gdev,
 					     const struct mlx5_tm_caps *caps,
-					     const struct mlx5_tm_pacing_conf *conf,
+					     const struct mlx5_tm_pacing_args *conf,
 					     struct pacing_error *err);
 
 /** Free every device entry left and the manager. NULL is accepted. */
 void mlx5_tm_pacing_destroy(struct mlx5_tm_pacing *pm);
 
 /** The port's pacing options. */
-const struct mlx5_tm_pacing_conf *
+const struct mlx5_tm_pacing_args *
 mlx5_tm_pacing_conf(const struct mlx5_tm_pacing *pm);
 
 /**
@@ -85,32 +80,27 @@ int mlx5_tm_pacing_convert(const struct mlx5_tm_pacing *pm,
 struct pacing_table *mlx5_tm_pacing_table(const struct mlx5_tm_pacing *pm);
 
 /**
- * Open a transaction on the table; its new entries are allocated on the
- * device at prepare, the entries it drops freed at commit.
+ * Acquire an entry of context @p ctx in @p table with the port's sharing
+ * policy (dedicated, rate tolerance): the port's table, whose new entries
+ * are allocated on the device, or a table of the caller's (to count what
+ * a plan needs).
  *
  * @return
- *   The transaction, or NULL with @p err filled.
+ *   0, or a negative errno with @p err filled, nothing changed.
  */
-struct pacing_txn *mlx5_tm_pacing_begin(struct mlx5_tm_pacing *pm,
-					struct pacing_error *err);
-
-/**
- * Stage the acquisition of @p ctx by queue @p qid, with the port's sharing
- * policy (dedicated, rate tolerance).
- */
-int mlx5_tm_pacing_acquire(struct mlx5_tm_pacing *pm, struct pacing_txn *txn,
-			   uint16_t qid, const struct pacing_ctx *ctx,
+int mlx5_tm_pacing_acquire(const struct mlx5_tm_pacing *pm,
+			   struct pacing_table *table,
+			   const struct pacing_ctx *ctx,
 			   struct pacing_grant *grant,
 			   struct pacing_error *err);
 
 /**
- * Device index of entry @p entry_id as transaction @p txn sees it (after a
- * successful prepare for a new entry); 0 when unknown.
+ * Release a reference to entry @p entry_id; the device entry is freed
+ * with the last one.
  */
-uint16_t mlx5_tm_pacing_txn_index(const struct pacing_txn *txn,
-				  uint64_t entry_id);
+void mlx5_tm_pacing_release(struct mlx5_tm_pacing *pm, uint64_t entry_id);
 
-/** Device index of committed entry @p entry_id; 0 when unknown. */
+/** Device index of entry @p entry_id; 0 when unknown. */
 uint16_t mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm,
 			      uint64_t entry_id);
 
@@ -121,15 +111,6 @@ uint16_t mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm,
 bool mlx5_tm_pacing_index_wqe_rate(const struct mlx5_tm_pacing *pm,
 				   uint16_t index);
 
-/**
- * The context and errno of the last device allocation that failed.
- *
- * @return
- *   True when one failed since the manager was created.
- */
-bool mlx5_tm_pacing_last_failure(const struct mlx5_tm_pacing *pm,
-				 struct pacing_ctx *ctx, int *errnum);
-
 /** Device allocations made and not freed (for leak checks). */
 uint32_t mlx5_tm_pacing_hw_allocated(const struct mlx5_tm_pacing *pm);
 
@@ -138,15 +119,5 @@ uint32_t mlx5_tm_pacing_hw_allocated(const struct mlx5_tm_pacing *pm);
  * closed ports included: 0 once every port is closed, unless one leaked.
  */
 uint64_t mlx5_tm_pacing_hw_outstanding(void);
-
-/**
- * Encode @p ctx as a set_pp_rate_limit_context into @p buf (@p len bytes,
- * at least the context size), big-endian, reserved bits zero.
- *
- * @return
- *   The context size in bytes, or 0 when @p len is too small.
- */
-size_t mlx5_tm_pacing_encode(const struct pacing_ctx *ctx, void *buf,
-			     size_t len);
 
 #endif /* MLX5_TM_PACING_H */

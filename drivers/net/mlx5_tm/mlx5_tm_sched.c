@@ -89,12 +89,6 @@ int
 mlx5_tm_sched_init(struct rte_eth_dev *dev)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
-	struct mlx5_tm_pacing_conf conf = {
-		.burst_bound = priv->pacing.burst_bound,
-		.typical_pkt_sz = priv->pacing.typical_pkt_sz,
-		.dedicated = priv->pacing.dedicated,
-		.rate_tolerance_ppm = priv->pacing.rate_tolerance_ppm,
-	};
 	struct pacing_error perr;
 	struct mlx5_tm_sched *s;
 	struct tm_limits lim;
@@ -111,7 +105,7 @@ mlx5_tm_sched_init(struct rte_eth_dev *dev)
 	}
 	s->log.port_id = dev->data->port_id;
 	s->pacing = mlx5_tm_pacing_create(priv->glue, priv->gdev, &priv->caps,
-					  &conf, &perr);
+					  &priv->pacing, &perr);
 	if (s->pacing == NULL) {
 		MLX5_TM_PORT_LOG(ERR, dev->data->port_id, "pacing manager: %s",
 				 perr.message);
@@ -127,6 +121,24 @@ mlx5_tm_sched_init(struct rte_eth_dev *dev)
 	pthread_mutex_unlock(&registry_lock);
 	mlx5_tm_telemetry_register();
 	return 0;
+}
+
+void
+mlx5_tm_sched_lock(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+
+	if (s != NULL)
+		pthread_mutex_lock(&s->lock);
+}
+
+void
+mlx5_tm_sched_unlock(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+
+	if (s != NULL)
+		pthread_mutex_unlock(&s->lock);
 }
 
 void

@@ -18,6 +18,16 @@ struct rte_eth_dev;
 /** Create the port's scheduling state (after capabilities are read). */
 int mlx5_tm_sched_init(struct rte_eth_dev *dev);
 
+/**
+ * Take the port's scheduling lock (before priv->lock), which keeps the
+ * applied plan that mlx5_tm_sched_queue() reads. Primary process only;
+ * nothing before the state exists.
+ */
+void mlx5_tm_sched_lock(struct rte_eth_dev *dev);
+
+/** Release the lock mlx5_tm_sched_lock() took. */
+void mlx5_tm_sched_unlock(struct rte_eth_dev *dev);
+
 /** Release every pacing entry and the scheduling state (port close). */
 void mlx5_tm_sched_uninit(struct rte_eth_dev *dev);
 

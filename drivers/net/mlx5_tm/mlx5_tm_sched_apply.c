@@ -3,15 +3,14 @@
  */
 
 /*
- * The executor of a plan difference (lib/tm): one pacing-library
- * transaction stages every new and released entry and allocates the new
- * ones on the device (prepare); then the device steps in the order of the
- * difference: elements created top-down and modified, each moved queue's
- * MODIFY_SQ (group and pacing index together), suspension, unused
- * elements destroyed bottom-up (or kept while an SQ in error recovery is
- * still in them: it joins its new group when made ready again); then the
- * transaction commits, freeing the entries left without users. A failure
- * undoes the steps taken, newest first, and aborts the transaction.
+ * The executor of a plan difference (lib/tm): the steps in the order of
+ * the difference: elements created top-down and modified, new pacing
+ * entries taken, each moved queue's MODIFY_SQ (group and pacing index
+ * together), suspension, unused elements destroyed bottom-up (or kept
+ * while an SQ in error recovery is still in them: it joins its new group
+ * when made ready again), old pacing entries released (freed with their
+ * last user). A failure undoes the
+ * steps taken, newest first; a release, last, cannot fail.
  */
 
 #include <errno.h>
@@ -22,18 +21,18 @@
 
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_ethdev.h"
+#include "mlx5_tm_devx.h"
 #include "mlx5_tm_devx_sched.h"
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_sched_priv.h"
 
-/* One apply: the two plans, their difference (the port's buffers), the
- * pacing transaction. */
+/* One apply: the two plans and their difference (the port's buffers). */
 struct exec {
 	struct mlx5_tm_sched *s;
 	struct tm_plan *old;
 	struct tm_plan *new;
 	struct tm_diff d;
-	struct pacing_txn *txn;
+	struct pacing_error perr; /* of a refused pacing entry */
 };
 
 static const struct tm_queue unlimited = { .group = TM_PLAN_NONE };
@@ -44,33 +43,46 @@ queue_in(const struct tm_plan *p, uint16_t q)
 	return q < p->nb_txq ? &p->queues[q] : &unlimited;
 }
 
-/* Explain a failed prepare: capacity, or which queue's entry failed. */
+/* Distinct pacing entries the new plan holds once every queue moved. */
+static uint32_t
+entries_needed(struct exec *x)
+{
+	struct pacing_table *t = pacing_table_create(UINT32_MAX, NULL, NULL,
+						     NULL);
+	struct pacing_grant grant;
+	uint32_t n = 0;
+	uint16_t q;
+
+	for (q = 0; t != NULL && q < x->new->nb_txq; q++)
+		if (x->new->queues[q].shaped)
+			mlx5_tm_pacing_acquire(x->s->pacing, t,
+					       &x->new->queues[q].ctx, &grant,
+					       NULL);
+	if (t != NULL)
+		n = pacing_table_in_use(t);
+	pacing_table_destroy(t);
+	return n;
+}
+
+/* Explain a refused pacing entry: capacity, or the queue's entry. */
 static void
-explain_prepare(struct exec *x, const struct pacing_error *perr, int ret)
+explain_pace(struct exec *x, uint16_t q, int ret)
 {
 	struct mlx5_tm_sched *s = x->s;
 	uint32_t table =
 		mlx5_tm_priv(s->dev)->caps.packet_pacing_rate_table_size;
-	struct pacing_ctx ctx = { 0 };
-	int errnum;
-	uint16_t q;
+	struct pacing_table *t = mlx5_tm_pacing_table(s->pacing);
 
-	s->fail_qid = UINT16_MAX;
-	if (perr->field == PACING_FIELD_TABLE_CAPACITY) {
+	if (x->perr.field == PACING_FIELD_TABLE_CAPACITY) {
 		snprintf(s->msg, sizeof(s->msg),
-			 "not enough pacing entries: %.160s (the device's rate table has %u entries, index 0 reserved)%s",
-			 perr->message, table,
+			 "not enough pacing entries: the new rates need %u distinct entries (the old ones stay until their queues moved), %u fit (the device's rate table has %u entries, index 0 reserved)%s",
+			 entries_needed(x), pacing_table_capacity(t), table,
 			 mlx5_tm_pacing_conf(s->pacing)->dedicated ? "" :
 			 " (queues with equal rates share an entry; see "
 			 "devarg rate_tolerance_ppm)");
 		return;
 	}
-	if (perr->field != PACING_FIELD_HW ||
-	    !mlx5_tm_pacing_last_failure(s->pacing, &ctx, &errnum)) {
-		snprintf(s->msg, sizeof(s->msg), "%s", perr->message);
-		return;
-	}
-	if (ret == -ENOSPC) {
+	if (x->perr.field == PACING_FIELD_HW && ret == -ENOSPC) {
 		/*
 		 * Within our plan, yet full: the rest of the table is held
 		 * by other users (the kernel netdev, other processes), which
@@ -81,60 +93,8 @@ explain_prepare(struct exec *x, const struct pacing_error *perr, int ret)
 			 table, mlx5_tm_pacing_hw_allocated(s->pacing));
 		return;
 	}
-	for (q = 0; q < x->new->nb_txq; q++)
-		if (x->new->queues[q].shaped &&
-		    pacing_ctx_equal(&x->new->queues[q].ctx, &ctx))
-			break;
-	s->fail_qid = q < x->new->nb_txq ? q : UINT16_MAX;
-	snprintf(s->msg, sizeof(s->msg),
-		 "the device refused a pacing entry (rate_limit %" PRIu32
-		 " %s): %s", ctx.rate_limit,
-		 ctx.rate_mode == PACING_RATE_MODE_WQE ? "WQEs/s" : "kbps",
-		 strerror(-ret));
-}
-
-/* Stage every pacing change and allocate the new entries. */
-static int
-stage_pacing(struct exec *x)
-{
-	struct mlx5_tm_sched *s = x->s;
-	struct pacing_error perr;
-	struct pacing_grant grant;
-	uint32_t i;
-	uint16_t q;
-	int ret;
-
-	x->txn = mlx5_tm_pacing_begin(s->pacing, &perr);
-	if (x->txn == NULL) {
-		snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
-		return perr.code != 0 ? perr.code : -ENOMEM;
-	}
-	for (i = 0; i < x->d.n_ops; i++) {
-		const struct tm_op *op = &x->d.ops[i];
-
-		q = (uint16_t)op->index;
-		if (op->type == TM_OP_PACE)
-			ret = mlx5_tm_pacing_acquire(s->pacing, x->txn, q,
-						     &x->new->queues[q].ctx,
-						     &grant, &perr);
-		else if (op->type == TM_OP_RELEASE)
-			ret = pacing_txn_release(x->txn, q,
-						 x->old->queues[q].entry,
-						 &perr);
-		else
-			continue;
-		if (ret != 0) {
-			s->fail_qid = q;
-			snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
-			return ret;
-		}
-		if (op->type == TM_OP_PACE)
-			x->new->queues[q].entry = grant.entry_id;
-	}
-	ret = pacing_txn_prepare(x->txn, &perr);
-	if (ret != 0)
-		explain_prepare(x, &perr, ret);
-	return ret;
+	s->fail_qid = q;
+	snprintf(s->msg, sizeof(s->msg), "%s", x->perr.message);
 }
 
 /* Element @p e of @p p on the device, under its parent's device id. */
@@ -195,20 +155,57 @@ elem_restore(struct exec *x, struct tm_elem *e)
 	return e->hw != NULL ? 0 : elem_create(x, x->old, e);
 }
 
-/* Queue @p q to its group and pacing entry of @p p. */
-static int
-queue_move(struct exec *x, const struct tm_plan *p, uint16_t q)
+/* Queue @p q's pacing index and group in @p p. */
+static void
+queue_sched(const struct mlx5_tm_sched *s, const struct tm_plan *p,
+	    uint16_t q, struct mlx5_tm_sq_sched *sq)
 {
 	const struct tm_queue *t = queue_in(p, q);
-	uint16_t idx = 0, group = 0;
 
+	*sq = (struct mlx5_tm_sq_sched){ .set_pp = true, .set_group = true };
 	if (t->shaped)
-		idx = p == x->new ?
-		      mlx5_tm_pacing_txn_index(x->txn, t->entry) :
-		      mlx5_tm_pacing_index(x->s->pacing, t->entry);
+		sq->pp_index = mlx5_tm_pacing_index(s->pacing, t->entry);
 	if (t->group != TM_PLAN_NONE)
-		group = (uint16_t)p->elems[t->group].hw_id;
-	return mlx5_tm_txq_set_sched(x->s->dev, q, idx, group);
+		sq->qos_group_id = (uint16_t)p->elems[t->group].hw_id;
+}
+
+void
+mlx5_tm_sched_queue(struct rte_eth_dev *dev, uint16_t qid,
+		    struct mlx5_tm_sq_sched *sq, bool *suspended)
+{
+	const struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+	static const struct tm_plan none;
+
+	queue_sched(s, s != NULL ? &s->applied : &none, qid, sq);
+	if (suspended != NULL)
+		*suspended = s != NULL && queue_in(&s->applied, qid)->suspended;
+}
+
+/* Queue @p q from its group and pacing entry of @p from to @p to's. */
+static int
+queue_move(struct exec *x, const struct tm_plan *from,
+	   const struct tm_plan *to, uint16_t q)
+{
+	struct mlx5_tm_sq_sched a, b;
+
+	queue_sched(x->s, from, q, &a);
+	queue_sched(x->s, to, q, &b);
+	return mlx5_tm_txq_set_sched(x->s->dev, q, &a, &b);
+}
+
+/* Take queue @p q's new pacing entry. */
+static int
+pace(struct exec *x, uint16_t q)
+{
+	struct pacing_grant grant;
+	int ret;
+
+	ret = mlx5_tm_pacing_acquire(x->s->pacing,
+				     mlx5_tm_pacing_table(x->s->pacing),
+				     &x->new->queues[q].ctx, &grant, &x->perr);
+	if (ret == 0)
+		x->new->queues[q].entry = grant.entry_id;
+	return ret;
 }
 
 /* Take step @p op forward (@p undo false) or back. */
@@ -229,8 +226,16 @@ step(struct exec *x, const struct tm_op *op, bool undo)
 					  &x->old->elems[x->d.match[op->index]]) :
 		       elem_modify(x, &x->old->elems[x->d.match[op->index]],
 				   e);
+	case TM_OP_PACE:
+		if (undo) {
+			mlx5_tm_pacing_release(x->s->pacing,
+					       x->new->queues[q].entry);
+			return 0;
+		}
+		return pace(x, q);
 	case TM_OP_MOVE:
-		return queue_move(x, undo ? x->old : x->new, q);
+		return undo ? queue_move(x, x->new, x->old, q) :
+		       queue_move(x, x->old, x->new, q);
 	case TM_OP_SUSPEND:
 		mlx5_tm_txq_set_suspended(x->s->dev, q, undo ?
 			queue_in(x->old, q)->suspended :
@@ -241,7 +246,9 @@ step(struct exec *x, const struct tm_op *op, bool undo)
 		e = &x->old->elems[op->index];
 		return undo ? elem_restore(x, e) : elem_destroy(x, x->old, e);
 	default:
-		return 0; /* Pacing: the transaction's. */
+		/* The last steps: never undone, nothing after can fail. */
+		mlx5_tm_pacing_release(x->s->pacing, x->old->queues[q].entry);
+		return 0;
 	}
 }
 
@@ -260,6 +267,10 @@ explain_step(struct exec *x, const struct tm_op *op, int ret)
 	const struct tm_elem *e;
 	const struct tm_queue *t;
 
+	if (op->type == TM_OP_PACE) {
+		explain_pace(x, (uint16_t)op->index, ret);
+		return;
+	}
 	if (op->type == TM_OP_MOVE) {
 		t = queue_in(x->new, (uint16_t)op->index);
 		s->fail_qid = (uint16_t)op->index;
@@ -296,7 +307,7 @@ inherit(struct exec *x)
 			x->new->elems[i].hw_id =
 				x->old->elems[x->d.match[i]].hw_id;
 		}
-	/* A queue whose pacing changes gets its entry at staging. */
+	/* A queue whose pacing changes gets its entry at TM_OP_PACE. */
 	for (q = 0; q < x->new->nb_txq; q++)
 		x->new->queues[q].entry = x->new->queues[q].shaped ?
 					  queue_in(x->old, q)->entry : 0;
@@ -306,13 +317,9 @@ static int
 execute(struct exec *x)
 {
 	struct mlx5_tm_sched *s = x->s;
-	struct pacing_error perr;
 	uint32_t i, j;
 	int ret;
 
-	ret = stage_pacing(x);
-	if (ret != 0)
-		return ret;
 	/* Any element this apply destroys or undoes may have to be kept. */
 	ret = mlx5_tm_sched_kept_reserve(s, x->d.n_ops);
 	if (ret != 0) {
@@ -337,12 +344,7 @@ execute(struct exec *x)
 		}
 		return ret;
 	}
-	/* Old entries whose last user went are freed here, after the move. */
-	ret = pacing_txn_commit(x->txn, &perr);
-	x->txn = NULL;
-	if (ret != 0) /* Prepared transactions commit; a library bug. */
-		snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
-	return ret;
+	return 0;
 }
 
 int
@@ -362,8 +364,6 @@ mlx5_tm_sched_apply(struct mlx5_tm_sched *s)
 		inherit(&x);
 	if (ret == 0 && x.d.n_ops > 0)
 		ret = execute(&x);
-	if (x.txn != NULL)
-		pacing_txn_abort(x.txn);
 	s->diff = x.d;
 	if (ret != 0)
 		return ret;

@@ -38,11 +38,14 @@ struct mlx5_tm_sched_kept {
 	uint32_t hw_id;
 	uint32_t parent_hw_id;        /**< 0: the device's root. */
 };
+struct mlx5_tm_sq_sched;
 
 /** Scheduling state of a port. */
 struct mlx5_tm_sched {
 	struct rte_eth_dev *dev;
-	pthread_mutex_t lock;         /**< Ops vs telemetry thread. */
+	/** Ops vs telemetry thread; guards applied, which the queue
+	 * layer reads (mlx5_tm_sched_queue()). */
+	pthread_mutex_t lock;
 	struct mlx5_tm_pacing *pacing;
 	struct tm_tree hier;
 	bool committed;               /**< A hierarchy is in force. */
@@ -109,6 +112,15 @@ int mlx5_tm_sched_elem_release(struct mlx5_tm_sched *s,
  */
 struct mlx5_tm_devx_obj *mlx5_tm_sched_elem_unkeep(struct mlx5_tm_sched *s,
 						   uint32_t hw_id);
+
+/**
+ * What the applied plan sets for Tx queue @p qid, the only place these
+ * facts are kept: pacing index and queue group as MODIFY_SQ sets both
+ * (unlimited and none for a queue without state), and, when
+ * @p suspended is not NULL, its suspension. Caller holds the sched lock.
+ */
+void mlx5_tm_sched_queue(struct rte_eth_dev *dev, uint16_t qid,
+			 struct mlx5_tm_sq_sched *sq, bool *suspended);
 
 /**
  * Apply the plan of the hierarchy as it is (every queue unlimited when

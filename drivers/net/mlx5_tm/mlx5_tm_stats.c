@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mlx5_tm_ethdev.h"
+#include "mlx5_tm_sched.h"
 #include "mlx5_tm_stats.h"
 #include "mlx5_tm_tx.h"
 
@@ -101,6 +102,7 @@ mlx5_tm_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 	uint16_t i;
 
 	if (is_primary()) {
+		mlx5_tm_sched_lock(dev);
 		pthread_mutex_lock(&priv->lock);
 		mlx5_tm_recover_all(dev);
 	}
@@ -122,8 +124,10 @@ mlx5_tm_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 			st->q_obytes[i] = bytes;
 		}
 	}
-	if (is_primary())
+	if (is_primary()) {
 		pthread_mutex_unlock(&priv->lock);
+		mlx5_tm_sched_unlock(dev);
+	}
 	return 0;
 }
 
@@ -193,6 +197,7 @@ mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	if (xs == NULL || n < total)
 		return total;
 	if (is_primary()) {
+		mlx5_tm_sched_lock(dev);
 		pthread_mutex_lock(&priv->lock);
 		mlx5_tm_recover_all(dev);
 	}
@@ -234,8 +239,10 @@ mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 			xs[k].value = v[j];
 		}
 	}
-	if (is_primary())
+	if (is_primary()) {
 		pthread_mutex_unlock(&priv->lock);
+		mlx5_tm_sched_unlock(dev);
+	}
 	return total;
 }
 

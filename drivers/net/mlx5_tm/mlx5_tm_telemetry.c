@@ -140,6 +140,19 @@ entry_on_page(const struct tel_page *pg, uint16_t nb_txq,
 	return pg->first == 0 && !any_queue;
 }
 
+/* The queues of the applied plan that hold entry @p id, in order. */
+static int64_t
+entry_holders(const struct tm_plan *p, uint64_t id, uint64_t *holders)
+{
+	int64_t n = 0;
+	uint16_t q;
+
+	for (q = 0; q < p->nb_txq; q++)
+		if (p->queues[q].shaped && p->queues[q].entry == id)
+			holders[n++] = q;
+	return n;
+}
+
 static int
 fill_entries(struct mlx5_tm_sched *s, const struct tel_page *pg,
 	     struct rte_tel_data *d)
@@ -174,11 +187,7 @@ fill_entries(struct mlx5_tm_sched *s, const struct tel_page *pg,
 		bool wqe = info.ctx.rate_mode == PACING_RATE_MODE_WQE;
 		int64_t n;
 
-		n = pacing_table_entry_users(table, info.id, holders,
-					     MLX5_TM_MAX_TXQ);
-		if (n < 0)
-			n = 0;
-		n = RTE_MIN(n, (int64_t)MLX5_TM_MAX_TXQ);
+		n = entry_holders(&s->applied, info.id, holders);
 		if (!entry_on_page(pg, s->applied.nb_txq, holders, n))
 			continue;
 		v[COL_INDEX] = pp != NULL ? pp->index : 0;
@@ -337,7 +346,7 @@ static int
 tel_pacing(const char *cmd __rte_unused, const char *params,
 	   struct rte_tel_data *d)
 {
-	const struct mlx5_tm_pacing_conf *conf;
+	const struct mlx5_tm_pacing_args *conf;
 	struct mlx5_tm_sched *s;
 	struct pacing_table *table;
 	unsigned long port, first;

@@ -21,15 +21,6 @@
 #include "mlx5_tm_sched_priv.h"
 #include "mlx5_tm_tm.h"
 
-/* Fields of a level or node capability set that describe a leaf shaper. */
-struct leaf_shaper_caps {
-	int supported;
-	uint64_t rate_min;
-	uint64_t rate_max;
-	int packet_mode;
-	int byte_mode;
-};
-
 /*
  * Scheduling fields of a non-leaf node (same names in the port, level and
  * node capability structures): one priority, one WFQ group, weights up to
@@ -54,20 +45,19 @@ level_holds_leaves(uint32_t level)
 	return level >= 1 && level < TM_TREE_LEVELS;
 }
 
-static void
-leaf_shaper_caps(const struct mlx5_tm_sched *s, struct leaf_shaper_caps *c)
-{
-	const struct mlx5_tm_pacing_range *r =
-		mlx5_tm_pacing_range(s->pacing);
-
-	memset(c, 0, sizeof(*c));
-	c->byte_mode = r->byte_min != 0;
-	c->packet_mode = r->pkt_min != 0;
-	c->supported = c->byte_mode || c->packet_mode;
-	/* rte_tm has one range: bytes/s (packets/s range in the guide). */
-	c->rate_min = c->byte_mode ? r->byte_min : r->pkt_min;
-	c->rate_max = c->byte_mode ? r->byte_max : r->pkt_max;
-}
+/*
+ * Private shaper fields of a leaf (same names in the port, level and node
+ * capability structures): its pacing entry. rte_tm has one range: bytes/s
+ * where the device paces bytes (the packets/s range in the guide).
+ */
+#define FILL_LEAF_SHAPER(r, c) do { \
+	(c).shaper_private_byte_mode_supported = (r)->byte_min != 0; \
+	(c).shaper_private_packet_mode_supported = (r)->pkt_min != 0; \
+	(c).shaper_private_rate_min = (r)->byte_min != 0 ? (r)->byte_min : \
+		(r)->pkt_min; \
+	(c).shaper_private_rate_max = (r)->byte_min != 0 ? (r)->byte_max : \
+		(r)->pkt_max; \
+} while (0)
 
 /*
  * Private shaper fields of a non-leaf node (same names in the level and
@@ -107,9 +97,6 @@ sched_unlock(struct mlx5_tm_sched *s, int ret)
 	return ret;
 }
 
-#define TM_ERR(s, error, type, code, ...) \
-	tm_error((error), (type), (code), __VA_ARGS__)
-
 static int
 tm_node_type_get(struct rte_eth_dev *dev, uint32_t node_id, int *is_leaf,
 		 struct rte_tm_error *error)
@@ -120,12 +107,12 @@ tm_node_type_get(struct rte_eth_dev *dev, uint32_t node_id, int *is_leaf,
 	if (s == NULL)
 		return -ENODEV;
 	if (is_leaf == NULL)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_UNSPECIFIED, EINVAL,
 			"is_leaf is NULL"));
 	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " does not exist", node_id));
 	*is_leaf = node->leaf;
@@ -137,30 +124,27 @@ tm_capabilities_get(struct rte_eth_dev *dev, struct rte_tm_capabilities *cap,
 		    struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct leaf_shaper_caps lc;
+	const struct mlx5_tm_pacing_range *r;
 
 	if (s == NULL)
 		return -ENODEV;
 	if (cap == NULL)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
-	leaf_shaper_caps(s, &lc);
+	r = mlx5_tm_pacing_range(s->pacing);
 	memset(cap, 0, sizeof(*cap));
 	cap->n_nodes_max = tm_tree_nodes_max(&s->hier);
 	cap->n_levels_max = TM_TREE_LEVELS;
 	cap->non_leaf_nodes_identical = 1;
 	cap->leaf_nodes_identical = 1;
 	/* A profile is a pacing context first: no pacing, no profile. */
-	cap->shaper_n_max = !lc.supported ? 0 : s->hier.lim.sched ?
+	cap->shaper_n_max = r->byte_max == 0 ? 0 : s->hier.lim.sched ?
 			    tm_tree_nodes_max(&s->hier) : s->hier.nb_txq;
 	cap->shaper_private_n_max = cap->shaper_n_max;
 	/* Committed rates: as bw_share, on every node (dual rate). */
 	cap->shaper_private_dual_rate_n_max = s->hier.lim.sched ?
 					      cap->shaper_n_max : 0;
-	cap->shaper_private_rate_min = lc.supported ? lc.rate_min : 0;
-	cap->shaper_private_rate_max = lc.supported ? lc.rate_max : 0;
-	cap->shaper_private_packet_mode_supported = lc.packet_mode;
-	cap->shaper_private_byte_mode_supported = lc.byte_mode;
+	FILL_LEAF_SHAPER(r, *cap);
 	cap->shaper_pkt_length_adjust_min = 0;
 	cap->shaper_pkt_length_adjust_max = 0;
 	FILL_NONLEAF_SCHED(s, *cap, tm_tree_children_max(&s->hier, 0));
@@ -178,20 +162,18 @@ tm_level_capabilities_get(struct rte_eth_dev *dev, uint32_t level_id,
 			  struct rte_tm_error *error)
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct leaf_shaper_caps lc;
 	uint32_t nonleaf;
 
 	if (s == NULL)
 		return -ENODEV;
 	if (cap == NULL)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
 	if (level_id >= TM_TREE_LEVELS)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_LEVEL_ID, EINVAL,
 			"level %" PRIu32 " does not exist: levels are 0 (root) "
 			"to %d", level_id, TM_TREE_LEVELS - 1));
-	leaf_shaper_caps(s, &lc);
 	memset(cap, 0, sizeof(*cap));
 	nonleaf = tm_tree_nonleaf_max(level_id);
 	cap->n_nodes_nonleaf_max = nonleaf;
@@ -214,12 +196,10 @@ tm_level_capabilities_get(struct rte_eth_dev *dev, uint32_t level_id,
 	 * the union: they alone have a shaper; its non-leaf nodes are the
 	 * pass-through kind of level 0 (see node capabilities).
 	 */
-	cap->leaf.shaper_private_supported = lc.supported;
+	FILL_LEAF_SHAPER(mlx5_tm_pacing_range(s->pacing), cap->leaf);
+	cap->leaf.shaper_private_supported =
+		cap->leaf.shaper_private_rate_max != 0;
 	cap->leaf.shaper_private_dual_rate_supported = s->hier.lim.sched;
-	cap->leaf.shaper_private_rate_min = lc.supported ? lc.rate_min : 0;
-	cap->leaf.shaper_private_rate_max = lc.supported ? lc.rate_max : 0;
-	cap->leaf.shaper_private_packet_mode_supported = lc.packet_mode;
-	cap->leaf.shaper_private_byte_mode_supported = lc.byte_mode;
 	cap->leaf.stats_mask = TM_TREE_STATS_MASK;
 	return sched_unlock(s, 0);
 }
@@ -231,16 +211,15 @@ tm_node_capabilities_get(struct rte_eth_dev *dev, uint32_t node_id,
 {
 	struct mlx5_tm_sched *s = sched_lock(dev, error);
 	const struct tm_node *node;
-	struct leaf_shaper_caps lc;
 
 	if (s == NULL)
 		return -ENODEV;
 	if (cap == NULL)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
 	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " does not exist", node_id));
 	memset(cap, 0, sizeof(*cap));
@@ -251,13 +230,9 @@ tm_node_capabilities_get(struct rte_eth_dev *dev, uint32_t node_id,
 		FILL_NONLEAF_SHAPER(s, *cap);
 		return sched_unlock(s, 0);
 	}
-	leaf_shaper_caps(s, &lc);
-	cap->shaper_private_supported = lc.supported;
+	FILL_LEAF_SHAPER(mlx5_tm_pacing_range(s->pacing), *cap);
+	cap->shaper_private_supported = cap->shaper_private_rate_max != 0;
 	cap->shaper_private_dual_rate_supported = s->hier.lim.sched;
-	cap->shaper_private_rate_min = lc.supported ? lc.rate_min : 0;
-	cap->shaper_private_rate_max = lc.supported ? lc.rate_max : 0;
-	cap->shaper_private_packet_mode_supported = lc.packet_mode;
-	cap->shaper_private_byte_mode_supported = lc.byte_mode;
 	return sched_unlock(s, 0);
 }
 
@@ -300,7 +275,7 @@ tm_shaper_profile_add(struct rte_eth_dev *dev, uint32_t profile_id,
 	if (ret != 0)
 		return sched_unlock(s, ret);
 	if (params == NULL)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_SHAPER_PROFILE, EINVAL,
 			"shaper profile %" PRIu32 ": no parameters",
 			profile_id));
@@ -320,7 +295,7 @@ tm_shaper_profile_add(struct rte_eth_dev *dev, uint32_t profile_id,
 	if (s->hier.lim.sched && params->committed.rate != 0) {
 		if (params->packet_mode || params->committed.rate >
 		    params->peak.rate)
-			return sched_unlock(s, TM_ERR(s, error,
+			return sched_unlock(s, tm_error(error,
 				RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_RATE,
 				EINVAL, "shaper profile %" PRIu32 ": committed "
 				"rate %" PRIu64 " %s: allowed in byte mode, "
@@ -333,7 +308,7 @@ tm_shaper_profile_add(struct rte_eth_dev *dev, uint32_t profile_id,
 	}
 	ret = mlx5_tm_pacing_convert(s->pacing, &shaper, &res, &perr);
 	if (ret != 0)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			shaper_error_type(perr.field), -ret,
 			"shaper profile %" PRIu32 ": %s", profile_id,
 			perr.message));
@@ -427,11 +402,11 @@ suspend_resume(struct rte_eth_dev *dev, uint32_t node_id, bool suspend,
 		return -ENODEV;
 	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " does not exist", node_id));
 	if (node->suspended == suspend)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " is %s", node_id,
 			suspend ? "already suspended" : "not suspended"));
@@ -537,13 +512,13 @@ tm_node_shaper_update(struct rte_eth_dev *dev, uint32_t node_id,
 		return -ENODEV;
 	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " does not exist", node_id));
 	if (profile_id != RTE_TM_SHAPER_PROFILE_ID_NONE) {
 		profile = tm_tree_profile_find(&s->hier, profile_id);
 		if (profile == NULL)
-			return sched_unlock(s, TM_ERR(s, error,
+			return sched_unlock(s, tm_error(error,
 				RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EINVAL,
 				"node %" PRIu32 ": shaper profile %" PRIu32
 				" does not exist", node_id, profile_id));
@@ -617,7 +592,7 @@ tm_node_stats_read(struct rte_eth_dev *dev, uint32_t node_id,
 		return -ENODEV;
 	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " does not exist", node_id));
 	node_counted(s, node, &pkts, &bytes);
@@ -653,11 +628,11 @@ tm_node_stats_update(struct rte_eth_dev *dev, uint32_t node_id,
 		return -ENODEV;
 	node = tm_tree_node_find(&s->hier, node_id);
 	if (node == NULL)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " does not exist", node_id));
 	if ((stats_mask & ~TM_TREE_STATS_MASK) != 0)
-		return sched_unlock(s, TM_ERR(s, error,
+		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_STATS, ENOTSUP,
 			"node %" PRIu32 ": statistics mask 0x%" PRIx64 " asks "
 			"for counters the device lacks; supported: 0x%" PRIx64

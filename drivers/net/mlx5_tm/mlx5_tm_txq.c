@@ -4,7 +4,7 @@
 
 /*
  * Tx queue control: memory at setup, CQ and SQ at start (with the pacing
- * index remembered for the queue id), teardown at stop, the control-path
+ * index and group of the applied plan), teardown at stop, the control-path
  * half of error recovery, and the queue-layer contract of mlx5_tm_txq.h.
  */
 
@@ -19,6 +19,7 @@
 #include "mlx5_tm_devx.h"
 #include "mlx5_tm_tx.h"
 #include "mlx5_tm_txq.h"
+#include "mlx5_tm_sched.h"
 #include "mlx5_tm_sched_priv.h"
 
 /** Smallest ring, in WQEBBs. */
@@ -83,6 +84,8 @@ mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	struct mlx5_tm_txq *txq;
 	uint32_t cqe_max = 1u << priv->caps.log_max_cq_sz;
 	uint16_t n = mlx5_tm_txq_ring_size(dev, nb_desc);
+	struct mlx5_tm_sq_sched sq;
+	bool suspended;
 
 	/* No tx_queue_start op: every queue starts with the port. */
 	if (conf->tx_deferred_start) {
@@ -115,7 +118,10 @@ mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	/* eMPW carries no inline header: only where none is required. */
 	txq->empw_cap = priv->caps.empw && priv->txq_mpw_en &&
 			txq->inline_mode == MLX5_INLINE_MODE_NONE;
-	txq->suspended = priv->suspended[qid];
+	mlx5_tm_sched_lock(dev);
+	mlx5_tm_sched_queue(dev, qid, &sq, &suspended);
+	mlx5_tm_sched_unlock(dev);
+	txq->suspended = suspended;
 	txq->mr.ctrl = priv->mr;
 	txq->elts = rte_zmalloc_socket("mlx5_tm_txq_elts",
 				       n * sizeof(*txq->elts),
@@ -161,6 +167,7 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 	size_t cq_sz = (size_t)txq->cqe_n * sizeof(struct mlx5_tm_cqe64);
 	struct mlx5_tm_cq_attr cqa = { 0 };
 	struct mlx5_tm_sq_attr sqa = { 0 };
+	struct mlx5_tm_sq_sched sq;
 	uint32_t eqn = 0;
 	int ret;
 
@@ -221,8 +228,9 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 	sqa.umem_id = txq->umem->umem_id;
 	sqa.ring_off = 0;
 	sqa.dbr_off = wq_sz + cq_sz;
-	sqa.pp_index = priv->pp_index[txq->qid];
-	sqa.qos_group_id = priv->qos_group[txq->qid];
+	mlx5_tm_sched_queue(priv->dev, txq->qid, &sq, NULL);
+	sqa.pp_index = sq.pp_index;
+	sqa.qos_group_id = sq.qos_group_id;
 	sqa.min_inline = txq->inline_mode;
 	sqa.user_index = txq->qid;
 	sqa.ts_format = priv->caps.sq_ts_format;
@@ -345,12 +353,10 @@ static void
 txq_recover_rearm(struct mlx5_tm_txq *txq)
 {
 	struct mlx5_tm_priv *priv = txq->priv;
-	uint16_t pp = priv->pp_index[txq->qid];
-	const struct mlx5_tm_sq_sched sched = {
-		.set_pp = true, .pp_index = pp,
-		.set_group = true, .qos_group_id = priv->qos_group[txq->qid],
-	};
+	struct mlx5_tm_sq_sched sched;
 	int hw;
+
+	mlx5_tm_sched_queue(priv->dev, txq->qid, &sched, NULL);
 
 	hw = mlx5_tm_devx_sq_state(priv, txq->sq_obj, txq->sqn);
 	if (hw < 0)
@@ -369,7 +375,8 @@ txq_recover_rearm(struct mlx5_tm_txq *txq)
 	txq->sq_group = sched.qos_group_id;
 	txq->recoveries++;
 	MLX5_TM_TXQ_LOG(INFO, priv->dev->data->port_id, txq->qid,
-			"SQ 0x%x ready again, pacing index %u", txq->sqn, pp);
+			"SQ 0x%x ready again, pacing index %u", txq->sqn,
+			sched.pp_index);
 	__atomic_store_n(&txq->state, MLX5_TM_TXQ_OK, __ATOMIC_RELEASE);
 }
 
@@ -416,23 +423,20 @@ txq_defer_to_rearm(struct mlx5_tm_txq *txq, int ret)
 }
 
 int
-mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid, uint16_t pp_index,
-		      uint16_t group)
+mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
+		      const struct mlx5_tm_sq_sched *from,
+		      const struct mlx5_tm_sq_sched *to)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
-	struct mlx5_tm_sq_sched sched;
+	struct mlx5_tm_sq_sched sched = *to;
 	struct mlx5_tm_txq *txq;
 	uint32_t empw = 0;
 	int ret = 0;
 
 	if (qid >= MLX5_TM_MAX_TXQ)
 		return -EINVAL;
-	sched = (struct mlx5_tm_sq_sched){
-		.set_pp = pp_index != priv->pp_index[qid],
-		.pp_index = pp_index,
-		.set_group = group != priv->qos_group[qid],
-		.qos_group_id = group,
-	};
+	sched.set_pp = to->pp_index != from->pp_index;
+	sched.set_group = to->qos_group_id != from->qos_group_id;
 	if (!sched.set_pp && !sched.set_group)
 		return 0;
 	pthread_mutex_lock(&priv->lock);
@@ -442,7 +446,7 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid, uint16_t pp_index,
 	 * is made ready again; a queue without SQ gets them in CREATE_SQ.
 	 */
 	if (txq != NULL)
-		empw = txq_empw_ok(txq, pp_index);
+		empw = txq_empw_ok(txq, to->pp_index);
 	/* No eMPW WQE is posted after the SQ goes to a WQE rate. */
 	if (txq != NULL && !empw)
 		__atomic_store_n(&txq->empw, 0, __ATOMIC_RELEASE);
@@ -453,24 +457,21 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid, uint16_t pp_index,
 						   MLX5_SQC_STATE_RDY,
 						   MLX5_SQC_STATE_RDY, &sched);
 		if (ret == 0 && sched.set_group)
-			txq->sq_group = group;
+			txq->sq_group = to->qos_group_id;
 		else if (ret != 0)
 			ret = txq_defer_to_rearm(txq, ret);
 	}
 	if (txq != NULL)
 		__atomic_store_n(&txq->empw,
-				 txq_empw_ok(txq, ret == 0 ? pp_index :
-					     priv->pp_index[qid]),
+				 txq_empw_ok(txq, ret == 0 ? to->pp_index :
+					     from->pp_index),
 				 __ATOMIC_RELEASE);
-	if (ret == 0) {
+	if (ret == 0)
 		MLX5_TM_TXQ_LOG(DEBUG, dev->data->port_id, qid,
 				"pacing index %u -> %u, queue group %u -> %u%s",
-				priv->pp_index[qid], pp_index,
-				priv->qos_group[qid], group,
+				from->pp_index, to->pp_index,
+				from->qos_group_id, to->qos_group_id,
 				txq != NULL && txq->live ? " (live)" : "");
-		priv->pp_index[qid] = pp_index;
-		priv->qos_group[qid] = group;
-	}
 	pthread_mutex_unlock(&priv->lock);
 	return ret;
 }
@@ -490,25 +491,12 @@ mlx5_tm_txq_group_held(struct rte_eth_dev *dev, uint16_t group)
 	return false;
 }
 
-uint16_t
-mlx5_tm_txq_get_pp_index(struct rte_eth_dev *dev, uint16_t qid)
-{
-	if (qid >= MLX5_TM_MAX_TXQ)
-		return 0;
-	return mlx5_tm_priv(dev)->pp_index[qid];
-}
-
 void
 mlx5_tm_txq_set_suspended(struct rte_eth_dev *dev, uint16_t qid,
 			  bool suspended)
 {
-	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
-	struct mlx5_tm_txq *txq;
+	struct mlx5_tm_txq *txq = txq_of(dev, qid);
 
-	if (qid >= MLX5_TM_MAX_TXQ)
-		return;
-	priv->suspended[qid] = suspended;
-	txq = txq_of(dev, qid);
 	if (txq != NULL)
 		__atomic_store_n(&txq->suspended, suspended ? 1 : 0,
 				 __ATOMIC_RELEASE);

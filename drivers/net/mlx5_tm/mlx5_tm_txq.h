@@ -21,6 +21,7 @@
 #include <ethdev_driver.h>
 
 struct mlx5_tm_txq;
+struct mlx5_tm_sq_sched;
 
 /** ethdev tx_queue_setup. */
 int mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid,
@@ -44,25 +45,25 @@ uint16_t mlx5_tm_txq_ring_size(const struct rte_eth_dev *dev,
 			       uint16_t nb_desc);
 
 /**
- * Set the pacing index (0 = unlimited) and queue group (scheduling element
- * id, 0 = none) of Tx queue @p qid.
+ * Move Tx queue @p qid from pacing index and queue group @p from to
+ * @p to (index 0 = unlimited, group 0 = none).
  *
- * Both are remembered per queue id, whether or not the queue is set up or
- * started. A queue whose SQ is not created yet gets them in CREATE_SQ; a
- * queue whose SQ is ready gets one MODIFY_SQ (RDY to RDY, bit 0 for the
- * index and bit 2 for the group, each only when it changes). A queue in
- * error recovery, or whose SQ firmware has just put in error (it refuses
- * the RDY to RDY), gets them when the recovery makes it ready again; its
- * SQ stays in its old group until then (mlx5_tm_txq_group_held()). The
- * caller owns the pacing entry and the group, and releases the old ones
- * only after this returns 0.
+ * A queue whose SQ is ready gets one MODIFY_SQ (RDY to RDY, bit 0 for the
+ * index and bit 2 for the group, each only when it changes); a queue
+ * without SQ, or in recovery, gets the values of the applied plan when
+ * its SQ is created or made ready again (mlx5_tm_sched_queue()); so does
+ * a queue whose SQ firmware has just put in error (it refuses the RDY to
+ * RDY), whose SQ stays in its old group until then
+ * (mlx5_tm_txq_group_held()). The caller holds the sched lock, owns the pacing entry and the group, and
+ * releases the old ones only after this returns 0.
  *
  * @return
  *   0, or a negative errno (the queue keeps its previous values):
  *   -EINVAL bad queue id, -EIO/-EREMOTEIO the device refused MODIFY_SQ.
  */
 int mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
-			  uint16_t pp_index, uint16_t group);
+			  const struct mlx5_tm_sq_sched *from,
+			  const struct mlx5_tm_sq_sched *to);
 
 /**
  * Whether an SQ of the port is still in queue group @p group (scheduling
@@ -71,9 +72,6 @@ int mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
  * Call with the port lock held.
  */
 bool mlx5_tm_txq_group_held(struct rte_eth_dev *dev, uint16_t group);
-
-/** The pacing index remembered for Tx queue @p qid (0 = unlimited). */
-uint16_t mlx5_tm_txq_get_pp_index(struct rte_eth_dev *dev, uint16_t qid);
 
 /**
  * Suspend or resume sending from Tx queue @p qid.
