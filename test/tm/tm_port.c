@@ -77,30 +77,6 @@ tm_port_close(const struct tm_port *p)
 	rte_vdev_uninit(p->name);
 }
 
-struct rte_tm_node_params
-tm_leaf_params(uint32_t profile)
-{
-	struct rte_tm_node_params np;
-
-	memset(&np, 0, sizeof(np));
-	np.shaper_profile_id = profile;
-	np.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
-	np.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
-	np.stats_mask = RTE_TM_STATS_N_PKTS | RTE_TM_STATS_N_BYTES;
-	return np;
-}
-
-struct rte_tm_node_params
-tm_nonleaf_params(uint32_t profile)
-{
-	struct rte_tm_node_params np;
-
-	memset(&np, 0, sizeof(np));
-	np.shaper_profile_id = profile;
-	np.nonleaf.n_sp_priorities = 1;
-	return np;
-}
-
 int
 tm_telemetry_connect(void)
 {

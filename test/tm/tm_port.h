@@ -8,7 +8,8 @@
 /*
  * What the rte_tm test programs (test/tm, test/fuzz, test/tsan) share:
  * net_mlx5_tm ports on the device model, rte_tm calls with their error,
- * node parameters, and the PMD's telemetry. Public APIs only.
+ * node parameters, and the PMD's telemetry. Public APIs only. The node
+ * parameters are inline: test_tm_model (no EAL) uses them too.
  */
 
 #include <stdbool.h>
@@ -71,10 +72,30 @@ int tm_port_open(struct tm_port *p, const char *devargs, uint16_t nb_txq,
 void tm_port_close(const struct tm_port *p);
 
 /** Leaf parameters: shaper profile @p profile, packet and byte stats. */
-struct rte_tm_node_params tm_leaf_params(uint32_t profile);
+static inline struct rte_tm_node_params
+tm_leaf_params(uint32_t profile)
+{
+	struct rte_tm_node_params np;
+
+	memset(&np, 0, sizeof(np));
+	np.shaper_profile_id = profile;
+	np.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
+	np.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
+	np.stats_mask = RTE_TM_STATS_N_PKTS | RTE_TM_STATS_N_BYTES;
+	return np;
+}
 
 /** Non-leaf parameters: shaper profile @p profile, one priority. */
-struct rte_tm_node_params tm_nonleaf_params(uint32_t profile);
+static inline struct rte_tm_node_params
+tm_nonleaf_params(uint32_t profile)
+{
+	struct rte_tm_node_params np;
+
+	memset(&np, 0, sizeof(np));
+	np.shaper_profile_id = profile;
+	np.nonleaf.n_sp_priorities = 1;
+	return np;
+}
 
 /**
  * A connection to the telemetry socket, its greeting read.
