@@ -61,15 +61,21 @@ static struct rte_mempool *pool;
 /* A device without the NIC scheduling hierarchy (leaf shapers only). */
 #define LEAF_ONLY "cap_nic_sq_scheduling=0"
 
-/* Probe a new port on a cx6dx in virtual time, with devargs @p extra. */
+/*
+ * Probe a new port on a cx6dx in virtual time, with devargs @p extra;
+ * a failure fails the case.
+ */
 static int
 tport_open(struct tm_port *p, const char *extra, uint16_t nb_txq, bool start)
 {
 	char args[256];
+	int ret;
 
 	snprintf(args, sizeof(args), "emu=cx6dx,clock=virtual%s%s",
 		 extra != NULL ? "," : "", extra != NULL ? extra : "");
-	return tm_port_open(p, args, nb_txq, start);
+	ret = tm_port_open(p, args, nb_txq, start);
+	CHECK(ret == 0, "port %s", args);
+	return ret;
 }
 
 static struct mlx5_tm_sched *
@@ -396,10 +402,8 @@ test_capabilities(void)
 	int is_leaf;
 
 	printf("capabilities\n");
-	if (tport_open(&p, LEAF_ONLY, NB_TXQ, false) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, LEAF_ONLY, NB_TXQ, false) != 0)
 		return;
-	}
 	mlx5_emu_get_caps(p.emu, &ec);
 	EXPECT_OK(rte_tm_capabilities_get(p.id, &cap, &terr), "caps");
 	CHECK(cap.n_levels_max == 4 && cap.n_nodes_max == NB_TXQ + 513,
@@ -569,8 +573,6 @@ test_capabilities(void)
 			   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_PEAK_SIZE,
 			   "bucket without burst bound");
 		tm_port_close(&p);
-	} else {
-		CHECK(false, "port without wqe_rate_pp");
 	}
 	if (tport_open(&p, LEAF_ONLY ",cap_packet_pacing=0", 2, false) == 0) {
 		EXPECT_OK(rte_tm_capabilities_get(p.id, &cap, &terr), "caps");
@@ -585,8 +587,6 @@ test_capabilities(void)
 		EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
 		check_views(&p, "no pacing");
 		tm_port_close(&p);
-	} else {
-		CHECK(false, "port without packet pacing");
 	}
 }
 
@@ -604,10 +604,8 @@ test_refusals(void)
 	int mode = 1;
 
 	printf("refusals\n");
-	if (tport_open(&p, LEAF_ONLY, NB_TXQ, true) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, LEAF_ONLY, NB_TXQ, true) != 0)
 		return;
-	}
 	EXPECT_OK(profile_add(p.id, 1, 12500000, false), "profile");
 	snap(&p, &a);
 	memset(&wp, 0, sizeof(wp));
@@ -826,10 +824,8 @@ test_commit_after_start(void)
 	uint16_t q;
 
 	printf("commit after start, queue rate limits\n");
-	if (tport_open(&p, NULL, NB_TXQ, true) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, NULL, NB_TXQ, true) != 0)
 		return;
-	}
 	s = sched_of(&p);
 	for (q = 0; q < NB_TXQ; q++)
 		CHECK(rte_eth_set_queue_rate_limit(p.id, q, 100 * (q + 1)) == 0,
@@ -896,10 +892,8 @@ test_parent_suspend_stats(void)
 	uint16_t n, q;
 
 	printf("parent update, suspend/resume, statistics\n");
-	if (tport_open(&p, NULL, 4, true) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, NULL, 4, true) != 0)
 		return;
-	}
 	s = sched_of(&p);
 	EXPECT_OK(profile_add(p.id, 1, 1250000000, false), "10 Gbps");
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
@@ -1003,10 +997,8 @@ test_rollback(void)
 	uint16_t q;
 
 	printf("rollback under device failures\n");
-	if (tport_open(&p, NULL, NB_TXQ, true) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, NULL, NB_TXQ, true) != 0)
 		return;
-	}
 	s = sched_of(&p);
 	for (q = 0; q < NB_TXQ; q++)
 		CHECK(rte_eth_set_queue_rate_limit(p.id, q, 10 * (q + 1)) == 0,
@@ -1081,10 +1073,8 @@ test_rollback(void)
 	check_views(&p, "after failed live add");
 	/* clear_on_fail on a fresh port: table too small. */
 	tm_port_close(&p);
-	if (tport_open(&p, "cap_pp_table_size=5", NB_TXQ, true) != 0) {
-		CHECK(false, "small table port");
+	if (tport_open(&p, "cap_pp_table_size=5", NB_TXQ, true) != 0)
 		return;
-	}
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
 	for (q = 0; q < NB_TXQ; q++) {
 		EXPECT_OK(profile_add(p.id, q, 1250000 * (q + 2), false),
@@ -1124,8 +1114,6 @@ test_rollback(void)
 			   "beyond tolerance, table full");
 		check_views(&p, "tolerance refusal");
 		tm_port_close(&p);
-	} else {
-		CHECK(false, "tolerance port");
 	}
 	/* clear_on_fail: nodes deleted after a failed commit. */
 	if (tport_open(&p, "cap_pp_table_size=2", 2, false) == 0) {
@@ -1141,8 +1129,6 @@ test_rollback(void)
 		      sched_of(&p)->hier.n_nodes);
 		check_views(&p, "cleared");
 		tm_port_close(&p);
-	} else {
-		CHECK(false, "clear_on_fail port");
 	}
 	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "nothing leaked");
 }
@@ -1159,10 +1145,8 @@ test_dedicated(void)
 
 	printf("dedicated pacing indices, port defaults\n");
 	if (tport_open(&p, "pacing_index=dedicated,tx_burst_bound=3000,"
-		       "tx_typical_pkt_sz=1000", 4, true) != 0) {
-		CHECK(false, "port");
+		       "tx_typical_pkt_sz=1000", 4, true) != 0)
 		return;
-	}
 	s = sched_of(&p);
 	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "1 Gbps");
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
@@ -1224,10 +1208,8 @@ test_reconfigure(void)
 	uint16_t q;
 
 	printf("reconfigure the number of Tx queues\n");
-	if (tport_open(&p, NULL, NB_TXQ, false) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, NULL, NB_TXQ, false) != 0)
 		return;
-	}
 	s = sched_of(&p);
 	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "p1");
 	EXPECT_OK(profile_add(p.id, 2, 250000000, false), "p2");
@@ -1263,10 +1245,8 @@ test_telemetry(void)
 	uint16_t q;
 
 	printf("telemetry\n");
-	if (tport_open(&p, NULL, 4, true) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, NULL, 4, true) != 0)
 		return;
-	}
 	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "1 Gbps");
 	EXPECT_OK(profile_add(p.id, 2, 10000, true), "10 kpps");
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
@@ -1334,10 +1314,8 @@ test_telemetry_pages(void)
 
 	printf("telemetry pages: 1024 queues, 512 rates\n");
 	/* Started: ethdev refuses a rate above the link speed (0 when down). */
-	if (tport_open(&p, "cap_pp_table_size=1024", NQ, true) != 0) {
-		CHECK(false, "port with 1024 queues");
+	if (tport_open(&p, "cap_pp_table_size=1024", NQ, true) != 0)
 		return;
-	}
 	for (q = 0; q < NQ; q++)
 		if (rte_eth_set_queue_rate_limit(p.id, q, q % NRATES + 1) != 0)
 			bad_index++;
@@ -1498,10 +1476,8 @@ test_rates(void)
 
 	printf("achieved rates, 8 queues, virtual time\n");
 	if (tport_open(&p, "tx_typical_pkt_sz=" RTE_STR(FRAME), NB_TXQ,
-		       true) != 0) {
-		CHECK(false, "port");
+		       true) != 0)
 		return;
-	}
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
 	for (q = 0; q < NB_TXQ; q++) {
 		struct rte_tm_shaper_params sp;
@@ -1671,10 +1647,8 @@ test_empw_follows_pacing_mode(void)
 	struct tm_port p;
 
 	if (tport_open(&p, "tx_typical_pkt_sz=" RTE_STR(FRAME), 1,
-		       true) != 0) {
-		CHECK(false, "port");
+		       true) != 0)
 		return;
-	}
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
 	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "1 Gbit/s");
 	EXPECT_OK(profile_add(p.id, 2, 100000, true), "100 kpps");
@@ -1878,10 +1852,8 @@ test_random(const char *devargs, unsigned int n_steps)
 
 	printf("random walk (%s), seed %" PRIu64 ", %u steps\n",
 	       devargs, seed, n_steps);
-	if (tport_open(&p, devargs, 6, true) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, devargs, 6, true) != 0)
 		return;
-	}
 	for (i = 0; i < n_steps; i++) {
 		/* Faults only around rte_tm calls, not port start/stop. */
 		bool fault;
