@@ -220,34 +220,51 @@ near(double got, double want, double tol)
 	return got >= want * (1 - tol) && got <= want * (1 + tol);
 }
 
-/* A root, group 900 at @p mbps, leaves 0..2 with @p w weights. */
-static void
-group(struct tport *p, uint64_t mbps, const uint32_t *w,
-      const uint32_t *prof)
+/* The hierarchy of most cases: a root, group 900, leaves 0..2. */
+struct group_spec {
+	uint64_t ceiling;      /* Mbit/s of group 900 (profile 1) */
+	uint32_t w[3];         /* leaf weights */
+	uint32_t prof[3];      /* leaf profiles: 2, 3 or NONE */
+	uint64_t peak[2];      /* Mbit/s of profiles 2 and 3 (0: none) */
+	uint64_t committed[2]; /* their committed Mbit/s */
+};
+
+/* Open a port on @p devargs with the hierarchy @p g, not committed. */
+static bool
+group_port(struct tport *p, const char *devargs, const struct group_spec *g)
 {
 	uint16_t q;
 
-	EXPECT_OK(profile(p, 1, mbps * MBPS, 0), "group profile");
+	if (!tport_open(p, devargs))
+		return false;
+	for (q = 0; q < 2; q++)
+		if (g->peak[q] != 0)
+			EXPECT_OK(profile(p, 2 + q, g->peak[q] * MBPS,
+					  g->committed[q] * MBPS),
+				  "profile %u", 2 + q);
+	EXPECT_OK(profile(p, 1, g->ceiling * MBPS, 0), "group profile");
 	EXPECT_OK(node(p, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
 	EXPECT_OK(node(p, MID, ROOT, 1, 1, 1), "900");
 	for (q = 0; q < 3; q++)
-		EXPECT_OK(node(p, q, MID, w[q], 2,
-			       prof != NULL ? prof[q] : NONE), "leaf %u", q);
+		EXPECT_OK(node(p, q, MID, g->w[q], 2, g->prof[q]), "leaf %u",
+			  q);
+	return true;
 }
 
 static void
 test_weights(void)
 {
-	static const uint32_t w[3] = { 1, 2, 5 };
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 2, 5 }, .prof = { NONE, NONE, NONE },
+	};
 	static const double want[3] = { 50, 100, 250 };
 	double mbps[NB_TXQ];
 	struct tport p;
 	uint16_t q;
 
 	printf("weights 1:2:5 under 400 Mbit/s, virtual time\n");
-	if (!tport_open(&p, CX6DX))
+	if (!group_port(&p, CX6DX, &g))
 		return;
-	group(&p, 400, w, NULL);
 	commit_measure(&p, mbps);
 	for (q = 0; q < 3; q++)
 		CHECK(near(mbps[q], want[q], 0.005), "leaf %u: %.2f Mbit/s, "
@@ -258,16 +275,16 @@ test_weights(void)
 static void
 test_capped_leaf(void)
 {
-	static const uint32_t w[3] = { 1, 1, 1 };
-	static const uint32_t prof[3] = { 2, NONE, NONE };
+	static const struct group_spec g = {
+		.ceiling = 300, .w = { 1, 1, 1 }, .prof = { 2, NONE, NONE },
+		.peak = { 50 },
+	};
 	double mbps[NB_TXQ];
 	struct tport p;
 
 	printf("a leaf capped below its share gives the surplus away\n");
-	if (!tport_open(&p, CX6DX))
+	if (!group_port(&p, CX6DX, &g))
 		return;
-	EXPECT_OK(profile(&p, 2, 50 * MBPS, 0), "50 Mbit/s");
-	group(&p, 300, w, prof);
 	commit_measure(&p, mbps);
 	CHECK(near(mbps[0], 50, 0.01) && near(mbps[1], 125, 0.01) &&
 	      near(mbps[2], 125, 0.01), "50/125/125 Mbit/s expected: %.2f "
@@ -278,17 +295,17 @@ test_capped_leaf(void)
 static void
 test_committed(void)
 {
-	static const uint32_t w[3] = { 1, 1, 1 };
-	static const uint32_t prof[3] = { 3, NONE, NONE };
+	/* Leaf 0: 200 Mbit/s committed, peak 400; two plain siblings. */
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 1, 1 }, .prof = { 3, NONE, NONE },
+		.peak = { 0, 400 }, .committed = { 0, 200 },
+	};
 	double mbps[NB_TXQ];
 	struct tport p;
 
 	printf("committed rates met under contention\n");
-	if (!tport_open(&p, CX6DX))
+	if (!group_port(&p, CX6DX, &g))
 		return;
-	/* Leaf 0: 200 Mbit/s committed, peak 400; two plain siblings. */
-	EXPECT_OK(profile(&p, 3, 400 * MBPS, 200 * MBPS), "committed");
-	group(&p, 400, w, prof);
 	commit_measure(&p, mbps);
 	CHECK(mbps[0] >= 200 * 0.995 && near(mbps[1], mbps[2], 0.01) &&
 	      near(mbps[0] + mbps[1] + mbps[2], 400, 0.005),
@@ -325,15 +342,16 @@ test_three_levels(void)
 static void
 test_live(void)
 {
-	static const uint32_t w[3] = { 1, 1, 2 };
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 1, 2 }, .prof = { NONE, NONE, NONE },
+		.peak = { 200 },
+	};
 	double mbps[NB_TXQ];
 	struct tport p;
 
 	printf("live shaper, weight and parent changes, hitless\n");
-	if (!tport_open(&p, CX6DX))
+	if (!group_port(&p, CX6DX, &g))
 		return;
-	EXPECT_OK(profile(&p, 2, 200 * MBPS, 0), "200 Mbit/s");
-	group(&p, 400, w, NULL);
 	EXPECT_OK(node(&p, MID2, ROOT, 1, 1, 2), "901 at 200 Mbit/s");
 	commit_measure(&p, mbps);
 	CHECK(near(mbps[0], 100, 0.005) && near(mbps[2], 200, 0.005),
@@ -425,18 +443,6 @@ change_faulted(struct tport *p, int k, uint16_t op, uint32_t nth,
 /* More commands of one kind than a test_faults() commit sends. */
 #define FAULT_POSITIONS_MAX 64
 
-/* A port with the group test_faults() breaks, nothing committed. */
-static int
-faults_port(struct tport *p, const uint32_t *w, const uint32_t *prof)
-{
-	if (!tport_open(p, CX6DX))
-		return -1;
-	EXPECT_OK(profile(p, 2, 100 * MBPS, 0), "100 Mbit/s");
-	EXPECT_OK(profile(p, 3, 300 * MBPS, 0), "300 Mbit/s");
-	group(p, 400, w, prof);
-	return 0;
-}
-
 /*
  * Every firmware command of a commit fails in turn (creating elements,
  * moving SQs), before and after a first hierarchy is in force: the device
@@ -451,8 +457,11 @@ test_faults(void)
 		MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT,
 		MLX5_CMD_OP_MODIFY_SQ,
 	};
-	static const uint32_t w[3] = { 1, 2, 5 };
-	static const uint32_t prof[3] = { 2, 2, NONE };
+	/* The group it breaks. */
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 2, 5 }, .prof = { 2, 2, NONE },
+		.peak = { 100, 300 },
+	};
 	struct device_view a, b;
 	unsigned int i, fired = 0, fired_commit;
 	struct tport p;
@@ -460,7 +469,7 @@ test_faults(void)
 	int k, ret;
 
 	printf("every firmware command of a commit failing in turn\n");
-	if (faults_port(&p, w, prof) != 0)
+	if (!group_port(&p, CX6DX, &g))
 		return;
 	for (i = 0; i < RTE_DIM(ops); i++) {
 		for (nth = 1; nth <= FAULT_POSITIONS_MAX; nth++) {
@@ -472,7 +481,7 @@ test_faults(void)
 				 * from a port with nothing committed again.
 				 */
 				tm_port_close(&p.port);
-				if (faults_port(&p, w, prof) != 0)
+				if (!group_port(&p, CX6DX, &g))
 					return;
 				break;
 			}
@@ -516,17 +525,17 @@ test_faults(void)
 static void
 test_pp_and_group(void)
 {
-	static const uint32_t w[3] = { 1, 1, 1 };
-	static const uint32_t prof[3] = { 2, NONE, NONE };
+	static const struct group_spec g = {
+		.ceiling = 300, .w = { 1, 1, 1 }, .prof = { 2, NONE, NONE },
+		.peak = { 50 },
+	};
 	struct device_view a, b;
 	struct tport p;
 	int ret;
 
 	printf("sched_sq_pp_and_group=0: the commit fails cleanly\n");
-	if (!tport_open(&p, CX6DX ",sched_sq_pp_and_group=0"))
+	if (!group_port(&p, CX6DX ",sched_sq_pp_and_group=0", &g))
 		return;
-	EXPECT_OK(profile(&p, 2, 50 * MBPS, 0), "50 Mbit/s");
-	group(&p, 300, w, prof);
 	device_view(&p, &a);
 	ret = TM(rte_tm_hierarchy_commit(p.port.id, 0, &terr));
 	device_view(&p, &b);
