@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emu_test_util.h"
 
@@ -218,6 +219,33 @@ t_sq_create(struct t_dev *d, struct t_sq *s, uint32_t log_sq, uint32_t log_cq,
 		return -errno;
 	s->sqn = MLX5_GET(create_sq_out, sout, sqn);
 	return 0;
+}
+
+bool
+t_open_pcap(struct t_dev *d, char *path, const char *const *kv)
+{
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0, "mkstemp");
+	if (fd < 0)
+		return false;
+	close(fd);
+	CHECK(t_open(d, "cx6dx", kv) == 0, "open");
+	CHECK(mlx5_emu_set_pcap(d->emu, path) == 0, "pcap on");
+	return true;
+}
+
+int
+t_sq_ready(struct t_dev *d, struct t_sq *s, uint32_t log_sq,
+	   uint16_t pp_index)
+{
+	uint8_t st;
+	int ret = t_sq_create(d, s, log_sq, 7, pp_index, MLX5_SQC_STATE_RST);
+
+	if (ret < 0)
+		return ret;
+	return t_sq_modify(s, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY, false, 0,
+			   &st);
 }
 
 void

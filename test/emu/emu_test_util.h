@@ -98,11 +98,19 @@ struct t_cqe {
 /* Open an emulated device; extra devargs as "k=v" strings, NULL-ended. */
 int t_open(struct t_dev *d, const char *profile, const char *const *kv);
 void t_close(struct t_dev *d);
+/*
+ * t_open() a cx6dx whose wire goes to a new pcap file, named from the
+ * mkstemp() template @p path; false (a failed CHECK) when there is none.
+ */
+bool t_open_pcap(struct t_dev *d, char *path, const char *const *kv);
 
 /* Create CQ (log_cq) and SQ (log_sq) in @p state with @p pp_index. */
 int t_sq_create(struct t_dev *d, struct t_sq *s, uint32_t log_sq,
 		uint32_t log_cq, uint16_t pp_index, uint8_t state);
 void t_sq_destroy(struct t_sq *s);
+/* t_sq_create() in RST, then RST->RDY; the first failure. */
+int t_sq_ready(struct t_dev *d, struct t_sq *s, uint32_t log_sq,
+	       uint16_t pp_index);
 /* MODIFY_SQ; returns the call's result, *status the PRM status. */
 int t_sq_modify(struct t_sq *s, uint8_t cur, uint8_t next, bool set_pp,
 		uint16_t pp_index, uint8_t *status);

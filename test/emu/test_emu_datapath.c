@@ -117,18 +117,6 @@ drain_cq(struct t_sq *s)
 		;
 }
 
-static int
-ready_sq(struct t_dev *d, struct t_sq *s, uint32_t log_sq, uint16_t pp)
-{
-	uint8_t st;
-	int ret = t_sq_create(d, s, log_sq, 7, pp, MLX5_SQC_STATE_RST);
-
-	if (ret < 0)
-		return ret;
-	return t_sq_modify(s, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY, false, 0,
-			   &st);
-}
-
 /*
  * One SQ per rate of @p rates on a @p profile device, 1200 packets each:
  * the achieved rate (bit/s, or WQE/s in WQE-rate mode) within 0.5 %.
@@ -155,7 +143,7 @@ rate_sweep(const char *profile, uint8_t mode, const uint32_t *rates,
 		      errno);
 		if (pp == NULL)
 			continue;
-		CHECK(ready_sq(&d, &s, 11, pp->index) == 0, "SQ");
+		CHECK(t_sq_ready(&d, &s, 11, pp->index) == 0, "SQ");
 		rec_reset();
 		if (wqe_rate) {
 			/* Mixed sizes: WQE-rate pacing ignores the size. */
@@ -216,8 +204,8 @@ test_line_sharing(void)
 	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
 	mlx5_emu_set_wire_hook(d.emu, rec_hook, NULL);
 	/* Two unlimited SQs share the line evenly, round robin. */
-	CHECK(ready_sq(&d, &a, 11, 0) == 0, "SQ a");
-	CHECK(ready_sq(&d, &b, 11, 0) == 0, "SQ b");
+	CHECK(t_sq_ready(&d, &a, 11, 0) == 0, "SQ a");
+	CHECK(t_sq_ready(&d, &b, 11, 0) == 0, "SQ b");
 	rec_reset();
 	/* Both ring the same UAR register before the model looks. */
 	mlx5_emu_get_port_stats(d.emu, &ps);
@@ -241,7 +229,7 @@ test_line_sharing(void)
 	/* A paced SQ keeps its rate; the unlimited ones share the rest. */
 	pp = t_pp(&d, 2000000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
 	CHECK(pp != NULL, "pp 2 Gb/s");
-	CHECK(ready_sq(&d, &c, 11, pp != NULL ? pp->index : 0) == 0, "SQ c");
+	CHECK(t_sq_ready(&d, &c, 11, pp != NULL ? pp->index : 0) == 0, "SQ c");
 	rec_reset();
 	post_n(&a, 1000, 1000, 0, 0);
 	post_n(&b, 1000, 1000, 0, 1 << 20);
@@ -293,7 +281,7 @@ test_live_rate_change(void)
 	CHECK(slow != NULL && fast != NULL, "pp");
 	if (slow == NULL || fast == NULL)
 		goto out;
-	CHECK(ready_sq(&d, &s, 11, slow->index) == 0, "SQ");
+	CHECK(t_sq_ready(&d, &s, 11, slow->index) == 0, "SQ");
 	rec_reset();
 	post_n(&s, 1500, 1000, 0, 0);
 	/* 1000 B at 100 Mb/s: 80 us each; change after ~600 departures. */
@@ -358,7 +346,7 @@ test_pp_reuse_under_sq(void)
 	if (old == NULL)
 		goto out;
 	index = old->index;
-	CHECK(ready_sq(&d, &s, 11, index) == 0, "SQ");
+	CHECK(t_sq_ready(&d, &s, 11, index) == 0, "SQ");
 	d.g->pp_free(old);
 	new = t_pp(&d, 300000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
 	CHECK(new != NULL && new->index == index, "index %u reused",
@@ -396,7 +384,7 @@ test_burst_bound(void)
 	CHECK(pp != NULL, "pp with burst bound and typical size");
 	if (pp == NULL)
 		goto out;
-	CHECK(ready_sq(&d, &s, 11, pp->index) == 0, "SQ");
+	CHECK(t_sq_ready(&d, &s, 11, pp->index) == 0, "SQ");
 	rec_reset();
 	post_n(&s, 1200, 1000, 0, 0);
 	mlx5_emu_drain(d.emu);
@@ -429,7 +417,7 @@ test_doorbell_protocol(void)
 	uint8_t *p;
 
 	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
-	CHECK(ready_sq(&d, &s, 6, 0) == 0, "SQ");
+	CHECK(t_sq_ready(&d, &s, 6, 0) == 0, "SQ");
 	p = t_frame(&d, 0, 100, 1);
 	t_post(&s, p, 100, 0, true);
 	/* The doorbell record alone does not ring. */
@@ -583,7 +571,7 @@ test_error_cqe_recovery(void)
 	unsigned int n;
 
 	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
-	CHECK(ready_sq(&d, &s, 6, 0) == 0, "SQ");
+	CHECK(t_sq_ready(&d, &s, 6, 0) == 0, "SQ");
 	p = t_frame(&d, 0, 300, 1);
 	/* A bad lkey: local protection error, SQ in error. */
 	t_post(&s, p, 300, 0, true);
@@ -655,7 +643,7 @@ test_error_cqe_recovery(void)
 	t_sq_destroy(&s);
 	/* flush_in_error_en: WQEs posted after the bad one are flushed. */
 	d.flush_in_error = true;
-	CHECK(ready_sq(&d, &s, 6, 0) == 0, "SQ with flush_in_error_en");
+	CHECK(t_sq_ready(&d, &s, 6, 0) == 0, "SQ with flush_in_error_en");
 	t_post(&s, p, 300, 0, true);
 	t_post_raw(&s, 0, NULL, 0xdead, (uint64_t)(uintptr_t)p, 300, true);
 	t_post(&s, p, 300, 0, true);
@@ -718,7 +706,7 @@ test_inline_mode(void)
 				    sizeof(out)) == 0, "QUERY_NIC_VPORT_CONTEXT");
 	CHECK((be32toh(out[4]) >> 24 & 7) == MLX5_INLINE_MODE_L2,
 	      "vport min_wqe_inline_mode L2");
-	CHECK(ready_sq(&d, &s, 6, 0) == 0, "SQ");
+	CHECK(t_sq_ready(&d, &s, 6, 0) == 0, "SQ");
 	p = t_frame(&d, 0, 300, 3);
 	t_post(&s, p, 300, 18, true);
 	t_ring(&s);
@@ -862,7 +850,7 @@ test_inline_vport_modes(void)
 		      MLX5_GET(query_nic_vport_context_out, out,
 			       nic_vport_context.min_wqe_inline_mode) == want,
 		      "%s: vport min_wqe_inline_mode %u", modes[m], want);
-		CHECK(ready_sq(&d, &s, 6, 0) == 0, "SQ");
+		CHECK(t_sq_ready(&d, &s, 6, 0) == 0, "SQ");
 		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 			const struct inline_case *k = &cases[i];
 			uint32_t need = m == 0 ? k->need_ip : k->need_l4;
@@ -940,7 +928,7 @@ test_vport_counter(void)
 	uint32_t i;
 
 	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
-	CHECK(ready_sq(&d, &s, 8, 0) == 0, "SQ");
+	CHECK(t_sq_ready(&d, &s, 8, 0) == 0, "SQ");
 	query_vport_tx(&d, false, v);
 	CHECK(v[0][0] == 0 && v[1][0] == 0 && v[2][0] == 0 &&
 	      v[0][1] == 0, "counters start at 0");
@@ -974,7 +962,7 @@ test_vport_counter(void)
 		struct t_sq m;
 
 		d.allow_mpw = true;
-		CHECK(ready_sq(&d, &m, 8, 0) == 0, "eMPW SQ");
+		CHECK(t_sq_ready(&d, &m, 8, 0) == 0, "eMPW SQ");
 		for (i = 0; i < 3; i++) {
 			p = t_frame(&d, (size_t)(8 + i) * 4096, 100, i);
 			if (i == 1)
@@ -1023,7 +1011,7 @@ test_cqe_ts_format(void)
 
 		CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
 		d.ts_format = fmt;
-		CHECK(ready_sq(&d, &s, 8, 0) == 0, "SQ, ts_format %u", fmt);
+		CHECK(t_sq_ready(&d, &s, 8, 0) == 0, "SQ, ts_format %u", fmt);
 		mlx5_emu_advance(d.emu, at);
 		t_post(&s, t_frame(&d, 0, 100, 1), 100, 18, true);
 		t_ring(&s);
@@ -1052,18 +1040,12 @@ test_pcap_and_bytes(void)
 	struct t_sq s;
 	pcap_t *pc;
 	uint32_t i, n = 0, ts_ok = 0, bytes_ok = 0, orig_ok = 0;
-	int fd;
 
-	fd = mkstemp(path);
-	CHECK(fd >= 0, "mkstemp");
-	if (fd < 0)
+	if (!t_open_pcap(&d, path, kv))
 		return;
-	close(fd);
-	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
-	CHECK(mlx5_emu_set_pcap(d.emu, path) == 0, "pcap on");
 	mlx5_emu_set_wire_hook(d.emu, rec_hook, NULL);
 	pp = t_pp(&d, 1000000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
-	CHECK(pp != NULL && ready_sq(&d, &s, 8, pp->index) == 0, "SQ");
+	CHECK(pp != NULL && t_sq_ready(&d, &s, 8, pp->index) == 0, "SQ");
 	rec_reset();
 	rec.keep_bytes = true;
 	/* Frames of varied sizes, 20 inline bytes + a data segment. */
@@ -1133,7 +1115,7 @@ test_realtime(void)
 	mlx5_emu_set_wire_hook(d.emu, rec_hook, NULL);
 	rec_reset();
 	pp = t_pp(&d, 100000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
-	CHECK(pp != NULL && ready_sq(&d, &s, 8, pp->index) == 0, "SQ");
+	CHECK(pp != NULL && t_sq_ready(&d, &s, 8, pp->index) == 0, "SQ");
 	/* 200 x 1000 B at 100 Mb/s: 16 ms of departures; a CQE every 10. */
 	for (i = 0; i < 200; i++)
 		t_post(&s, t_frame(&d, 0, 1000, i), 1000, 0, i % 10 == 9);
@@ -1183,7 +1165,7 @@ test_port_mtu(void)
 	unsigned int i, n;
 
 	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
-	CHECK(ready_sq(&d, &s, 8, 0) == 0, "SQ");
+	CHECK(t_sq_ready(&d, &s, 8, 0) == 0, "SQ");
 	CHECK(d.g->port_query(d.dev, &port) == 0 && port.mtu == 1500 &&
 	      port.max_mtu == 9960 && port.link_up && !port.switchdev,
 	      "port: MTU %u max %u", port.mtu, port.max_mtu);
@@ -1237,7 +1219,7 @@ test_port_switchdev(void)
 	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
 	CHECK(d.g->port_query(d.dev, &port) == 0 && port.switchdev,
 	      "switchdev not reported");
-	CHECK(ready_sq(&d, &s, 8, 0) == 0, "SQ");
+	CHECK(t_sq_ready(&d, &s, 8, 0) == 0, "SQ");
 	t_post(&s, t_frame(&d, 0, 100, 1), 100, 18, true);
 	t_post(&s, t_frame(&d, 4096, 100, 2), 100, 18, true);
 	t_ring(&s);

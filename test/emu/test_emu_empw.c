@@ -48,18 +48,6 @@ wire_start(struct t_dev *d)
 }
 
 static int
-empw_sq(struct t_dev *d, struct t_sq *s, uint32_t log_sq, uint16_t pp)
-{
-	uint8_t st;
-	int ret = t_sq_create(d, s, log_sq, 7, pp, MLX5_SQC_STATE_RST);
-
-	if (ret < 0)
-		return ret;
-	return t_sq_modify(s, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY, false, 0,
-			   &st);
-}
-
-static int
 open_empw(struct t_dev *d, const char *profile, const char *extra)
 {
 	const char *kv[] = { "clock=virtual", extra, NULL };
@@ -112,7 +100,7 @@ test_empw_caps(void)
 		      MLX5_GET(per_protocol_networking_offload_caps, cap,
 			       multi_pkt_send_wqe) == 1,
 		      "%s reports eMPW and multi-packet WQEs", profiles[i]);
-		CHECK(empw_sq(&d, &s, 6, 0) == 0,
+		CHECK(t_sq_ready(&d, &s, 6, 0) == 0,
 		      "%s: SQ with allow_multi_pkt_send_wqe", profiles[i]);
 		t_sq_destroy(&s);
 		t_close(&d);
@@ -164,7 +152,7 @@ test_empw_wire(void)
 	unsigned int n, i;
 
 	CHECK(open_empw(&d, "cx6dx", NULL) == 0, "open cx6dx");
-	CHECK(empw_sq(&d, &s, 4, 0) == 0, "SQ of 16 WQEBBs");
+	CHECK(t_sq_ready(&d, &s, 4, 0) == 0, "SQ of 16 WQEBBs");
 	wire_start(&d);
 	p[0] = (struct t_empw_pkt){ t_frame(&d, 0, 64, 1), 64, false };
 	p[1] = (struct t_empw_pkt){ t_frame(&d, 4096, 61, 2), 61, true };
@@ -326,7 +314,7 @@ test_empw_malformed(void)
 		CHECK(open_empw(&d, cases[i].profile, cases[i].devarg) == 0,
 		      "open %s", cases[i].profile);
 		d.allow_mpw = cases[i].brk != BRK_NOT_ALLOWED;
-		CHECK(empw_sq(&d, &s, 6, 0) == 0, "SQ");
+		CHECK(t_sq_ready(&d, &s, 6, 0) == 0, "SQ");
 		p[0] = (struct t_empw_pkt){ t_frame(&d, 0, 64, 1), 64, false };
 		p[1] = (struct t_empw_pkt){ t_frame(&d, 4096, 60, 2), 60, true };
 		ds = t_empw_build(&s, wqe, p, 2, true);
@@ -348,7 +336,7 @@ test_empw_malformed(void)
 	}
 	/* Where L2 must be inline, packets inline in the WQE go. */
 	CHECK(open_empw(&d, "cx5", NULL) == 0, "open cx5");
-	CHECK(empw_sq(&d, &s, 6, 0) == 0, "SQ");
+	CHECK(t_sq_ready(&d, &s, 6, 0) == 0, "SQ");
 	wire_start(&d);
 	p[0] = (struct t_empw_pkt){ t_frame(&d, 0, 64, 1), 64, true };
 	p[1] = (struct t_empw_pkt){ t_frame(&d, 4096, 60, 2), 60, true };
@@ -388,7 +376,7 @@ test_empw_pacing(void)
 	CHECK(open_empw(&d, "cx6dx", NULL) == 0, "open cx6dx");
 	pp = t_pp(&d, 1000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
 	CHECK(pp != NULL, "data-rate entry");
-	CHECK(empw_sq(&d, &s, 6, pp != NULL ? pp->index : 0) == 0, "SQ");
+	CHECK(t_sq_ready(&d, &s, 6, pp != NULL ? pp->index : 0) == 0, "SQ");
 	wire_start(&d);
 	for (i = 0; i < 4; i++)
 		p[i] = (struct t_empw_pkt){ t_frame(&d, 4096 * i, lens[i], i),
@@ -417,7 +405,7 @@ test_empw_pacing(void)
 	CHECK(open_empw(&d, "cx6dx", NULL) == 0, "open cx6dx");
 	pp = t_pp(&d, 1000, 0, MLX5_PP_RATE_MODE_WQE_RATE, 0, 0);
 	CHECK(pp != NULL, "WQE-rate entry");
-	CHECK(empw_sq(&d, &s, 6, pp != NULL ? pp->index : 0) == 0, "SQ");
+	CHECK(t_sq_ready(&d, &s, 6, pp != NULL ? pp->index : 0) == 0, "SQ");
 	wire_start(&d);
 	for (i = 0; i < 4; i++)
 		p[i] = (struct t_empw_pkt){ t_frame(&d, 4096 * i, 100, i),

@@ -138,16 +138,10 @@ test_wire_fingerprint(void)
 	struct t_dev d;
 	struct t_cqe c[64];
 	uint32_t r, k, n, i;
-	int fd;
 
-	fd = mkstemp(path);
-	CHECK(fd >= 0, "mkstemp");
-	if (fd < 0)
+	if (!t_open_pcap(&d, path, kv))
 		return;
-	close(fd);
-	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
 	d.allow_mpw = true;
-	CHECK(mlx5_emu_set_pcap(d.emu, path) == 0, "pcap on");
 	hook.hash = FNV_START;
 	hook.packets = 0;
 	mlx5_emu_set_wire_hook(d.emu, golden_hook, NULL);

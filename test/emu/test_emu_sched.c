@@ -164,19 +164,16 @@ sq_query_group(struct t_sq *s)
 			qos_queue_group_id);
 }
 
+/* t_sq_ready() into queue group @p grp. */
 static int
 sq_ready(struct t_dev *d, struct t_sq *s, uint16_t grp, uint16_t pp)
 {
-	uint8_t st;
 	int ret;
 
 	d->qos_group = grp;
-	ret = t_sq_create(d, s, LOG_SQ, 7, pp, MLX5_SQC_STATE_RST);
+	ret = t_sq_ready(d, s, LOG_SQ, pp);
 	d->qos_group = 0;
-	if (ret < 0)
-		return ret;
-	return t_sq_modify(s, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY, false, 0,
-			   &st);
+	return ret;
 }
 
 static int

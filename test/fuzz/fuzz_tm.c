@@ -39,8 +39,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,6 +51,7 @@
 #include "mlx5_emu.h"
 #include "mlx5_tm_prm.h"
 #include "rte_pmd_mlx5_tm.h"
+#include "tm_port.h"
 
 #define PORT_NAME "net_mlx5_tm_fuzz0"
 #define MAX_TXQ 8
@@ -206,83 +205,15 @@ emu_log_hook(int level, const char *msg)
 
 /* ---- telemetry: the driver's view ---- */
 
+/* One connection for the whole run. */
 static int tel_fd = -1;
-
-static void
-tel_close(void)
-{
-	if (tel_fd >= 0)
-		close(tel_fd);
-	tel_fd = -1;
-}
-
-static int
-tel_open(void)
-{
-	struct sockaddr_un addr;
-	char buf[1024];
-
-	tel_fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (tel_fd < 0)
-		return -1;
-	memset(&addr, 0, sizeof(addr));
-	addr.sun_family = AF_UNIX;
-	snprintf(addr.sun_path, sizeof(addr.sun_path),
-		 "%s/dpdk_telemetry.v2", rte_eal_get_runtime_dir());
-	if (connect(tel_fd, (struct sockaddr *)&addr, sizeof(addr)) != 0 ||
-	    read(tel_fd, buf, sizeof(buf)) <= 0) { /* greeting */
-		tel_close();
-		return -1;
-	}
-	return 0;
-}
 
 static int
 tel_query(const char *cmd, char *buf, size_t len)
 {
-	ssize_t n;
-
-	if (tel_fd < 0 && tel_open() != 0)
-		return -1;
-	if (write(tel_fd, cmd, strlen(cmd)) < 0)
-		return -1;
-	n = read(tel_fd, buf, len - 1);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
-/*
- * The integers of array @p key ("key":[1,2]) in @p json.
- * @return how many (at most @p max), -1 when the key is missing.
- */
-static int
-tel_array(const char *json, const char *key, uint64_t *v, int max)
-{
-	char pat[64];
-	const char *s;
-	char *end;
-	int n = 0;
-
-	snprintf(pat, sizeof(pat), "\"%s\":", key);
-	s = strstr(json, pat);
-	if (s == NULL)
-		return -1;
-	s += strlen(pat);
-	while (*s == ' ')
-		s++;
-	if (*s++ != '[')
-		return -1;
-	while (*s != ']' && *s != '\0' && n < max) {
-		v[n++] = strtoull(s, &end, 10);
-		if (end == s)
-			return -1;
-		s = end;
-		while (*s == ',' || *s == ' ')
-			s++;
-	}
-	return n;
+	if (tel_fd < 0)
+		tel_fd = tm_telemetry_connect();
+	return tel_fd < 0 ? -1 : tm_telemetry_ask(tel_fd, cmd, buf, len);
 }
 
 /* ---- the model's view ---- */
@@ -422,13 +353,15 @@ check_tsars(const struct snapshot *s)
 	int n, i;
 	unsigned int k;
 
-	n = tel_array(s->tel, "tsar_id", id, MAX_ELEMS);
+	n = tm_json_u64_array(s->tel, "tsar_id", id, MAX_ELEMS);
 	if (n < 0)
 		return;
-	if (tel_array(s->tel, "tsar_parent_id", parent, MAX_ELEMS) != n ||
-	    tel_array(s->tel, "tsar_bw_share", share, MAX_ELEMS) != n ||
-	    tel_array(s->tel, "tsar_max_average_bw_mbps", ceil,
-		      MAX_ELEMS) != n) {
+	if (tm_json_u64_array(s->tel, "tsar_parent_id", parent,
+			      MAX_ELEMS) != n ||
+	    tm_json_u64_array(s->tel, "tsar_bw_share", share,
+			      MAX_ELEMS) != n ||
+	    tm_json_u64_array(s->tel, "tsar_max_average_bw_mbps", ceil,
+			      MAX_ELEMS) != n) {
 		violation("telemetry: TSAR columns of different lengths");
 		return;
 	}
@@ -473,9 +406,9 @@ check_invariants(struct port *p, struct snapshot *s)
 		violation("cannot read the driver's or the model's view");
 		return;
 	}
-	n_idx = tel_array(s->tel, "queue_pacing_index", tidx, MAX_TXQ);
-	n_group = tel_array(s->tel, "queue_group", tgroup, MAX_TXQ);
-	n_held = tel_array(s->tel, "index", held, MAX_ENTRIES);
+	n_idx = tm_json_u64_array(s->tel, "queue_pacing_index", tidx, MAX_TXQ);
+	n_group = tm_json_u64_array(s->tel, "queue_group", tgroup, MAX_TXQ);
+	n_held = tm_json_u64_array(s->tel, "index", held, MAX_ENTRIES);
 	if (n_idx != p->nb_txq || n_held < 0) {
 		violation("telemetry: %d queue indices for %u queues: %s",
 			  n_idx, p->nb_txq, s->tel);
@@ -604,26 +537,6 @@ check_invariants(struct port *p, struct snapshot *s)
 /* ---- the port ---- */
 
 static int
-port_setup_queues(struct port *p, uint16_t nb_txq)
-{
-	struct rte_eth_conf conf;
-	uint16_t q;
-	int ret;
-
-	memset(&conf, 0, sizeof(conf));
-	ret = rte_eth_dev_configure(p->id, 0, nb_txq, &conf);
-	if (ret != 0)
-		return ret;
-	for (q = 0; q < nb_txq; q++) {
-		ret = rte_eth_tx_queue_setup(p->id, q, RING, rte_socket_id(),
-					     NULL);
-		if (ret != 0)
-			return ret;
-	}
-	return 0;
-}
-
-static int
 port_open(struct port *p)
 {
 	static const char *const profiles[] = { "cx6dx", "cx6dx", "cx7",
@@ -649,7 +562,7 @@ port_open(struct port *p)
 		return -1;
 	mlx5_emu_get_caps(p->emu, &p->caps);
 	p->nb_txq = 1 + rnd(MAX_TXQ);
-	if (port_setup_queues(p, p->nb_txq) != 0)
+	if (tm_port_queues(p->id, p->nb_txq, RING) != 0)
 		return -1;
 	for (q = 0; q < MAX_TXQ; q++)
 		p->qrate_known[q] = true;
@@ -666,8 +579,6 @@ port_close(struct port *p)
 }
 
 /* ---- operations ---- */
-
-static struct rte_tm_error terr;
 
 static uint64_t
 random_rate(const struct port *p, bool packet_mode)
@@ -1027,7 +938,7 @@ run_op(struct port *p, enum op_kind op, bool *may_change)
 		if (p->started)
 			return rte_eth_dev_configure(p->id, 0, q,
 				&(struct rte_eth_conf){ 0 });
-		ret = port_setup_queues(p, q);
+		ret = tm_port_queues(p->id, q, RING);
 		if (ret != 0) {
 			struct rte_eth_dev_info info;
 
@@ -1279,7 +1190,8 @@ main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (double)(t1.tv_sec - t0.tv_sec) +
 	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	tel_close();
+	if (tel_fd >= 0)
+		close(tel_fd);
 	printf("seeds %" PRIu64 "..%" PRIu64 ": %" PRIu64 " operations "
 	       "(%" PRIu64 " accepted, %" PRIu64 " refused), %" PRIu64
 	       " with a fault armed, %" PRIu64 " failed firmware commands, "

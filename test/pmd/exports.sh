@@ -12,17 +12,7 @@ set -u
 
 build=$1
 src=$2
-pass=0
-fail=0
-
-check() {
-	if [ "$1" = 0 ]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: $2"
-	fi
-}
+. "$src/test/pmd/check.sh"
 
 # Names declared by public headers: identifiers followed by '(' or ending
 # a declaration, with prefix $1.
@@ -81,5 +71,4 @@ check $? "driver references device-model symbols"
 grep -q pcap <<< "$(readelf -d "$emu")"
 check $? "device model does not link libpcap"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+report

@@ -14,16 +14,7 @@ prog=$build/test/pmd/test_pmd_lifecycle
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-pass=0
-fail=0
-check() {
-	if [ "$1" = 0 ]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL: $2"
-	fi
-}
+. "$src/test/pmd/check.sh"
 
 if ! command -v valgrind >/dev/null; then
 	echo "FAIL: valgrind is not installed (scripts/setup.sh installs it)"
@@ -52,5 +43,4 @@ check "$(grep -qE '^==[0-9]+== +(indirectly lost: 0 bytes|All heap blocks were f
 	"memory indirectly lost"
 check "$([ "$rc" = 0 ]; echo $?)" "exit code $rc"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+report

@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_eal.h>
+#include <rte_errno.h>
 #include <rte_log.h>
+#include <rte_mbuf.h>
 
 #include "pmd_test_util.h"
 
@@ -59,4 +62,40 @@ log_capture_free(void)
 	free(log_buf);
 	log_buf = NULL;
 	log_len = 0;
+}
+
+struct rte_mempool *
+pmd_test_setup(char *prog, const struct pmd_test_env *env)
+{
+	char pmd_log[64];
+	char *eal_argv[] = {
+		prog, "--no-huge", "--no-pci", "-m", (char *)env->mem_mb,
+		"-l", (char *)env->lcores, "--no-shconf",
+		"--log-level", "lib.eal:error", "--log-level", pmd_log, NULL,
+	};
+	struct rte_mempool *pool;
+
+	snprintf(pmd_log, sizeof(pmd_log), "pmd.net.mlx5_tm:%s", env->pmd_log);
+	if (rte_eal_init(RTE_DIM(eal_argv) - 1, eal_argv) < 0) {
+		printf("EAL init failed: %s\n", rte_strerror(rte_errno));
+		printf("0 passed, 1 failed\n");
+		return NULL;
+	}
+	pool = rte_pktmbuf_pool_create(env->pool, env->nb_mbufs, env->cache,
+				       0, env->data_room, SOCKET_ID_ANY);
+	if (pool == NULL) {
+		printf("no mempool: %s\n", rte_strerror(rte_errno));
+		printf("0 passed, 1 failed\n");
+	}
+	return pool;
+}
+
+int
+pmd_test_report(struct rte_mempool *pool)
+{
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	log_capture_free();
+	printf("%u passed, %u failed\n", n_pass, n_fail);
+	return n_fail == 0 ? 0 : 1;
 }

@@ -36,6 +36,35 @@ extern const char *test_only;
 /** Run case @p fn named @p name; count it passed or failed. */
 void run(const char *name, void (*fn)(void));
 
+/** What a program's main() sets up: the EAL, then an mbuf pool. */
+struct pmd_test_env {
+	const char *mem_mb;   /**< EAL -m */
+	const char *lcores;   /**< EAL -l */
+	const char *pmd_log;  /**< log level of pmd.net.mlx5_tm */
+	const char *pool;     /**< name of the mbuf pool */
+	unsigned int nb_mbufs;
+	unsigned int cache;
+	uint16_t data_room;
+};
+
+/**
+ * Initialise the EAL of program @p prog (no hugepages, no PCI, no shared
+ * config) and create the mbuf pool of @p env.
+ *
+ * @return
+ *   The pool, or NULL after printing why and a failed closing line.
+ */
+struct rte_mempool *pmd_test_setup(char *prog,
+				   const struct pmd_test_env *env);
+
+/**
+ * Free @p pool and the EAL, print the closing line "N passed, N failed".
+ *
+ * @return
+ *   The exit status of the program.
+ */
+int pmd_test_report(struct rte_mempool *pool);
+
 /** Send the EAL log to memory from now on. */
 void log_capture_start(void);
 

@@ -172,18 +172,16 @@ def main():
             primary.expect_exact(PROMPT)
         time.sleep(1)  # let packets go: checks count them, not time them
 
-        out = subprocess.run([PROC_INFO] + eal + ["--", "--stats"],
-                             capture_output=True, text=True, timeout=60)
-        m = re.search(r"TX-packets:\s+(\d+)", out.stdout)
-        check(out.returncode == 0 and m is not None and int(m.group(1)) > 0,
-              "dpdk-proc-info --stats reads the primary's packets",
-              (out.stdout + out.stderr)[-600:])
-        out = subprocess.run([PROC_INFO] + eal + ["--", "--xstats"],
-                             capture_output=True, text=True, timeout=60)
-        m = re.search(r"tx_q1_completions:\s+(\d+)", out.stdout)
-        check(out.returncode == 0 and m is not None and int(m.group(1)) > 0,
-              "dpdk-proc-info --xstats reads the queue counters",
-              (out.stdout + out.stderr)[-600:])
+        for flag, counter, what in (
+                ("--stats", "TX-packets", "the primary's packets"),
+                ("--xstats", "tx_q1_completions", "the queue counters")):
+            out = subprocess.run([PROC_INFO] + eal + ["--", flag],
+                                 capture_output=True, text=True, timeout=60)
+            m = re.search(counter + r":\s+(\d+)", out.stdout)
+            check(out.returncode == 0 and m is not None and
+                  int(m.group(1)) > 0,
+                  "dpdk-proc-info %s reads %s" % (flag, what),
+                  (out.stdout + out.stderr)[-600:])
 
         out = subprocess.run([secondary, "--proc-type=secondary",
                               "--no-telemetry", "-l", "1"] + eal,

@@ -1610,26 +1610,15 @@ test_virtual_clock_plain_app(void)
 int
 main(int argc __rte_unused, char **argv)
 {
-	char *eal_argv[] = {
-		argv[0], "--no-huge", "--no-pci", "-m", "512", "-l", "0-1",
-		"--no-shconf", "--log-level", "lib.eal:error",
-		"--log-level", "pmd.net.mlx5_tm:notice", NULL,
+	static const struct pmd_test_env env = {
+		.mem_mb = "512", .lcores = "0-1", .pmd_log = "notice",
+		.pool = "test_pmd", .nb_mbufs = POOL_SZ, .cache = 256,
+		.data_room = RTE_PKTMBUF_HEADROOM + SEG_ROOM * 4,
 	};
-	int eal_argc = RTE_DIM(eal_argv) - 1;
 
-	if (rte_eal_init(eal_argc, eal_argv) < 0) {
-		printf("EAL init failed: %s\n", rte_strerror(rte_errno));
-		printf("0 passed, 1 failed\n");
+	pool = pmd_test_setup(argv[0], &env);
+	if (pool == NULL)
 		return 1;
-	}
-	pool = rte_pktmbuf_pool_create("test_pmd", POOL_SZ, 256, 0,
-				       RTE_PKTMBUF_HEADROOM + SEG_ROOM * 4,
-				       SOCKET_ID_ANY);
-	if (pool == NULL) {
-		printf("no mempool: %s\n", rte_strerror(rte_errno));
-		printf("0 passed, 1 failed\n");
-		return 1;
-	}
 	run("devarg refusals", test_devarg_refusals);
 	run("device infos and link", test_infos_and_link);
 	run("1M mixed packets, 4 queues, 2 lcores", test_million_packets);
@@ -1653,9 +1642,5 @@ main(int argc __rte_unused, char **argv)
 	    test_refusal_log_limited);
 	run("clock=virtual in an application that does not drive it",
 	    test_virtual_clock_plain_app);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	log_capture_free();
-	printf("%u passed, %u failed\n", n_pass, n_fail);
-	return n_fail == 0 ? 0 : 1;
+	return pmd_test_report(pool);
 }

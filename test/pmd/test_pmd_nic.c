@@ -513,28 +513,17 @@ test_vlan_and_link(void)
 int
 main(int argc, char **argv)
 {
-	char *eal_argv[] = {
-		argv[0], "--no-huge", "--no-pci", "-m", "256", "-l", "0",
-		"--no-shconf", "--log-level", "lib.eal:error",
-		"--log-level", "pmd.net.mlx5_tm:notice", NULL,
+	static const struct pmd_test_env env = {
+		.mem_mb = "256", .lcores = "0", .pmd_log = "notice",
+		.pool = "test_nic", .nb_mbufs = 1023, .cache = 0,
+		.data_room = RTE_PKTMBUF_HEADROOM + FRAME_MAX,
 	};
-	int eal_argc = RTE_DIM(eal_argv) - 1;
 
 	if (argc > 1)
 		test_only = argv[1];
-	if (rte_eal_init(eal_argc, eal_argv) < 0) {
-		printf("EAL init failed: %s\n", rte_strerror(rte_errno));
-		printf("0 passed, 1 failed\n");
+	pool = pmd_test_setup(argv[0], &env);
+	if (pool == NULL)
 		return 1;
-	}
-	pool = rte_pktmbuf_pool_create("test_nic", 1023, 0, 0,
-				       RTE_PKTMBUF_HEADROOM + FRAME_MAX,
-				       SOCKET_ID_ANY);
-	if (pool == NULL) {
-		printf("no mempool: %s\n", rte_strerror(rte_errno));
-		printf("0 passed, 1 failed\n");
-		return 1;
-	}
 	run("MTU: longer frames dropped and counted, mtu_set", test_mtu);
 	run("sqc.ts_format follows cap sq_ts_format", test_ts_format);
 	run("E-Switch switchdev refused at probe", test_eswitch);
@@ -545,9 +534,5 @@ main(int argc, char **argv)
 	    test_recovery_pacing_index);
 	run("packet mode: burst bound 0 unless given", test_packet_mode_burst);
 	run("VLAN insertion off on ConnectX-5, link", test_vlan_and_link);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	log_capture_free();
-	printf("%u passed, %u failed\n", n_pass, n_fail);
-	return n_fail == 0 ? 0 : 1;
+	return pmd_test_report(pool);
 }

@@ -647,26 +647,15 @@ out:
 int
 main(int argc __rte_unused, char **argv)
 {
-	char *eal_argv[] = {
-		argv[0], "--no-huge", "--no-pci", "-m", "256", "-l", "0",
-		"--no-shconf", "--log-level", "lib.eal:error",
-		"--log-level", "pmd.net.mlx5_tm:info", NULL,
+	static const struct pmd_test_env env = {
+		.mem_mb = "256", .lcores = "0", .pmd_log = "info",
+		.pool = "test_pmd_rx", .nb_mbufs = POOL_SZ, .cache = 0,
+		.data_room = RTE_MBUF_DEFAULT_BUF_SIZE,
 	};
-	int eal_argc = RTE_DIM(eal_argv) - 1;
 
-	if (rte_eal_init(eal_argc, eal_argv) < 0) {
-		printf("EAL init failed: %s\n", rte_strerror(rte_errno));
-		printf("0 passed, 1 failed\n");
+	pool = pmd_test_setup(argv[0], &env);
+	if (pool == NULL)
 		return 1;
-	}
-	pool = rte_pktmbuf_pool_create("test_pmd_rx", POOL_SZ, 0, 0,
-				       RTE_MBUF_DEFAULT_BUF_SIZE,
-				       SOCKET_ID_ANY);
-	if (pool == NULL) {
-		printf("no mempool: %s\n", rte_strerror(rte_errno));
-		printf("0 passed, 1 failed\n");
-		return 1;
-	}
 	run("rx_port refusals name the value and what is available",
 	    test_refusals);
 	run("Tx-only port: Rx queues accepted, never receive, say how",
@@ -676,9 +665,5 @@ main(int argc __rte_unused, char **argv)
 	run("companion ops: MAC, promiscuous, Rx limits, rte_flow",
 	    test_companion_ops);
 	run("companion removed before our port", test_companion_removed_first);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	log_capture_free();
-	printf("%u passed, %u failed\n", n_pass, n_fail);
-	return n_fail == 0 ? 0 : 1;
+	return pmd_test_report(pool);
 }

@@ -14,9 +14,7 @@ testpmd session; prints "N passed, N failed" (cases).
 import os
 import re
 import shutil
-import stat
 import sys
-import tempfile
 import time
 
 import pexpect
@@ -25,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 # pylint: disable=wrong-import-position
 from cases import Cases as Checks  # noqa: E402
+from private_dir import private_dir as shared_private_dir  # noqa: E402
 
 TESTPMD = "/usr/bin/dpdk-testpmd"
 PROMPT = "testpmd> "
@@ -32,40 +31,12 @@ PROMPT = "testpmd> "
 EMU_SO = "librte_net_mlx5_tm_emu.so"
 
 
-def world_writable_ancestor(path):
-    """The first directory above (or at) path writable by anyone."""
-    path = os.path.abspath(path)
-    while True:
-        try:
-            mode = os.stat(path).st_mode
-        except OSError:
-            mode = 0
-        if mode & stat.S_IWOTH:
-            return path
-        parent = os.path.dirname(path)
-        if parent == path:
-            return None
-        path = parent
-
-
 def private_dir(build):
-    """A new mode-700 directory with no world-writable ancestor."""
-    candidates = [os.environ.get("XDG_RUNTIME_DIR", ""),
-                  os.path.expanduser("~/.cache"), build]
-    for base in candidates:
-        if not base:
-            continue
-        try:
-            os.makedirs(base, mode=0o700, exist_ok=True)
-        except OSError:
-            continue
-        if world_writable_ancestor(base) is not None:
-            continue
-        path = tempfile.mkdtemp(prefix="mlx5-tm-smoke-", dir=base)
-        os.chmod(path, 0o700)
-        return path
-    raise RuntimeError("no directory free of world-writable ancestors in "
-                       + ", ".join(c for c in candidates if c))
+    """A new private directory (test/private_dir.py) for a copy of the
+    PMD."""
+    return shared_private_dir([os.environ.get("XDG_RUNTIME_DIR", ""),
+                               os.path.expanduser("~/.cache"), build],
+                              "mlx5-tm-smoke-")
 
 
 def cmd(child, line, timeout=30):

@@ -19,8 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include <rte_bus_vdev.h>
@@ -41,13 +39,13 @@
 #include "mlx5_tm_wqe.h"
 #include "rte_pmd_mlx5_tm.h"
 #include "tm_check.h"
+#include "tm_port.h"
 #include "tm_tree_check.h"
 
 unsigned int tm_check_passed;
 unsigned int tm_check_failed;
 
 #define NB_TXQ 8
-#define RING 1024
 #define FRAME 1000
 #define ROOT 1000
 #define MID 900
@@ -60,90 +58,36 @@ static bool verbose;
 static uint64_t seed = 1;
 static unsigned int steps = 10000;
 static struct rte_mempool *pool;
-static unsigned int port_seq = 1;
-static struct rte_tm_error terr;
-
-/* A net_mlx5_tm port on its own device model. */
-struct tport {
-	uint16_t id;
-	char name[32];
-	struct mlx5_emu *emu;
-	uint16_t nb_txq;
-};
 
 /* ---- ports ---- */
-
-static int
-tport_setup(struct tport *p, uint16_t nb_txq, bool start)
-{
-	struct rte_eth_conf conf;
-	uint16_t q;
-
-	memset(&conf, 0, sizeof(conf));
-	if (rte_eth_dev_get_port_by_name(p->name, &p->id) != 0)
-		return -1;
-	if (rte_eth_dev_configure(p->id, 0, nb_txq, &conf) != 0)
-		return -1;
-	for (q = 0; q < nb_txq; q++)
-		if (rte_eth_tx_queue_setup(p->id, q, RING, rte_socket_id(),
-					   NULL) != 0)
-			return -1;
-	p->nb_txq = nb_txq;
-	p->emu = rte_pmd_mlx5_tm_emu(p->id);
-	if (p->emu == NULL)
-		return -1;
-	if (start && rte_eth_dev_start(p->id) != 0)
-		return -1;
-	return 0;
-}
 
 /* A device without the NIC scheduling hierarchy (leaf shapers only). */
 #define LEAF_ONLY "cap_nic_sq_scheduling=0"
 
-/* Probe a new port with device-model devargs @p extra. */
+/*
+ * Probe a new port on a cx6dx in virtual time, with devargs @p extra;
+ * a failure fails the case.
+ */
 static int
-tport_open(struct tport *p, const char *extra, uint16_t nb_txq, bool start)
+tport_open(struct tm_port *p, const char *extra, uint16_t nb_txq, bool start)
 {
 	char args[256];
 	int ret;
 
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "net_mlx5_tm%u", port_seq++);
 	snprintf(args, sizeof(args), "emu=cx6dx,clock=virtual%s%s",
 		 extra != NULL ? "," : "", extra != NULL ? extra : "");
-	if (rte_vdev_init(p->name, args) != 0) {
-		printf("cannot probe %s,%s\n", p->name, args);
-		return -1;
-	}
-	ret = tport_setup(p, nb_txq, start);
-	if (ret != 0)
-		printf("cannot set up %s\n", p->name);
+	ret = tm_port_open(p, args, nb_txq, start);
+	CHECK(ret == 0, "port %s", args);
 	return ret;
 }
 
-static void
-tport_close(struct tport *p)
-{
-	rte_eth_dev_stop(p->id);
-	rte_eth_dev_close(p->id);
-	rte_vdev_uninit(p->name);
-}
-
 static struct mlx5_tm_sched *
-sched_of(const struct tport *p)
+sched_of(const struct tm_port *p)
 {
 	return mlx5_tm_sched_get(&rte_eth_devices[p->id]);
 }
 
 /* ---- rte_tm helpers ---- */
-
-#define TM(call) (memset(&terr, 0, sizeof(terr)), (call))
-
-static const char *
-tmsg(void)
-{
-	return terr.message != NULL ? terr.message : "(no message)";
-}
 
 /* A refusal: errno, error type, and a message worth reading. */
 static void
@@ -156,13 +100,6 @@ expect_err(int ret, int code, enum rte_tm_error_type type, const char *what)
 	if (verbose)
 		printf("  %s -> %s\n", what, tmsg());
 }
-
-#define EXPECT_OK(call, ...) do { \
-	int r_ = TM(call); \
-	if (r_ != 0) \
-		printf("  refused (%d): %s\n", r_, tmsg()); \
-	CHECK(r_ == 0, __VA_ARGS__); \
-} while (0)
 
 static int
 profile_add(uint16_t port, uint32_t id, uint64_t rate, bool pkt)
@@ -181,34 +118,10 @@ profile_add_params(uint16_t port, uint32_t id, struct rte_tm_shaper_params sp)
 	return TM(rte_tm_shaper_profile_add(port, id, &sp, &terr));
 }
 
-static struct rte_tm_node_params
-nonleaf_params(void)
-{
-	struct rte_tm_node_params np;
-
-	memset(&np, 0, sizeof(np));
-	np.shaper_profile_id = NONE;
-	np.nonleaf.n_sp_priorities = 1;
-	return np;
-}
-
-static struct rte_tm_node_params
-leaf_params(uint32_t profile)
-{
-	struct rte_tm_node_params np;
-
-	memset(&np, 0, sizeof(np));
-	np.shaper_profile_id = profile;
-	np.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
-	np.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
-	np.stats_mask = RTE_TM_STATS_N_PKTS | RTE_TM_STATS_N_BYTES;
-	return np;
-}
-
 static int
 nonleaf_add(uint16_t port, uint32_t id, uint32_t parent, uint32_t level)
 {
-	struct rte_tm_node_params np = nonleaf_params();
+	struct rte_tm_node_params np = tm_nonleaf_params(NONE);
 
 	return TM(rte_tm_node_add(port, id, parent, 0, 1, level, &np, &terr));
 }
@@ -217,7 +130,7 @@ static int
 leaf_add(uint16_t port, uint32_t q, uint32_t parent, uint32_t level,
 	 uint32_t profile)
 {
-	struct rte_tm_node_params np = leaf_params(profile);
+	struct rte_tm_node_params np = tm_leaf_params(profile);
 
 	return TM(rte_tm_node_add(port, q, parent, 0, 1, level, &np, &terr));
 }
@@ -295,7 +208,7 @@ plan_is_applied(struct mlx5_tm_sched *s, char *why, size_t len)
 }
 
 static bool
-views_agree(const struct tport *p, char *why, size_t len)
+views_agree(const struct tm_port *p, char *why, size_t len)
 {
 	struct mlx5_tm_sched *s = sched_of(p);
 	struct pacing_table *t = mlx5_tm_pacing_table(s->pacing);
@@ -410,7 +323,7 @@ views_agree(const struct tport *p, char *why, size_t len)
 }
 
 static void
-check_views(const struct tport *p, const char *when)
+check_views(const struct tm_port *p, const char *when)
 {
 	char why[256] = "";
 
@@ -430,7 +343,7 @@ struct snapshot {
 };
 
 static void
-snap(const struct tport *p, struct snapshot *sn)
+snap(const struct tm_port *p, struct snapshot *sn)
 {
 	struct mlx5_tm_sched *s = sched_of(p);
 	uint16_t q;
@@ -490,15 +403,13 @@ test_capabilities(void)
 	struct rte_tm_node_capabilities nc;
 	struct rte_tm_shaper_params sp;
 	struct mlx5_emu_caps ec;
-	struct tport p;
+	struct tm_port p;
 	uint32_t level, n;
 	int is_leaf;
 
 	printf("capabilities\n");
-	if (tport_open(&p, LEAF_ONLY, NB_TXQ, false) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, LEAF_ONLY, NB_TXQ, false) != 0)
 		return;
-	}
 	mlx5_emu_get_caps(p.emu, &ec);
 	EXPECT_OK(rte_tm_capabilities_get(p.id, &cap, &terr), "caps");
 	CHECK(cap.n_levels_max == 4 && cap.n_nodes_max == NB_TXQ + 513,
@@ -649,7 +560,7 @@ test_capabilities(void)
 	check_views(&p, "4 levels committed");
 	/* Profile ids: every 32-bit value but NONE. */
 	EXPECT_OK(profile_add(p.id, NONE - 1, 125000000, false), "id max");
-	tport_close(&p);
+	tm_port_close(&p);
 
 	/* Devices without WQE-rate pacing, burst bound, or pacing at all. */
 	if (tport_open(&p, LEAF_ONLY ",cap_wqe_rate_pp=0,cap_pp_burst_bound=0", 2,
@@ -667,9 +578,7 @@ test_capabilities(void)
 		expect_err(profile_add_params(p.id, 1, sp), ENOTSUP,
 			   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_PEAK_SIZE,
 			   "bucket without burst bound");
-		tport_close(&p);
-	} else {
-		CHECK(false, "port without wqe_rate_pp");
+		tm_port_close(&p);
 	}
 	if (tport_open(&p, LEAF_ONLY ",cap_packet_pacing=0", 2, false) == 0) {
 		EXPECT_OK(rte_tm_capabilities_get(p.id, &cap, &terr), "caps");
@@ -683,9 +592,7 @@ test_capabilities(void)
 		EXPECT_OK(leaf_add(p.id, 0, ROOT, 1, NONE), "unshaped leaf");
 		EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
 		check_views(&p, "no pacing");
-		tport_close(&p);
-	} else {
-		CHECK(false, "port without packet pacing");
+		tm_port_close(&p);
 	}
 }
 
@@ -699,14 +606,12 @@ test_refusals(void)
 	struct snapshot a, b;
 	uint32_t shared = 1;
 	uint64_t mask;
-	struct tport p;
+	struct tm_port p;
 	int mode = 1;
 
 	printf("refusals\n");
-	if (tport_open(&p, LEAF_ONLY, NB_TXQ, true) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, LEAF_ONLY, NB_TXQ, true) != 0)
 		return;
-	}
 	EXPECT_OK(profile_add(p.id, 1, 12500000, false), "profile");
 	snap(&p, &a);
 	memset(&wp, 0, sizeof(wp));
@@ -755,7 +660,7 @@ test_refusals(void)
 		   RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_WRED_CONTEXT_ID,
 		   "shared wred context update");
 	/* Node parameters, through rte_tm. */
-	np = leaf_params(1);
+	np = tm_leaf_params(1);
 	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 1, 1, 2, &np, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PRIORITY, "priority 1");
 	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 0, 3, 2, &np, &terr)),
@@ -765,20 +670,20 @@ test_refusals(void)
 	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 0, 1, 2, &np, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SHARED_SHAPERS,
 		   "shared shaper in params");
-	np = leaf_params(1);
+	np = tm_leaf_params(1);
 	np.leaf.wred.wred_profile_id = 1;
 	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 0, 1, 2, &np, &terr)),
 		   EINVAL, RTE_TM_ERROR_TYPE_NODE_ID, "wred in params");
-	np = leaf_params(1);
+	np = tm_leaf_params(1);
 	np.leaf.cman = RTE_TM_CMAN_WRED;
 	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 0, 1, 2, &np, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN, "cman WRED");
-	np = leaf_params(1);
+	np = tm_leaf_params(1);
 	np.stats_mask = RTE_TM_STATS_N_PKTS_GREEN_DROPPED;
 	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 0, 1, 2, &np, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_STATS,
 		   "drop counters");
-	np = leaf_params(1);
+	np = tm_leaf_params(1);
 	expect_err(TM(rte_tm_node_add(p.id, 1, MID, 0, 1, 1, &np, &terr)),
 		   EINVAL, RTE_TM_ERROR_TYPE_LEVEL_ID, "wrong level id");
 	expect_err(TM(rte_tm_node_add(p.id, 1, ROOT, 0, 1, ANY, &np, &terr)),
@@ -788,17 +693,17 @@ test_refusals(void)
 		   "absent parent");
 	expect_err(TM(rte_tm_node_add(p.id, 0, MID, 0, 1, ANY, &np, &terr)),
 		   EEXIST, RTE_TM_ERROR_TYPE_NODE_ID, "leaf 0 twice");
-	np = nonleaf_params();
+	np = tm_nonleaf_params(NONE);
 	np.shaper_profile_id = 1;
 	expect_err(TM(rte_tm_node_add(p.id, MID2, ROOT, 0, 1, 1, &np, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
 		   "non-leaf shaper");
-	np = nonleaf_params();
+	np = tm_nonleaf_params(NONE);
 	np.nonleaf.n_sp_priorities = 8;
 	expect_err(TM(rte_tm_node_add(p.id, MID2, ROOT, 0, 1, 1, &np, &terr)),
 		   ENOTSUP, RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SP_PRIORITIES,
 		   "8 priorities");
-	np = nonleaf_params();
+	np = tm_nonleaf_params(NONE);
 	expect_err(TM(rte_tm_node_add(p.id, MID2, MID, 0, 1, 2, &np, &terr)),
 		   EINVAL, RTE_TM_ERROR_TYPE_LEVEL_ID,
 		   "non-leaf on the leaf level");
@@ -846,12 +751,12 @@ test_refusals(void)
 	CHECK(b.n_nodes == a.n_nodes + 3 && b.in_use == a.in_use,
 	      "only the accepted nodes were added");
 	check_views(&p, "refusals");
-	tport_close(&p);
+	tm_port_close(&p);
 }
 
 /* The DTS packet-pacing script (ice), committed before the port starts. */
 static void
-test_ice_script(struct tport *p)
+test_ice_script(struct tm_port *p)
 {
 	struct mlx5_tm_sched *s = sched_of(p);
 	struct rte_tm_node_params np;
@@ -863,7 +768,7 @@ test_ice_script(struct tport *p)
 	/* add port tm node shaper profile 0 1 0 0 612980769 0 0 0 */
 	EXPECT_OK(profile_add(p->id, 1, 612980769, false), "profile 1");
 	/* add port tm nonleaf node 0 1000 -1 0 1 0 -1 1 0 0 */
-	np = nonleaf_params();
+	np = tm_nonleaf_params(NONE);
 	np.stats_mask = 0;
 	EXPECT_OK(rte_tm_node_add(p->id, ROOT, NULL_ID, 0, 1, 0, &np, &terr),
 		  "1000");
@@ -872,7 +777,7 @@ test_ice_script(struct tport *p)
 		  "900");
 	/* add port tm leaf node 0 q 900 0 1 2 1 0 0xffffffff 0 0 */
 	for (q = 0; q < p->nb_txq; q++) {
-		np = leaf_params(1);
+		np = tm_leaf_params(1);
 		np.stats_mask = 0;
 		EXPECT_OK(rte_tm_node_add(p->id, q, MID, 0, 1, 2, &np, &terr),
 			  "leaf %u", q);
@@ -920,14 +825,12 @@ static void
 test_commit_after_start(void)
 {
 	struct mlx5_tm_sched *s;
-	struct tport p;
+	struct tm_port p;
 	uint16_t q;
 
 	printf("commit after start, queue rate limits\n");
-	if (tport_open(&p, NULL, NB_TXQ, true) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, NULL, NB_TXQ, true) != 0)
 		return;
-	}
 	s = sched_of(&p);
 	for (q = 0; q < NB_TXQ; q++)
 		CHECK(rte_eth_set_queue_rate_limit(p.id, q, 100 * (q + 1)) == 0,
@@ -977,7 +880,7 @@ test_commit_after_start(void)
 	CHECK(rte_eth_set_queue_rate_limit(p.id, 7, 100) == 0 &&
 	      (!s->committed && s->applied.queues[7].shaped), "rate limit again");
 	check_views(&p, "after the hierarchy");
-	tport_close(&p);
+	tm_port_close(&p);
 	CHECK(mlx5_tm_pacing_hw_outstanding() == 0,
 	      "closed with a committed hierarchy: %" PRIu64 " entries left",
 	      mlx5_tm_pacing_hw_outstanding());
@@ -990,14 +893,12 @@ test_parent_suspend_stats(void)
 	struct rte_tm_node_stats st;
 	struct mlx5_tm_sched *s;
 	uint64_t mask, pk0, pk1;
-	struct tport p;
+	struct tm_port p;
 	uint16_t n, q;
 
 	printf("parent update, suspend/resume, statistics\n");
-	if (tport_open(&p, NULL, 4, true) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, NULL, 4, true) != 0)
 		return;
-	}
 	s = sched_of(&p);
 	EXPECT_OK(profile_add(p.id, 1, 1250000000, false), "10 Gbps");
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
@@ -1085,12 +986,12 @@ test_parent_suspend_stats(void)
 		  "read 2");
 	CHECK(st.n_pkts == 3 && st.n_bytes == 3 * FRAME,
 	      "leaf 2 counts since added: %" PRIu64, st.n_pkts);
-	tport_close(&p);
+	tm_port_close(&p);
 }
 
 /* The SQ of queue @p q on the device model. */
 static bool
-sq_of(const struct tport *p, uint16_t q, struct mlx5_emu_sq_info *sq)
+sq_of(const struct tm_port *p, uint16_t q, struct mlx5_emu_sq_info *sq)
 {
 	uint32_t sqn;
 
@@ -1100,7 +1001,7 @@ sq_of(const struct tport *p, uint16_t q, struct mlx5_emu_sq_info *sq)
 
 /* The next WQE of queue @p q fails on the device (error CQE, SQ in ERR). */
 static void
-fail_next_wqe(const struct tport *p, uint16_t q)
+fail_next_wqe(const struct tm_port *p, uint16_t q)
 {
 	uint32_t sqn = 0;
 
@@ -1118,7 +1019,7 @@ fail_next_wqe(const struct tport *p, uint16_t q)
  * path), rewind (datapath), ready again (control path).
  */
 static void
-finish_recovery(const struct tport *p, uint16_t q)
+finish_recovery(const struct tm_port *p, uint16_t q)
 {
 	struct rte_eth_stats st;
 
@@ -1146,13 +1047,11 @@ test_recovery_vs_live_changes(void)
 	struct rte_eth_stats st;
 	struct mlx5_tm_sched *s;
 	uint16_t old_group, old_index, q;
-	struct tport p;
+	struct tm_port p;
 
 	printf("error recovery vs live changes\n");
-	if (tport_open(&p, NULL, 4, true) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, NULL, 4, true) != 0)
 		return;
-	}
 	s = sched_of(&p);
 	EXPECT_OK(profile_add(p.id, 1, 1250000000, false), "10 Gbps");
 	EXPECT_OK(profile_add(p.id, 2, 625000000, false), "5 Gbps");
@@ -1160,7 +1059,7 @@ test_recovery_vs_live_changes(void)
 	EXPECT_OK(nonleaf_add(p.id, MID, ROOT, 1), "900");
 	EXPECT_OK(nonleaf_add(p.id, MID2, ROOT, 1), "901");
 	/* Groups: {0} under 900; {1, 3} and {2} (weight 2) under 901. */
-	np = leaf_params(1);
+	np = tm_leaf_params(1);
 	for (q = 0; q < 4; q++)
 		EXPECT_OK(rte_tm_node_add(p.id, q, q == 0 ? MID : MID2, 0,
 					  q == 2 ? 2 : 1, 2, &np, &terr),
@@ -1226,7 +1125,7 @@ test_recovery_vs_live_changes(void)
 	check_views(&p, "queue 2 recovered");
 	CHECK(send_frames(p.id, 2, 4) == 4, "queue 2 sends again");
 	mlx5_emu_drain(p.emu);
-	tport_close(&p);
+	tm_port_close(&p);
 }
 
 /*
@@ -1248,21 +1147,19 @@ test_recovery_rollback(void)
 	struct mlx5_tm_sched *s;
 	uint16_t old_group;
 	unsigned int n_elems;
-	struct tport p;
+	struct tm_port p;
 	int ret;
 
 	printf("rollback of a change that kept a recovering queue's group\n");
-	if (tport_open(&p, NULL, 2, true) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, NULL, 2, true) != 0)
 		return;
-	}
 	s = sched_of(&p);
 	EXPECT_OK(profile_add(p.id, 1, 1250000000, false), "10 Gbps");
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
 	EXPECT_OK(nonleaf_add(p.id, MID2 + 1, ROOT, 1), "902");
 	EXPECT_OK(nonleaf_add(p.id, MID2 + 2, ROOT, 1), "903");
 	EXPECT_OK(nonleaf_add(p.id, MID, MID2 + 1, 2), "900 under 902");
-	np = leaf_params(1);
+	np = tm_leaf_params(1);
 	EXPECT_OK(rte_tm_node_add(p.id, 0, MID, 0, 1, 3, &np, &terr), "l0");
 	EXPECT_OK(rte_tm_node_add(p.id, 1, MID, 0, 2, 3, &np, &terr), "l1");
 	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
@@ -1301,7 +1198,7 @@ test_recovery_rollback(void)
 	CHECK(mlx5_emu_sched_get(p.emu, old_group, &info) != 0,
 	      "queue 1's old group %u destroyed", old_group);
 	check_views(&p, "moved");
-	tport_close(&p);
+	tm_port_close(&p);
 }
 
 /* Failures during commit and updates roll everything back. */
@@ -1312,15 +1209,13 @@ test_rollback(void)
 	struct mlx5_emu_fault_pp fp;
 	struct snapshot a, b;
 	struct mlx5_tm_sched *s;
-	struct tport p;
+	struct tm_port p;
 	int is_leaf, ret;
 	uint16_t q;
 
 	printf("rollback under device failures\n");
-	if (tport_open(&p, NULL, NB_TXQ, true) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, NULL, NB_TXQ, true) != 0)
 		return;
-	}
 	s = sched_of(&p);
 	for (q = 0; q < NB_TXQ; q++)
 		CHECK(rte_eth_set_queue_rate_limit(p.id, q, 10 * (q + 1)) == 0,
@@ -1394,11 +1289,9 @@ test_rollback(void)
 	      != 0, "live leaf add refused and not kept: %d", ret);
 	check_views(&p, "after failed live add");
 	/* clear_on_fail on a fresh port: table too small. */
-	tport_close(&p);
-	if (tport_open(&p, "cap_pp_table_size=5", NB_TXQ, true) != 0) {
-		CHECK(false, "small table port");
+	tm_port_close(&p);
+	if (tport_open(&p, "cap_pp_table_size=5", NB_TXQ, true) != 0)
 		return;
-	}
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
 	for (q = 0; q < NB_TXQ; q++) {
 		EXPECT_OK(profile_add(p.id, q, 1250000 * (q + 2), false),
@@ -1419,7 +1312,7 @@ test_rollback(void)
 	check_views(&p, "4 shared entries");
 	CHECK(pacing_table_in_use(mlx5_tm_pacing_table(sched_of(&p)->pacing))
 	      == 4, "4 entries");
-	tport_close(&p);
+	tm_port_close(&p);
 	/* Tolerance: close rates share within the ppm given. */
 	if (tport_open(&p, "cap_pp_table_size=3,rate_tolerance_ppm=1000",
 		       4, false) == 0) {
@@ -1437,9 +1330,7 @@ test_rollback(void)
 			   RTE_TM_ERROR_TYPE_UNSPECIFIED,
 			   "beyond tolerance, table full");
 		check_views(&p, "tolerance refusal");
-		tport_close(&p);
-	} else {
-		CHECK(false, "tolerance port");
+		tm_port_close(&p);
 	}
 	/* clear_on_fail: nodes deleted after a failed commit. */
 	if (tport_open(&p, "cap_pp_table_size=2", 2, false) == 0) {
@@ -1454,9 +1345,7 @@ test_rollback(void)
 		      "clear_on_fail: %d, %u nodes", ret,
 		      sched_of(&p)->hier.n_nodes);
 		check_views(&p, "cleared");
-		tport_close(&p);
-	} else {
-		CHECK(false, "clear_on_fail port");
+		tm_port_close(&p);
 	}
 	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "nothing leaked");
 }
@@ -1467,16 +1356,14 @@ test_dedicated(void)
 {
 	struct mlx5_emu_pp_info e[8];
 	struct mlx5_tm_sched *s;
-	struct tport p;
+	struct tm_port p;
 	unsigned int n, k;
 	uint16_t q;
 
 	printf("dedicated pacing indices, port defaults\n");
 	if (tport_open(&p, "pacing_index=dedicated,tx_burst_bound=3000,"
-		       "tx_typical_pkt_sz=1000", 4, true) != 0) {
-		CHECK(false, "port");
+		       "tx_typical_pkt_sz=1000", 4, true) != 0)
 		return;
-	}
 	s = sched_of(&p);
 	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "1 Gbps");
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
@@ -1525,7 +1412,7 @@ test_dedicated(void)
 			      "WQE-rate entry %u: bucket %u WQEs", e[k].index,
 			      e[k].burst_upper_bound);
 	check_views(&p, "packet-mode buckets");
-	tport_close(&p);
+	tm_port_close(&p);
 }
 
 /* Reconfiguring the number of queues drops the queues that go. */
@@ -1534,14 +1421,12 @@ test_reconfigure(void)
 {
 	struct rte_eth_conf conf;
 	struct mlx5_tm_sched *s;
-	struct tport p;
+	struct tm_port p;
 	uint16_t q;
 
 	printf("reconfigure the number of Tx queues\n");
-	if (tport_open(&p, NULL, NB_TXQ, false) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, NULL, NB_TXQ, false) != 0)
 		return;
-	}
 	s = sched_of(&p);
 	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "p1");
 	EXPECT_OK(profile_add(p.id, 2, 250000000, false), "p2");
@@ -1562,55 +1447,22 @@ test_reconfigure(void)
 	      pacing_table_in_use(mlx5_tm_pacing_table(s->pacing)) == 0,
 	      "root id 20 names a queue now: hierarchy deleted");
 	check_views(&p, "grown");
-	tport_close(&p);
+	tm_port_close(&p);
 }
 
 /* ---- telemetry ---- */
-
-static int
-telemetry_query(const char *cmd, char *buf, size_t len)
-{
-	struct sockaddr_un addr;
-	ssize_t n;
-	int fd;
-
-	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (fd < 0)
-		return -1;
-	memset(&addr, 0, sizeof(addr));
-	addr.sun_family = AF_UNIX;
-	snprintf(addr.sun_path, sizeof(addr.sun_path),
-		 "%s/dpdk_telemetry.v2", rte_eal_get_runtime_dir());
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0) {
-		close(fd);
-		return -1;
-	}
-	n = read(fd, buf, len - 1); /* greeting */
-	if (n <= 0 || write(fd, cmd, strlen(cmd)) < 0) {
-		close(fd);
-		return -1;
-	}
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
 
 static void
 test_telemetry(void)
 {
 	static char buf[16384];
 	char cmd[64];
-	struct tport p;
+	struct tm_port p;
 	uint16_t q;
 
 	printf("telemetry\n");
-	if (tport_open(&p, NULL, 4, true) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, NULL, 4, true) != 0)
 		return;
-	}
 	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "1 Gbps");
 	EXPECT_OK(profile_add(p.id, 2, 10000, true), "10 kpps");
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
@@ -1618,7 +1470,7 @@ test_telemetry(void)
 		EXPECT_OK(leaf_add(p.id, q, ROOT, 1, q == 2 ? 2 : 1), "l%u", q);
 	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
 	snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u", p.id);
-	if (telemetry_query(cmd, buf, sizeof(buf)) != 0) {
+	if (tm_telemetry_query(cmd, buf, sizeof(buf)) != 0) {
 		CHECK(false, "telemetry socket %s unavailable",
 		      rte_eal_get_runtime_dir());
 	} else {
@@ -1632,38 +1484,10 @@ test_telemetry(void)
 		      strstr(buf, "\"in_use\":2") != NULL,
 		      "telemetry content: %s", buf);
 	}
-	CHECK(telemetry_query("/ethdev/mlx5_tm/pacing,999", buf,
+	CHECK(tm_telemetry_query("/ethdev/mlx5_tm/pacing,999", buf,
 			      sizeof(buf)) == 0 &&
 	      strstr(buf, "null") != NULL, "unknown port: %s", buf);
-	tport_close(&p);
-}
-
-/* The u64 array of key @p key in @p json into @p out (at most @p max). */
-static int
-json_u64_array(const char *json, const char *key, uint64_t *out,
-	       unsigned int max)
-{
-	char pat[64];
-	const char *p;
-	char *end;
-	int n = 0;
-
-	snprintf(pat, sizeof(pat), "\"%s\":[", key);
-	p = strstr(json, pat);
-	if (p == NULL)
-		return -1;
-	p += strlen(pat);
-	while (*p != ']' && *p != '\0') {
-		uint64_t v = strtoull(p, &end, 10);
-
-		if (end == p)
-			return -1;
-		if ((unsigned int)n < max)
-			out[n] = v;
-		n++;
-		p = *end == ',' ? end + 1 : end;
-	}
-	return *p == ']' ? n : -1;
+	tm_port_close(&p);
 }
 
 /* A u64 value of key @p key in @p json, or -1 when absent. */
@@ -1701,15 +1525,13 @@ test_telemetry_pages(void)
 	unsigned int bad_index = 0, k;
 	int64_t first = 0, next;
 	char cmd[64];
-	struct tport p;
+	struct tm_port p;
 	uint16_t q;
 
 	printf("telemetry pages: 1024 queues, 512 rates\n");
 	/* Started: ethdev refuses a rate above the link speed (0 when down). */
-	if (tport_open(&p, "cap_pp_table_size=1024", NQ, true) != 0) {
-		CHECK(false, "port with 1024 queues");
+	if (tport_open(&p, "cap_pp_table_size=1024", NQ, true) != 0)
 		return;
-	}
 	for (q = 0; q < NQ; q++)
 		if (rte_eth_set_queue_rate_limit(p.id, q, q % NRATES + 1) != 0)
 			bad_index++;
@@ -1721,7 +1543,7 @@ test_telemetry_pages(void)
 
 		snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u,%u",
 			 p.id, (unsigned int)first);
-		if (telemetry_query(cmd, buf, sizeof(buf)) != 0) {
+		if (tm_telemetry_query(cmd, buf, sizeof(buf)) != 0) {
 			CHECK(false, "telemetry %s", cmd);
 			break;
 		}
@@ -1739,7 +1561,7 @@ test_telemetry_pages(void)
 		      json_u64(buf, "nb_txq") == NQ &&
 		      json_u64(buf, "in_use") == NRATES,
 		      "page %s header: %.200s", cmd, buf);
-		nq = json_u64_array(buf, "queue_pacing_index", pgidx,
+		nq = tm_json_u64_array(buf, "queue_pacing_index", pgidx,
 				    RTE_DIM(pgidx));
 		CHECK(nq > 0 && nq == json_u64(buf, "queues") &&
 		      nq <= (int)RTE_DIM(pgidx) && first + nq <= NQ,
@@ -1748,7 +1570,7 @@ test_telemetry_pages(void)
 			break;
 		memcpy(&qidx[first], pgidx, nq * sizeof(*pgidx));
 		queues += nq;
-		nidx = json_u64_array(buf, "index", idx, NQ);
+		nidx = tm_json_u64_array(buf, "index", idx, NQ);
 		for (k = 0; nidx > 0 && k < (unsigned int)nidx; k++)
 			if (idx[k] < RTE_DIM(seen) && !seen[idx[k]]) {
 				seen[idx[k]] = true;
@@ -1768,9 +1590,9 @@ test_telemetry_pages(void)
 	CHECK(bad_index == 0, "%u queues with a wrong pacing index",
 	      bad_index);
 	snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u,%u", p.id, NQ);
-	CHECK(telemetry_query(cmd, buf, sizeof(buf)) == 0 &&
+	CHECK(tm_telemetry_query(cmd, buf, sizeof(buf)) == 0 &&
 	      strstr(buf, "null") != NULL, "page past the last: %s", buf);
-	tport_close(&p);
+	tm_port_close(&p);
 }
 
 /* ---- achieved rates ---- */
@@ -1862,16 +1684,14 @@ test_rates(void)
 	};
 	uint64_t sent[NB_TXQ] = { 0 }, new_rate = 250000000, step;
 	bool updated = false;
-	struct tport p;
+	struct tm_port p;
 	uint16_t q;
 	int active;
 
 	printf("achieved rates, 8 queues, virtual time\n");
 	if (tport_open(&p, "tx_typical_pkt_sz=" RTE_STR(FRAME), NB_TXQ,
-		       true) != 0) {
-		CHECK(false, "port");
+		       true) != 0)
 		return;
-	}
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
 	for (q = 0; q < NB_TXQ; q++) {
 		struct rte_tm_shaper_params sp;
@@ -1921,7 +1741,7 @@ test_rates(void)
 			}
 		}
 		/* Half a ring of the fastest queue still sending. */
-		step = active ? (uint64_t)(RING / 2 * 1e9 / fastest) : 0;
+		step = active ? (uint64_t)(TM_PORT_RING / 2 * 1e9 / fastest) : 0;
 		if (active)
 			mlx5_emu_advance(p.emu, step + 1);
 		/* Queue 3 moves to 2 Gbps half-way, mid-stream. */
@@ -1992,12 +1812,12 @@ test_rates(void)
 		      "data rate, eMPW", info.wqes, info.packets);
 	}
 	check_views(&p, "after traffic");
-	tport_close(&p);
+	tm_port_close(&p);
 }
 
 /* WQEs and packets the SQ of queue @p q has completed. */
 static void
-sq_counts(const struct tport *p, uint16_t q, uint64_t *wqes, uint64_t *pkts)
+sq_counts(const struct tm_port *p, uint16_t q, uint64_t *wqes, uint64_t *pkts)
 {
 	struct mlx5_emu_sq_info info;
 	uint32_t sqn = 0;
@@ -2012,7 +1832,7 @@ sq_counts(const struct tport *p, uint16_t q, uint64_t *wqes, uint64_t *pkts)
 
 /* Send @p n frames on queue 0 in bursts of 32, the device draining. */
 static uint64_t
-send_drained(const struct tport *p, uint32_t n)
+send_drained(const struct tm_port *p, uint32_t n)
 {
 	uint64_t sent = 0;
 	uint32_t stalls = 0;
@@ -2038,13 +1858,11 @@ static void
 test_empw_follows_pacing_mode(void)
 {
 	uint64_t w0, p0, w1, p1;
-	struct tport p;
+	struct tm_port p;
 
 	if (tport_open(&p, "tx_typical_pkt_sz=" RTE_STR(FRAME), 1,
-		       true) != 0) {
-		CHECK(false, "port");
+		       true) != 0)
 		return;
-	}
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
 	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "1 Gbit/s");
 	EXPECT_OK(profile_add(p.id, 2, 100000, true), "100 kpps");
@@ -2072,7 +1890,7 @@ test_empw_follows_pacing_mode(void)
 	CHECK(p1 - p0 == 512 && w1 - w0 < p1 - p0,
 	      "data rate again: eMPW (%" PRIu64 " WQEs for %" PRIu64
 	      " packets)", w1 - w0, p1 - p0);
-	tport_close(&p);
+	tm_port_close(&p);
 }
 
 /* ---- random walk ---- */
@@ -2104,7 +1922,7 @@ walk_node_id(uint16_t nb_txq)
 
 /* Delete every node, deepest first (a live hierarchy goes leaf by leaf). */
 static int
-walk_teardown(struct tport *p)
+walk_teardown(struct tm_port *p)
 {
 	struct mlx5_tm_sched *s = sched_of(p);
 	const struct tm_node *n;
@@ -2125,7 +1943,7 @@ walk_teardown(struct tport *p)
 
 /* A random existing non-leaf node (the deepest when @p deepest). */
 static uint32_t
-walk_nonleaf(const struct tport *p, bool deepest)
+walk_nonleaf(const struct tm_port *p, bool deepest)
 {
 	const struct mlx5_tm_sched *s = sched_of(p);
 	const struct tm_node *n, *pick = NULL;
@@ -2143,7 +1961,7 @@ walk_nonleaf(const struct tport *p, bool deepest)
 
 /* A leaf per queue with random profiles under one parent (many changes). */
 static int
-walk_build(struct tport *p)
+walk_build(struct tm_port *p)
 {
 	struct mlx5_tm_sched *s = sched_of(p);
 	uint32_t parent;
@@ -2166,7 +1984,7 @@ walk_build(struct tport *p)
 
 /* One random call; returns its result (0 accepted). */
 static int
-walk_step(struct tport *p, unsigned int what)
+walk_step(struct tm_port *p, unsigned int what)
 {
 	struct rte_tm_shaper_params sp;
 	struct rte_tm_node_params np;
@@ -2193,7 +2011,7 @@ walk_step(struct tport *p, unsigned int what)
 	case 3:
 	case 4:
 	case 5:
-		np = id < p->nb_txq ? leaf_params(prof) : nonleaf_params();
+		np = id < p->nb_txq ? tm_leaf_params(prof) : tm_nonleaf_params(NONE);
 		if (rnd(10) == 0)
 			np.n_shared_shapers = 1;
 		if (sched_of(p)->hier.root == NULL && rnd(2))
@@ -2243,15 +2061,13 @@ test_random(const char *devargs, unsigned int n_steps)
 	unsigned int fired = 0;
 	unsigned int accepted_by_op[16] = { 0 }, tried_by_op[16] = { 0 };
 	char why[256];
-	struct tport p;
+	struct tm_port p;
 	int ret;
 
 	printf("random walk (%s), seed %" PRIu64 ", %u steps\n",
 	       devargs, seed, n_steps);
-	if (tport_open(&p, devargs, 6, true) != 0) {
-		CHECK(false, "port");
+	if (tport_open(&p, devargs, 6, true) != 0)
 		return;
-	}
 	for (i = 0; i < n_steps; i++) {
 		/* Faults only around rte_tm calls, not port start/stop. */
 		bool fault;
@@ -2322,7 +2138,7 @@ test_random(const char *devargs, unsigned int n_steps)
 			       accepted_by_op[i], tried_by_op[i]);
 	CHECK(ok > n_steps / 10 && refused > n_steps / 10,
 	      "walk explores both outcomes");
-	tport_close(&p);
+	tm_port_close(&p);
 	CHECK(mlx5_tm_pacing_hw_outstanding() == 0,
 	      "closed mid-walk: %" PRIu64 " entries left",
 	      mlx5_tm_pacing_hw_outstanding());
@@ -2347,7 +2163,7 @@ int
 main(int argc, char **argv)
 {
 	char runtime_dir[PATH_MAX];
-	struct tport p0;
+	struct tm_port p0;
 	int ret;
 
 	ret = rte_eal_init(argc, argv);
@@ -2368,9 +2184,9 @@ main(int argc, char **argv)
 	/* The port of the command line: net_mlx5_tm0. */
 	memset(&p0, 0, sizeof(p0));
 	snprintf(p0.name, sizeof(p0.name), "net_mlx5_tm0");
-	if (tport_setup(&p0, NB_TXQ, false) == 0) {
+	if (tm_port_setup(&p0, NB_TXQ, false) == 0) {
 		TM_CASE(test_ice_script(&p0));
-		tport_close(&p0);
+		tm_port_close(&p0);
 	} else {
 		CHECK(false, "net_mlx5_tm0 from the command line");
 	}

@@ -16,6 +16,7 @@
 
 #include "tm_plan.h"
 #include "tm_check.h"
+#include "tm_port.h"
 #include "tm_tree_check.h"
 
 unsigned int tm_check_passed;
@@ -38,30 +39,6 @@ static const struct tm_limits cx6dx = {
 /* The last refusal's message (each add and validation keeps it). */
 static struct rte_tm_error last_err;
 #define MSG (last_err.message != NULL ? last_err.message : "")
-
-static struct rte_tm_node_params
-nonleaf_params(void)
-{
-	struct rte_tm_node_params p;
-
-	memset(&p, 0, sizeof(p));
-	p.shaper_profile_id = NONE;
-	p.nonleaf.n_sp_priorities = 1;
-	return p;
-}
-
-static struct rte_tm_node_params
-leaf_params(uint32_t profile)
-{
-	struct rte_tm_node_params p;
-
-	memset(&p, 0, sizeof(p));
-	p.shaper_profile_id = profile;
-	p.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
-	p.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
-	p.stats_mask = RTE_TM_STATS_N_PKTS | RTE_TM_STATS_N_BYTES;
-	return p;
-}
 
 /* Add a node; returns the errno (0) and leaves the error type in *type. */
 static int
@@ -121,8 +98,8 @@ check_valid(struct tm_tree *h, const char *when)
 static void
 test_ice_script(void)
 {
-	struct rte_tm_node_params nl = nonleaf_params();
-	struct rte_tm_node_params lf = leaf_params(1);
+	struct rte_tm_node_params nl = tm_nonleaf_params(NONE);
+	struct rte_tm_node_params lf = tm_leaf_params(1);
 	enum rte_tm_error_type type;
 	struct tm_tree h;
 	uint32_t q;
@@ -148,8 +125,8 @@ test_ice_script(void)
 static void
 test_refusals(void)
 {
-	struct rte_tm_node_params nl = nonleaf_params();
-	struct rte_tm_node_params lf = leaf_params(1), p;
+	struct rte_tm_node_params nl = tm_nonleaf_params(NONE);
+	struct rte_tm_node_params lf = tm_leaf_params(1), p;
 	enum rte_tm_error_type type;
 	struct tm_tree h;
 	int mode = 0;
@@ -203,7 +180,7 @@ test_refusals(void)
 	CHECK(add(&h, MID, ROOT, 0, 1, 1, &p, &type) == 0,
 	      "900 with packet-mode WFQ: %s", MSG);
 	/* Leaf refusals. */
-	p = leaf_params(77);
+	p = tm_leaf_params(77);
 	expect_refusal(&h, "unknown profile", 0, MID, 0, 1, 2, p, EINVAL,
 		       RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID);
 	p = lf;
@@ -247,7 +224,7 @@ test_refusals(void)
 	CHECK(add(&h, 12, 11, 0, 1, 2, &nl, &type) == 0, "l2");
 	expect_refusal(&h, "fourth non-leaf level", 13, 12, 0, 1, ANY, nl,
 		       EINVAL, RTE_TM_ERROR_TYPE_LEVEL_ID);
-	lf = leaf_params(NONE);
+	lf = tm_leaf_params(NONE);
 	CHECK(add(&h, 0, 12, 0, 1, 3, &lf, &type) == 0, "leaf on level 3");
 	check_valid(&h, "4 levels");
 	tm_tree_fini(&h);
@@ -256,8 +233,8 @@ test_refusals(void)
 static void
 test_delete_and_refcount(void)
 {
-	struct rte_tm_node_params nl = nonleaf_params();
-	struct rte_tm_node_params lf = leaf_params(1);
+	struct rte_tm_node_params nl = tm_nonleaf_params(NONE);
+	struct rte_tm_node_params lf = tm_leaf_params(1);
 	enum rte_tm_error_type type;
 	struct rte_tm_error err;
 	struct tm_tree h;
@@ -304,8 +281,8 @@ test_delete_and_refcount(void)
 static void
 test_parent_update(void)
 {
-	struct rte_tm_node_params nl = nonleaf_params();
-	struct rte_tm_node_params lf = leaf_params(NONE);
+	struct rte_tm_node_params nl = tm_nonleaf_params(NONE);
+	struct rte_tm_node_params lf = tm_leaf_params(NONE);
 	enum rte_tm_error_type type;
 	struct rte_tm_error err;
 	struct tm_tree h;
@@ -349,8 +326,8 @@ test_parent_update(void)
 static void
 test_resize(void)
 {
-	struct rte_tm_node_params nl = nonleaf_params();
-	struct rte_tm_node_params lf = leaf_params(NONE);
+	struct rte_tm_node_params nl = tm_nonleaf_params(NONE);
+	struct rte_tm_node_params lf = tm_leaf_params(NONE);
 	enum rte_tm_error_type type;
 	struct tm_tree h;
 	uint32_t q;
@@ -395,7 +372,7 @@ static void
 group_tree(struct tm_tree *h, const struct tm_limits *lim, uint32_t shaper,
 	   const uint32_t *weights, const uint32_t *profiles, uint32_t n)
 {
-	struct rte_tm_node_params nl = nonleaf_params();
+	struct rte_tm_node_params nl = tm_nonleaf_params(NONE);
 	enum rte_tm_error_type type;
 	uint32_t q;
 
@@ -410,7 +387,7 @@ group_tree(struct tm_tree *h, const struct tm_limits *lim, uint32_t shaper,
 	nl.shaper_profile_id = shaper;
 	CHECK(add(h, MID, ROOT, 0, 1, 1, &nl, &type) == 0, "900: %s", MSG);
 	for (q = 0; q < n; q++) {
-		struct rte_tm_node_params lf = leaf_params(profiles != NULL ?
+		struct rte_tm_node_params lf = tm_leaf_params(profiles != NULL ?
 							   profiles[q] : NONE);
 
 		CHECK(add(h, q, MID, 0, weights[q], 2, &lf, &type) == 0,
@@ -498,7 +475,7 @@ static void
 test_plan_rounding(void)
 {
 	const uint32_t w[1] = { 1 };
-	struct rte_tm_node_params nl = nonleaf_params();
+	struct rte_tm_node_params nl = tm_nonleaf_params(NONE);
 	enum rte_tm_error_type type;
 	struct rte_tm_error err;
 	struct tm_plan p = { 0 };
@@ -524,7 +501,7 @@ test_plan_refusals(void)
 {
 	const uint32_t w[3] = { 1, 2, 5 };
 	const uint32_t two_committed[2] = { 3, 3 };
-	struct rte_tm_node_params nl = nonleaf_params();
+	struct rte_tm_node_params nl = tm_nonleaf_params(NONE);
 	struct tm_limits small = cx6dx;
 	enum rte_tm_error_type type;
 	struct rte_tm_error err;
@@ -553,7 +530,7 @@ test_plan_refusals(void)
 	nl.shaper_profile_id = NONE;
 	CHECK(add(&h, 800, MID, 0, 1, 2, &nl, &type) == 0, "800: %s", MSG);
 	{
-		struct rte_tm_node_params lf = leaf_params(NONE);
+		struct rte_tm_node_params lf = tm_leaf_params(NONE);
 
 		CHECK(add(&h, 0, 800, 0, 1, 3, &lf, &type) == 0, "leaf: %s",
 		      MSG);
@@ -626,7 +603,7 @@ test_plan_diff(void)
 {
 	const uint32_t w[3] = { 1, 2, 5 };
 	const uint32_t pr[3] = { 2, 2, NONE };
-	struct rte_tm_node_params nl = nonleaf_params();
+	struct rte_tm_node_params nl = tm_nonleaf_params(NONE);
 	struct tm_plan a = { 0 }, b = { 0 }, c = { 0 }, none = { 0 };
 	enum rte_tm_error_type type;
 	struct rte_tm_error err;

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <rte_bus_vdev.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
@@ -32,32 +31,32 @@
 #include "mlx5_tm_pacing.h"
 #include "rte_pmd_mlx5_tm.h"
 #include "tm_check.h"
+#include "tm_port.h"
 
 unsigned int tm_check_passed;
 unsigned int tm_check_failed;
 
 #define NB_TXQ 4
-#define RING 1024
 #define FRAME 1000
 #define ROOT 1000
 #define MID 900
 #define MID2 901
 #define NONE RTE_TM_SHAPER_PROFILE_ID_NONE
+/* The device of every case but two: a ConnectX-6 Dx in virtual time. */
+#define CX6DX "emu=cx6dx,clock=virtual"
 #define MBPS 125000ull /* bytes/s */
 #define MS 1000000ull  /* ns */
 /* Measured over 1 s of device time: ~200 DWRR rounds at these rates. */
 #define WARMUP (100 * MS)
 #define WINDOW (1000 * MS)
+/* The queues the cases keep backlogged: the leaves 0..2. */
+#define LEAVES 0x7
 
 static struct rte_mempool *pool;
-static unsigned int port_seq = 1;
-static struct rte_tm_error terr;
 
 /* One port and what its wire saw, per queue. */
 struct tport {
-	uint16_t id;
-	char name[32];
-	struct mlx5_emu *emu;
+	struct tm_port port;
 	uint32_t sqn[NB_TXQ];
 	uint32_t sent[NB_TXQ];     /* frames posted (sequence numbers) */
 	uint32_t next[NB_TXQ];     /* sequence expected on the wire */
@@ -87,83 +86,47 @@ wire_hook(void *arg, uint32_t sqn, uint64_t time_ns, const uint8_t *bytes,
 		p->bytes[q] += len;
 }
 
-static int
+/* Open a started port on @p devargs, its wire watched; false: it failed. */
+static bool
 tport_open(struct tport *p, const char *devargs)
 {
-	struct rte_eth_conf conf;
 	uint16_t q;
 
 	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "net_mlx5_tm%u", port_seq++);
-	memset(&conf, 0, sizeof(conf));
-	if (rte_vdev_init(p->name, devargs) != 0 ||
-	    rte_eth_dev_get_port_by_name(p->name, &p->id) != 0 ||
-	    rte_eth_dev_configure(p->id, 0, NB_TXQ, &conf) != 0)
-		return -1;
+	if (tm_port_open(&p->port, devargs, NB_TXQ, true) != 0) {
+		CHECK(false, "port %s", devargs);
+		return false;
+	}
 	for (q = 0; q < NB_TXQ; q++)
-		if (rte_eth_tx_queue_setup(p->id, q, RING, rte_socket_id(),
-					   NULL) != 0)
-			return -1;
-	p->emu = rte_pmd_mlx5_tm_emu(p->id);
-	if (p->emu == NULL || rte_eth_dev_start(p->id) != 0)
-		return -1;
-	for (q = 0; q < NB_TXQ; q++)
-		if (rte_pmd_mlx5_tm_txq_sqn(p->id, q, &p->sqn[q]) != 0)
-			return -1;
-	mlx5_emu_set_wire_hook(p->emu, wire_hook, p);
-	return 0;
+		if (rte_pmd_mlx5_tm_txq_sqn(p->port.id, q, &p->sqn[q]) != 0) {
+			CHECK(false, "SQ of queue %u", q);
+			tm_port_close(&p->port);
+			return false;
+		}
+	mlx5_emu_set_wire_hook(p->port.emu, wire_hook, p);
+	return true;
 }
-
-static void
-tport_close(struct tport *p)
-{
-	rte_eth_dev_stop(p->id);
-	rte_eth_dev_close(p->id);
-	rte_vdev_uninit(p->name);
-}
-
-#define TM(call) (memset(&terr, 0, sizeof(terr)), (call))
-
-static const char *
-tmsg(void)
-{
-	return terr.message != NULL ? terr.message : "(no message)";
-}
-
-#define EXPECT_OK(call, ...) do { \
-	int r_ = TM(call); \
-	if (r_ != 0) \
-		printf("  refused (%d): %s\n", r_, tmsg()); \
-	CHECK(r_ == 0, __VA_ARGS__); \
-} while (0)
 
 static int
-profile(uint16_t port, uint32_t id, uint64_t peak, uint64_t committed)
+profile(struct tport *p, uint32_t id, uint64_t peak, uint64_t committed)
 {
 	struct rte_tm_shaper_params sp;
 
 	memset(&sp, 0, sizeof(sp));
 	sp.peak.rate = peak;
 	sp.committed.rate = committed;
-	return TM(rte_tm_shaper_profile_add(port, id, &sp, &terr));
+	return TM(rte_tm_shaper_profile_add(p->port.id, id, &sp, &terr));
 }
 
 static int
-node(uint16_t port, uint32_t id, uint32_t parent, uint32_t weight,
+node(struct tport *p, uint32_t id, uint32_t parent, uint32_t weight,
      uint32_t level, uint32_t prof)
 {
-	struct rte_tm_node_params np;
+	struct rte_tm_node_params np = id < NB_TXQ ? tm_leaf_params(prof) :
+					  tm_nonleaf_params(prof);
 
-	memset(&np, 0, sizeof(np));
-	np.shaper_profile_id = prof;
-	if (id < NB_TXQ) {
-		np.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
-		np.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
-	} else {
-		np.nonleaf.n_sp_priorities = 1;
-	}
-	return TM(rte_tm_node_add(port, id, parent, 0, weight, level, &np,
-				  &terr));
+	return TM(rte_tm_node_add(p->port.id, id, parent, 0, weight, level,
+				  &np, &terr));
 }
 
 /* Post frames on queue @p q until its ring is full. */
@@ -186,7 +149,7 @@ fill(struct tport *p, uint16_t q)
 			d[12] = 0x08; /* IPv4 ethertype */
 			memcpy(d + 14, &seq, sizeof(seq));
 		}
-		sent = rte_eth_tx_burst(p->id, q, m, RTE_DIM(m));
+		sent = rte_eth_tx_burst(p->port.id, q, m, RTE_DIM(m));
 		p->sent[q] += sent;
 		for (i = sent; i < RTE_DIM(m); i++)
 			rte_pktmbuf_free(m[i]);
@@ -197,28 +160,28 @@ fill(struct tport *p, uint16_t q)
 static void
 run(struct tport *p, unsigned int mask, uint64_t ns)
 {
-	uint64_t end = mlx5_emu_now_ns(p->emu) + ns;
+	uint64_t end = mlx5_emu_now_ns(p->port.emu) + ns;
 	uint16_t q;
 
-	while (mlx5_emu_now_ns(p->emu) < end) {
+	while (mlx5_emu_now_ns(p->port.emu) < end) {
 		for (q = 0; q < NB_TXQ; q++)
 			if (mask & (1u << q))
 				fill(p, q);
-		mlx5_emu_advance(p->emu, MS);
+		mlx5_emu_advance(p->port.emu, MS);
 	}
 }
 
-/* Backlog @p mask, then measure a window; rates in Mbit/s. */
+/* Backlog leaves 0..2, then measure a window; rates in Mbit/s. */
 static void
-measure(struct tport *p, unsigned int mask, double *mbps)
+measure(struct tport *p, double *mbps)
 {
 	uint16_t q;
 
-	run(p, mask, WARMUP);
+	run(p, LEAVES, WARMUP);
 	memset(p->bytes, 0, sizeof(p->bytes));
-	p->from = mlx5_emu_now_ns(p->emu);
+	p->from = mlx5_emu_now_ns(p->port.emu);
 	p->to = p->from + WINDOW;
-	run(p, mask, WINDOW);
+	run(p, LEAVES, WINDOW);
 	for (q = 0; q < NB_TXQ; q++)
 		mbps[q] = (double)p->bytes[q] * 8 / 1e6 * 1e9 / WINDOW;
 	printf("  measured (Mbit/s of frames over %llu ms of device time): "
@@ -226,9 +189,20 @@ measure(struct tport *p, unsigned int mask, double *mbps)
 	       mbps[2], mbps[3]);
 }
 
-/* Stop sending, let every frame leave: each went out once, in order. */
+/* Commit the hierarchy, then measure(). */
 static void
-drain_check(struct tport *p, const char *what)
+commit_measure(struct tport *p, double *mbps)
+{
+	EXPECT_OK(rte_tm_hierarchy_commit(p->port.id, 0, &terr), "commit");
+	measure(p, mbps);
+}
+
+/*
+ * Stop sending, let every frame leave: each went out once, in order. The
+ * port closes.
+ */
+static void
+drain_close(struct tport *p, const char *what)
 {
 	uint16_t q;
 
@@ -237,6 +211,7 @@ drain_check(struct tport *p, const char *what)
 		CHECK(p->next[q] == p->sent[q] && p->disorder[q] == 0,
 		      "%s: queue %u: %u posted, %u left, %u out of sequence",
 		      what, q, p->sent[q], p->next[q], p->disorder[q]);
+	tm_port_close(&p->port);
 }
 
 static bool
@@ -245,93 +220,98 @@ near(double got, double want, double tol)
 	return got >= want * (1 - tol) && got <= want * (1 + tol);
 }
 
-/* A root, group 900 at @p mbps, leaves 0..2 with @p w weights. */
-static void
-group(struct tport *p, uint64_t mbps, const uint32_t *w,
-      const uint32_t *prof)
+/* The hierarchy of most cases: a root, group 900, leaves 0..2. */
+struct group_spec {
+	uint64_t ceiling;      /* Mbit/s of group 900 (profile 1) */
+	uint32_t w[3];         /* leaf weights */
+	uint32_t prof[3];      /* leaf profiles: 2, 3 or NONE */
+	uint64_t peak[2];      /* Mbit/s of profiles 2 and 3 (0: none) */
+	uint64_t committed[2]; /* their committed Mbit/s */
+};
+
+/* Open a port on @p devargs with the hierarchy @p g, not committed. */
+static bool
+group_port(struct tport *p, const char *devargs, const struct group_spec *g)
 {
 	uint16_t q;
 
-	EXPECT_OK(profile(p->id, 1, mbps * MBPS, 0), "group profile");
-	EXPECT_OK(node(p->id, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
-	EXPECT_OK(node(p->id, MID, ROOT, 1, 1, 1), "900");
+	if (!tport_open(p, devargs))
+		return false;
+	for (q = 0; q < 2; q++)
+		if (g->peak[q] != 0)
+			EXPECT_OK(profile(p, 2 + q, g->peak[q] * MBPS,
+					  g->committed[q] * MBPS),
+				  "profile %u", 2 + q);
+	EXPECT_OK(profile(p, 1, g->ceiling * MBPS, 0), "group profile");
+	EXPECT_OK(node(p, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
+	EXPECT_OK(node(p, MID, ROOT, 1, 1, 1), "900");
 	for (q = 0; q < 3; q++)
-		EXPECT_OK(node(p->id, q, MID, w[q], 2,
-			       prof != NULL ? prof[q] : NONE), "leaf %u", q);
+		EXPECT_OK(node(p, q, MID, g->w[q], 2, g->prof[q]), "leaf %u",
+			  q);
+	return true;
 }
 
 static void
 test_weights(void)
 {
-	static const uint32_t w[3] = { 1, 2, 5 };
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 2, 5 }, .prof = { NONE, NONE, NONE },
+	};
 	static const double want[3] = { 50, 100, 250 };
 	double mbps[NB_TXQ];
 	struct tport p;
 	uint16_t q;
 
 	printf("weights 1:2:5 under 400 Mbit/s, virtual time\n");
-	if (tport_open(&p, "emu=cx6dx,clock=virtual") != 0) {
-		CHECK(false, "port");
+	if (!group_port(&p, CX6DX, &g))
 		return;
-	}
-	group(&p, 400, w, NULL);
-	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
-	measure(&p, 0x7, mbps);
+	commit_measure(&p, mbps);
 	for (q = 0; q < 3; q++)
 		CHECK(near(mbps[q], want[q], 0.005), "leaf %u: %.2f Mbit/s, "
 		      "%.0f expected within 0.5%%", q, mbps[q], want[q]);
-	drain_check(&p, "weights");
-	tport_close(&p);
+	drain_close(&p, "weights");
 }
 
 static void
 test_capped_leaf(void)
 {
-	static const uint32_t w[3] = { 1, 1, 1 };
-	static const uint32_t prof[3] = { 2, NONE, NONE };
+	static const struct group_spec g = {
+		.ceiling = 300, .w = { 1, 1, 1 }, .prof = { 2, NONE, NONE },
+		.peak = { 50 },
+	};
 	double mbps[NB_TXQ];
 	struct tport p;
 
 	printf("a leaf capped below its share gives the surplus away\n");
-	if (tport_open(&p, "emu=cx6dx,clock=virtual") != 0) {
-		CHECK(false, "port");
+	if (!group_port(&p, CX6DX, &g))
 		return;
-	}
-	EXPECT_OK(profile(p.id, 2, 50 * MBPS, 0), "50 Mbit/s");
-	group(&p, 300, w, prof);
-	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
-	measure(&p, 0x7, mbps);
+	commit_measure(&p, mbps);
 	CHECK(near(mbps[0], 50, 0.01) && near(mbps[1], 125, 0.01) &&
 	      near(mbps[2], 125, 0.01), "50/125/125 Mbit/s expected: %.2f "
 	      "%.2f %.2f", mbps[0], mbps[1], mbps[2]);
-	drain_check(&p, "capped leaf");
-	tport_close(&p);
+	drain_close(&p, "capped leaf");
 }
 
 static void
 test_committed(void)
 {
-	static const uint32_t w[3] = { 1, 1, 1 };
-	static const uint32_t prof[3] = { 3, NONE, NONE };
+	/* Leaf 0: 200 Mbit/s committed, peak 400; two plain siblings. */
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 1, 1 }, .prof = { 3, NONE, NONE },
+		.peak = { 0, 400 }, .committed = { 0, 200 },
+	};
 	double mbps[NB_TXQ];
 	struct tport p;
 
 	printf("committed rates met under contention\n");
-	if (tport_open(&p, "emu=cx6dx,clock=virtual") != 0) {
-		CHECK(false, "port");
+	if (!group_port(&p, CX6DX, &g))
 		return;
-	}
-	/* Leaf 0: 200 Mbit/s committed, peak 400; two plain siblings. */
-	EXPECT_OK(profile(p.id, 3, 400 * MBPS, 200 * MBPS), "committed");
-	group(&p, 400, w, prof);
-	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
-	measure(&p, 0x7, mbps);
+	commit_measure(&p, mbps);
 	CHECK(mbps[0] >= 200 * 0.995 && near(mbps[1], mbps[2], 0.01) &&
 	      near(mbps[0] + mbps[1] + mbps[2], 400, 0.005),
 	      "leaf 0 at least 200 Mbit/s, the rest shared: %.2f %.2f %.2f",
 	      mbps[0], mbps[1], mbps[2]);
-	drain_check(&p, "committed");
-	tport_close(&p);
+	drain_close(&p, "committed");
 }
 
 static void
@@ -341,68 +321,62 @@ test_three_levels(void)
 	struct tport p;
 
 	printf("three levels: 600 Mbit/s, 1:2 below, leaves below\n");
-	if (tport_open(&p, "emu=cx6dx,clock=virtual") != 0) {
-		CHECK(false, "port");
+	if (!tport_open(&p, CX6DX))
 		return;
-	}
-	EXPECT_OK(profile(p.id, 1, 600 * MBPS, 0), "600 Mbit/s");
-	EXPECT_OK(node(p.id, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
-	EXPECT_OK(node(p.id, 800, ROOT, 1, 1, 1), "800");
-	EXPECT_OK(node(p.id, MID, 800, 1, 2, NONE), "900");
-	EXPECT_OK(node(p.id, MID2, 800, 2, 2, NONE), "901");
-	EXPECT_OK(node(p.id, 0, MID, 1, 3, NONE), "leaf 0");
-	EXPECT_OK(node(p.id, 1, MID, 1, 3, NONE), "leaf 1");
-	EXPECT_OK(node(p.id, 2, MID2, 1, 3, NONE), "leaf 2");
-	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
-	measure(&p, 0x7, mbps);
+	EXPECT_OK(profile(&p, 1, 600 * MBPS, 0), "600 Mbit/s");
+	EXPECT_OK(node(&p, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
+	EXPECT_OK(node(&p, 800, ROOT, 1, 1, 1), "800");
+	EXPECT_OK(node(&p, MID, 800, 1, 2, NONE), "900");
+	EXPECT_OK(node(&p, MID2, 800, 2, 2, NONE), "901");
+	EXPECT_OK(node(&p, 0, MID, 1, 3, NONE), "leaf 0");
+	EXPECT_OK(node(&p, 1, MID, 1, 3, NONE), "leaf 1");
+	EXPECT_OK(node(&p, 2, MID2, 1, 3, NONE), "leaf 2");
+	commit_measure(&p, mbps);
 	CHECK(near(mbps[0], 100, 0.005) && near(mbps[1], 100, 0.005) &&
 	      near(mbps[2], 400, 0.005), "100/100/400 Mbit/s expected: %.2f "
 	      "%.2f %.2f", mbps[0], mbps[1], mbps[2]);
-	drain_check(&p, "three levels");
-	tport_close(&p);
+	drain_close(&p, "three levels");
 }
 
 /* Live changes while every queue sends: each takes effect, hitless. */
 static void
 test_live(void)
 {
-	static const uint32_t w[3] = { 1, 1, 2 };
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 1, 2 }, .prof = { NONE, NONE, NONE },
+		.peak = { 200 },
+	};
 	double mbps[NB_TXQ];
 	struct tport p;
 
 	printf("live shaper, weight and parent changes, hitless\n");
-	if (tport_open(&p, "emu=cx6dx,clock=virtual") != 0) {
-		CHECK(false, "port");
+	if (!group_port(&p, CX6DX, &g))
 		return;
-	}
-	EXPECT_OK(profile(p.id, 2, 200 * MBPS, 0), "200 Mbit/s");
-	group(&p, 400, w, NULL);
-	EXPECT_OK(node(p.id, MID2, ROOT, 1, 1, 2), "901 at 200 Mbit/s");
-	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
-	measure(&p, 0x7, mbps);
+	EXPECT_OK(node(&p, MID2, ROOT, 1, 1, 2), "901 at 200 Mbit/s");
+	commit_measure(&p, mbps);
 	CHECK(near(mbps[0], 100, 0.005) && near(mbps[2], 200, 0.005),
 	      "before: %.2f %.2f %.2f", mbps[0], mbps[1], mbps[2]);
 	/* Shaper: the group at 200 Mbit/s. */
-	EXPECT_OK(rte_tm_node_shaper_update(p.id, MID, 2, &terr), "shaper");
-	measure(&p, 0x7, mbps);
+	EXPECT_OK(rte_tm_node_shaper_update(p.port.id, MID, 2, &terr),
+		  "shaper");
+	measure(&p, mbps);
 	CHECK(near(mbps[0] + mbps[1] + mbps[2], 200, 0.005) &&
 	      near(mbps[2], 100, 0.005), "shaper 200: %.2f %.2f %.2f",
 	      mbps[0], mbps[1], mbps[2]);
 	/* Weight: leaf 2 from 2 to 1 under the same parent. */
-	EXPECT_OK(rte_tm_node_parent_update(p.id, 2, MID, 0, 1, &terr),
+	EXPECT_OK(rte_tm_node_parent_update(p.port.id, 2, MID, 0, 1, &terr),
 		  "weight");
-	measure(&p, 0x7, mbps);
+	measure(&p, mbps);
 	CHECK(near(mbps[0], mbps[2], 0.01) && near(mbps[2], 66.67, 0.01),
 	      "weights 1:1:1: %.2f %.2f %.2f", mbps[0], mbps[1], mbps[2]);
 	/* Parent: leaf 2 to 901 (200 Mbit/s of its own). */
-	EXPECT_OK(rte_tm_node_parent_update(p.id, 2, MID2, 0, 1, &terr),
+	EXPECT_OK(rte_tm_node_parent_update(p.port.id, 2, MID2, 0, 1, &terr),
 		  "parent");
-	measure(&p, 0x7, mbps);
+	measure(&p, mbps);
 	CHECK(near(mbps[0], 100, 0.005) && near(mbps[1], 100, 0.005) &&
 	      near(mbps[2], 200, 0.005), "moved: %.2f %.2f %.2f", mbps[0],
 	      mbps[1], mbps[2]);
-	drain_check(&p, "live changes");
-	tport_close(&p);
+	drain_close(&p, "live changes");
 }
 
 /* What the device holds: elements, entries, each SQ's group and index. */
@@ -420,10 +394,10 @@ device_view(const struct tport *p, struct device_view *v)
 	uint16_t q;
 
 	memset(v, 0, sizeof(*v));
-	v->elems = mlx5_emu_sched_list(p->emu, NULL, 0);
-	v->entries = mlx5_emu_pp_list(p->emu, NULL, 0);
+	v->elems = mlx5_emu_sched_list(p->port.emu, NULL, 0);
+	v->entries = mlx5_emu_pp_list(p->port.emu, NULL, 0);
 	for (q = 0; q < NB_TXQ; q++)
-		if (mlx5_emu_sq_get(p->emu, p->sqn[q], &sq) == 0) {
+		if (mlx5_emu_sq_get(p->port.emu, p->sqn[q], &sq) == 0) {
 			v->group[q] = sq.qos_queue_group_id;
 			v->index[q] = sq.pp_index;
 		}
@@ -431,31 +405,43 @@ device_view(const struct tport *p, struct device_view *v)
 
 /* Live change @p k (0: group ceiling, 1: leaf 2's weight), or its undo. */
 static int
-live_change(struct tport *p, unsigned int k, bool undo)
+live_change(struct tport *p, int k, bool undo)
 {
 	if (k == 0)
-		return TM(rte_tm_node_shaper_update(p->id, MID, undo ? 1 : 3,
-						    &terr));
-	return TM(rte_tm_node_parent_update(p->id, 2, MID, 0, undo ? 5 : 1,
-					    &terr));
+		return TM(rte_tm_node_shaper_update(p->port.id, MID,
+						    undo ? 1 : 3, &terr));
+	return TM(rte_tm_node_parent_update(p->port.id, 2, MID, 0,
+					    undo ? 5 : 1, &terr));
+}
+
+/*
+ * Live change @p k, or the commit when @p k is negative, with command
+ * @p op failing at its @p nth; what the device held before and after in
+ * @p a and @p b.
+ */
+static int
+change_faulted(struct tport *p, int k, uint16_t op, uint32_t nth,
+	       struct device_view *a, struct device_view *b)
+{
+	struct mlx5_emu_fault_cmd fc;
+	int ret;
+
+	device_view(p, a);
+	memset(&fc, 0, sizeof(fc));
+	fc.opcode = op;
+	fc.nth = nth;
+	fc.status = MLX5_CMD_STAT_BAD_RES_STATE_ERR;
+	mlx5_emu_fault_cmd(p->port.emu, &fc);
+	ret = k < 0 ? TM(rte_tm_hierarchy_commit(p->port.id, 0, &terr)) :
+		      live_change(p, k, false);
+	device_view(p, b);
+	fc.nth = 0;
+	mlx5_emu_fault_cmd(p->port.emu, &fc);
+	return ret;
 }
 
 /* More commands of one kind than a test_faults() commit sends. */
 #define FAULT_POSITIONS_MAX 64
-
-/* A port with the group test_faults() breaks, nothing committed. */
-static int
-faults_port(struct tport *p, const uint32_t *w, const uint32_t *prof)
-{
-	if (tport_open(p, "emu=cx6dx,clock=virtual") != 0) {
-		CHECK(false, "port");
-		return -1;
-	}
-	EXPECT_OK(profile(p->id, 2, 100 * MBPS, 0), "100 Mbit/s");
-	EXPECT_OK(profile(p->id, 3, 300 * MBPS, 0), "300 Mbit/s");
-	group(p, 400, w, prof);
-	return 0;
-}
 
 /*
  * Every firmware command of a commit fails in turn (creating elements,
@@ -471,38 +457,31 @@ test_faults(void)
 		MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT,
 		MLX5_CMD_OP_MODIFY_SQ,
 	};
-	static const uint32_t w[3] = { 1, 2, 5 };
-	static const uint32_t prof[3] = { 2, 2, NONE };
+	/* The group it breaks. */
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 2, 5 }, .prof = { 2, 2, NONE },
+		.peak = { 100, 300 },
+	};
 	struct device_view a, b;
-	unsigned int i, k, fired = 0, fired_commit;
-	struct mlx5_emu_fault_cmd fc;
+	unsigned int i, fired = 0, fired_commit;
 	struct tport p;
 	uint32_t nth;
-	int ret;
+	int k, ret;
 
 	printf("every firmware command of a commit failing in turn\n");
-	if (faults_port(&p, w, prof) != 0)
+	if (!group_port(&p, CX6DX, &g))
 		return;
 	for (i = 0; i < RTE_DIM(ops); i++) {
 		for (nth = 1; nth <= FAULT_POSITIONS_MAX; nth++) {
-			device_view(&p, &a);
-			memset(&fc, 0, sizeof(fc));
-			fc.opcode = ops[i];
-			fc.nth = nth;
-			fc.status = MLX5_CMD_STAT_BAD_RES_STATE_ERR;
-			mlx5_emu_fault_cmd(p.emu, &fc);
-			ret = TM(rte_tm_hierarchy_commit(p.id, 0, &terr));
-			device_view(&p, &b);
-			fc.nth = 0;
-			mlx5_emu_fault_cmd(p.emu, &fc);
+			ret = change_faulted(&p, -1, ops[i], nth, &a, &b);
 			if (ret == 0) {
 				/*
 				 * Fewer such commands than nth: every position
 				 * of this one failed; the next command starts
 				 * from a port with nothing committed again.
 				 */
-				tport_close(&p);
-				if (faults_port(&p, w, prof) != 0)
+				tm_port_close(&p.port);
+				if (!group_port(&p, CX6DX, &g))
 					return;
 				break;
 			}
@@ -518,35 +497,27 @@ test_faults(void)
 	}
 	fired_commit = fired;
 	/* In force: live changes fail the same way at each command. */
-	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.port.id, 0, &terr), "commit");
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < RTE_DIM(ops); i++)
 			for (nth = 1; nth <= FAULT_POSITIONS_MAX; nth++) {
-				device_view(&p, &a);
-				memset(&fc, 0, sizeof(fc));
-				fc.opcode = ops[i];
-				fc.nth = nth;
-				fc.status = MLX5_CMD_STAT_BAD_RES_STATE_ERR;
-				mlx5_emu_fault_cmd(p.emu, &fc);
-				ret = live_change(&p, k, false);
-				device_view(&p, &b);
-				fc.nth = 0;
-				mlx5_emu_fault_cmd(p.emu, &fc);
+				ret = change_faulted(&p, k, ops[i], nth, &a,
+						     &b);
 				if (ret == 0) {
 					EXPECT_OK(live_change(&p, k, true),
-						  "change %u undone", k);
+						  "change %d undone", k);
 					break;
 				}
 				fired++;
 				CHECK(memcmp(&a, &b, sizeof(a)) == 0,
-				      "live change %u, op 0x%x #%u: device "
+				      "live change %d, op 0x%x #%u: device "
 				      "changed (elements %u->%u): %s", k,
 				      ops[i], nth, a.elems, b.elems, tmsg());
 			}
 	printf("%u failure positions in a commit, %u in live changes\n",
 	       fired_commit, fired - fired_commit);
 	CHECK(fired >= 8, "%u faults fired", fired);
-	tport_close(&p);
+	tm_port_close(&p.port);
 	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "entries left at close");
 }
 
@@ -554,27 +525,24 @@ test_faults(void)
 static void
 test_pp_and_group(void)
 {
-	static const uint32_t w[3] = { 1, 1, 1 };
-	static const uint32_t prof[3] = { 2, NONE, NONE };
+	static const struct group_spec g = {
+		.ceiling = 300, .w = { 1, 1, 1 }, .prof = { 2, NONE, NONE },
+		.peak = { 50 },
+	};
 	struct device_view a, b;
 	struct tport p;
 	int ret;
 
 	printf("sched_sq_pp_and_group=0: the commit fails cleanly\n");
-	if (tport_open(&p, "emu=cx6dx,clock=virtual,"
-		       "sched_sq_pp_and_group=0") != 0) {
-		CHECK(false, "port");
+	if (!group_port(&p, CX6DX ",sched_sq_pp_and_group=0", &g))
 		return;
-	}
-	EXPECT_OK(profile(p.id, 2, 50 * MBPS, 0), "50 Mbit/s");
-	group(&p, 300, w, prof);
 	device_view(&p, &a);
-	ret = TM(rte_tm_hierarchy_commit(p.id, 0, &terr));
+	ret = TM(rte_tm_hierarchy_commit(p.port.id, 0, &terr));
 	device_view(&p, &b);
 	CHECK(ret != 0 && strstr(tmsg(), "MODIFY_SQ") != NULL &&
 	      memcmp(&a, &b, sizeof(a)) == 0 && b.elems == 0,
 	      "refused, rolled back: %d \"%s\"", ret, tmsg());
-	tport_close(&p);
+	tm_port_close(&p.port);
 	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "entries left at close");
 }
 
@@ -586,26 +554,24 @@ test_cx5(void)
 	int ret;
 
 	printf("cx5: leaf shapers only, clear refusals\n");
-	if (tport_open(&p, "emu=cx5,clock=virtual") != 0) {
-		CHECK(false, "port");
+	if (!tport_open(&p, "emu=cx5,clock=virtual"))
 		return;
-	}
-	EXPECT_OK(profile(p.id, 1, 100 * MBPS, 0), "100 Mbit/s");
-	EXPECT_OK(node(p.id, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
-	ret = node(p.id, MID, ROOT, 1, 1, 1);
+	EXPECT_OK(profile(&p, 1, 100 * MBPS, 0), "100 Mbit/s");
+	EXPECT_OK(node(&p, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
+	ret = node(&p, MID, ROOT, 1, 1, 1);
 	CHECK(ret == -ENOTSUP &&
 	      strstr(tmsg(), "no NIC scheduling hierarchy") != NULL,
 	      "non-leaf shaper: %d %s", ret, tmsg());
-	ret = node(p.id, 0, ROOT, 2, 1, 1);
+	ret = node(&p, 0, ROOT, 2, 1, 1);
 	CHECK(ret == -ENOTSUP && terr.type == RTE_TM_ERROR_TYPE_NODE_WEIGHT &&
 	      strstr(tmsg(), "no NIC scheduling hierarchy") != NULL,
 	      "weight 2: %d %s", ret, tmsg());
-	ret = profile(p.id, 2, 100 * MBPS, 50 * MBPS);
+	ret = profile(&p, 2, 100 * MBPS, 50 * MBPS);
 	CHECK(ret == -ENOTSUP, "committed rate: %d %s", ret, tmsg());
-	EXPECT_OK(node(p.id, 0, ROOT, 1, 1, 1), "shaped leaf");
-	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
-	CHECK(mlx5_emu_sched_list(p.emu, NULL, 0) == 0, "no element");
-	tport_close(&p);
+	EXPECT_OK(node(&p, 0, ROOT, 1, 1, 1), "shaped leaf");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.port.id, 0, &terr), "commit");
+	CHECK(mlx5_emu_sched_list(p.port.emu, NULL, 0) == 0, "no element");
+	tm_port_close(&p.port);
 }
 
 int

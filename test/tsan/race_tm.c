@@ -26,8 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -41,6 +39,7 @@
 #include "mlx5_emu.h"
 #include "mlx5_tm_wqe.h"
 #include "rte_pmd_mlx5_tm.h"
+#include "tm_port.h"
 
 #define MAX_WORKERS 8
 #define BURST 32
@@ -106,33 +105,6 @@ worker_main(void *arg)
 	return 0;
 }
 
-/* One telemetry request on a connection of its own. */
-static int
-telemetry(const char *cmd)
-{
-	struct sockaddr_un addr;
-	char buf[16384];
-	ssize_t n;
-	int fd;
-
-	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
-	if (fd < 0)
-		return -1;
-	memset(&addr, 0, sizeof(addr));
-	addr.sun_family = AF_UNIX;
-	snprintf(addr.sun_path, sizeof(addr.sun_path),
-		 "%s/dpdk_telemetry.v2", rte_eal_get_runtime_dir());
-	n = -1;
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0 &&
-	    read(fd, buf, sizeof(buf)) > 0 &&
-	    write(fd, cmd, strlen(cmd)) > 0)
-		n = read(fd, buf, sizeof(buf));
-	close(fd);
-	return n > 0 ? 0 : -1;
-}
-
-static struct rte_tm_error terr;
-
 /*
  * A second control thread: reads (node stats, ethdev stats, xstats) and
  * calls the driver refuses, reading each refusal's message, while the main
@@ -178,13 +150,8 @@ reader_main(void *arg)
 static int
 leaf_add(uint16_t port, uint32_t q, uint32_t prof, uint32_t weight)
 {
-	struct rte_tm_node_params np;
+	struct rte_tm_node_params np = tm_leaf_params(prof);
 
-	memset(&np, 0, sizeof(np));
-	np.shaper_profile_id = prof;
-	np.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
-	np.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
-	np.stats_mask = RTE_TM_STATS_N_PKTS | RTE_TM_STATS_N_BYTES;
 	return rte_tm_node_add(port, q, GROUP_ID, 0, weight,
 			       RTE_TM_NODE_LEVEL_ID_ANY, &np, &terr);
 }
@@ -192,11 +159,9 @@ leaf_add(uint16_t port, uint32_t q, uint32_t prof, uint32_t weight)
 static int
 nonleaf_add(uint16_t port, uint32_t id, uint32_t parent)
 {
-	struct rte_tm_node_params np;
+	struct rte_tm_node_params np =
+		tm_nonleaf_params(RTE_TM_SHAPER_PROFILE_ID_NONE);
 
-	memset(&np, 0, sizeof(np));
-	np.shaper_profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE;
-	np.nonleaf.n_sp_priorities = 1;
 	np.stats_mask = RTE_TM_STATS_N_PKTS | RTE_TM_STATS_N_BYTES;
 	return rte_tm_node_add(port, id, parent, 0, 1,
 			       RTE_TM_NODE_LEVEL_ID_ANY, &np, &terr);
@@ -236,8 +201,7 @@ teardown(uint16_t port, uint16_t nb_txq)
 	for (i = 0; i < n; i++) {
 		if (rte_tm_node_delete(port, ids[i], &terr) == 0)
 			continue;
-		printf("delete node %u: %s\n", ids[i],
-		       terr.message != NULL ? terr.message : "");
+		printf("delete node %u: %s\n", ids[i], tmsg());
 		ret = -1;
 	}
 	return ret;
@@ -270,7 +234,6 @@ main(int argc, char **argv)
 	struct rte_tm_shaper_params sp;
 	struct rte_tm_node_stats st;
 	struct rte_eth_stats es;
-	struct rte_eth_conf conf;
 	struct mlx5_emu *emu;
 	unsigned int rounds = 200, r, lcore, nb_workers = 0;
 	unsigned int commits = 0, updates = 0, suspends = 0, tel = 0;
@@ -282,6 +245,7 @@ main(int argc, char **argv)
 	uint64_t mask, sent = 0, recoveries;
 	uint16_t port = 0, nb_txq, q;
 	char name[RTE_MEMPOOL_NAMESIZE], cmd[64];
+	static char reply[16384];
 	int ret, i;
 
 	ret = rte_eal_init(argc, argv);
@@ -300,11 +264,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	nb_txq = (uint16_t)RTE_MIN(rte_lcore_count() - 1, (unsigned int)MAX_WORKERS);
-	memset(&conf, 0, sizeof(conf));
-	ret = rte_eth_dev_configure(port, 0, nb_txq, &conf);
-	for (q = 0; ret == 0 && q < nb_txq; q++)
-		ret = rte_eth_tx_queue_setup(port, q, RING, rte_socket_id(),
-					     NULL);
+	ret = tm_port_queues(port, nb_txq, RING);
 	for (i = 0; ret == 0 && i < N_PROFILES; i++) {
 		memset(&sp, 0, sizeof(sp));
 		sp.peak.rate = 125000ULL * 100 * (i + 1); /* 100..400 Mbit/s */
@@ -313,7 +273,7 @@ main(int argc, char **argv)
 	emu = rte_pmd_mlx5_tm_emu(port);
 	if (ret != 0 || emu == NULL || rte_eth_dev_start(port) != 0) {
 		printf("port set-up failed: %d %s\n0 passed, 1 failed\n", ret,
-		       terr.message != NULL ? terr.message : "");
+		       tmsg());
 		rte_eal_cleanup();
 		return 1;
 	}
@@ -371,8 +331,9 @@ main(int argc, char **argv)
 		rte_eth_stats_get(port, &es);
 		xstat_sum(port, "_packets");
 		snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u", port);
-		tel += telemetry(cmd) == 0;
-		tel += telemetry("/ethdev/xstats,0") == 0;
+		tel += tm_telemetry_query(cmd, reply, sizeof(reply)) == 0;
+		tel += tm_telemetry_query("/ethdev/xstats,0", reply,
+					  sizeof(reply)) == 0;
 		if (r % 10 == 5) {
 			struct mlx5_emu_fault_wqe fw = {
 				.sqn = 0, .nth = 1 + r % 7,

@@ -55,6 +55,21 @@ class TmError:
         return "%s (%d): %s" % (self.name, self.code, self.message)
 
 
+def nonleaf_cmd(node, parent, level, profile=-1, weight=1, port=0):
+    """testpmd's command adding non-leaf @node: priority 0, one priority
+    below it, no statistics."""
+    return ("add port tm nonleaf node %d %d %d 0 %d %d %d 1 0 0"
+            % (port, node, parent, weight, level, profile))
+
+
+def leaf_cmd(q, parent, level, profile=-1, weight=1, priority=0, port=0,
+             stats=3):
+    """testpmd's command adding leaf @q (Tx queue q): tail drop, no WRED,
+    @stats statistics (3: packets and bytes)."""
+    return ("add port tm leaf node %d %d %d %d %d %d %d 0 0xffffffff %d 0"
+            % (port, q, parent, priority, weight, level, profile, stats))
+
+
 def parse_caps(out):
     """{"cap.n_nodes_max": 4, ...} from a 'show port tm ... cap' answer
     (values printed in hex by testpmd, the masks, are read as hex)."""
@@ -205,17 +220,18 @@ class TestCase:
                           adjust, pkt_mode))
 
     def add_root(self, node=1000, level=0, port=0, profile=-1):
-        return self.ok("add port tm nonleaf node %d %d -1 0 1 %d %d 1 0 0"
-                       % (port, node, level, profile))
+        return self.ok(nonleaf_cmd(node, -1, level, profile, port=port))
 
-    def add_nonleaf(self, node, parent, level, port=0, profile=-1):
-        return self.ok("add port tm nonleaf node %d %d %d 0 1 %d %d 1 0 0"
-                       % (port, node, parent, level, profile))
+    def add_nonleaf(self, node, parent, level, port=0, profile=-1,
+                    weight=1):
+        return self.ok(nonleaf_cmd(node, parent, level, profile, weight,
+                                   port))
 
-    def add_leaf(self, q, parent, level, profile, port=0, stats=3):
+    def add_leaf(self, q, parent, level, profile, port=0, stats=3,
+                 weight=1):
         """Leaf node @q (Tx queue q) with shaper profile @profile."""
-        return self.ok("add port tm leaf node %d %d %d 0 1 %d %d 0 0xffffffff"
-                       " %d 0" % (port, q, parent, level, profile, stats))
+        return self.ok(leaf_cmd(q, parent, level, profile, weight,
+                                port=port, stats=stats))
 
     def two_level(self, profiles, port=0, root=1000):
         """Root (level 0) and one leaf per queue (level 1); @profiles maps

@@ -7,60 +7,22 @@ import io
 import os
 import re
 import shutil
-import stat
-import tempfile
+import sys
 import time
 
 import pexpect
 
 from .exception import TestpmdCrash, TestpmdStartError
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+from private_dir import private_dir  # noqa: E402 pylint: disable=wrong-import-position
+
 PROMPT = "testpmd> "
 TESTPMD = "/usr/bin/dpdk-testpmd"
 
 # Terminal control sequences the cmdline library writes while echoing.
 _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[78]")
-
-
-def _world_writable_ancestor(path):
-    """The first directory on @path's chain that others may write, or None."""
-    path = os.path.realpath(path)
-    while True:
-        try:
-            st = os.stat(path)
-        except FileNotFoundError:
-            st = None
-        if st is not None and st.st_mode & stat.S_IWOTH:
-            return path
-        parent = os.path.dirname(path)
-        if parent == path:
-            return None
-        path = parent
-
-
-def private_dir(candidates):
-    """A new directory (mode 700) none of whose ancestors is world-writable.
-
-    EAL refuses to load a driver given with -d when any directory above it
-    is world-writable (for example anything under /tmp), and a checkout or
-    a build directory may sit under one: the PMD is copied to such a
-    private directory before each run.
-    """
-    for base in candidates:
-        if not base:
-            continue
-        base = os.path.realpath(base)
-        if _world_writable_ancestor(base) is not None:
-            continue
-        try:
-            os.makedirs(base, mode=0o700, exist_ok=True)
-            path = tempfile.mkdtemp(prefix="dts-pmd-", dir=base)
-        except OSError:
-            continue
-        os.chmod(path, 0o700)
-        return path
-    raise RuntimeError("no directory free of world-writable ancestors among "
-                       + ", ".join(c for c in candidates if c))
 
 
 # The device model, a library of its own the PMD loads from beside itself.
@@ -83,7 +45,7 @@ class PmdCopy:
             os.path.join(home, ".cache", "mlx5-tm-dts") if home != "~" else None,
             "/run/mlx5-tm-dts",
         ]
-        self.dir = private_dir(candidates)
+        self.dir = private_dir(candidates, "dts-pmd-")
         self.path = os.path.join(self.dir, os.path.basename(so_path))
         shutil.copyfile(so_path, self.path)
         os.chmod(self.path, 0o700)

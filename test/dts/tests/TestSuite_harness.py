@@ -12,7 +12,9 @@ import stat
 from framework import pcap
 from framework.exception import TestpmdCrash, VerifyFailure
 from framework.test_case import TestCase
-from framework.testpmd import PmdCopy, private_dir, _world_writable_ancestor
+from framework.testpmd import PmdCopy
+# test/private_dir.py, on the path framework.testpmd set.
+from private_dir import private_dir, world_writable_ancestor  # noqa: E402
 
 
 class TestHarness(TestCase):
@@ -96,14 +98,14 @@ class TestHarness(TestCase):
         try:
             mode = stat.S_IMODE(os.stat(copy.dir).st_mode)
             self.verify(mode == 0o700, "private dir mode %o" % mode)
-            self.verify(_world_writable_ancestor(copy.path) is None,
+            self.verify(world_writable_ancestor(copy.path) is None,
                         "world-writable ancestor of %s" % copy.path)
         finally:
             copy.remove()
         # A candidate under a world-writable directory is never chosen.
         tmp_base = "/tmp/dts-harness-check-%d" % os.getpid()
         try:
-            path = private_dir([tmp_base, safe_base])
+            path = private_dir([tmp_base, safe_base], "dts-pmd-")
             self.verify(not path.startswith("/tmp/"),
                         "chose %s under /tmp" % path)
             os.rmdir(path)

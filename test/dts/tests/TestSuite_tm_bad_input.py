@@ -169,6 +169,21 @@ class TestTmBadInput(TestCase):
         self.refused("set port tm node parent 0 0 1000 0 2", "NODE_WEIGHT",
                      r"no NIC scheduling hierarchy")
 
+    def probe_refused(self, args, msg):
+        """testpmd on net_mlx5_tm0 with devargs @args does not start, the
+        probe's message matching @msg; its transcript."""
+        try:
+            self.launch(vdev="net_mlx5_tm0," + args, txq=2,
+                        start_timeout=30)
+        except TestpmdStartError as exc:
+            text = exc.transcript
+        else:
+            self.verify(False, "devargs %r accepted" % args)
+        self.verify(re.search(msg, text) is not None,
+                    "devargs %r: no message /%s/ in %r"
+                    % (args, msg, text[-600:]))
+        return text
+
     def test_bad_devargs(self):
         """A bad devarg fails the probe with a message naming the key and
         what is accepted (testpmd then finds no port and exits)."""
@@ -186,16 +201,7 @@ class TestTmBadInput(TestCase):
                                      r"exactly one of dev="),
         )
         for args, msg in cases:
-            try:
-                self.launch(vdev="net_mlx5_tm0," + args, txq=2,
-                            start_timeout=30)
-            except TestpmdStartError as exc:
-                text = exc.transcript
-            else:
-                self.verify(False, "devargs %r accepted" % args)
-            self.verify(re.search(msg, text) is not None,
-                        "devargs %r: no message /%s/ in %r"
-                        % (args, msg, text[-600:]))
+            text = self.probe_refused(args, msg)
             self.verify("failed to initialize net_mlx5_tm0" in text,
                         "devargs %r: probe did not fail" % args)
 
@@ -217,16 +223,7 @@ class TestTmBadInput(TestCase):
                                   r"online; online CPUs: 0"),
         )
         for args, msg in cases:
-            try:
-                self.launch(vdev="net_mlx5_tm0," + args, txq=2,
-                            start_timeout=30)
-            except TestpmdStartError as exc:
-                text = exc.transcript
-            else:
-                self.verify(False, "devargs %r accepted" % args)
-            self.verify(re.search(msg, text) is not None,
-                        "devargs %r: no message /%s/ in %r"
-                        % (args, msg, text[-600:]))
+            self.probe_refused(args, msg)
 
     def test_virtual_clock_refused(self):
         """testpmd cannot move the device model's virtual time: a port with

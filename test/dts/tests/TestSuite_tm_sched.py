@@ -10,7 +10,7 @@ Plan: doc/test_plans/tm_sched_test_plan.rst."""
 import re
 
 from framework import measure
-from framework.test_case import TestCase
+from framework.test_case import TestCase, leaf_cmd, nonleaf_cmd
 from framework.traffic import TrafficMixin
 
 FRAME = 1500        # bytes per frame (set txpkts), as the arbiter counts
@@ -24,6 +24,8 @@ WINDOW = 4.0        # s of device time per measurement (one, no retry)
 TXD = 4096
 ROOT, GROUP, GROUP2 = 1000, 900, 901
 MBIT = 125000       # bytes/s in one Mbit/s
+# Leaves {queue: (group, weight, shaper profile)}: weights 1:2:5 in 900.
+WEIGHTS_125 = {0: (GROUP, 1, -1), 1: (GROUP, 2, -1), 2: (GROUP, 5, -1)}
 
 
 def bps(mbit):
@@ -48,21 +50,23 @@ class TestTmSched(TrafficMixin, TestCase):
                     "sched_wfq_weight_max %s); the case checked nothing"
                     % (profile, weight_max))
 
-    def group_tree(self, groups, leaves):
-        """Root 1000; @groups {node: (profile or -1, weight)} on level 1;
-        @leaves {queue: (group node, weight, profile or -1)} on level 2;
-        then commit."""
+    def run_groups(self, ceiling, leaves, groups=(GROUP,), profiles=None):
+        """testpmd on a cx6dx with the hierarchy (launch_hier), a Tx queue
+        per leaf: profile 1 at @ceiling Mbit/s, then @profiles {id: (peak,
+        committed) Mbit/s}; root 1000, @groups on level 1 with profile 1,
+        @leaves {queue: (group, weight, profile or -1)} on level 2;
+        committed, and every queue sending."""
+        self.launch_hier(txq=len(leaves))
+        self.add_profile(1, bps(ceiling))
+        for pid, (peak, committed) in sorted((profiles or {}).items()):
+            self.add_profile(pid, bps(peak), cmit_rate=bps(committed))
         self.add_root(ROOT)
-        for node, (prof, weight) in sorted(groups.items()):
-            self.ok("add port tm nonleaf node 0 %d %d 0 %d 1 %d 1 0 0"
-                    % (node, ROOT, weight, prof))
+        for node in groups:
+            self.add_nonleaf(node, ROOT, 1, profile=1)
         for q, (parent, weight, prof) in sorted(leaves.items()):
-            self.ok("add port tm leaf node 0 %d %d 0 %d 2 %d 0 0xffffffff "
-                    "3 0" % (q, parent, weight, prof))
+            self.add_leaf(q, parent, 2, prof, weight=weight)
         self.commit()
-
-    def start(self, nb_queues):
-        self.start_txonly(pkt_len=FRAME, nb_queues=nb_queues)
+        self.start_txonly(pkt_len=FRAME, nb_queues=len(leaves))
 
     # Measuring -----------------------------------------------------------
     def expect_rates(self, want, groups=None, what=""):
@@ -129,12 +133,7 @@ class TestTmSched(TrafficMixin, TestCase):
     def test_weights_under_group_ceiling(self):
         """Three backlogged queues of weights 1:2:5 under a 400 Mbit/s
         group: 50, 100 and 250 Mbit/s, the group at its ceiling."""
-        self.launch_hier(txq=3)
-        self.add_profile(1, bps(400))
-        self.group_tree({GROUP: (1, 1)},
-                        {0: (GROUP, 1, -1), 1: (GROUP, 2, -1),
-                         2: (GROUP, 5, -1)})
-        self.start(3)
+        self.run_groups(400, WEIGHTS_125)
         self.expect_rates({0: 50, 1: 100, 2: 250},
                           {"group 900": (400, [0, 1, 2])})
         self.stop_fwd()
@@ -145,14 +144,9 @@ class TestTmSched(TrafficMixin, TestCase):
         its siblings (50, 125, 125), the group holds its ceiling; then
         `set port tm node shaper profile` lowers the ceiling live to
         200 Mbit/s (50, 75, 75)."""
-        self.launch_hier(txq=3)
-        self.add_profile(1, bps(300))
-        self.add_profile(2, bps(50))
-        self.add_profile(3, bps(200))
-        self.group_tree({GROUP: (1, 1)},
-                        {0: (GROUP, 1, 2), 1: (GROUP, 1, -1),
-                         2: (GROUP, 1, -1)})
-        self.start(3)
+        self.run_groups(300, {0: (GROUP, 1, 2), 1: (GROUP, 1, -1),
+                              2: (GROUP, 1, -1)},
+                        profiles={2: (50, 0), 3: (200, 0)})
         self.expect_rates({0: 50, 1: 125, 2: 125},
                           {"group 900": (300, [0, 1, 2])}, "ceiling 300M:")
         self.ok("set port tm node shaper profile 0 %d 3" % GROUP)
@@ -164,25 +158,15 @@ class TestTmSched(TrafficMixin, TestCase):
         """Two queues with committed rates 200 and 50 Mbit/s (peak 300)
         under a 300 Mbit/s group: each gets its committed rate plus half
         of the 50 Mbit/s left (225 and 75)."""
-        self.launch_hier(txq=2)
-        self.add_profile(1, bps(300))
-        self.add_profile(2, bps(300), cmit_rate=bps(200))
-        self.add_profile(3, bps(300), cmit_rate=bps(50))
-        self.group_tree({GROUP: (1, 1)},
-                        {0: (GROUP, 1, 2), 1: (GROUP, 1, 3)})
-        self.start(2)
+        self.run_groups(300, {0: (GROUP, 1, 2), 1: (GROUP, 1, 3)},
+                        profiles={2: (300, 200), 3: (300, 50)})
         self.expect_rates({0: 225, 1: 75}, {"group 900": (300, [0, 1])})
         self.stop_fwd()
 
     def test_live_weight_change(self):
         """1:2:5 under 400 Mbit/s, then `set port tm node parent` gives
         queue 2 weight 1 (same parent) while it sends: 100, 200, 100."""
-        self.launch_hier(txq=3)
-        self.add_profile(1, bps(400))
-        self.group_tree({GROUP: (1, 1)},
-                        {0: (GROUP, 1, -1), 1: (GROUP, 2, -1),
-                         2: (GROUP, 5, -1)})
-        self.start(3)
+        self.run_groups(400, WEIGHTS_125)
         self.expect_rates({0: 50, 1: 100, 2: 250}, what="weights 1:2:5:")
         self.ok("set port tm node parent 0 2 %d 0 1" % GROUP)
         self.expect_rates({0: 100, 1: 200, 2: 100},
@@ -194,12 +178,8 @@ class TestTmSched(TrafficMixin, TestCase):
         """Two 200 Mbit/s groups, queues 0 and 1 in 900, queue 2 in 901
         (100, 100, 200); `set port tm node parent` moves queue 1 to 901
         while it sends (200, 100, 100)."""
-        self.launch_hier(txq=3)
-        self.add_profile(1, bps(200))
-        self.group_tree({GROUP: (1, 1), GROUP2: (1, 1)},
-                        {0: (GROUP, 1, -1), 1: (GROUP, 1, -1),
-                         2: (GROUP2, 1, -1)})
-        self.start(3)
+        self.run_groups(200, {0: (GROUP, 1, -1), 1: (GROUP, 1, -1),
+                              2: (GROUP2, 1, -1)}, groups=(GROUP, GROUP2))
         self.expect_rates({0: 100, 1: 100, 2: 200}, what="before the move:")
         self.ok("set port tm node parent 0 1 %d 0 1" % GROUP2)
         self.expect_rates({0: 200, 1: 100, 2: 100},
@@ -212,11 +192,9 @@ class TestTmSched(TrafficMixin, TestCase):
         only, so the second priority is refused and says so."""
         self.launch_hier(txq=2)
         self.add_root(ROOT)
-        self.ok("add port tm nonleaf node 0 %d %d 0 1 1 -1 1 0 0"
-                % (GROUP, ROOT))
+        self.add_nonleaf(GROUP, ROOT, 1)
         self.refused_in(
-            ["add port tm leaf node 0 0 %d 0 1 2 -1 0 0xffffffff 3 0" % GROUP,
-             "add port tm leaf node 0 1 %d 1 1 2 -1 0 0xffffffff 3 0" % GROUP,
+            [leaf_cmd(0, GROUP, 2), leaf_cmd(1, GROUP, 2, priority=1),
              "port tm hierarchy commit 0 no"],
             ["NODE_PRIORITY", "NODE_PARAMS_N_SP_PRIORITIES"],
             r"priorit")
@@ -229,10 +207,8 @@ class TestTmSched(TrafficMixin, TestCase):
         self.add_profile(2, bps(100), cmit_rate=bps(60))
         self.add_root(ROOT)
         self.refused_in(
-            ["add port tm nonleaf node 0 %d %d 0 1 1 1 1 0 0" % (GROUP, ROOT),
-             "add port tm leaf node 0 0 %d 0 1 2 2 0 0xffffffff 3 0" % GROUP,
-             "add port tm leaf node 0 1 %d 0 1 2 2 0 0xffffffff 3 0" % GROUP,
-             "port tm hierarchy commit 0 no"],
+            [nonleaf_cmd(GROUP, ROOT, 1, 1), leaf_cmd(0, GROUP, 2, 2),
+             leaf_cmd(1, GROUP, 2, 2), "port tm hierarchy commit 0 no"],
             ["NODE_ID", "SHAPER_PROFILE_COMMITTED_RATE",
              "NODE_PARAMS_SHAPER_PROFILE_ID", "NODE_PARENT_NODE_ID"],
             r"committed.*120(\.0+)? Mbit/s.*100(\.0+)? Mbit/s")
@@ -246,8 +222,7 @@ class TestTmSched(TrafficMixin, TestCase):
         self.add_profile(1, 100000)
         self.add_root(ROOT)
         self.refused_in(
-            ["add port tm nonleaf node 0 %d %d 0 1 1 1 1 0 0" % (GROUP, ROOT),
-             "add port tm leaf node 0 0 %d 0 1 2 -1 0 0xffffffff 3 0" % GROUP,
+            [nonleaf_cmd(GROUP, ROOT, 1, 1), leaf_cmd(0, GROUP, 2),
              "port tm hierarchy commit 0 no"],
             ["NODE_PARAMS_SHAPER_PROFILE_ID", "SHAPER_PROFILE_PEAK_RATE"],
             r"100000 bytes/s.*125000\.\.\d+ bytes/s.*1\.\.\d+ Mbit/s")
@@ -262,15 +237,11 @@ class TestTmSched(TrafficMixin, TestCase):
                     "cx5 offers weights: %r" % cap)
         self.add_profile(1, bps(100))
         self.add_root(ROOT)
-        self.refused("add port tm nonleaf node 0 %d %d 0 1 1 1 1 0 0"
-                     % (GROUP, ROOT), "NODE_PARAMS_SHAPER_PROFILE_ID",
+        self.refused(nonleaf_cmd(GROUP, ROOT, 1, 1),
+                     "NODE_PARAMS_SHAPER_PROFILE_ID", r"scheduling hierarchy")
+        self.add_nonleaf(GROUP, ROOT, 1)
+        self.refused(leaf_cmd(0, GROUP, 2, 1, weight=2), "NODE_WEIGHT",
                      r"scheduling hierarchy")
-        self.ok("add port tm nonleaf node 0 %d %d 0 1 1 -1 1 0 0"
-                % (GROUP, ROOT))
-        self.refused("add port tm leaf node 0 0 %d 0 2 2 1 0 0xffffffff 3 0"
-                     % GROUP, "NODE_WEIGHT", r"scheduling hierarchy")
-        self.ok("add port tm leaf node 0 0 %d 0 1 2 1 0 0xffffffff 3 0"
-                % GROUP)
-        self.ok("add port tm leaf node 0 1 %d 0 1 2 1 0 0xffffffff 3 0"
-                % GROUP)
+        self.add_leaf(0, GROUP, 2, 1)
+        self.add_leaf(1, GROUP, 2, 1)
         self.commit()
