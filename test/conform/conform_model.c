@@ -18,13 +18,19 @@
 
 #include "conform_model.h"
 
-/* What the builders read of the port: its glue, device and PD. */
+/*
+ * What the builders read of the port: its glue, device and PD, and the
+ * ethdev port their messages name (port 0 here).
+ */
 static struct mlx5_tm_priv *
 ours_priv(struct conform_dev *d)
 {
+	static struct rte_eth_dev_data data;
+	static struct rte_eth_dev dev = { .data = &data };
 	static struct mlx5_tm_priv priv;
 
 	memset(&priv, 0, sizeof(priv));
+	priv.dev = &dev;
 	priv.glue = conform_glue();
 	priv.gdev = d->gdev;
 	priv.emu = d->emu;
