@@ -283,8 +283,12 @@ txq_complete(struct mlx5_tm_txq *txq, uint32_t *freed, uint32_t limit,
 	uint16_t err_wqe;
 	bool ok = true;
 	uint8_t op_own;
+	bool ready = cqe_ready(txq, ci, &op_own);
 
-	while (cqe_ready(txq, ci, &op_own)) {
+	/* Most bursts: no CQE, and nothing completed is left to free. */
+	if (likely(!ready) && likely(upto == txq->elts_tail))
+		return true;
+	for (; ready; ready = cqe_ready(txq, ci, &op_own)) {
 		rte_io_rmb();
 		if (likely(MLX5_CQE_OPCODE(op_own) == MLX5_CQE_REQ)) {
 			f = &txq->fcqs[txq->fcq_tail++ & (txq->cqe_n - 1)];
