@@ -285,6 +285,12 @@ mlx5_tm_dev_stop(struct rte_eth_dev *dev)
 	priv->alarm_armed = false;
 	pthread_mutex_unlock(&priv->lock);
 	rte_eal_alarm_cancel(recovery_alarm, dev);
+	/*
+	 * The sched lock too, in the lock order, as start takes them: it
+	 * also orders this after an alarm that was running (its last
+	 * unlock), which the EAL's cancel waits for out of TSan's sight.
+	 */
+	mlx5_tm_sched_lock(dev);
 	pthread_mutex_lock(&priv->lock);
 	stop_queues(dev);
 	mlx5_tm_sched_reap(dev); /* No SQ holds a kept element now. */
@@ -293,6 +299,7 @@ mlx5_tm_dev_stop(struct rte_eth_dev *dev)
 	dev->data->dev_started = 0;
 	mlx5_tm_link_update(dev, 0);
 	pthread_mutex_unlock(&priv->lock);
+	mlx5_tm_sched_unlock(dev);
 	return 0;
 }
 
