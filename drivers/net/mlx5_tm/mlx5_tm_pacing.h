@@ -106,16 +106,6 @@ uint16_t mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm,
 			      uint64_t entry_id);
 
 /**
- * True when device index @p index is an entry of this manager that paces
- * WQEs (packet mode, rate_mode 1); false for data-rate entries and 0.
- */
-bool mlx5_tm_pacing_index_wqe_rate(const struct mlx5_tm_pacing *pm,
-				   uint16_t index);
-
-/** Device allocations made and not freed (for leak checks). */
-uint32_t mlx5_tm_pacing_hw_allocated(const struct mlx5_tm_pacing *pm);
-
-/**
  * Device allocations made and not freed by every manager of the process,
  * closed ports included: 0 once every port is closed, unless one leaked.
  */
