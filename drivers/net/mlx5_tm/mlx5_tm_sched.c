@@ -26,14 +26,17 @@
 #include "mlx5_tm_sched_priv.h"
 #include "mlx5_tm_tm.h"
 
-/* Ports with scheduling state, for telemetry (other thread). */
+/*
+ * The scheduling state of each port, process-local; changed under the
+ * lock, which telemetry (another thread) holds while it reads a port's.
+ */
 static struct mlx5_tm_sched *registry[RTE_MAX_ETHPORTS];
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct mlx5_tm_sched *
 mlx5_tm_sched_get(const struct rte_eth_dev *dev)
 {
-	return mlx5_tm_priv(dev)->sched;
+	return registry[dev->data->port_id];
 }
 
 void
@@ -98,24 +101,17 @@ mlx5_tm_sched_init(struct rte_eth_dev *dev)
 		return -ENOMEM;
 	limits_of(&priv->caps, &lim);
 	tm_tree_init(&s->hier, &lim);
-	if (tm_plan_build(&s->hier, false, &s->applied, NULL) != 0) {
-		tm_plan_fini(&s->applied);
-		free(s);
-		return -ENOMEM;
-	}
 	s->log.port_id = dev->data->port_id;
 	s->pacing = mlx5_tm_pacing_create(priv->glue, priv->gdev, &priv->caps,
 					  &priv->pacing, &perr);
 	if (s->pacing == NULL) {
 		MLX5_TM_PORT_LOG(ERR, dev->data->port_id, "pacing manager: %s",
 				 perr.message);
-		tm_plan_fini(&s->applied);
 		free(s);
 		return perr.code != 0 ? perr.code : -ENOMEM;
 	}
 	s->dev = dev;
 	pthread_mutex_init(&s->lock, NULL);
-	priv->sched = s;
 	pthread_mutex_lock(&registry_lock);
 	registry[dev->data->port_id] = s;
 	pthread_mutex_unlock(&registry_lock);
@@ -145,13 +141,12 @@ void
 mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
-	struct mlx5_tm_sched *s = priv->sched;
+	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
 
 	if (s == NULL)
 		return;
 	pthread_mutex_lock(&registry_lock);
-	if (registry[dev->data->port_id] == s)
-		registry[dev->data->port_id] = NULL;
+	registry[dev->data->port_id] = NULL;
 	pthread_mutex_unlock(&registry_lock);
 	mlx5_tm_log_limit_clear_all(&s->log);
 	/* The SQs are gone: the elements go bottom-up, then the entries. */
@@ -173,7 +168,6 @@ mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 	tm_tree_fini(&s->hier);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
-	priv->sched = NULL;
 }
 
 /* Whether element @p hw_id holds an SQ or a kept child (port lock). */
