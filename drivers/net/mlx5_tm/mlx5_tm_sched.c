@@ -185,6 +185,15 @@ elem_in_use(struct mlx5_tm_sched *s, uint32_t hw_id)
 	return false;
 }
 
+/* Kept element @p i leaves the list (port lock). */
+static void
+kept_drop(struct mlx5_tm_sched *s, uint32_t i)
+{
+	memmove(&s->kept[i], &s->kept[i + 1],
+		(s->n_kept - i - 1) * sizeof(s->kept[0]));
+	s->n_kept--;
+}
+
 int
 mlx5_tm_sched_kept_reserve(struct mlx5_tm_sched *s, uint32_t n)
 {
@@ -242,9 +251,7 @@ mlx5_tm_sched_elem_unkeep(struct mlx5_tm_sched *s, uint32_t hw_id)
 	for (i = s->n_kept; i-- > 0;)
 		if (s->kept[i].hw_id == hw_id) {
 			hw = s->kept[i].hw;
-			memmove(&s->kept[i], &s->kept[i + 1],
-				(s->n_kept - i - 1) * sizeof(s->kept[0]));
-			s->n_kept--;
+			kept_drop(s, i);
 			break;
 		}
 	pthread_mutex_unlock(&priv->lock);
@@ -270,10 +277,7 @@ mlx5_tm_sched_reap(struct rte_eth_dev *dev)
 		MLX5_TM_PORT_LOG(DEBUG, dev->data->port_id,
 				 "kept scheduling element %u destroyed",
 				 k->hw_id);
-		/* k is gone: the entries after it move down. */
-		memmove(&s->kept[i], &s->kept[i + 1],
-			(s->n_kept - i - 1) * sizeof(s->kept[0]));
-		s->n_kept--;
+		kept_drop(s, i); /* The entries after k move down. */
 	}
 }
 
@@ -371,6 +375,7 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 				   uint32_t mbps)
 {
 	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+	enum mlx5_tm_log_kind kind;
 	int ret;
 
 	if (s == NULL)
@@ -394,21 +399,18 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 		ret = -EBUSY;
 		goto out;
 	}
+	/* A refused rate, then a refusal by the device: limited apart. */
+	kind = MLX5_TM_LOGK_RATE_BAD;
 	ret = rate_limit_plan(s, qid, mbps);
-	if (ret != 0) {
-		if (mlx5_tm_log_limit_take(&s->log, MLX5_TM_LOGK_RATE_BAD))
-			MLX5_TM_TXQ_LOG(ERR, dev->data->port_id, qid,
-					"rate %u Mbps: %s", mbps, s->msg);
-		goto out;
+	if (ret == 0) {
+		kind = MLX5_TM_LOGK_RATE_DEVICE;
+		ret = mlx5_tm_sched_apply(s);
 	}
-	ret = mlx5_tm_sched_apply(s);
-	if (ret != 0) {
-		if (mlx5_tm_log_limit_take(&s->log, MLX5_TM_LOGK_RATE_DEVICE))
-			MLX5_TM_TXQ_LOG(ERR, dev->data->port_id, qid,
-					"rate %u Mbps: %s", mbps, s->msg);
-	} else {
+	if (ret == 0)
 		mlx5_tm_log_limit_clear_all(&s->log);
-	}
+	else if (mlx5_tm_log_limit_take(&s->log, kind))
+		MLX5_TM_TXQ_LOG(ERR, dev->data->port_id, qid,
+				"rate %u Mbps: %s", mbps, s->msg);
 out:
 	pthread_mutex_unlock(&s->lock);
 	return ret;
