@@ -645,162 +645,77 @@ tm_node_stats_update(struct rte_eth_dev *dev, uint32_t node_id,
 /*
  * What the device cannot do at all. Implemented (rather than left NULL,
  * which ethdev answers with a bare ENOSYS) so that the error names the
- * parameter and says why.
+ * parameter and says why; the arguments between port and error are unused.
  */
-static int
-refuse(struct rte_eth_dev *dev __rte_unused, struct rte_tm_error *error,
-       enum rte_tm_error_type type, const char *message)
-{
-	return -rte_tm_error_set(error, ENOTSUP, type, NULL, message);
+#define TM_REFUSE(op, type, message, ...) \
+static int \
+op(struct rte_eth_dev *dev __rte_unused, __VA_ARGS__, \
+   struct rte_tm_error *error) \
+{ \
+	return -rte_tm_error_set(error, ENOTSUP, type, NULL, message); \
 }
 
-static int
-tm_wred_profile_add(struct rte_eth_dev *dev, uint32_t id __rte_unused,
-		    struct rte_tm_wred_params *profile __rte_unused,
-		    struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_WRED_PROFILE,
-		      "WRED not supported: the device has no congestion "
-		      "management (tail drop only)");
-}
+#define NO_WRED "WRED not supported: the device has no congestion " \
+	"management (tail drop only)"
+#define NO_SHARED_WRED "shared WRED contexts not supported: the device " \
+	"has no congestion management"
+#define NO_SHARED_SHAPER "shared shapers not supported: the device " \
+	"paces each Tx queue on its own (private leaf shapers only)"
 
-static int
-tm_wred_profile_delete(struct rte_eth_dev *dev, uint32_t id __rte_unused,
-		       struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_WRED_PROFILE_ID,
-		      "WRED not supported: no WRED profile can exist");
-}
+TM_REFUSE(tm_wred_profile_add, RTE_TM_ERROR_TYPE_WRED_PROFILE, NO_WRED,
+	  uint32_t id __rte_unused,
+	  struct rte_tm_wred_params *profile __rte_unused)
+TM_REFUSE(tm_wred_profile_delete, RTE_TM_ERROR_TYPE_WRED_PROFILE_ID,
+	  "WRED not supported: no WRED profile can exist",
+	  uint32_t id __rte_unused)
+TM_REFUSE(tm_shared_wred_context_add_update,
+	  RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID, NO_SHARED_WRED,
+	  uint32_t ctx_id __rte_unused, uint32_t wred_profile_id __rte_unused)
+TM_REFUSE(tm_shared_wred_context_delete,
+	  RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
+	  "shared WRED contexts not supported: none can exist",
+	  uint32_t ctx_id __rte_unused)
+TM_REFUSE(tm_shared_shaper_add_update, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
+	  NO_SHARED_SHAPER, uint32_t shaper_id __rte_unused,
+	  uint32_t profile_id __rte_unused)
+TM_REFUSE(tm_shared_shaper_delete, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
+	  "shared shapers not supported: none can exist",
+	  uint32_t shaper_id __rte_unused)
+TM_REFUSE(tm_node_shared_shaper_update,
+	  RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_SHAPER_ID, NO_SHARED_SHAPER,
+	  uint32_t node_id __rte_unused, uint32_t shaper_id __rte_unused,
+	  int32_t add __rte_unused)
+TM_REFUSE(tm_node_wfq_weight_mode_update,
+	  RTE_TM_ERROR_TYPE_NODE_PARAMS_WFQ_WEIGHT_MODE,
+	  "WFQ weight mode cannot change: one priority, and the device "
+	  "shares bytes between siblings (DWRR) or, without its scheduling "
+	  "hierarchy, does not share",
+	  uint32_t node_id __rte_unused, int *wfq_weight_mode __rte_unused,
+	  uint32_t n_sp_priorities __rte_unused)
+TM_REFUSE(tm_node_cman_update, RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN,
+	  "congestion management cannot change: tail drop only",
+	  uint32_t node_id __rte_unused,
+	  enum rte_tm_cman_mode cman __rte_unused)
+TM_REFUSE(tm_node_wred_context_update,
+	  RTE_TM_ERROR_TYPE_NODE_PARAMS_WRED_PROFILE_ID, NO_WRED,
+	  uint32_t node_id __rte_unused, uint32_t wred_profile_id __rte_unused)
+TM_REFUSE(tm_node_shared_wred_context_update,
+	  RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_WRED_CONTEXT_ID, NO_SHARED_WRED,
+	  uint32_t node_id __rte_unused, uint32_t ctx_id __rte_unused,
+	  int add __rte_unused)
 
+/* VLAN DEI, IP ECN and IP DSCP marking alike. */
 static int
-tm_shared_wred_context_add_update(struct rte_eth_dev *dev,
-				  uint32_t ctx_id __rte_unused,
-				  uint32_t wred_profile_id __rte_unused,
-				  struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
-		      "shared WRED contexts not supported: the device has "
-		      "no congestion management");
-}
-
-static int
-tm_shared_wred_context_delete(struct rte_eth_dev *dev,
-			      uint32_t ctx_id __rte_unused,
-			      struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
-		      "shared WRED contexts not supported: none can exist");
-}
-
-static int
-tm_shared_shaper_add_update(struct rte_eth_dev *dev,
-			    uint32_t shaper_id __rte_unused,
-			    uint32_t profile_id __rte_unused,
-			    struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
-		      "shared shapers not supported: the device paces each "
-		      "Tx queue on its own (private leaf shapers only)");
-}
-
-static int
-tm_shared_shaper_delete(struct rte_eth_dev *dev,
-			uint32_t shaper_id __rte_unused,
-			struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
-		      "shared shapers not supported: none can exist");
-}
-
-static int
-tm_node_shared_shaper_update(struct rte_eth_dev *dev,
-			     uint32_t node_id __rte_unused,
-			     uint32_t shaper_id __rte_unused,
-			     int32_t add __rte_unused,
-			     struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_SHAPER_ID,
-		      "shared shapers not supported: the device paces each "
-		      "Tx queue on its own (private leaf shapers only)");
-}
-
-static int
-tm_node_wfq_weight_mode_update(struct rte_eth_dev *dev,
-			       uint32_t node_id __rte_unused,
-			       int *wfq_weight_mode __rte_unused,
-			       uint32_t n_sp_priorities __rte_unused,
-			       struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_WFQ_WEIGHT_MODE,
-		      "WFQ weight mode cannot change: one priority, and the "
-		      "device shares bytes between siblings (DWRR) or, "
-		      "without its scheduling hierarchy, does not share");
-}
-
-static int
-tm_node_cman_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
-		    enum rte_tm_cman_mode cman __rte_unused,
-		    struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN,
-		      "congestion management cannot change: tail drop only");
-}
-
-static int
-tm_node_wred_context_update(struct rte_eth_dev *dev,
-			    uint32_t node_id __rte_unused,
-			    uint32_t wred_profile_id __rte_unused,
-			    struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_WRED_PROFILE_ID,
-		      "WRED not supported: the device has no congestion "
-		      "management (tail drop only)");
-}
-
-static int
-tm_node_shared_wred_context_update(struct rte_eth_dev *dev,
-				   uint32_t node_id __rte_unused,
-				   uint32_t ctx_id __rte_unused,
-				   int add __rte_unused,
-				   struct rte_tm_error *error)
-{
-	return refuse(dev, error,
-		      RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_WRED_CONTEXT_ID,
-		      "shared WRED contexts not supported: the device has "
-		      "no congestion management");
-}
-
-static int
-refuse_mark(struct rte_eth_dev *dev, int green, int yellow, int red,
-	    struct rte_tm_error *error)
+tm_mark(struct rte_eth_dev *dev __rte_unused, int green, int yellow, int red,
+	struct rte_tm_error *error)
 {
 	/* Marking nothing is what the device does already. */
 	if (!green && !yellow && !red)
 		return 0;
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_CAPABILITIES,
-		      "packet marking not supported: the device has no "
-		      "traffic metering (no colors)");
-}
-
-static int
-tm_mark_vlan_dei(struct rte_eth_dev *dev, int green, int yellow, int red,
-		 struct rte_tm_error *error)
-{
-	return refuse_mark(dev, green, yellow, red, error);
-}
-
-static int
-tm_mark_ip_ecn(struct rte_eth_dev *dev, int green, int yellow, int red,
-	       struct rte_tm_error *error)
-{
-	return refuse_mark(dev, green, yellow, red, error);
-}
-
-static int
-tm_mark_ip_dscp(struct rte_eth_dev *dev, int green, int yellow, int red,
-		struct rte_tm_error *error)
-{
-	return refuse_mark(dev, green, yellow, red, error);
+	return -rte_tm_error_set(error, ENOTSUP,
+				 RTE_TM_ERROR_TYPE_CAPABILITIES, NULL,
+				 "packet marking not supported: the device "
+				 "has no traffic metering (no colors)");
 }
 
 const struct rte_tm_ops mlx5_tm_tm_ops = {
@@ -830,7 +745,7 @@ const struct rte_tm_ops mlx5_tm_tm_ops = {
 	.node_wred_context_update = tm_node_wred_context_update,
 	.node_shared_wred_context_update = tm_node_shared_wred_context_update,
 	.node_stats_read = tm_node_stats_read,
-	.mark_vlan_dei = tm_mark_vlan_dei,
-	.mark_ip_ecn = tm_mark_ip_ecn,
-	.mark_ip_dscp = tm_mark_ip_dscp,
+	.mark_vlan_dei = tm_mark,
+	.mark_ip_ecn = tm_mark,
+	.mark_ip_dscp = tm_mark,
 };
