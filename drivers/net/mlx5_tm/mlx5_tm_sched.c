@@ -333,10 +333,13 @@ mlx5_tm_sched_sync_shaper(struct mlx5_tm_sched *s, const struct tm_node *node,
 }
 
 int
-mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev __rte_unused, void *ops)
+mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops)
 {
 	if (ops == NULL)
 		return -EINVAL;
+	/* Every op works on the port's state: none without it. */
+	if (mlx5_tm_sched_get(dev) == NULL)
+		return -ENODEV;
 	*(const struct rte_tm_ops **)ops = &mlx5_tm_tm_ops;
 	return 0;
 }
