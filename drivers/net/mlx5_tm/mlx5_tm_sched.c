@@ -24,7 +24,6 @@
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_sched.h"
 #include "mlx5_tm_sched_priv.h"
-#include "mlx5_tm_tm.h"
 
 /*
  * The scheduling state of each port, process-local; changed under the
@@ -330,18 +329,6 @@ mlx5_tm_sched_sync_shaper(struct mlx5_tm_sched *s, const struct tm_node *node,
 		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, -ret,
 				"shaper update: no memory");
 	return apply_next(s, "shaper update", error);
-}
-
-int
-mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops)
-{
-	if (ops == NULL)
-		return -EINVAL;
-	/* Every op works on the port's state: none without it. */
-	if (mlx5_tm_sched_get(dev) == NULL)
-		return -ENODEV;
-	*(const struct rte_tm_ops **)ops = &mlx5_tm_tm_ops;
-	return 0;
 }
 
 /* s->next: the applied plan with queue @p qid at @p mbps (0: unlimited). */

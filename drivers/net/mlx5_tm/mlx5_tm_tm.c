@@ -7,6 +7,7 @@
  * device's caps, profiles and nodes in the tree; at commit, then at once on
  * a live hierarchy, every change is made to the tree, its plan applied by
  * mlx5_tm_sched_sync(), and the change undone in the tree on failure.
+ * What each op does on this device: doc/guides/rte_tm.rst.
  */
 
 #include <errno.h>
@@ -15,11 +16,12 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_tm_driver.h>
 
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_txq.h"
+#include "mlx5_tm_sched.h"
 #include "mlx5_tm_sched_priv.h"
-#include "mlx5_tm_tm.h"
 
 /*
  * Scheduling fields of a non-leaf node (same names in the port, level and
@@ -618,7 +620,7 @@ tm_mark(struct rte_eth_dev *dev __rte_unused, int green, int yellow, int red,
 				 "has no traffic metering (no colors)");
 }
 
-const struct rte_tm_ops mlx5_tm_tm_ops = {
+static const struct rte_tm_ops tm_ops = {
 	.node_type_get = tm_node_type_get,
 	.capabilities_get = tm_capabilities_get,
 	.level_capabilities_get = tm_level_capabilities_get,
@@ -649,3 +651,15 @@ const struct rte_tm_ops mlx5_tm_tm_ops = {
 	.mark_ip_ecn = tm_mark,
 	.mark_ip_dscp = tm_mark,
 };
+
+int
+mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops)
+{
+	if (ops == NULL)
+		return -EINVAL;
+	/* Every op works on the port's state: none without it. */
+	if (mlx5_tm_sched_get(dev) == NULL)
+		return -ENODEV;
+	*(const struct rte_tm_ops **)ops = &tm_ops;
+	return 0;
+}
