@@ -38,22 +38,17 @@ mlx5_tm_sched_get(const struct rte_eth_dev *dev)
 	return registry[dev->data->port_id];
 }
 
-void
-mlx5_tm_sched_registry_lock(void)
+struct mlx5_tm_sched *
+mlx5_tm_sched_by_port_lock(uint16_t port_id)
 {
 	pthread_mutex_lock(&registry_lock);
+	return port_id < RTE_MAX_ETHPORTS ? registry[port_id] : NULL;
 }
 
 void
 mlx5_tm_sched_registry_unlock(void)
 {
 	pthread_mutex_unlock(&registry_lock);
-}
-
-struct mlx5_tm_sched *
-mlx5_tm_sched_by_port(uint16_t port_id)
-{
-	return port_id < RTE_MAX_ETHPORTS ? registry[port_id] : NULL;
 }
 
 /*
