@@ -67,15 +67,13 @@ limits_of(const struct mlx5_tm_caps *c, struct tm_limits *lim)
 		MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_TSAR) |
 		MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP);
 
-	memset(lim, 0, sizeof(*lim));
+	/* Without sched, the limits after it are never read. */
 	lim->line_rate_mbps = c->line_rate_mbps;
 	lim->sched = c->nic_sq_scheduling && c->nic_bw_share &&
 		     c->nic_rate_limit && c->max_tsar_bw_share > 0 &&
 		     (c->nic_element_type & types) == types &&
 		     (c->nic_tsar_type &
 		      MLX5_TSAR_TYPE_CAP(MLX5_TSAR_TYPE_DWRR)) != 0;
-	if (!lim->sched)
-		return;
 	lim->max_share = c->max_tsar_bw_share;
 	lim->groups_max = 1u << c->log_max_qos_nic_queue_group;
 	lim->elements_max = 1u << c->log_max_qos_nic_scheduling_element;
