@@ -391,20 +391,6 @@ tm_node_resume(struct rte_eth_dev *dev, uint32_t node_id,
 	return suspend_resume(dev, node_id, false, error);
 }
 
-/* Undo a failed commit when clear_on_fail asks for it. */
-static void
-commit_clear(struct mlx5_tm_sched *s)
-{
-	tm_tree_clear_nodes(&s->hier);
-	if (!s->committed)
-		return;
-	/* The hierarchy in force is gone too: its queues go unlimited. */
-	s->committed = false;
-	if (mlx5_tm_sched_sync(s, "clearing the hierarchy", NULL) != 0)
-		MLX5_TM_PORT_LOG(ERR, s->dev->data->port_id,
-				 "clearing the hierarchy: %s", s->msg);
-}
-
 static int
 tm_hierarchy_commit(struct rte_eth_dev *dev, int clear_on_fail,
 		    struct rte_tm_error *error)
@@ -422,7 +408,14 @@ tm_hierarchy_commit(struct rte_eth_dev *dev, int clear_on_fail,
 		return sched_unlock(s, 0);
 	s->committed = was;
 	if (clear_on_fail)
-		commit_clear(s);
+		tm_tree_clear_nodes(&s->hier);
+	/* A hierarchy in force cleared too: its queues go unlimited. */
+	if (clear_on_fail && was) {
+		s->committed = false;
+		if (mlx5_tm_sched_sync(s, "clearing the hierarchy", NULL) != 0)
+			MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+					 "clearing the hierarchy: %s", s->msg);
+	}
 	return sched_unlock(s, ret);
 }
 
