@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pacing.h"
+#include "pacing_sched.h"
+#include "pacing_table.h"
 #include "plan_caps.h"
 #include "plan_spec.h"
 

@@ -10,39 +10,28 @@
 const char *
 pacing_field_name(enum pacing_field field)
 {
-	switch (field) {
-	case PACING_FIELD_NONE:
-		return "none";
-	case PACING_FIELD_ARGUMENT:
-		return "argument";
-	case PACING_FIELD_DEVICE:
-		return "device";
-	case PACING_FIELD_PEAK_RATE:
-		return "peak rate";
-	case PACING_FIELD_PEAK_SIZE:
-		return "peak size";
-	case PACING_FIELD_COMMITTED_RATE:
-		return "committed rate";
-	case PACING_FIELD_COMMITTED_SIZE:
-		return "committed size";
-	case PACING_FIELD_PACKET_MODE:
-		return "packet mode";
-	case PACING_FIELD_PKT_LEN_ADJUST:
-		return "packet length adjust";
-	case PACING_FIELD_TYPICAL_SIZE:
-		return "typical packet size";
-	case PACING_FIELD_TABLE_CAPACITY:
-		return "table capacity";
-	case PACING_FIELD_ENTRY:
-		return "entry";
-	case PACING_FIELD_HW:
-		return "hardware";
-	case PACING_FIELD_WEIGHT:
-		return "weight";
-	case PACING_FIELD_NOMEM:
-		return "memory";
-	}
-	return "unknown";
+	static const char *const names[] = {
+		[PACING_FIELD_NONE] = "none",
+		[PACING_FIELD_ARGUMENT] = "argument",
+		[PACING_FIELD_DEVICE] = "device",
+		[PACING_FIELD_PEAK_RATE] = "peak rate",
+		[PACING_FIELD_PEAK_SIZE] = "peak size",
+		[PACING_FIELD_COMMITTED_RATE] = "committed rate",
+		[PACING_FIELD_COMMITTED_SIZE] = "committed size",
+		[PACING_FIELD_PACKET_MODE] = "packet mode",
+		[PACING_FIELD_PKT_LEN_ADJUST] = "packet length adjust",
+		[PACING_FIELD_TYPICAL_SIZE] = "typical packet size",
+		[PACING_FIELD_TABLE_CAPACITY] = "table capacity",
+		[PACING_FIELD_ENTRY] = "entry",
+		[PACING_FIELD_HW] = "hardware",
+		[PACING_FIELD_NOMEM] = "memory",
+		[PACING_FIELD_WEIGHT] = "weight",
+	};
+
+	if ((unsigned int)field >= sizeof(names) / sizeof(names[0]) ||
+	    names[field] == NULL)
+		return "unknown";
+	return names[field];
 }
 
 void

@@ -16,10 +16,6 @@
 
 #include <stddef.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** Size of struct pacing_error::message, terminating NUL included. */
 #define PACING_MSG_SIZE 256
 
@@ -76,9 +72,5 @@ int
 pacing_error_set(struct pacing_error *err, enum pacing_field field,
 		 int code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* PACING_ERROR_H */

@@ -5,9 +5,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "pacing_sched.h"
 
@@ -50,14 +50,15 @@ pacing_sched_ceiling(uint64_t bytes_per_s, uint32_t max_mbps, uint32_t *out,
 }
 
 /*
- * Shares for one scale k (the largest target gets about k), or 0 when
- * they cannot guarantee every committed rate. Returns the largest
- * relative error (>= 0) or a negative value on failure.
+ * Shares for one scale k (the largest target gets about k), and with
+ * @p fill the children's results. Returns the largest relative error
+ * (>= 0), or a negative value when they cannot guarantee every committed
+ * rate.
  */
 static double
-shares_for_scale(const struct pacing_sched_child *c, const double *target,
+shares_for_scale(struct pacing_sched_child *c, const double *target,
 		 uint32_t n, double t_max, uint64_t parent_rate, uint32_t k,
-		 uint32_t *share)
+		 uint32_t *share, bool fill)
 {
 	uint64_t sum = 0;
 	double worst = 0.0;
@@ -71,7 +72,7 @@ shares_for_scale(const struct pacing_sched_child *c, const double *target,
 		sum += share[i];
 	}
 	for (i = 0; i < n; i++) {
-		double got;
+		double got, e = 0.0;
 
 		/* Contended rate P * s / S >= c, in integers. */
 		if (c[i].committed_rate != 0 &&
@@ -79,12 +80,16 @@ shares_for_scale(const struct pacing_sched_child *c, const double *target,
 		    (unsigned __int128)c[i].committed_rate * sum)
 			return -1.0;
 		got = (double)parent_rate * share[i] / (double)sum;
-		if (target[i] > 0.0) {
-			double e = fabs(got - target[i]) / target[i];
-
-			if (e > worst)
-				worst = e;
-		}
+		if (target[i] > 0.0)
+			e = fabs(got - target[i]) / target[i];
+		if (e > worst)
+			worst = e;
+		if (!fill)
+			continue;
+		c[i].bw_share = share[i];
+		c[i].contended_rate = (uint64_t)
+			((unsigned __int128)parent_rate * share[i] / sum);
+		c[i].error_ppm = (uint32_t)llround(e * 1e6);
 	}
 	return worst;
 }
@@ -96,8 +101,8 @@ pacing_sched_shares(struct pacing_sched_child *c, uint32_t n,
 {
 	uint64_t weights = 0, committed = 0;
 	double *target = NULL, t_max = 0.0, best = -1.0;
-	uint32_t *share = NULL, *best_share = NULL;
-	uint32_t i, k, k_low;
+	uint32_t *share = NULL;
+	uint32_t i, k, k_low, best_k = 0;
 	int ret = 0;
 
 	pacing_error_clear(err);
@@ -125,8 +130,7 @@ pacing_sched_shares(struct pacing_sched_child *c, uint32_t n,
 
 	target = calloc(n, sizeof(*target));
 	share = calloc(n, sizeof(*share));
-	best_share = calloc(n, sizeof(*best_share));
-	if (target == NULL || share == NULL || best_share == NULL) {
+	if (target == NULL || share == NULL) {
 		ret = pacing_error_set(err, PACING_FIELD_NOMEM, -ENOMEM,
 				       "no memory for %u children", n);
 		goto out;
@@ -142,11 +146,11 @@ pacing_sched_shares(struct pacing_sched_child *c, uint32_t n,
 		max_share - SCHED_SCALES_TRIED + 1 : 1;
 	for (k = max_share; k >= k_low && best != 0.0; k--) {
 		double e = shares_for_scale(c, target, n, t_max, parent_rate,
-					    k, share);
+					    k, share, false);
 
 		if (e >= 0.0 && (best < 0.0 || e < best)) {
 			best = e;
-			memcpy(best_share, share, n * sizeof(*share));
+			best_k = k;
 		}
 		if (k == 1)
 			break;
@@ -161,27 +165,10 @@ pacing_sched_shares(struct pacing_sched_child *c, uint32_t n,
 			mbps(parent_rate), max_share, n);
 		goto out;
 	}
-	{
-		uint64_t sum = 0;
-
-		for (i = 0; i < n; i++)
-			sum += best_share[i];
-		for (i = 0; i < n; i++) {
-			double got;
-
-			c[i].bw_share = best_share[i];
-			c[i].contended_rate = (uint64_t)
-				((unsigned __int128)parent_rate *
-				 best_share[i] / sum);
-			got = (double)parent_rate * best_share[i] /
-				(double)sum;
-			c[i].error_ppm = target[i] > 0.0 ? (uint32_t)llround(
-				fabs(got - target[i]) / target[i] * 1e6) : 0;
-		}
-	}
+	shares_for_scale(c, target, n, t_max, parent_rate, best_k, share,
+			 true);
 out:
 	free(target);
 	free(share);
-	free(best_share);
 	return ret;
 }

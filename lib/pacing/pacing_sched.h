@@ -41,10 +41,6 @@
 
 #include "pacing_error.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** Bytes per second in one Mbit/s (10^6 bit/s). */
 #define PACING_BYTES_PER_MBPS 125000u
 
@@ -99,9 +95,5 @@ int
 pacing_sched_shares(struct pacing_sched_child *children, uint32_t n,
 		    uint64_t parent_rate, uint32_t max_share,
 		    struct pacing_error *err);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* PACING_SCHED_H */

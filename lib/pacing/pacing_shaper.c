@@ -11,53 +11,20 @@
 
 #define PPM 1000000u
 
-/*
- * floor(n * 10^6 / d) for any 64-bit n and d != 0, saturated to
- * INT64_MAX, without a wider integer type: the whole quotient first,
- * then six decimal digits of the remainder by long division (each digit
- * from ten overflow-free modular additions, since rem < d).
- */
-static uint64_t
-scale_ppm(uint64_t n, uint64_t d)
-{
-	uint64_t q = n / d, rem = n % d, frac = 0;
-	int i, k;
-
-	/* The common case, n * 10^6 fits: one exact division. */
-	if (n <= UINT64_MAX / PPM) {
-		q = n * PPM / d;
-		return q > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : q;
-	}
-	if (q > (uint64_t)INT64_MAX / PPM)
-		return (uint64_t)INT64_MAX;
-	for (i = 0; i < 6; i++) {
-		uint64_t acc = 0, digit = 0;
-
-		for (k = 0; k < 10; k++) {
-			if (acc >= d - rem) {
-				acc -= d - rem;
-				digit++;
-			} else {
-				acc += rem;
-			}
-		}
-		frac = frac * 10 + digit;
-		rem = acc;
-	}
-	q = q * PPM + frac; /* below 2^63 + 10^6: no wrap */
-	return q > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : q;
-}
-
 int64_t
 pacing_error_ppm(uint64_t requested, uint64_t applied)
 {
-	uint64_t diff, ppm;
+	unsigned __int128 ppm;
+	uint64_t diff;
 
 	if (requested == 0)
 		return 0;
 	diff = applied >= requested ? applied - requested :
 		requested - applied;
-	ppm = scale_ppm(diff, requested);
+	/* floor(diff * 10^6 / requested), saturated to INT64_MAX. */
+	ppm = (unsigned __int128)diff * PPM / requested;
+	if (ppm > INT64_MAX)
+		ppm = INT64_MAX;
 	return applied >= requested ? (int64_t)ppm : -(int64_t)ppm;
 }
 

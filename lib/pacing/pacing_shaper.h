@@ -33,10 +33,6 @@
 
 #include "pacing_error.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** Bytes per second in one kbps (1000 bit/s). */
 #define PACING_BYTES_PER_KBPS 125u
 
@@ -176,9 +172,5 @@ pacing_ctx_equal(const struct pacing_ctx *a, const struct pacing_ctx *b);
  */
 int64_t
 pacing_error_ppm(uint64_t requested, uint64_t applied);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* PACING_SHAPER_H */

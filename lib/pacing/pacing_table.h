@@ -34,10 +34,6 @@
 #include "pacing_error.h"
 #include "pacing_shaper.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /** A table of pacing entries (opaque). */
 struct pacing_table;
 
@@ -162,9 +158,5 @@ pacing_table_acquire(struct pacing_table *table, const struct pacing_ctx *ctx,
 int
 pacing_table_release(struct pacing_table *table, uint64_t entry_id,
 		     struct pacing_error *err);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* PACING_TABLE_H */

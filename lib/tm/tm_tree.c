@@ -211,6 +211,18 @@ tm_tree_node_find(const struct tm_tree *h, uint32_t id)
 	return NULL;
 }
 
+struct tm_node *
+tm_tree_node_get(const struct tm_tree *h, uint32_t id,
+		 struct rte_tm_error *error)
+{
+	struct tm_node *node = tm_tree_node_find(h, id);
+
+	if (node == NULL)
+		tm_error(error, RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
+			 "node %" PRIu32 " does not exist", id);
+	return node;
+}
+
 uint32_t
 tm_tree_nonleaf_max(uint32_t level)
 {
@@ -342,21 +354,13 @@ check_params(struct tm_tree *h, uint32_t node_id, bool leaf,
 	     const struct rte_tm_node_params *params,
 	     struct rte_tm_error *error)
 {
-	uint32_t sp = params->shaper_profile_id;
+	struct tm_profile *p;
+	int ret;
 
-	if (sp != RTE_TM_SHAPER_PROFILE_ID_NONE) {
-		const struct tm_profile *p = tm_tree_profile_find(h, sp);
-		int ret;
-
-		if (p == NULL)
-			return tm_error(error,
-				RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
-				EINVAL, "node %" PRIu32 ": shaper profile %"
-				PRIu32 " does not exist", node_id, sp);
-		ret = tm_tree_profile_check_use(h, node_id, leaf, p, error);
-		if (ret != 0)
-			return ret;
-	}
+	ret = tm_tree_profile_check_use(h, node_id, leaf,
+					params->shaper_profile_id, &p, error);
+	if (ret != 0)
+		return ret;
 	if (params->n_shared_shapers != 0)
 		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_N_SHARED_SHAPERS,
@@ -402,14 +406,44 @@ check_params(struct tm_tree *h, uint32_t node_id, bool leaf,
 			ENOTSUP, "node %" PRIu32 " (Tx queue %" PRIu32 ", a "
 			"leaf): the device has no shared WRED contexts",
 			node_id, node_id);
-	if ((params->stats_mask & ~TM_TREE_STATS_MASK) != 0)
+	return tm_tree_check_stats_mask(node_id, params->stats_mask, error);
+}
+
+int
+tm_tree_check_stats_mask(uint32_t node_id, uint64_t stats_mask,
+			 struct rte_tm_error *error)
+{
+	if ((stats_mask & ~TM_TREE_STATS_MASK) != 0)
 		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_STATS, ENOTSUP,
 			"node %" PRIu32 ": statistics mask 0x%" PRIx64
 			" asks for counters the device lacks; supported: "
 			"0x%" PRIx64 " (packets, bytes)", node_id,
-			params->stats_mask, TM_TREE_STATS_MASK);
+			stats_mask, TM_TREE_STATS_MASK);
 	return 0;
+}
+
+/* Parent @p parent_id (@p what) of node @p node_id, or NULL with @p error. */
+static struct tm_node *
+parent_get(const struct tm_tree *h, uint32_t node_id, uint32_t parent_id,
+	   const char *what, struct rte_tm_error *error)
+{
+	struct tm_node *parent = tm_tree_node_find(h, parent_id);
+
+	if (parent == NULL)
+		tm_error(error, RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
+			 "node %" PRIu32 ": %s %" PRIu32 " does not exist%s",
+			 node_id, what, parent_id, h->root == NULL ?
+			 " (the first node must be the root, parent "
+			 "RTE_TM_NODE_ID_NULL)" : "");
+	else if (parent->leaf)
+		tm_error(error, RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
+			 "node %" PRIu32 ": %s %" PRIu32 " is a leaf (Tx "
+			 "queue) and cannot have children", node_id, what,
+			 parent_id);
+	else
+		return parent;
+	return NULL;
 }
 
 static int
@@ -452,20 +486,9 @@ node_check(struct tm_tree *h, uint32_t node_id,
 				"non-leaf root with an id of %" PRIu32
 				" or more first", node_id, node_id, h->nb_txq);
 	} else {
-		parent = tm_tree_node_find(h, parent_id);
+		parent = parent_get(h, node_id, parent_id, "parent", error);
 		if (parent == NULL)
-			return tm_error(error,
-				RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
-				"node %" PRIu32 ": parent %" PRIu32 " does not "
-				"exist%s", node_id, parent_id, h->root == NULL ?
-				" (the first node must be the root, parent "
-				"RTE_TM_NODE_ID_NULL)" : "");
-		if (parent->leaf)
-			return tm_error(error,
-				RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
-				"node %" PRIu32 ": parent %" PRIu32 " is a leaf "
-				"(Tx queue) and cannot have children",
-				node_id, parent_id);
+			return -rte_errno;
 		level = parent->level + 1;
 	}
 	ret = check_level(h, node_id, leaf, level, parent, level_id, error);
@@ -532,13 +555,10 @@ struct tm_node *
 tm_tree_node_check_delete(struct tm_tree *h, uint32_t id,
 			       struct rte_tm_error *error)
 {
-	struct tm_node *node = tm_tree_node_find(h, id);
+	struct tm_node *node = tm_tree_node_get(h, id, error);
 
-	if (node == NULL) {
-		tm_error(error, RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
-				   "node %" PRIu32 " does not exist", id);
+	if (node == NULL)
 		return NULL;
-	}
 	if (node->n_children > 0) {
 		tm_error(error, RTE_TM_ERROR_TYPE_NODE_ID, EBUSY,
 				   "node %" PRIu32 " still has %" PRIu32
@@ -577,13 +597,22 @@ tm_tree_node_delete(struct tm_tree *h, struct tm_node *node)
 
 int
 tm_tree_profile_check_use(const struct tm_tree *h, uint32_t node_id,
-			  bool leaf, const struct tm_profile *p,
+			  bool leaf, uint32_t id, struct tm_profile **profile,
 			  struct rte_tm_error *error)
 {
+	struct tm_profile *p = tm_tree_profile_find(h, id);
 	struct pacing_error perr;
 	uint32_t mbps;
 
-	if (p == NULL || leaf)
+	*profile = p;
+	if (id == RTE_TM_SHAPER_PROFILE_ID_NONE)
+		return 0;
+	if (p == NULL)
+		return tm_error(error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
+			EINVAL, "node %" PRIu32 ": shaper profile %" PRIu32
+			" does not exist", node_id, id);
+	if (leaf)
 		return 0;
 	if (!h->lim.sched)
 		return tm_error(error,
@@ -625,14 +654,11 @@ tm_tree_parent_check(struct tm_tree *h, uint32_t node_id,
 			  uint32_t parent_id, uint32_t priority,
 			  uint32_t weight, struct rte_tm_error *error)
 {
-	struct tm_node *node = tm_tree_node_find(h, node_id);
+	struct tm_node *node = tm_tree_node_get(h, node_id, error);
 	struct tm_node *parent;
 
-	if (node == NULL) {
-		tm_error(error, RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
-				   "node %" PRIu32 " does not exist", node_id);
+	if (node == NULL)
 		return NULL;
-	}
 	if (node->parent == NULL) {
 		tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
@@ -640,22 +666,9 @@ tm_tree_parent_check(struct tm_tree *h, uint32_t node_id,
 			"change", node_id);
 		return NULL;
 	}
-	parent = tm_tree_node_find(h, parent_id);
-	if (parent == NULL) {
-		tm_error(error,
-			RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
-			"node %" PRIu32 ": new parent %" PRIu32 " does not "
-			"exist", node_id, parent_id);
+	parent = parent_get(h, node_id, parent_id, "new parent", error);
+	if (parent == NULL)
 		return NULL;
-	}
-	if (parent->leaf) {
-		tm_error(error,
-			RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, EINVAL,
-			"node %" PRIu32 ": new parent %" PRIu32 " is a leaf "
-			"(Tx queue) and cannot have children",
-			node_id, parent_id);
-		return NULL;
-	}
 	if (parent->level != node->parent->level) {
 		tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARENT_NODE_ID, ENOTSUP,

@@ -171,6 +171,12 @@ struct tm_node *tm_tree_node_find(const struct tm_tree *h,
 					    uint32_t id);
 
 /**
+ * Node @p id, or NULL with @p error (NODE_ID, -EINVAL: no such node).
+ */
+struct tm_node *tm_tree_node_get(const struct tm_tree *h, uint32_t id,
+				 struct rte_tm_error *error);
+
+/**
  * Add a node, checked against every rule first (nothing changes on a
  * refusal).
  *
@@ -207,16 +213,22 @@ void tm_tree_node_unlink(struct tm_tree *h, struct tm_node *node);
 void tm_tree_node_link(struct tm_tree *h, struct tm_node *node);
 
 /**
- * Check that @p node may have the private shaper @p profile (NULL: none):
- * on a non-leaf node only with a scheduling hierarchy, in bytes/s, and a
+ * Check that node @p node_id may have private shaper profile @p id (NONE:
+ * no shaper), set in @p profile (NULL for NONE): an existing profile; on
+ * a non-leaf node only with a scheduling hierarchy, in bytes/s, and a
  * ceiling of at least 1 Mbit/s.
  *
  * @return
- *   0, or a negative errno with @p error.
+ *   0, or a negative errno with @p error (NODE_PARAMS_SHAPER_PROFILE_ID).
  */
 int tm_tree_profile_check_use(const struct tm_tree *h, uint32_t node_id,
-			      bool leaf, const struct tm_profile *profile,
+			      bool leaf, uint32_t id,
+			      struct tm_profile **profile,
 			      struct rte_tm_error *error);
+
+/** 0, or -ENOTSUP with @p error: @p stats_mask asks what no node counts. */
+int tm_tree_check_stats_mask(uint32_t node_id, uint64_t stats_mask,
+			     struct rte_tm_error *error);
 
 /** Give @p node the private shaper @p profile (NULL for none). */
 void tm_tree_node_set_profile(struct tm_node *node,

@@ -7,7 +7,8 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "pacing.h"
+#include "pacing_sched.h"
+#include "pacing_table.h"
 #include "test_common.h"
 #include "test_lib.h"
 

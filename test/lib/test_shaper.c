@@ -8,7 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "pacing.h"
+#include "pacing_sched.h"
+#include "pacing_table.h"
 #include "test_common.h"
 #include "test_lib.h"
 

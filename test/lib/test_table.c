@@ -9,7 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "pacing.h"
+#include "pacing_sched.h"
+#include "pacing_table.h"
 #include "test_common.h"
 #include "test_lib.h"
 

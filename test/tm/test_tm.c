@@ -283,10 +283,9 @@ views_agree(const struct tm_port *p, char *why, size_t len)
 			 s->applied.n_elems);
 		return false;
 	}
-	if (n_drv != n_emu || mlx5_tm_pacing_hw_allocated(s->pacing) != n_drv ||
-	    pacing_table_in_use(t) != n_drv) {
-		snprintf(why, len, "driver %u entries, device %u, allocated %u",
-			 n_drv, n_emu, mlx5_tm_pacing_hw_allocated(s->pacing));
+	if (n_drv != n_emu || pacing_table_in_use(t) != n_drv) {
+		snprintf(why, len, "driver %u entries, device %u, in use %u",
+			 n_drv, n_emu, pacing_table_in_use(t));
 		return false;
 	}
 	for (q = 0; q < s->applied.nb_txq; q++) {

@@ -14,14 +14,9 @@
 static const char *
 elem_type_name(uint8_t type)
 {
-	switch (type) {
-	case MLX5_SCHED_ELEM_TYPE_TSAR:
-		return "DWRR TSAR";
-	case MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP:
-		return "queue group";
-	default:
-		return "element of unknown type";
-	}
+	return type == MLX5_SCHED_ELEM_TYPE_TSAR ? "DWRR TSAR" :
+	       type == MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP ? "queue group" :
+	       "element of unknown type";
 }
 
 int

@@ -350,8 +350,7 @@ port_teardown(struct rte_eth_dev *dev)
 		mlx5_tm_txq_release(dev, i);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		mlx5_tm_rx_queue_release(dev, i);
-	if (priv->sched != NULL)
-		mlx5_tm_sched_uninit(dev);
+	mlx5_tm_sched_uninit(dev);
 	if (priv->mr != NULL)
 		mlx5_tm_mr_uninit(priv);
 	port_objs_destroy(priv);

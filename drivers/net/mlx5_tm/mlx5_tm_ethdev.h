@@ -99,8 +99,6 @@ struct mlx5_tm_priv {
 	bool emu_taken;
 	/** Recovery alarm armed while the port is started. */
 	bool alarm_armed;
-	/** Scheduling layer state (mlx5_tm_sched*.c), opaque here. */
-	void *sched;
 	/** Rx companion port (mlx5_tm_rx.c), NULL for a Tx-only port. */
 	struct mlx5_tm_rx *rx;
 };

@@ -32,23 +32,23 @@ struct mlx5_tm_pacing {
 	struct mlx5_tm_pacing_range range;
 	struct pacing_table *table;
 	bool no_uid;           /* pacing, but no entries for DEVX users */
-	uint32_t hw_allocated; /* pp_alloc not yet matched by pp_free */
-	/* Bit per device index: the entry paces WQEs (rate_mode 1). */
-	uint64_t wqe_rate[(UINT16_MAX + 1) / 64];
 };
 
 /* pp_alloc minus pp_free over the process (leak check at close). */
 static uint64_t hw_outstanding;
 
-/* @p ctx as a set_pp_rate_limit_context: its size, 0 if @p len is short. */
-static size_t
-pacing_encode(const struct pacing_ctx *ctx, void *buf, size_t len)
+/*
+ * Library alloc hook: one device entry per new library entry, of @p ctx
+ * as a set_pp_rate_limit_context.
+ */
+static int
+hw_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
+	 void **hw)
 {
-	const size_t sz = MLX5_ST_SZ_BYTES(set_pp_rate_limit_context);
+	uint8_t buf[MLX5_ST_SZ_BYTES(set_pp_rate_limit_context)] = { 0 };
+	struct mlx5_tm_pacing *pm = opaque;
+	struct mlx5_tm_pp *pp;
 
-	if (len < sz)
-		return 0;
-	memset(buf, 0, sz);
 	MLX5_SET(set_pp_rate_limit_context, buf, rate_limit, ctx->rate_limit);
 	MLX5_SET(set_pp_rate_limit_context, buf, burst_upper_bound,
 		 ctx->burst_upper_bound);
@@ -57,22 +57,8 @@ pacing_encode(const struct pacing_ctx *ctx, void *buf, size_t len)
 		 MLX5_PP_RATE_MODE_WQE_RATE : MLX5_PP_RATE_MODE_DATA_RATE);
 	MLX5_SET(set_pp_rate_limit_context, buf, typical_packet_size,
 		 ctx->typical_packet_size);
-	return sz;
-}
-
-/* Library alloc hook: one device entry per new library entry. */
-static int
-hw_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
-	 void **hw)
-{
-	uint8_t buf[MLX5_ST_SZ_BYTES(set_pp_rate_limit_context)];
-	struct mlx5_tm_pacing *pm = opaque;
-	struct mlx5_tm_pp *pp;
-	size_t sz;
-
-	sz = pacing_encode(ctx, buf, sizeof(buf));
 	errno = 0;
-	pp = pm->glue->pp_alloc(pm->gdev, sz, buf,
+	pp = pm->glue->pp_alloc(pm->gdev, sizeof(buf), buf,
 				dedicated ? MLX5_TM_PP_FLAG_DEDICATED_INDEX : 0);
 	if (pp == NULL || pp->index == 0) {
 		int ret = pp == NULL && errno != 0 ? -errno : -EIO;
@@ -82,13 +68,7 @@ hw_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
 			pm->glue->pp_free(pp);
 		return ret;
 	}
-	pm->hw_allocated++;
 	__atomic_fetch_add(&hw_outstanding, 1, __ATOMIC_RELAXED);
-	if (ctx->rate_mode == PACING_RATE_MODE_WQE)
-		pm->wqe_rate[pp->index / 64] |= UINT64_C(1) << (pp->index % 64);
-	else
-		pm->wqe_rate[pp->index / 64] &=
-			~(UINT64_C(1) << (pp->index % 64));
 	*hw = pp;
 	return 0;
 }
@@ -102,7 +82,6 @@ hw_free(void *opaque, const struct pacing_ctx *ctx __rte_unused, void *hw)
 	if (hw == NULL)
 		return;
 	pm->glue->pp_free(hw);
-	pm->hw_allocated--;
 	__atomic_fetch_sub(&hw_outstanding, 1, __ATOMIC_RELAXED);
 }
 
@@ -259,13 +238,6 @@ mlx5_tm_pacing_release(struct mlx5_tm_pacing *pm, uint64_t entry_id)
 	pacing_table_release(pm->table, entry_id, NULL);
 }
 
-bool
-mlx5_tm_pacing_index_wqe_rate(const struct mlx5_tm_pacing *pm, uint16_t index)
-{
-	return index != 0 &&
-	       (pm->wqe_rate[index / 64] >> (index % 64) & 1) != 0;
-}
-
 uint16_t
 mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm, uint64_t entry_id)
 {
@@ -276,12 +248,6 @@ mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm, uint64_t entry_id)
 		return 0;
 	pp = info.hw;
 	return pp != NULL ? pp->index : 0;
-}
-
-uint32_t
-mlx5_tm_pacing_hw_allocated(const struct mlx5_tm_pacing *pm)
-{
-	return pm->hw_allocated;
 }
 
 uint64_t

@@ -19,7 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pacing.h"
+#include "pacing_sched.h"
+#include "pacing_table.h"
 #include "mlx5_tm_glue.h"
 #include "mlx5_tm_caps.h"
 
@@ -103,16 +104,6 @@ void mlx5_tm_pacing_release(struct mlx5_tm_pacing *pm, uint64_t entry_id);
 /** Device index of entry @p entry_id; 0 when unknown. */
 uint16_t mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm,
 			      uint64_t entry_id);
-
-/**
- * True when device index @p index is an entry of this manager that paces
- * WQEs (packet mode, rate_mode 1); false for data-rate entries and 0.
- */
-bool mlx5_tm_pacing_index_wqe_rate(const struct mlx5_tm_pacing *pm,
-				   uint16_t index);
-
-/** Device allocations made and not freed (for leak checks). */
-uint32_t mlx5_tm_pacing_hw_allocated(const struct mlx5_tm_pacing *pm);
 
 /**
  * Device allocations made and not freed by every manager of the process,

@@ -24,34 +24,31 @@
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_sched.h"
 #include "mlx5_tm_sched_priv.h"
-#include "mlx5_tm_tm.h"
 
-/* Ports with scheduling state, for telemetry (other thread). */
+/*
+ * The scheduling state of each port, process-local; changed under the
+ * lock, which telemetry (another thread) holds while it reads a port's.
+ */
 static struct mlx5_tm_sched *registry[RTE_MAX_ETHPORTS];
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct mlx5_tm_sched *
 mlx5_tm_sched_get(const struct rte_eth_dev *dev)
 {
-	return mlx5_tm_priv(dev)->sched;
+	return registry[dev->data->port_id];
 }
 
-void
-mlx5_tm_sched_registry_lock(void)
+struct mlx5_tm_sched *
+mlx5_tm_sched_by_port_lock(uint16_t port_id)
 {
 	pthread_mutex_lock(&registry_lock);
+	return port_id < RTE_MAX_ETHPORTS ? registry[port_id] : NULL;
 }
 
 void
 mlx5_tm_sched_registry_unlock(void)
 {
 	pthread_mutex_unlock(&registry_lock);
-}
-
-struct mlx5_tm_sched *
-mlx5_tm_sched_by_port(uint16_t port_id)
-{
-	return port_id < RTE_MAX_ETHPORTS ? registry[port_id] : NULL;
 }
 
 /*
@@ -70,15 +67,13 @@ limits_of(const struct mlx5_tm_caps *c, struct tm_limits *lim)
 		MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_TSAR) |
 		MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP);
 
-	memset(lim, 0, sizeof(*lim));
+	/* Without sched, the limits after it are never read. */
 	lim->line_rate_mbps = c->line_rate_mbps;
 	lim->sched = c->nic_sq_scheduling && c->nic_bw_share &&
 		     c->nic_rate_limit && c->max_tsar_bw_share > 0 &&
 		     (c->nic_element_type & types) == types &&
 		     (c->nic_tsar_type &
 		      MLX5_TSAR_TYPE_CAP(MLX5_TSAR_TYPE_DWRR)) != 0;
-	if (!lim->sched)
-		return;
 	lim->max_share = c->max_tsar_bw_share;
 	lim->groups_max = 1u << c->log_max_qos_nic_queue_group;
 	lim->elements_max = 1u << c->log_max_qos_nic_scheduling_element;
@@ -98,24 +93,17 @@ mlx5_tm_sched_init(struct rte_eth_dev *dev)
 		return -ENOMEM;
 	limits_of(&priv->caps, &lim);
 	tm_tree_init(&s->hier, &lim);
-	if (tm_plan_build(&s->hier, false, &s->applied, NULL) != 0) {
-		tm_plan_fini(&s->applied);
-		free(s);
-		return -ENOMEM;
-	}
 	s->log.port_id = dev->data->port_id;
 	s->pacing = mlx5_tm_pacing_create(priv->glue, priv->gdev, &priv->caps,
 					  &priv->pacing, &perr);
 	if (s->pacing == NULL) {
 		MLX5_TM_PORT_LOG(ERR, dev->data->port_id, "pacing manager: %s",
 				 perr.message);
-		tm_plan_fini(&s->applied);
 		free(s);
 		return perr.code != 0 ? perr.code : -ENOMEM;
 	}
 	s->dev = dev;
 	pthread_mutex_init(&s->lock, NULL);
-	priv->sched = s;
 	pthread_mutex_lock(&registry_lock);
 	registry[dev->data->port_id] = s;
 	pthread_mutex_unlock(&registry_lock);
@@ -145,13 +133,12 @@ void
 mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
-	struct mlx5_tm_sched *s = priv->sched;
+	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
 
 	if (s == NULL)
 		return;
 	pthread_mutex_lock(&registry_lock);
-	if (registry[dev->data->port_id] == s)
-		registry[dev->data->port_id] = NULL;
+	registry[dev->data->port_id] = NULL;
 	pthread_mutex_unlock(&registry_lock);
 	mlx5_tm_log_limit_clear_all(&s->log);
 	/* The SQs are gone: the elements go bottom-up, then the entries. */
@@ -173,7 +160,6 @@ mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 	tm_tree_fini(&s->hier);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
-	priv->sched = NULL;
 }
 
 /* Whether element @p hw_id holds an SQ or a kept child (port lock). */
@@ -189,6 +175,15 @@ elem_in_use(struct mlx5_tm_sched *s, uint32_t hw_id)
 		if (s->kept[i].parent_hw_id == hw_id)
 			return true;
 	return false;
+}
+
+/* Kept element @p i leaves the list (port lock). */
+static void
+kept_drop(struct mlx5_tm_sched *s, uint32_t i)
+{
+	memmove(&s->kept[i], &s->kept[i + 1],
+		(s->n_kept - i - 1) * sizeof(s->kept[0]));
+	s->n_kept--;
 }
 
 int
@@ -248,9 +243,7 @@ mlx5_tm_sched_elem_unkeep(struct mlx5_tm_sched *s, uint32_t hw_id)
 	for (i = s->n_kept; i-- > 0;)
 		if (s->kept[i].hw_id == hw_id) {
 			hw = s->kept[i].hw;
-			memmove(&s->kept[i], &s->kept[i + 1],
-				(s->n_kept - i - 1) * sizeof(s->kept[0]));
-			s->n_kept--;
+			kept_drop(s, i);
 			break;
 		}
 	pthread_mutex_unlock(&priv->lock);
@@ -276,10 +269,7 @@ mlx5_tm_sched_reap(struct rte_eth_dev *dev)
 		MLX5_TM_PORT_LOG(DEBUG, dev->data->port_id,
 				 "kept scheduling element %u destroyed",
 				 k->hw_id);
-		/* k is gone: the entries after it move down. */
-		memmove(&s->kept[i], &s->kept[i + 1],
-			(s->n_kept - i - 1) * sizeof(s->kept[0]));
-		s->n_kept--;
+		kept_drop(s, i); /* The entries after k move down. */
 	}
 }
 
@@ -334,15 +324,6 @@ mlx5_tm_sched_sync_shaper(struct mlx5_tm_sched *s, const struct tm_node *node,
 	return apply_next(s, "shaper update", error);
 }
 
-int
-mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev __rte_unused, void *ops)
-{
-	if (ops == NULL)
-		return -EINVAL;
-	*(const struct rte_tm_ops **)ops = &mlx5_tm_tm_ops;
-	return 0;
-}
-
 /* s->next: the applied plan with queue @p qid at @p mbps (0: unlimited). */
 static int
 rate_limit_plan(struct mlx5_tm_sched *s, uint16_t qid, uint32_t mbps)
@@ -377,6 +358,7 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 				   uint32_t mbps)
 {
 	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+	enum mlx5_tm_log_kind kind;
 	int ret;
 
 	if (s == NULL)
@@ -400,21 +382,18 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 		ret = -EBUSY;
 		goto out;
 	}
+	/* A refused rate, then a refusal by the device: limited apart. */
+	kind = MLX5_TM_LOGK_RATE_BAD;
 	ret = rate_limit_plan(s, qid, mbps);
-	if (ret != 0) {
-		if (mlx5_tm_log_limit_take(&s->log, MLX5_TM_LOGK_RATE_BAD))
-			MLX5_TM_TXQ_LOG(ERR, dev->data->port_id, qid,
-					"rate %u Mbps: %s", mbps, s->msg);
-		goto out;
+	if (ret == 0) {
+		kind = MLX5_TM_LOGK_RATE_DEVICE;
+		ret = mlx5_tm_sched_apply(s);
 	}
-	ret = mlx5_tm_sched_apply(s);
-	if (ret != 0) {
-		if (mlx5_tm_log_limit_take(&s->log, MLX5_TM_LOGK_RATE_DEVICE))
-			MLX5_TM_TXQ_LOG(ERR, dev->data->port_id, qid,
-					"rate %u Mbps: %s", mbps, s->msg);
-	} else {
+	if (ret == 0)
 		mlx5_tm_log_limit_clear_all(&s->log);
-	}
+	else if (mlx5_tm_log_limit_take(&s->log, kind))
+		MLX5_TM_TXQ_LOG(ERR, dev->data->port_id, qid,
+				"rate %u Mbps: %s", mbps, s->msg);
 out:
 	pthread_mutex_unlock(&s->lock);
 	return ret;

@@ -90,7 +90,7 @@ explain_pace(struct exec *x, uint16_t q, int ret)
 		 */
 		snprintf(s->msg, sizeof(s->msg),
 			 "the device's rate table is full: %u entries, %u held by this port, the rest by other users (index 0 is reserved; queue rate limits and rte_tm shapers of this port count alike)",
-			 table, mlx5_tm_pacing_hw_allocated(s->pacing));
+			 table, pacing_table_in_use(t));
 		return;
 	}
 	s->fail_qid = q;
@@ -165,6 +165,7 @@ queue_sched(const struct mlx5_tm_sched *s, const struct tm_plan *p,
 	*sq = (struct mlx5_tm_sq_sched){ .set_pp = true, .set_group = true };
 	if (t->shaped)
 		sq->pp_index = mlx5_tm_pacing_index(s->pacing, t->entry);
+	sq->wqe_rate = t->shaped && t->ctx.rate_mode == PACING_RATE_MODE_WQE;
 	if (t->group != TM_PLAN_NONE)
 		sq->qos_group_id = (uint16_t)p->elems[t->group].hw_id;
 }

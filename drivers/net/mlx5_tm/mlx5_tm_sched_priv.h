@@ -149,13 +149,11 @@ int mlx5_tm_sched_sync_shaper(struct mlx5_tm_sched *s,
 void mlx5_tm_telemetry_register(void);
 
 /**
- * The scheduling state of port @p port_id when it is a net_mlx5_tm port
- * (telemetry look-up; hold no pointer beyond the call under its lock).
+ * Lock the port registry (another thread's look-up), then give the
+ * scheduling state of port @p port_id if it is a net_mlx5_tm port; use it
+ * only until mlx5_tm_sched_registry_unlock(), NULL or not.
  */
-struct mlx5_tm_sched *mlx5_tm_sched_by_port(uint16_t port_id);
-
-/** Lock protecting the port registry behind mlx5_tm_sched_by_port(). */
-void mlx5_tm_sched_registry_lock(void);
+struct mlx5_tm_sched *mlx5_tm_sched_by_port_lock(uint16_t port_id);
 
 /** Unlock the port registry. */
 void mlx5_tm_sched_registry_unlock(void);

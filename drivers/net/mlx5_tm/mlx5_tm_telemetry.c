@@ -355,8 +355,7 @@ tel_pacing(const char *cmd __rte_unused, const char *params,
 
 	if (parse_params(params, &port, &first) < 0)
 		return -EINVAL;
-	mlx5_tm_sched_registry_lock();
-	s = mlx5_tm_sched_by_port(port);
+	s = mlx5_tm_sched_by_port_lock(port);
 	/* A first queue past the last: no such page (queue 0 always is). */
 	if (s == NULL || (first > 0 && first >= s->applied.nb_txq)) {
 		mlx5_tm_sched_registry_unlock();

@@ -7,6 +7,7 @@
  * device's caps, profiles and nodes in the tree; at commit, then at once on
  * a live hierarchy, every change is made to the tree, its plan applied by
  * mlx5_tm_sched_sync(), and the change undone in the tree on failure.
+ * What each op does on this device: doc/guides/rte_tm.rst.
  */
 
 #include <errno.h>
@@ -15,11 +16,12 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_tm_driver.h>
 
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_txq.h"
+#include "mlx5_tm_sched.h"
 #include "mlx5_tm_sched_priv.h"
-#include "mlx5_tm_tm.h"
 
 /*
  * Scheduling fields of a non-leaf node (same names in the port, level and
@@ -37,13 +39,6 @@
 	(c).sched_wfq_packet_mode_supported = 1; \
 	(c).sched_wfq_byte_mode_supported = 1; \
 } while (0)
-
-/* Non-leaf levels that may also hold the leaves: the union shows leaves. */
-static bool
-level_holds_leaves(uint32_t level)
-{
-	return level >= 1 && level < TM_TREE_LEVELS;
-}
 
 /*
  * Private shaper fields of a leaf (same names in the port, level and node
@@ -75,17 +70,12 @@ level_holds_leaves(uint32_t level)
 	(c).shaper_private_byte_mode_supported = (s)->hier.lim.sched; \
 } while (0)
 
-/* The port's scheduling state, locked; NULL (error set) without one. */
+/* The port's scheduling state, locked (ops_get made sure there is one). */
 static struct mlx5_tm_sched *
-sched_lock(struct rte_eth_dev *dev, struct rte_tm_error *error)
+sched_lock(struct rte_eth_dev *dev)
 {
 	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
 
-	if (s == NULL) {
-		rte_tm_error_set(error, ENODEV, RTE_TM_ERROR_TYPE_UNSPECIFIED,
-				 NULL, "port has no traffic-manager state");
-		return NULL;
-	}
 	pthread_mutex_lock(&s->lock);
 	return s;
 }
@@ -97,24 +87,28 @@ sched_unlock(struct mlx5_tm_sched *s, int ret)
 	return ret;
 }
 
+/* A change to a committed hierarchy is live at once; before, it waits. */
+static int
+live_sync(struct mlx5_tm_sched *s, const char *what,
+	  struct rte_tm_error *error)
+{
+	return s->committed ? mlx5_tm_sched_sync(s, what, error) : 0;
+}
+
 static int
 tm_node_type_get(struct rte_eth_dev *dev, uint32_t node_id, int *is_leaf,
 		 struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_sched *s = sched_lock(dev);
 	const struct tm_node *node;
 
-	if (s == NULL)
-		return -ENODEV;
 	if (is_leaf == NULL)
 		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_UNSPECIFIED, EINVAL,
 			"is_leaf is NULL"));
-	node = tm_tree_node_find(&s->hier, node_id);
+	node = tm_tree_node_get(&s->hier, node_id, error);
 	if (node == NULL)
-		return sched_unlock(s, tm_error(error,
-			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
-			"node %" PRIu32 " does not exist", node_id));
+		return sched_unlock(s, -rte_errno);
 	*is_leaf = node->leaf;
 	return sched_unlock(s, 0);
 }
@@ -123,11 +117,9 @@ static int
 tm_capabilities_get(struct rte_eth_dev *dev, struct rte_tm_capabilities *cap,
 		    struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_sched *s = sched_lock(dev);
 	const struct mlx5_tm_pacing_range *r;
 
-	if (s == NULL)
-		return -ENODEV;
 	if (cap == NULL)
 		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
@@ -145,8 +137,6 @@ tm_capabilities_get(struct rte_eth_dev *dev, struct rte_tm_capabilities *cap,
 	cap->shaper_private_dual_rate_n_max = s->hier.lim.sched ?
 					      cap->shaper_n_max : 0;
 	FILL_LEAF_SHAPER(r, *cap);
-	cap->shaper_pkt_length_adjust_min = 0;
-	cap->shaper_pkt_length_adjust_max = 0;
 	FILL_NONLEAF_SCHED(s, *cap, tm_tree_children_max(&s->hier, 0));
 	cap->dynamic_update_mask = RTE_TM_UPDATE_NODE_PARENT_KEEP_LEVEL |
 				   RTE_TM_UPDATE_NODE_ADD_DELETE |
@@ -161,11 +151,8 @@ tm_level_capabilities_get(struct rte_eth_dev *dev, uint32_t level_id,
 			  struct rte_tm_level_capabilities *cap,
 			  struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	uint32_t nonleaf;
+	struct mlx5_tm_sched *s = sched_lock(dev);
 
-	if (s == NULL)
-		return -ENODEV;
 	if (cap == NULL)
 		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
@@ -175,32 +162,30 @@ tm_level_capabilities_get(struct rte_eth_dev *dev, uint32_t level_id,
 			"level %" PRIu32 " does not exist: levels are 0 (root) "
 			"to %d", level_id, TM_TREE_LEVELS - 1));
 	memset(cap, 0, sizeof(*cap));
-	nonleaf = tm_tree_nonleaf_max(level_id);
-	cap->n_nodes_nonleaf_max = nonleaf;
-	cap->n_nodes_leaf_max = level_holds_leaves(level_id) ?
-				s->hier.nb_txq : 0;
+	cap->n_nodes_nonleaf_max = tm_tree_nonleaf_max(level_id);
+	/* Every level below the root may hold the leaves. */
+	cap->n_nodes_leaf_max = level_id >= 1 ? s->hier.nb_txq : 0;
 	cap->n_nodes_max = cap->n_nodes_nonleaf_max + cap->n_nodes_leaf_max;
 	cap->non_leaf_nodes_identical = 1;
 	cap->leaf_nodes_identical = 1;
-	if (cap->n_nodes_leaf_max == 0) {
-		if (nonleaf == 0)
-			return sched_unlock(s, 0); /* No queue yet. */
-		FILL_NONLEAF_SCHED(s, cap->nonleaf,
-			tm_tree_children_max(&s->hier, level_id));
-		FILL_NONLEAF_SHAPER(s, cap->nonleaf);
-		cap->nonleaf.stats_mask = TM_TREE_STATS_MASK;
-		return sched_unlock(s, 0);
-	}
 	/*
 	 * A level that may hold leaves (1 and up) describes the leaves in
 	 * the union: they alone have a shaper; its non-leaf nodes are the
 	 * pass-through kind of level 0 (see node capabilities).
 	 */
-	FILL_LEAF_SHAPER(mlx5_tm_pacing_range(s->pacing), cap->leaf);
-	cap->leaf.shaper_private_supported =
-		cap->leaf.shaper_private_rate_max != 0;
-	cap->leaf.shaper_private_dual_rate_supported = s->hier.lim.sched;
-	cap->leaf.stats_mask = TM_TREE_STATS_MASK;
+	if (cap->n_nodes_leaf_max != 0) {
+		FILL_LEAF_SHAPER(mlx5_tm_pacing_range(s->pacing), cap->leaf);
+		cap->leaf.shaper_private_supported =
+			cap->leaf.shaper_private_rate_max != 0;
+		cap->leaf.shaper_private_dual_rate_supported =
+			s->hier.lim.sched;
+		cap->leaf.stats_mask = TM_TREE_STATS_MASK;
+	} else if (cap->n_nodes_nonleaf_max != 0) {
+		FILL_NONLEAF_SCHED(s, cap->nonleaf,
+			tm_tree_children_max(&s->hier, level_id));
+		FILL_NONLEAF_SHAPER(s, cap->nonleaf);
+		cap->nonleaf.stats_mask = TM_TREE_STATS_MASK;
+	}
 	return sched_unlock(s, 0);
 }
 
@@ -209,30 +194,27 @@ tm_node_capabilities_get(struct rte_eth_dev *dev, uint32_t node_id,
 			 struct rte_tm_node_capabilities *cap,
 			 struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_sched *s = sched_lock(dev);
 	const struct tm_node *node;
 
-	if (s == NULL)
-		return -ENODEV;
 	if (cap == NULL)
 		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_CAPABILITIES, EINVAL, "cap is NULL"));
-	node = tm_tree_node_find(&s->hier, node_id);
+	node = tm_tree_node_get(&s->hier, node_id, error);
 	if (node == NULL)
-		return sched_unlock(s, tm_error(error,
-			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
-			"node %" PRIu32 " does not exist", node_id));
+		return sched_unlock(s, -rte_errno);
 	memset(cap, 0, sizeof(*cap));
 	cap->stats_mask = TM_TREE_STATS_MASK;
-	if (!node->leaf) {
+	if (node->leaf) {
+		FILL_LEAF_SHAPER(mlx5_tm_pacing_range(s->pacing), *cap);
+		cap->shaper_private_supported =
+			cap->shaper_private_rate_max != 0;
+		cap->shaper_private_dual_rate_supported = s->hier.lim.sched;
+	} else {
 		FILL_NONLEAF_SCHED(s, cap->nonleaf,
 			tm_tree_children_max(&s->hier, node->level));
 		FILL_NONLEAF_SHAPER(s, *cap);
-		return sched_unlock(s, 0);
 	}
-	FILL_LEAF_SHAPER(mlx5_tm_pacing_range(s->pacing), *cap);
-	cap->shaper_private_supported = cap->shaper_private_rate_max != 0;
-	cap->shaper_private_dual_rate_supported = s->hier.lim.sched;
 	return sched_unlock(s, 0);
 }
 
@@ -263,49 +245,42 @@ tm_shaper_profile_add(struct rte_eth_dev *dev, uint32_t profile_id,
 		      struct rte_tm_shaper_params *params,
 		      struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_sched *s = sched_lock(dev);
 	struct pacing_shaper shaper;
 	struct pacing_result res;
 	struct pacing_error perr;
+	bool share;
 	int ret;
 
-	if (s == NULL)
-		return -ENODEV;
-	ret = tm_tree_profile_check_id(&s->hier, profile_id, error);
-	if (ret != 0)
-		return sched_unlock(s, ret);
 	if (params == NULL)
 		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_SHAPER_PROFILE, EINVAL,
 			"shaper profile %" PRIu32 ": no parameters",
 			profile_id));
-	shaper = (struct pacing_shaper){
-		.peak_rate = params->peak.rate,
-		.peak_size = params->peak.size,
-		.committed_rate = params->committed.rate,
-		.committed_size = params->committed.size,
-		.pkt_length_adjust = params->pkt_length_adjust,
-		.packet_mode = params->packet_mode != 0,
-	};
 	/*
 	 * With a scheduling hierarchy a committed rate is a share of the
 	 * parent (bw_share), not part of the pacing entry, which the peak
 	 * alone makes; the bucket of a share has no meaning.
 	 */
-	if (s->hier.lim.sched && params->committed.rate != 0) {
-		if (params->packet_mode || params->committed.rate >
-		    params->peak.rate)
-			return sched_unlock(s, tm_error(error,
-				RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_RATE,
-				EINVAL, "shaper profile %" PRIu32 ": committed "
-				"rate %" PRIu64 " %s: allowed in byte mode, "
-				"up to the peak rate %" PRIu64 " bytes/s",
-				profile_id, params->committed.rate,
-				params->packet_mode ? "packets/s" : "bytes/s",
-				params->peak.rate));
-		shaper.committed_rate = 0;
-		shaper.committed_size = 0;
-	}
+	share = s->hier.lim.sched && params->committed.rate != 0;
+	if (share && (params->packet_mode ||
+		      params->committed.rate > params->peak.rate))
+		return sched_unlock(s, tm_error(error,
+			RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_RATE,
+			EINVAL, "shaper profile %" PRIu32 ": committed "
+			"rate %" PRIu64 " %s: allowed in byte mode, "
+			"up to the peak rate %" PRIu64 " bytes/s",
+			profile_id, params->committed.rate,
+			params->packet_mode ? "packets/s" : "bytes/s",
+			params->peak.rate));
+	shaper = (struct pacing_shaper){
+		.peak_rate = params->peak.rate,
+		.peak_size = params->peak.size,
+		.committed_rate = share ? 0 : params->committed.rate,
+		.committed_size = share ? 0 : params->committed.size,
+		.pkt_length_adjust = params->pkt_length_adjust,
+		.packet_mode = params->packet_mode != 0,
+	};
 	ret = mlx5_tm_pacing_convert(s->pacing, &shaper, &res, &perr);
 	if (ret != 0)
 		return sched_unlock(s, tm_error(error,
@@ -326,10 +301,8 @@ static int
 tm_shaper_profile_delete(struct rte_eth_dev *dev, uint32_t profile_id,
 			 struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_sched *s = sched_lock(dev);
 
-	if (s == NULL)
-		return -ENODEV;
 	return sched_unlock(s, tm_tree_profile_delete(&s->hier,
 							   profile_id, error));
 }
@@ -339,12 +312,10 @@ tm_node_add(struct rte_eth_dev *dev, uint32_t node_id, uint32_t parent_id,
 	    uint32_t priority, uint32_t weight, uint32_t level_id,
 	    struct rte_tm_node_params *params, struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_sched *s = sched_lock(dev);
 	struct tm_node *node;
 	int ret;
 
-	if (s == NULL)
-		return -ENODEV;
 	node = tm_tree_node_add(&s->hier, node_id, parent_id, priority,
 				     weight, level_id, params, error);
 	if (node == NULL)
@@ -353,32 +324,25 @@ tm_node_add(struct rte_eth_dev *dev, uint32_t node_id, uint32_t parent_id,
 	if (node->leaf)
 		mlx5_tm_txq_counters(dev, node_id, &node->stats_origin_pkts,
 				     &node->stats_origin_bytes);
-	/* A live hierarchy changes at once. */
-	if (s->committed) {
-		ret = mlx5_tm_sched_sync(s, "node add", error);
-		if (ret != 0)
-			tm_tree_node_delete(&s->hier, node);
-		return sched_unlock(s, ret);
-	}
-	return sched_unlock(s, 0);
+	ret = live_sync(s, "node add", error);
+	if (ret != 0)
+		tm_tree_node_delete(&s->hier, node);
+	return sched_unlock(s, ret);
 }
 
 static int
 tm_node_delete(struct rte_eth_dev *dev, uint32_t node_id,
 	       struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_sched *s = sched_lock(dev);
 	struct tm_node *node;
-	int ret = 0;
+	int ret;
 
-	if (s == NULL)
-		return -ENODEV;
 	node = tm_tree_node_check_delete(&s->hier, node_id, error);
 	if (node == NULL)
 		return sched_unlock(s, -rte_errno);
 	tm_tree_node_unlink(&s->hier, node);
-	if (s->committed)
-		ret = mlx5_tm_sched_sync(s, "node delete", error);
+	ret = live_sync(s, "node delete", error);
 	if (ret != 0) {
 		tm_tree_node_link(&s->hier, node);
 		return sched_unlock(s, ret);
@@ -394,27 +358,20 @@ static int
 suspend_resume(struct rte_eth_dev *dev, uint32_t node_id, bool suspend,
 	       struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_sched *s = sched_lock(dev);
 	struct tm_node *node;
 	int ret;
 
-	if (s == NULL)
-		return -ENODEV;
-	node = tm_tree_node_find(&s->hier, node_id);
+	node = tm_tree_node_get(&s->hier, node_id, error);
 	if (node == NULL)
-		return sched_unlock(s, tm_error(error,
-			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
-			"node %" PRIu32 " does not exist", node_id));
+		return sched_unlock(s, -rte_errno);
 	if (node->suspended == suspend)
 		return sched_unlock(s, tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
 			"node %" PRIu32 " is %s", node_id,
 			suspend ? "already suspended" : "not suspended"));
 	node->suspended = suspend;
-	if (!s->committed)
-		return sched_unlock(s, 0);
-	ret = mlx5_tm_sched_sync(s, suspend ? "node suspend" : "node resume",
-				 error);
+	ret = live_sync(s, suspend ? "node suspend" : "node resume", error);
 	if (ret != 0)
 		node->suspended = !suspend;
 	return sched_unlock(s, ret);
@@ -434,30 +391,14 @@ tm_node_resume(struct rte_eth_dev *dev, uint32_t node_id,
 	return suspend_resume(dev, node_id, false, error);
 }
 
-/* Undo a failed commit when clear_on_fail asks for it. */
-static void
-commit_clear(struct mlx5_tm_sched *s)
-{
-	tm_tree_clear_nodes(&s->hier);
-	if (!s->committed)
-		return;
-	/* The hierarchy in force is gone too: its queues go unlimited. */
-	s->committed = false;
-	if (mlx5_tm_sched_sync(s, "clearing the hierarchy", NULL) != 0)
-		MLX5_TM_PORT_LOG(ERR, s->dev->data->port_id,
-				 "clearing the hierarchy: %s", s->msg);
-}
-
 static int
 tm_hierarchy_commit(struct rte_eth_dev *dev, int clear_on_fail,
 		    struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	bool was = s != NULL && s->committed;
+	struct mlx5_tm_sched *s = sched_lock(dev);
+	bool was = s->committed;
 	int ret;
 
-	if (s == NULL)
-		return -ENODEV;
 	/* Every rule was checked as the tree was built; the plan, the rest. */
 	if (s->hier.n_nodes == 0)
 		return sched_unlock(s, 0); /* No hierarchy: nothing to do. */
@@ -467,7 +408,14 @@ tm_hierarchy_commit(struct rte_eth_dev *dev, int clear_on_fail,
 		return sched_unlock(s, 0);
 	s->committed = was;
 	if (clear_on_fail)
-		commit_clear(s);
+		tm_tree_clear_nodes(&s->hier);
+	/* A hierarchy in force cleared too: its queues go unlimited. */
+	if (clear_on_fail && was) {
+		s->committed = false;
+		if (mlx5_tm_sched_sync(s, "clearing the hierarchy", NULL) != 0)
+			MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+					 "clearing the hierarchy: %s", s->msg);
+	}
 	return sched_unlock(s, ret);
 }
 
@@ -476,13 +424,11 @@ tm_node_parent_update(struct rte_eth_dev *dev, uint32_t node_id,
 		      uint32_t parent_id, uint32_t priority, uint32_t weight,
 		      struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_sched *s = sched_lock(dev);
 	struct tm_node *parent, *node, *old_parent;
 	uint32_t old_weight;
 	int ret;
 
-	if (s == NULL)
-		return -ENODEV;
 	parent = tm_tree_parent_check(&s->hier, node_id, parent_id,
 					   priority, weight, error);
 	if (parent == NULL)
@@ -491,9 +437,7 @@ tm_node_parent_update(struct rte_eth_dev *dev, uint32_t node_id,
 	old_parent = node->parent;
 	old_weight = node->weight;
 	tm_tree_node_move(node, parent, weight);
-	if (!s->committed)
-		return sched_unlock(s, 0);
-	ret = mlx5_tm_sched_sync(s, "node parent update", error);
+	ret = live_sync(s, "node parent update", error);
 	if (ret != 0)
 		tm_tree_node_move(node, old_parent, old_weight);
 	return sched_unlock(s, ret);
@@ -503,28 +447,16 @@ static int
 tm_node_shaper_update(struct rte_eth_dev *dev, uint32_t node_id,
 		      uint32_t profile_id, struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_sched *s = sched_lock(dev);
 	struct tm_profile *profile = NULL, *old;
 	struct tm_node *node;
 	int ret;
 
-	if (s == NULL)
-		return -ENODEV;
-	node = tm_tree_node_find(&s->hier, node_id);
+	node = tm_tree_node_get(&s->hier, node_id, error);
 	if (node == NULL)
-		return sched_unlock(s, tm_error(error,
-			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
-			"node %" PRIu32 " does not exist", node_id));
-	if (profile_id != RTE_TM_SHAPER_PROFILE_ID_NONE) {
-		profile = tm_tree_profile_find(&s->hier, profile_id);
-		if (profile == NULL)
-			return sched_unlock(s, tm_error(error,
-				RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID, EINVAL,
-				"node %" PRIu32 ": shaper profile %" PRIu32
-				" does not exist", node_id, profile_id));
-	}
+		return sched_unlock(s, -rte_errno);
 	ret = tm_tree_profile_check_use(&s->hier, node_id, node->leaf,
-					profile, error);
+					profile_id, &profile, error);
 	/* The parameter at fault here is the profile id of the call. */
 	if (ret != 0 && error != NULL)
 		error->type = RTE_TM_ERROR_TYPE_SHAPER_PROFILE_ID;
@@ -533,50 +465,11 @@ tm_node_shaper_update(struct rte_eth_dev *dev, uint32_t node_id,
 	/* Live: new entry or ceiling first, the old entry released last. */
 	old = node->profile;
 	tm_tree_node_set_profile(node, profile);
-	if (!s->committed)
-		return sched_unlock(s, 0);
-	ret = mlx5_tm_sched_sync_shaper(s, node, old != NULL ?
-					old->params.committed.rate : 0, error);
+	ret = s->committed ? mlx5_tm_sched_sync_shaper(s, node, old != NULL ?
+			     old->params.committed.rate : 0, error) : 0;
 	if (ret != 0)
 		tm_tree_node_set_profile(node, old);
 	return sched_unlock(s, ret);
-}
-
-/* Packets and bytes leaf @p leaf (queue @p q) sent since it was added. */
-static void
-leaf_counted(struct mlx5_tm_sched *s, struct tm_node *leaf, uint16_t q,
-	     uint64_t *pkts, uint64_t *bytes)
-{
-	mlx5_tm_txq_counters(s->dev, q, pkts, bytes);
-	/* Below the origin: the queue's counters restarted (set up again). */
-	if (*pkts < leaf->stats_origin_pkts ||
-	    *bytes < leaf->stats_origin_bytes) {
-		leaf->stats_origin_pkts = 0;
-		leaf->stats_origin_bytes = 0;
-	}
-	*pkts -= leaf->stats_origin_pkts;
-	*bytes -= leaf->stats_origin_bytes;
-}
-
-/* What @p node counted since it was added: its leaf, or its leaves. */
-static void
-node_counted(struct mlx5_tm_sched *s, const struct tm_node *node,
-	     uint64_t *pkts, uint64_t *bytes)
-{
-	uint64_t p, b;
-	uint16_t q;
-
-	*pkts = 0;
-	*bytes = 0;
-	for (q = 0; q < s->hier.nb_txq; q++) {
-		struct tm_node *leaf = tm_tree_leaf(&s->hier, q);
-
-		if (leaf == NULL || !tm_tree_node_under(leaf, node))
-			continue;
-		leaf_counted(s, leaf, q, &p, &b);
-		*pkts += p;
-		*bytes += b;
-	}
 }
 
 static int
@@ -584,18 +477,29 @@ tm_node_stats_read(struct rte_eth_dev *dev, uint32_t node_id,
 		   struct rte_tm_node_stats *stats, uint64_t *stats_mask,
 		   int clear, struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev, error);
-	struct tm_node *node;
-	uint64_t pkts, bytes;
+	struct mlx5_tm_sched *s = sched_lock(dev);
+	uint64_t pkts = 0, bytes = 0, p, b;
+	struct tm_node *node, *leaf;
+	uint16_t q;
 
-	if (s == NULL)
-		return -ENODEV;
-	node = tm_tree_node_find(&s->hier, node_id);
+	node = tm_tree_node_get(&s->hier, node_id, error);
 	if (node == NULL)
-		return sched_unlock(s, tm_error(error,
-			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
-			"node %" PRIu32 " does not exist", node_id));
-	node_counted(s, node, &pkts, &bytes);
+		return sched_unlock(s, -rte_errno);
+	/* What it counted since it was added: its leaf, or its leaves. */
+	for (q = 0; q < s->hier.nb_txq; q++) {
+		leaf = tm_tree_leaf(&s->hier, q);
+		if (leaf == NULL || !tm_tree_node_under(leaf, node))
+			continue;
+		mlx5_tm_txq_counters(dev, q, &p, &b);
+		/* Below the origin: the queue's counters restarted. */
+		if (p < leaf->stats_origin_pkts ||
+		    b < leaf->stats_origin_bytes) {
+			leaf->stats_origin_pkts = 0;
+			leaf->stats_origin_bytes = 0;
+		}
+		pkts += p - leaf->stats_origin_pkts;
+		bytes += b - leaf->stats_origin_bytes;
+	}
 	/* Below the last clear: leaves left or restarted; count afresh. */
 	if (pkts < node->stats_base_pkts || bytes < node->stats_base_bytes) {
 		node->stats_base_pkts = 0;
@@ -621,23 +525,14 @@ static int
 tm_node_stats_update(struct rte_eth_dev *dev, uint32_t node_id,
 		     uint64_t stats_mask, struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev, error);
+	struct mlx5_tm_sched *s = sched_lock(dev);
 	struct tm_node *node;
 
-	if (s == NULL)
-		return -ENODEV;
-	node = tm_tree_node_find(&s->hier, node_id);
+	node = tm_tree_node_get(&s->hier, node_id, error);
 	if (node == NULL)
-		return sched_unlock(s, tm_error(error,
-			RTE_TM_ERROR_TYPE_NODE_ID, EINVAL,
-			"node %" PRIu32 " does not exist", node_id));
-	if ((stats_mask & ~TM_TREE_STATS_MASK) != 0)
-		return sched_unlock(s, tm_error(error,
-			RTE_TM_ERROR_TYPE_NODE_PARAMS_STATS, ENOTSUP,
-			"node %" PRIu32 ": statistics mask 0x%" PRIx64 " asks "
-			"for counters the device lacks; supported: 0x%" PRIx64
-			" (packets, bytes)", node_id, stats_mask,
-			TM_TREE_STATS_MASK));
+		return sched_unlock(s, -rte_errno);
+	if (tm_tree_check_stats_mask(node_id, stats_mask, error) != 0)
+		return sched_unlock(s, -rte_errno);
 	node->stats_mask = stats_mask;
 	return sched_unlock(s, 0);
 }
@@ -645,165 +540,80 @@ tm_node_stats_update(struct rte_eth_dev *dev, uint32_t node_id,
 /*
  * What the device cannot do at all. Implemented (rather than left NULL,
  * which ethdev answers with a bare ENOSYS) so that the error names the
- * parameter and says why.
+ * parameter and says why; the arguments between port and error are unused.
  */
-static int
-refuse(struct rte_eth_dev *dev __rte_unused, struct rte_tm_error *error,
-       enum rte_tm_error_type type, const char *message)
-{
-	return -rte_tm_error_set(error, ENOTSUP, type, NULL, message);
+#define TM_REFUSE(op, type, message, ...) \
+static int \
+op(struct rte_eth_dev *dev __rte_unused, __VA_ARGS__, \
+   struct rte_tm_error *error) \
+{ \
+	return -rte_tm_error_set(error, ENOTSUP, type, NULL, message); \
 }
 
-static int
-tm_wred_profile_add(struct rte_eth_dev *dev, uint32_t id __rte_unused,
-		    struct rte_tm_wred_params *profile __rte_unused,
-		    struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_WRED_PROFILE,
-		      "WRED not supported: the device has no congestion "
-		      "management (tail drop only)");
-}
+#define NO_WRED "WRED not supported: the device has no congestion " \
+	"management (tail drop only)"
+#define NO_SHARED_WRED "shared WRED contexts not supported: the device " \
+	"has no congestion management"
+#define NO_SHARED_SHAPER "shared shapers not supported: the device " \
+	"paces each Tx queue on its own (private leaf shapers only)"
 
-static int
-tm_wred_profile_delete(struct rte_eth_dev *dev, uint32_t id __rte_unused,
-		       struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_WRED_PROFILE_ID,
-		      "WRED not supported: no WRED profile can exist");
-}
+TM_REFUSE(tm_wred_profile_add, RTE_TM_ERROR_TYPE_WRED_PROFILE, NO_WRED,
+	  uint32_t id __rte_unused,
+	  struct rte_tm_wred_params *profile __rte_unused)
+TM_REFUSE(tm_wred_profile_delete, RTE_TM_ERROR_TYPE_WRED_PROFILE_ID,
+	  "WRED not supported: no WRED profile can exist",
+	  uint32_t id __rte_unused)
+TM_REFUSE(tm_shared_wred_context_add_update,
+	  RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID, NO_SHARED_WRED,
+	  uint32_t ctx_id __rte_unused, uint32_t wred_profile_id __rte_unused)
+TM_REFUSE(tm_shared_wred_context_delete,
+	  RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
+	  "shared WRED contexts not supported: none can exist",
+	  uint32_t ctx_id __rte_unused)
+TM_REFUSE(tm_shared_shaper_add_update, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
+	  NO_SHARED_SHAPER, uint32_t shaper_id __rte_unused,
+	  uint32_t profile_id __rte_unused)
+TM_REFUSE(tm_shared_shaper_delete, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
+	  "shared shapers not supported: none can exist",
+	  uint32_t shaper_id __rte_unused)
+TM_REFUSE(tm_node_shared_shaper_update,
+	  RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_SHAPER_ID, NO_SHARED_SHAPER,
+	  uint32_t node_id __rte_unused, uint32_t shaper_id __rte_unused,
+	  int32_t add __rte_unused)
+TM_REFUSE(tm_node_wfq_weight_mode_update,
+	  RTE_TM_ERROR_TYPE_NODE_PARAMS_WFQ_WEIGHT_MODE,
+	  "WFQ weight mode cannot change: one priority, and the device "
+	  "shares bytes between siblings (DWRR) or, without its scheduling "
+	  "hierarchy, does not share",
+	  uint32_t node_id __rte_unused, int *wfq_weight_mode __rte_unused,
+	  uint32_t n_sp_priorities __rte_unused)
+TM_REFUSE(tm_node_cman_update, RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN,
+	  "congestion management cannot change: tail drop only",
+	  uint32_t node_id __rte_unused,
+	  enum rte_tm_cman_mode cman __rte_unused)
+TM_REFUSE(tm_node_wred_context_update,
+	  RTE_TM_ERROR_TYPE_NODE_PARAMS_WRED_PROFILE_ID, NO_WRED,
+	  uint32_t node_id __rte_unused, uint32_t wred_profile_id __rte_unused)
+TM_REFUSE(tm_node_shared_wred_context_update,
+	  RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_WRED_CONTEXT_ID, NO_SHARED_WRED,
+	  uint32_t node_id __rte_unused, uint32_t ctx_id __rte_unused,
+	  int add __rte_unused)
 
+/* VLAN DEI, IP ECN and IP DSCP marking alike. */
 static int
-tm_shared_wred_context_add_update(struct rte_eth_dev *dev,
-				  uint32_t ctx_id __rte_unused,
-				  uint32_t wred_profile_id __rte_unused,
-				  struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
-		      "shared WRED contexts not supported: the device has "
-		      "no congestion management");
-}
-
-static int
-tm_shared_wred_context_delete(struct rte_eth_dev *dev,
-			      uint32_t ctx_id __rte_unused,
-			      struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_WRED_CONTEXT_ID,
-		      "shared WRED contexts not supported: none can exist");
-}
-
-static int
-tm_shared_shaper_add_update(struct rte_eth_dev *dev,
-			    uint32_t shaper_id __rte_unused,
-			    uint32_t profile_id __rte_unused,
-			    struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
-		      "shared shapers not supported: the device paces each "
-		      "Tx queue on its own (private leaf shapers only)");
-}
-
-static int
-tm_shared_shaper_delete(struct rte_eth_dev *dev,
-			uint32_t shaper_id __rte_unused,
-			struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_SHARED_SHAPER_ID,
-		      "shared shapers not supported: none can exist");
-}
-
-static int
-tm_node_shared_shaper_update(struct rte_eth_dev *dev,
-			     uint32_t node_id __rte_unused,
-			     uint32_t shaper_id __rte_unused,
-			     int32_t add __rte_unused,
-			     struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_SHAPER_ID,
-		      "shared shapers not supported: the device paces each "
-		      "Tx queue on its own (private leaf shapers only)");
-}
-
-static int
-tm_node_wfq_weight_mode_update(struct rte_eth_dev *dev,
-			       uint32_t node_id __rte_unused,
-			       int *wfq_weight_mode __rte_unused,
-			       uint32_t n_sp_priorities __rte_unused,
-			       struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_WFQ_WEIGHT_MODE,
-		      "WFQ weight mode cannot change: one priority, and the "
-		      "device shares bytes between siblings (DWRR) or, "
-		      "without its scheduling hierarchy, does not share");
-}
-
-static int
-tm_node_cman_update(struct rte_eth_dev *dev, uint32_t node_id __rte_unused,
-		    enum rte_tm_cman_mode cman __rte_unused,
-		    struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_CMAN,
-		      "congestion management cannot change: tail drop only");
-}
-
-static int
-tm_node_wred_context_update(struct rte_eth_dev *dev,
-			    uint32_t node_id __rte_unused,
-			    uint32_t wred_profile_id __rte_unused,
-			    struct rte_tm_error *error)
-{
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_NODE_PARAMS_WRED_PROFILE_ID,
-		      "WRED not supported: the device has no congestion "
-		      "management (tail drop only)");
-}
-
-static int
-tm_node_shared_wred_context_update(struct rte_eth_dev *dev,
-				   uint32_t node_id __rte_unused,
-				   uint32_t ctx_id __rte_unused,
-				   int add __rte_unused,
-				   struct rte_tm_error *error)
-{
-	return refuse(dev, error,
-		      RTE_TM_ERROR_TYPE_NODE_PARAMS_SHARED_WRED_CONTEXT_ID,
-		      "shared WRED contexts not supported: the device has "
-		      "no congestion management");
-}
-
-static int
-refuse_mark(struct rte_eth_dev *dev, int green, int yellow, int red,
-	    struct rte_tm_error *error)
+tm_mark(struct rte_eth_dev *dev __rte_unused, int green, int yellow, int red,
+	struct rte_tm_error *error)
 {
 	/* Marking nothing is what the device does already. */
 	if (!green && !yellow && !red)
 		return 0;
-	return refuse(dev, error, RTE_TM_ERROR_TYPE_CAPABILITIES,
-		      "packet marking not supported: the device has no "
-		      "traffic metering (no colors)");
+	return -rte_tm_error_set(error, ENOTSUP,
+				 RTE_TM_ERROR_TYPE_CAPABILITIES, NULL,
+				 "packet marking not supported: the device "
+				 "has no traffic metering (no colors)");
 }
 
-static int
-tm_mark_vlan_dei(struct rte_eth_dev *dev, int green, int yellow, int red,
-		 struct rte_tm_error *error)
-{
-	return refuse_mark(dev, green, yellow, red, error);
-}
-
-static int
-tm_mark_ip_ecn(struct rte_eth_dev *dev, int green, int yellow, int red,
-	       struct rte_tm_error *error)
-{
-	return refuse_mark(dev, green, yellow, red, error);
-}
-
-static int
-tm_mark_ip_dscp(struct rte_eth_dev *dev, int green, int yellow, int red,
-		struct rte_tm_error *error)
-{
-	return refuse_mark(dev, green, yellow, red, error);
-}
-
-const struct rte_tm_ops mlx5_tm_tm_ops = {
+static const struct rte_tm_ops tm_ops = {
 	.node_type_get = tm_node_type_get,
 	.capabilities_get = tm_capabilities_get,
 	.level_capabilities_get = tm_level_capabilities_get,
@@ -830,7 +640,19 @@ const struct rte_tm_ops mlx5_tm_tm_ops = {
 	.node_wred_context_update = tm_node_wred_context_update,
 	.node_shared_wred_context_update = tm_node_shared_wred_context_update,
 	.node_stats_read = tm_node_stats_read,
-	.mark_vlan_dei = tm_mark_vlan_dei,
-	.mark_ip_ecn = tm_mark_ip_ecn,
-	.mark_ip_dscp = tm_mark_ip_dscp,
+	.mark_vlan_dei = tm_mark,
+	.mark_ip_ecn = tm_mark,
+	.mark_ip_dscp = tm_mark,
 };
+
+int
+mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops)
+{
+	if (ops == NULL)
+		return -EINVAL;
+	/* Every op works on the port's state: none without it. */
+	if (mlx5_tm_sched_get(dev) == NULL)
+		return -ENODEV;
+	*(const struct rte_tm_ops **)ops = &tm_ops;
+	return 0;
+}

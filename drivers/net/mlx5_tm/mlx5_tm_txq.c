@@ -50,19 +50,14 @@ txq_of(struct rte_eth_dev *dev, uint16_t qid)
 }
 
 /*
- * Whether @p txq may send eMPW WQEs under pacing index @p pp: not under a
- * WQE-rate entry, which counts each WQE as one packet (packet-mode
- * shaping would let a whole eMPW WQE through per token).
+ * Whether @p txq may send eMPW WQEs under @p sq: not under a WQE-rate
+ * entry, which counts each WQE as one packet (packet-mode shaping would
+ * let a whole eMPW WQE through per token).
  */
 static uint32_t
-txq_empw_ok(const struct mlx5_tm_txq *txq, uint16_t pp)
+txq_empw_ok(const struct mlx5_tm_txq *txq, const struct mlx5_tm_sq_sched *sq)
 {
-	const struct mlx5_tm_sched *s = mlx5_tm_sched_get(txq->priv->dev);
-
-	if (!txq->empw_cap)
-		return 0;
-	return s == NULL || s->pacing == NULL ||
-	       !mlx5_tm_pacing_index_wqe_rate(s->pacing, pp);
+	return txq->empw_cap && !sq->wqe_rate;
 }
 
 static void
@@ -246,7 +241,7 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 				     false, 0);
 	if (ret < 0)
 		goto fail;
-	__atomic_store_n(&txq->empw, txq_empw_ok(txq, sqa.pp_index),
+	__atomic_store_n(&txq->empw, txq_empw_ok(txq, &sq),
 			 __ATOMIC_RELEASE);
 	txq->sq_group = sqa.qos_group_id;
 	txq->live = true;
@@ -446,7 +441,7 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 	 * is made ready again; a queue without SQ gets them in CREATE_SQ.
 	 */
 	if (txq != NULL)
-		empw = txq_empw_ok(txq, to->pp_index);
+		empw = txq_empw_ok(txq, to);
 	/* No eMPW WQE is posted after the SQ goes to a WQE rate. */
 	if (txq != NULL && !empw)
 		__atomic_store_n(&txq->empw, 0, __ATOMIC_RELEASE);
@@ -463,8 +458,7 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 	}
 	if (txq != NULL)
 		__atomic_store_n(&txq->empw,
-				 txq_empw_ok(txq, ret == 0 ? to->pp_index :
-					     from->pp_index),
+				 txq_empw_ok(txq, ret == 0 ? to : from),
 				 __ATOMIC_RELEASE);
 	if (ret == 0)
 		MLX5_TM_TXQ_LOG(DEBUG, dev->data->port_id, qid,
