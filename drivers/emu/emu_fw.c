@@ -995,13 +995,12 @@ emu_fw_is_object_cmd(uint16_t opcode)
 
 int
 emu_fw_exec(struct mlx5_emu *emu, const void *in, size_t inlen,
-	    void *out, size_t outlen)
+	    void *out, size_t outlen, uint64_t start)
 {
 	const struct emu_cmd *c;
 	uint32_t synd = 0;
 	uint16_t opcode;
 	uint8_t status;
-	uint64_t start = emu_mono_ns();
 
 	if (in == NULL || out == NULL || inlen < 8 || outlen < 8)
 		return -EINVAL;

@@ -232,6 +232,7 @@ emu_general_cmd(struct mlx5_tm_glue_dev *dev, const void *in, size_t inlen,
 		void *out, size_t outlen)
 {
 	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
+	uint64_t start = emu_mono_ns();
 	int ret;
 
 	if (emu == NULL || in == NULL || inlen < 8 ||
@@ -240,7 +241,7 @@ emu_general_cmd(struct mlx5_tm_glue_dev *dev, const void *in, size_t inlen,
 		return -EINVAL;
 	}
 	emu_lock(emu);
-	ret = emu_fw_exec(emu, in, inlen, out, outlen);
+	ret = emu_fw_exec(emu, in, inlen, out, outlen, start);
 	emu_unlock(emu);
 	if (ret < 0)
 		errno = -ret;
@@ -254,6 +255,7 @@ emu_obj_create(struct mlx5_tm_glue_dev *dev, const void *in, size_t inlen,
 	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
 	struct emu_devx_obj *obj;
 	enum emu_obj_type type;
+	uint64_t start = emu_mono_ns();
 	int ret;
 
 	if (emu == NULL || in == NULL || inlen < 8 ||
@@ -268,7 +270,7 @@ emu_obj_create(struct mlx5_tm_glue_dev *dev, const void *in, size_t inlen,
 		return NULL;
 	}
 	emu_lock(emu);
-	ret = emu_fw_exec(emu, in, inlen, out, outlen);
+	ret = emu_fw_exec(emu, in, inlen, out, outlen, start);
 	emu_unlock(emu);
 	if (ret < 0) {
 		free(obj);
@@ -287,6 +289,7 @@ emu_obj_cmd(struct mlx5_tm_devx_obj *o, const void *in, size_t inlen,
 	    void *out, size_t outlen, bool want_modify)
 {
 	struct emu_devx_obj *obj = (struct emu_devx_obj *)o;
+	uint64_t start = emu_mono_ns();
 	enum emu_obj_type type;
 	bool is_modify;
 	uint16_t opcode;
@@ -301,7 +304,7 @@ emu_obj_cmd(struct mlx5_tm_devx_obj *o, const void *in, size_t inlen,
 	    emu_fw_cmd_obj_id(in, opcode) != obj->id)
 		return -EINVAL;
 	emu_lock(obj->emu);
-	ret = emu_fw_exec(obj->emu, in, inlen, out, outlen);
+	ret = emu_fw_exec(obj->emu, in, inlen, out, outlen, start);
 	emu_unlock(obj->emu);
 	if (ret < 0)
 		errno = -ret;
@@ -328,6 +331,7 @@ emu_obj_destroy(struct mlx5_tm_devx_obj *o)
 	struct emu_devx_obj *obj = (struct emu_devx_obj *)o;
 	uint32_t in[MLX5_ST_SZ_DW(destroy_scheduling_element_in)];
 	uint32_t out[MLX5_ST_SZ_DW(destroy_scheduling_element_out)];
+	uint64_t start = emu_mono_ns();
 	size_t inlen;
 	int ret;
 
@@ -335,7 +339,8 @@ emu_obj_destroy(struct mlx5_tm_devx_obj *o)
 		return -EINVAL;
 	inlen = emu_fw_destroy_cmd(obj->type, obj->id, in, sizeof(in));
 	emu_lock(obj->emu);
-	ret = emu_fw_exec(obj->emu, in, inlen, out, sizeof(out));
+	ret = emu_fw_exec(obj->emu, in, inlen, out, sizeof(out),
+			  start);
 	emu_unlock(obj->emu);
 	if (ret < 0) {
 		errno = -ret;

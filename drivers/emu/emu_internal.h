@@ -496,8 +496,9 @@ bool emu_pp_index_valid(const struct mlx5_emu *emu, uint16_t index);
 void emu_pp_sq_ref(struct mlx5_emu *emu, uint16_t index, int delta);
 
 /* emu_fw.c */
+/* Its time counts from @p start, when the DEVX call entered the model. */
 int emu_fw_exec(struct mlx5_emu *emu, const void *in, size_t inlen,
-		void *out, size_t outlen);
+		void *out, size_t outlen, uint64_t start);
 bool emu_fw_is_create(uint16_t opcode, enum emu_obj_type *type);
 uint16_t emu_fw_destroy_opcode(enum emu_obj_type type);
 bool emu_fw_is_object_cmd(uint16_t opcode);

@@ -175,9 +175,9 @@ emu_glue_pp_alloc(struct mlx5_tm_glue_dev *dev, size_t pp_context_sz,
 		  const void *pp_context, uint32_t flags)
 {
 	struct mlx5_emu *emu = (struct mlx5_emu *)dev;
+	uint64_t start = emu_mono_ns();
 	struct emu_pp *pp;
 	uint16_t index;
-	uint64_t start;
 	int ret;
 
 	if (emu == NULL || (flags & ~MLX5_TM_PP_FLAG_DEDICATED_INDEX)) {
@@ -190,7 +190,6 @@ emu_glue_pp_alloc(struct mlx5_tm_glue_dev *dev, size_t pp_context_sz,
 		return NULL;
 	}
 	emu_lock(emu);
-	start = emu_mono_ns();
 	ret = emu_fault_pp_hit(emu);
 	if (ret == 0 && emu->caps.packet_pacing && !emu->caps.packet_pacing_uid)
 		ret = -EOPNOTSUPP;
@@ -217,14 +216,13 @@ void
 emu_glue_pp_free(struct mlx5_tm_pp *p)
 {
 	struct emu_pp *pp = (struct emu_pp *)p;
+	uint64_t start = emu_mono_ns();
 	struct mlx5_emu *emu;
-	uint64_t start;
 
 	if (pp == NULL)
 		return;
 	emu = pp->emu;
 	emu_lock(emu);
-	start = emu_mono_ns();
 	emu_pp_release(emu, pp->pub.index);
 	emu->pp_handles--;
 	emu->cmd_count++;

@@ -490,7 +490,8 @@ void mlx5_emu_last_cmd_error(struct mlx5_emu *emu,
 /**
  * Firmware commands run by the model (devx general/create/modify/query/
  * destroy, pp_alloc, pp_free) since the device was opened, and the time
- * spent running them (monotonic clock, inside the model, lock held).
+ * spent in them (monotonic clock, from the call's entry into the model:
+ * the DEVX layer's checks and lock, then the command).
  */
 void mlx5_emu_cmd_stats(struct mlx5_emu *emu, uint64_t *count, uint64_t *ns);
 

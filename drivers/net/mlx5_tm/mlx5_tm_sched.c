@@ -153,6 +153,7 @@ mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 				 s->n_kept);
 	pthread_mutex_unlock(&priv->lock);
 	free(s->kept);
+	free(s->group_sqs);
 	mlx5_tm_pacing_destroy(s->pacing);
 	tm_plan_fini(&s->applied);
 	tm_plan_fini(&s->next);
@@ -168,8 +169,7 @@ elem_in_use(struct mlx5_tm_sched *s, uint32_t hw_id)
 {
 	uint32_t i;
 
-	if (hw_id <= UINT16_MAX &&
-	    mlx5_tm_txq_group_held(s->dev, (uint16_t)hw_id))
+	if (hw_id < s->group_sqs_cap && s->group_sqs[hw_id] != 0)
 		return true;
 	for (i = 0; i < s->n_kept; i++)
 		if (s->kept[i].parent_hw_id == hw_id)

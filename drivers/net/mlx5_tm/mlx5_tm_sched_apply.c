@@ -97,6 +97,30 @@ explain_pace(struct exec *x, uint16_t q, int ret)
 	snprintf(s->msg, sizeof(s->msg), "%s", x->perr.message);
 }
 
+/* Room to count the SQs of queue group @p hw_id (mlx5_tm_txq.c). */
+static int
+group_track(struct mlx5_tm_sched *s, uint32_t hw_id)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(s->dev);
+	uint32_t n = s->group_sqs_cap;
+	uint16_t *c;
+
+	if (hw_id < n)
+		return 0;
+	while (n <= hw_id)
+		n = n != 0 ? n * 2 : 64;
+	pthread_mutex_lock(&priv->lock);
+	c = realloc(s->group_sqs, n * sizeof(*c));
+	if (c != NULL) {
+		memset(c + s->group_sqs_cap, 0,
+		       (n - s->group_sqs_cap) * sizeof(*c));
+		s->group_sqs = c;
+		s->group_sqs_cap = n;
+	}
+	pthread_mutex_unlock(&priv->lock);
+	return c != NULL ? 0 : -ENOMEM;
+}
+
 /* Element @p e of @p p on the device, under its parent's device id. */
 static int
 elem_create(struct exec *x, struct tm_plan *p, struct tm_elem *e)
@@ -115,6 +139,12 @@ elem_create(struct exec *x, struct tm_plan *p, struct tm_elem *e)
 
 	ret = mlx5_tm_devx_sched_create(mlx5_tm_priv(x->s->dev), &a, &obj,
 					&e->hw_id);
+	if (ret == 0 && e->type == TM_ELEM_GROUP &&
+	    group_track(x->s, e->hw_id) != 0) {
+		mlx5_tm_devx_sched_destroy(mlx5_tm_priv(x->s->dev), obj,
+					   e->hw_id);
+		ret = -ENOMEM;
+	}
 	if (ret == 0)
 		e->hw = obj;
 	return ret;

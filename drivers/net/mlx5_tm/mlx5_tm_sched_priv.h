@@ -62,6 +62,13 @@ struct mlx5_tm_sched {
 	struct mlx5_tm_sched_kept *kept;
 	uint32_t n_kept;
 	uint32_t kept_cap;
+	/**
+	 * Per queue group id: the SQs whose context holds it (firmware
+	 * refuses to destroy such a group), kept by the queue layer under
+	 * the port lock; room made as groups are created.
+	 */
+	uint16_t *group_sqs;
+	uint32_t group_sqs_cap;
 };
 
 /** The scheduling state of @p dev (NULL before init). */

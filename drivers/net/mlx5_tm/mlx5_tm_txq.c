@@ -60,6 +60,19 @@ txq_empw_ok(const struct mlx5_tm_txq *txq, const struct mlx5_tm_sq_sched *sq)
 	return txq->empw_cap && !sq->wqe_rate;
 }
 
+/* The SQ of @p txq now holds queue group @p group (0: none, or no SQ). */
+static void
+txq_group_set(struct mlx5_tm_txq *txq, uint16_t group)
+{
+	struct mlx5_tm_sched *s = mlx5_tm_sched_get(txq->priv->dev);
+
+	if (txq->sq_group != 0)
+		s->group_sqs[txq->sq_group]--;
+	if (group != 0)
+		s->group_sqs[group]++;
+	txq->sq_group = group;
+}
+
 static void
 txq_free(struct mlx5_tm_txq *txq)
 {
@@ -243,7 +256,7 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 		goto fail;
 	__atomic_store_n(&txq->empw, txq_empw_ok(txq, &sq),
 			 __ATOMIC_RELEASE);
-	txq->sq_group = sqa.qos_group_id;
+	txq_group_set(txq, sqa.qos_group_id);
 	txq->live = true;
 	MLX5_TM_TXQ_LOG(DEBUG, priv->dev->data->port_id, txq->qid,
 			"SQ 0x%x CQ 0x%x pacing index %u queue group %u",
@@ -260,6 +273,7 @@ mlx5_tm_txq_stop(struct mlx5_tm_txq *txq)
 	const struct mlx5_tm_glue *g = txq->priv->glue;
 
 	txq->live = false;
+	txq_group_set(txq, 0);
 	if (txq->sq_obj != NULL)
 		g->devx_obj_destroy(txq->sq_obj);
 	txq->sq_obj = NULL;
@@ -367,7 +381,7 @@ txq_recover_rearm(struct mlx5_tm_txq *txq)
 					 MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RDY,
 					 &sched) < 0)
 		return;
-	txq->sq_group = sched.qos_group_id;
+	txq_group_set(txq, sched.qos_group_id);
 	txq->recoveries++;
 	MLX5_TM_TXQ_LOG(INFO, priv->dev->data->port_id, txq->qid,
 			"SQ 0x%x ready again, pacing index %u", txq->sqn,
@@ -452,7 +466,7 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 						   MLX5_SQC_STATE_RDY,
 						   MLX5_SQC_STATE_RDY, &sched);
 		if (ret == 0 && sched.set_group)
-			txq->sq_group = to->qos_group_id;
+			txq_group_set(txq, to->qos_group_id);
 		else if (ret != 0)
 			ret = txq_defer_to_rearm(txq, ret);
 	}
@@ -468,21 +482,6 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 				txq != NULL && txq->live ? " (live)" : "");
 	pthread_mutex_unlock(&priv->lock);
 	return ret;
-}
-
-bool
-mlx5_tm_txq_group_held(struct rte_eth_dev *dev, uint16_t group)
-{
-	uint16_t q;
-
-	for (q = 0; q < dev->data->nb_tx_queues; q++) {
-		const struct mlx5_tm_txq *txq = txq_of(dev, q);
-
-		if (txq != NULL && txq->sq_obj != NULL &&
-		    txq->sq_group == group)
-			return true;
-	}
-	return false;
 }
 
 void

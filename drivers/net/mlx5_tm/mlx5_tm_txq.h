@@ -53,9 +53,10 @@ uint16_t mlx5_tm_txq_ring_size(const struct rte_eth_dev *dev,
  * without SQ, or in recovery, gets the values of the applied plan when
  * its SQ is created or made ready again (mlx5_tm_sched_queue()); so does
  * a queue whose SQ firmware has just put in error (it refuses the RDY to
- * RDY), whose SQ stays in its old group until then
- * (mlx5_tm_txq_group_held()). The caller holds the sched lock, owns the pacing entry and the group, and
- * releases the old ones only after this returns 0.
+ * RDY), whose SQ stays in its old group until then (the port counts
+ * the SQs of each group, so that one still holding an SQ is not
+ * destroyed). The caller holds the sched lock, owns the pacing entry and
+ * the group, and releases the old ones only after this returns 0.
  *
  * @return
  *   0, or a negative errno (the queue keeps its previous values):
@@ -64,14 +65,6 @@ uint16_t mlx5_tm_txq_ring_size(const struct rte_eth_dev *dev,
 int mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 			  const struct mlx5_tm_sq_sched *from,
 			  const struct mlx5_tm_sq_sched *to);
-
-/**
- * Whether an SQ of the port is still in queue group @p group (scheduling
- * element id): an SQ in error recovery keeps its old group until it is
- * ready again, and firmware refuses to destroy a group that holds an SQ.
- * Call with the port lock held.
- */
-bool mlx5_tm_txq_group_held(struct rte_eth_dev *dev, uint16_t group);
 
 /**
  * Suspend or resume sending from Tx queue @p qid.
