@@ -601,6 +601,28 @@ tx_dseg(struct mlx5_tm_wqe_data_seg *d, uintptr_t addr, uint32_t len,
 }
 
 /*
+ * The first @p len bytes of the frame at @p p into @p hdr, with the VLAN
+ * tag @p tci inserted after the MAC addresses when @p vlan (then @p len + 4
+ * bytes); @p len >= 12.
+ */
+static __rte_always_inline void
+tx_hdr_copy(uint8_t *hdr, const uint8_t *p, uint32_t len, bool vlan,
+	    uint16_t tci)
+{
+	if (vlan) {
+		uint16_t tpid = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+
+		tci = rte_cpu_to_be_16(tci);
+		memcpy(hdr, p, 12);
+		memcpy(hdr + 12, &tpid, 2);
+		memcpy(hdr + 14, &tci, 2);
+		memcpy(hdr + 16, p + 12, len - 12);
+	} else {
+		memcpy(hdr, p, len);
+	}
+}
+
+/*
  * Ethernet segment with the minimum inline header: the first
  * MLX5_ESEG_MIN_INLINE_SIZE bytes of the frame at @p p (the first
  * segment of @p m, which the caller checked holds them), with the VLAN
@@ -615,17 +637,8 @@ tx_eseg_inline_l2(struct mlx5_tm_wqe_eth_seg *eth, void *next,
 {
 	uint8_t hdr[MLX5_ESEG_MIN_INLINE_SIZE];
 
-	if (vlan) {
-		uint16_t tpid = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
-		uint16_t tci = rte_cpu_to_be_16(m->vlan_tci);
-
-		memcpy(hdr, p, 12);
-		memcpy(hdr + 12, &tpid, 2);
-		memcpy(hdr + 14, &tci, 2);
-		memcpy(hdr + 16, p + 12, 2);
-	} else {
-		memcpy(hdr, p, MLX5_ESEG_MIN_INLINE_SIZE);
-	}
+	tx_hdr_copy(hdr, p, vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
+		    MLX5_ESEG_MIN_INLINE_SIZE, vlan, m->vlan_tci);
 	tx_eseg(eth, cs, false, 0);
 	eth->inline_hdr_sz = rte_cpu_to_be_16(MLX5_ESEG_MIN_INLINE_SIZE);
 	memcpy(eth->inline_hdr_start, hdr, 2);
@@ -646,18 +659,9 @@ tx_write_inline(struct mlx5_tm_txq *txq, struct mlx5_tm_wqe_eth_seg *eth,
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t len = skip, off;
 
-	if (vlan) {
-		uint16_t tpid = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
-		uint16_t tci = rte_cpu_to_be_16(m->vlan_tci);
-
-		memcpy(hdr, p, 12);
-		memcpy(hdr + 12, &tpid, 2);
-		memcpy(hdr + 14, &tci, 2);
-		memcpy(hdr + 16, p + 12, skip - 12);
+	tx_hdr_copy(hdr, p, skip, vlan, m->vlan_tci);
+	if (vlan)
 		len += 4;
-	} else {
-		memcpy(hdr, p, skip);
-	}
 	eth->inline_hdr_sz = rte_cpu_to_be_16(len);
 	memcpy(eth->inline_hdr_start, hdr, 2);
 	for (off = 2; off < len; off += MLX5_WQE_DS_UNITS)
