@@ -540,8 +540,8 @@ measure_phase(const struct pace_run *run, unsigned int idx,
 
 /* Queue @p idx is set up, or should achieve, differently in @p b. */
 static bool
-queue_differs(const struct pace_state *a, const struct pace_state *b,
-	      unsigned int idx)
+queue_differs(const struct pace_run *run __rte_unused,
+	      const struct pace_state *a, const struct pace_state *b, int idx)
 {
 	return memcmp(&a->shaper[idx], &b->shaper[idx],
 		      sizeof(a->shaper[idx])) != 0 ||
@@ -551,46 +551,79 @@ queue_differs(const struct pace_state *a, const struct pace_state *b,
 	       1e-9 * a->expected[idx];
 }
 
+/* When one phase of a queue or a group runs, and its settings. */
+struct phase_span {
+	uint64_t planned_ns;
+	uint64_t start_ns;
+	uint64_t end_ns;
+	const struct pace_state *state;
+};
+
+/*
+ * Split the run into the phases of a queue or a group (@p node), at the
+ * applied changes for which @p differs holds; at most @p max (and
+ * PACE_MAX_PHASES).
+ *
+ * @return number of phases written to @p span.
+ */
+static unsigned int
+phase_spans(const struct pace_run *run,
+	    bool (*differs)(const struct pace_run *run,
+			    const struct pace_state *a,
+			    const struct pace_state *b, int node),
+	    int node, struct phase_span *span, unsigned int max)
+{
+	unsigned int n = 1, i;
+
+	if (max == 0)
+		return 0;
+	max = RTE_MIN(max, (unsigned int)PACE_MAX_PHASES);
+	span[0] = (struct phase_span){ .state = &run->initial };
+	for (i = 0; i < run->nb_changes && n < max; i++) {
+		const struct pace_applied_change *c = &run->changes[i];
+
+		if (c->ret != 0 || !differs(run, &c->before, &c->after, node))
+			continue;
+		/* Changes applied at one instant make one phase. */
+		if (n > 1 && span[n - 1].start_ns == c->t_ns)
+			n--;
+		span[n - 1].end_ns = c->t_ns;
+		span[n] = (struct phase_span){
+			.planned_ns = c->at_ns,
+			.start_ns = c->t_ns,
+			.state = &c->after,
+		};
+		n++;
+	}
+	span[n - 1].end_ns = run->run_ns;
+	return n;
+}
+
 unsigned int
 pace_meter_phases(const struct pace_run *run, unsigned int idx,
 		  struct pace_phase *ph, unsigned int max)
 {
-	const struct pace_state *st = &run->initial;
-	unsigned int n = 0, i;
+	struct phase_span span[PACE_MAX_PHASES];
+	unsigned int n = phase_spans(run, queue_differs, (int)idx, span, max);
+	unsigned int i;
 
-	if (max == 0)
-		return 0;
 	memset(ph, 0, sizeof(*ph) * max);
-	ph[0].start_ns = 0;
-	ph[0].shaper = st->shaper[idx];
-	ph[0].expected = st->expected[idx];
-	ph[0].weight = st->weight[idx];
-	ph[0].profile_id = run->nb_samples > 0 ?
-		run->samples[0].q[idx].profile_id : 0;
-	n = 1;
-	for (i = 0; i < run->nb_changes && n < max; i++) {
-		const struct pace_applied_change *c = &run->changes[i];
-
-		if (c->ret != 0 || !queue_differs(&c->before, &c->after, idx))
-			continue;
-		/* Changes applied at one instant make one phase. */
-		if (n > 1 && ph[n - 1].start_ns == c->t_ns)
-			n--;
-		ph[n - 1].end_ns = c->t_ns;
-		ph[n].start_ns = c->t_ns;
-		ph[n].planned_ns = c->at_ns;
-		ph[n].shaper = c->after.shaper[idx];
-		ph[n].expected = c->after.expected[idx];
-		ph[n].weight = c->after.weight[idx];
-		ph[n].profile_id = pace_tm_queue_profile(&run->tm,
-			run->opt.queues[idx].queue);
-		n++;
-	}
-	ph[n - 1].end_ns = run->run_ns;
-	/* Profile and pacing entry of each phase from its last sample. */
 	for (i = 0; i < n; i++) {
+		const struct pace_state *st = span[i].state;
 		unsigned int k;
 
+		ph[i].planned_ns = span[i].planned_ns;
+		ph[i].start_ns = span[i].start_ns;
+		ph[i].end_ns = span[i].end_ns;
+		ph[i].shaper = st->shaper[idx];
+		ph[i].expected = st->expected[idx];
+		ph[i].weight = st->weight[idx];
+		/* Profile and pacing entry from the phase's last sample. */
+		ph[i].profile_id = i == 0 ?
+			(run->nb_samples > 0 ?
+			 run->samples[0].q[idx].profile_id : 0) :
+			pace_tm_queue_profile(&run->tm,
+					      run->opt.queues[idx].queue);
 		ph[i].pp_index = -1;
 		for (k = 0; k < run->nb_samples; k++) {
 			const struct pace_sample *s = &run->samples[k];
@@ -694,32 +727,18 @@ unsigned int
 pace_meter_group_phases(const struct pace_run *run, int g,
 			struct pace_group_phase *ph, unsigned int max)
 {
-	const struct pace_state *st = &run->initial;
-	unsigned int n, i;
+	struct phase_span span[PACE_MAX_PHASES];
+	unsigned int n = phase_spans(run, group_differs, g, span, max);
+	unsigned int i;
 
-	if (max == 0)
-		return 0;
 	memset(ph, 0, sizeof(*ph) * max);
-	ph[0].state = *st;
-	ph[0].expected = group_expected(run, st, g);
-	n = 1;
-	for (i = 0; i < run->nb_changes && n < max; i++) {
-		const struct pace_applied_change *c = &run->changes[i];
-
-		if (c->ret != 0 || !group_differs(run, &c->before, &c->after,
-						  g))
-			continue;
-		if (n > 1 && ph[n - 1].start_ns == c->t_ns)
-			n--;
-		ph[n - 1].end_ns = c->t_ns;
-		ph[n].start_ns = c->t_ns;
-		ph[n].planned_ns = c->at_ns;
-		ph[n].state = c->after;
-		ph[n].expected = group_expected(run, &c->after, g);
-		n++;
-	}
-	ph[n - 1].end_ns = run->run_ns;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		ph[i].planned_ns = span[i].planned_ns;
+		ph[i].start_ns = span[i].start_ns;
+		ph[i].end_ns = span[i].end_ns;
+		ph[i].state = *span[i].state;
+		ph[i].expected = group_expected(run, span[i].state, g);
 		measure_group(run, g, &ph[i]);
+	}
 	return n;
 }
