@@ -126,6 +126,22 @@ nonleaf_add(uint16_t port, uint32_t id, uint32_t parent, uint32_t level)
 	return TM(rte_tm_node_add(port, id, parent, 0, 1, level, &np, &terr));
 }
 
+/*
+ * A started port of @p nb_txq queues with shaper profile 1 (10 Gbit/s)
+ * and the root node: the start of the cases that move queues between
+ * non-leaf nodes. Returns the port's scheduler, NULL when the port did
+ * not open (the case failed).
+ */
+static struct mlx5_tm_sched *
+tport_open_with_root(struct tm_port *p, uint16_t nb_txq)
+{
+	if (tport_open(p, NULL, nb_txq, true) != 0)
+		return NULL;
+	EXPECT_OK(profile_add(p->id, 1, 1250000000, false), "10 Gbps");
+	EXPECT_OK(nonleaf_add(p->id, ROOT, NULL_ID, 0), "root");
+	return sched_of(p);
+}
+
 static int
 leaf_add(uint16_t port, uint32_t q, uint32_t parent, uint32_t level,
 	 uint32_t profile)
@@ -896,11 +912,9 @@ test_parent_suspend_stats(void)
 	uint16_t n, q;
 
 	printf("parent update, suspend/resume, statistics\n");
-	if (tport_open(&p, NULL, 4, true) != 0)
+	s = tport_open_with_root(&p, 4);
+	if (s == NULL)
 		return;
-	s = sched_of(&p);
-	EXPECT_OK(profile_add(p.id, 1, 1250000000, false), "10 Gbps");
-	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
 	EXPECT_OK(nonleaf_add(p.id, MID, ROOT, 1), "900");
 	EXPECT_OK(nonleaf_add(p.id, MID2, ROOT, 1), "901");
 	for (q = 0; q < 4; q++)
@@ -1049,12 +1063,10 @@ test_recovery_vs_live_changes(void)
 	struct tm_port p;
 
 	printf("error recovery vs live changes\n");
-	if (tport_open(&p, NULL, 4, true) != 0)
+	s = tport_open_with_root(&p, 4);
+	if (s == NULL)
 		return;
-	s = sched_of(&p);
-	EXPECT_OK(profile_add(p.id, 1, 1250000000, false), "10 Gbps");
 	EXPECT_OK(profile_add(p.id, 2, 625000000, false), "5 Gbps");
-	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
 	EXPECT_OK(nonleaf_add(p.id, MID, ROOT, 1), "900");
 	EXPECT_OK(nonleaf_add(p.id, MID2, ROOT, 1), "901");
 	/* Groups: {0} under 900; {1, 3} and {2} (weight 2) under 901. */
@@ -1150,11 +1162,9 @@ test_recovery_rollback(void)
 	int ret;
 
 	printf("rollback of a change that kept a recovering queue's group\n");
-	if (tport_open(&p, NULL, 2, true) != 0)
+	s = tport_open_with_root(&p, 2);
+	if (s == NULL)
 		return;
-	s = sched_of(&p);
-	EXPECT_OK(profile_add(p.id, 1, 1250000000, false), "10 Gbps");
-	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
 	EXPECT_OK(nonleaf_add(p.id, MID2 + 1, ROOT, 1), "902");
 	EXPECT_OK(nonleaf_add(p.id, MID2 + 2, ROOT, 1), "903");
 	EXPECT_OK(nonleaf_add(p.id, MID, MID2 + 1, 2), "900 under 902");
