@@ -8,7 +8,7 @@ testpmd stays alive and usable. Plan: doc/test_plans/tm_bad_input_test_plan.rst.
 import re
 
 from framework.exception import TestpmdStartError
-from framework.test_case import TestCase
+from framework.test_case import TestCase, leaf_cmd, nonleaf_cmd
 
 U32_MAX = 2 ** 32 - 1
 
@@ -43,47 +43,42 @@ class TestTmBadInput(TestCase):
         self.add_profile(1, 12500000)
         self.add_root()
         for node in (4, U32_MAX - 1):
-            self.refused("add port tm leaf node 0 %d 1000 0 1 1 1 0 "
-                         "0xffffffff 3 0" % node,
+            self.refused(leaf_cmd(node, 1000, 1, 1),
                          ["NODE_ID", "NODE_PARAMS_SHAPER_PROFILE_ID"],
                          r"queue")
 
     def test_nonleaf_id_is_a_queue(self):
-        self.refused("add port tm nonleaf node 0 2 -1 0 1 0 -1 1 0 0",
+        self.refused(nonleaf_cmd(2, -1, 0),
                      ["NODE_ID", "NODE_PARENT_NODE_ID"], r"queue|leaf")
 
     def test_reserved_node_id(self):
-        self.refused("add port tm nonleaf node 0 %d -1 0 1 0 -1 1 0 0"
-                     % U32_MAX, "NODE_ID", r"reserved")
+        self.refused(nonleaf_cmd(U32_MAX, -1, 0), "NODE_ID", r"reserved")
 
     def test_unknown_profile(self):
         self.add_root()
-        self.refused("add port tm leaf node 0 0 1000 0 1 1 55 0 0xffffffff "
-                     "3 0", "NODE_PARAMS_SHAPER_PROFILE_ID",
+        self.refused(leaf_cmd(0, 1000, 1, 55), "NODE_PARAMS_SHAPER_PROFILE_ID",
                      r"does not exist")
 
     def test_unknown_parent(self):
-        self.refused("add port tm leaf node 0 0 4242 0 1 1 1 0 0xffffffff "
-                     "3 0", "NODE_PARENT_NODE_ID", r"does not exist")
+        self.refused(leaf_cmd(0, 4242, 1, 1), "NODE_PARENT_NODE_ID",
+                     r"does not exist")
         self.add_root()
-        self.refused("add port tm nonleaf node 0 900 4242 0 1 1 -1 1 0 0",
-                     "NODE_PARENT_NODE_ID", r"does not exist")
+        self.refused(nonleaf_cmd(900, 4242, 1), "NODE_PARENT_NODE_ID",
+                     r"does not exist")
 
     def test_second_root_and_duplicate_node(self):
         self.add_root()
-        self.refused("add port tm nonleaf node 0 2000 -1 0 1 0 -1 1 0 0",
-                     "NODE_PARENT_NODE_ID", r"root")
-        self.refused("add port tm nonleaf node 0 1000 -1 0 1 0 -1 1 0 0",
+        self.refused(nonleaf_cmd(2000, -1, 0), "NODE_PARENT_NODE_ID",
+                     r"root")
+        self.refused(nonleaf_cmd(1000, -1, 0),
                      ["NODE_ID", "NODE_PARENT_NODE_ID"])
         self.add_leaf(0, 1000, 1, 1)
-        self.refused("add port tm leaf node 0 0 1000 0 1 1 1 0 0xffffffff "
-                     "3 0", "NODE_ID", r"already exists")
+        self.refused(leaf_cmd(0, 1000, 1, 1), "NODE_ID", r"already exists")
 
     def test_leaf_under_leaf(self):
         self.add_root()
         self.add_leaf(0, 1000, 1, 1)
-        self.refused("add port tm leaf node 0 1 0 0 1 2 1 0 0xffffffff 3 0",
-                     "NODE_PARENT_NODE_ID", r"leaf")
+        self.refused(leaf_cmd(1, 0, 2, 1), "NODE_PARENT_NODE_ID", r"leaf")
 
     def test_huge_rate_zero_sizes(self):
         self.refused("add port tm node shaper profile 0 2 0 0 0 0 0 0",

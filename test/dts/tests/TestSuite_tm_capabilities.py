@@ -4,7 +4,7 @@
 cap` announce agrees with what the port then accepts and refuses.
 Plan: doc/test_plans/tm_capabilities_test_plan.rst."""
 
-from framework.test_case import TestCase
+from framework.test_case import TestCase, nonleaf_cmd
 
 PROFILES = ("cx5", "cx6dx", "cx7")
 # Profiles with the NIC scheduling hierarchy: weights, non-leaf shapers,
@@ -126,7 +126,7 @@ class TestTmCapabilities(TestCase):
             self.add_profile(1, 12500000)
             self.add_root()
             # Non-leaf nodes take a shaper where they announce one (below).
-            cmd = "add port tm nonleaf node 0 2000 1000 0 1 1 1 1 0 0"
+            cmd = nonleaf_cmd(2000, 1000, 1, 1)
             if prof in SCHED:
                 self.ok(cmd)
                 self.add_leaf(0, 2000, 2, 1)

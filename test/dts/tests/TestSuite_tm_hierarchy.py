@@ -4,7 +4,7 @@
 packet-pacing plan unchanged, and every request the device cannot honour
 refused with a precise error. Plan: doc/test_plans/tm_hierarchy_test_plan.rst."""
 
-from framework.test_case import TestCase
+from framework.test_case import TestCase, leaf_cmd, nonleaf_cmd
 
 # DTS test_plans/ice_iavf_packet_pacing_test_plan.rst, test case 6 ("Multi
 # queues with different rate limit"), step 2, as written there.
@@ -103,11 +103,11 @@ class TestTmHierarchy(TestCase):
     def test_nonleaf_shaper_refused(self):
         self.launch("cx5", txq=4)
         self.add_profile(1, 12500000)
-        self.refused("add port tm nonleaf node 0 1000 -1 0 1 0 1 1 0 0",
+        self.refused(nonleaf_cmd(1000, -1, 0, 1),
                      "NODE_PARAMS_SHAPER_PROFILE_ID",
                      r"no NIC scheduling hierarchy")
         self.add_root()
-        self.refused("add port tm nonleaf node 0 900 1000 0 1 1 1 1 0 0",
+        self.refused(nonleaf_cmd(900, 1000, 1, 1),
                      "NODE_PARAMS_SHAPER_PROFILE_ID",
                      r"no NIC scheduling hierarchy")
 
@@ -115,10 +115,10 @@ class TestTmHierarchy(TestCase):
         self.launch("cx5", txq=4)
         self.add_profile(1, 12500000)
         self.add_root()
-        self.refused("add port tm leaf node 0 0 1000 0 2 1 1 0 0xffffffff 3 0",
-                     "NODE_WEIGHT", r"weight 2")
-        self.refused("add port tm leaf node 0 0 1000 0 0 1 1 0 0xffffffff 3 0",
-                     "NODE_WEIGHT", r"weight 0")
+        self.refused(leaf_cmd(0, 1000, 1, 1, weight=2), "NODE_WEIGHT",
+                     r"weight 2")
+        self.refused(leaf_cmd(0, 1000, 1, 1, weight=0), "NODE_WEIGHT",
+                     r"weight 0")
         self.add_leaf(0, 1000, 1, 1)
 
     def test_priorities_refused(self):
@@ -127,8 +127,8 @@ class TestTmHierarchy(TestCase):
         self.refused("add port tm nonleaf node 0 1000 -1 0 1 0 -1 2 0 0",
                      "NODE_PARAMS_N_SP_PRIORITIES", r"priorit")
         self.add_root()
-        self.refused("add port tm leaf node 0 0 1000 1 1 1 1 0 0xffffffff 3 0",
-                     "NODE_PRIORITY", r"priority 1")
+        self.refused(leaf_cmd(0, 1000, 1, 1, priority=1), "NODE_PRIORITY",
+                     r"priority 1")
 
     def test_shared_shaper_refused(self):
         self.launch("cx6dx", txq=4)
@@ -165,18 +165,16 @@ class TestTmHierarchy(TestCase):
     def test_level_rules(self):
         self.launch("cx6dx", txq=4)
         self.add_profile(1, 12500000)
-        self.refused("add port tm nonleaf node 0 1000 -1 0 1 1 -1 1 0 0",
-                     "LEVEL_ID", r"root is on level 0")
+        self.refused(nonleaf_cmd(1000, -1, 1), "LEVEL_ID",
+                     r"root is on level 0")
         self.add_root()
-        self.refused("add port tm leaf node 0 0 1000 0 1 2 1 0 0xffffffff "
-                     "3 0", "LEVEL_ID", r"parent 1000 is on level 0")
+        self.refused(leaf_cmd(0, 1000, 2, 1), "LEVEL_ID",
+                     r"parent 1000 is on level 0")
         self.add_nonleaf(900, 1000, 1)
         self.add_leaf(0, 900, 2, 1)
         # Leaves all on one level, below every non-leaf node.
-        self.refused("add port tm leaf node 0 1 1000 0 1 1 1 0 0xffffffff "
-                     "3 0", "LEVEL_ID", r"one level")
-        self.refused("add port tm nonleaf node 0 800 900 0 1 2 -1 1 0 0",
-                     "LEVEL_ID")
+        self.refused(leaf_cmd(1, 1000, 1, 1), "LEVEL_ID", r"one level")
+        self.refused(nonleaf_cmd(800, 900, 2), "LEVEL_ID")
         self.add_leaf(1, 900, 2, 1)
         self.commit()
 
@@ -206,8 +204,7 @@ class TestTmHierarchy(TestCase):
         for the WRED profile its parameters carry when read as a leaf's."""
         self.launch("cx6dx", txq=4)
         self.add_root()
-        err = self.refused("add port tm nonleaf node 0 2 1000 0 1 1 -1 1 0 0",
-                           "NODE_ID", r"^node 2 is Tx queue 2, hence a leaf.*"
+        err = self.refused(nonleaf_cmd(2, 1000, 1), "NODE_ID", r"^node 2 is Tx queue 2, hence a leaf.*"
                            r"non-leaf node needs an id of 4 or more")
         self.verify("wred" not in err.type_text.lower(),
                     "refusal reported as a WRED error: %r" % err)
