@@ -1012,6 +1012,22 @@ sq_of(const struct tm_port *p, uint16_t q, struct mlx5_emu_sq_info *sq)
 	       mlx5_emu_sq_get(p->emu, sqn, sq) == 0;
 }
 
+/*
+ * The @p nth next firmware command @p opcode (@p name) of the port's
+ * device fails with @p status.
+ */
+static void
+arm_cmd_fault(const struct tm_port *p, uint16_t opcode, const char *name,
+	      uint32_t nth, uint8_t status)
+{
+	struct mlx5_emu_fault_cmd fc = {
+		.opcode = opcode, .nth = nth, .status = status,
+		.syndrome = MLX5_EMU_SYND_INJECTED,
+	};
+
+	CHECK(mlx5_emu_fault_cmd(p->emu, &fc) == 0, "arm %s", name);
+}
+
 /* The next WQE of queue @p q fails on the device (error CQE, SQ in ERR). */
 static void
 fail_next_wqe(const struct tm_port *p, uint16_t q)
@@ -1151,7 +1167,6 @@ static void
 test_recovery_rollback(void)
 {
 	struct mlx5_emu_sched_info info;
-	struct mlx5_emu_fault_cmd fc;
 	struct rte_tm_node_params np;
 	struct mlx5_emu_sq_info sq;
 	struct rte_eth_stats st;
@@ -1180,12 +1195,8 @@ test_recovery_rollback(void)
 	CHECK(sq_of(&p, 1, &sq) && sq.state == MLX5_SQC_STATE_RST,
 	      "queue 1's SQ in reset: state %u", sq.state);
 	old_group = sq.qos_queue_group_id;
-	memset(&fc, 0, sizeof(fc));
-	fc.opcode = MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT;
-	fc.nth = 1;
-	fc.status = MLX5_CMD_STAT_INT_ERR;
-	fc.syndrome = MLX5_EMU_SYND_INJECTED;
-	CHECK(mlx5_emu_fault_cmd(p.emu, &fc) == 0, "arm DESTROY");
+	arm_cmd_fault(&p, MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT, "DESTROY", 1,
+		      MLX5_CMD_STAT_INT_ERR);
 	ret = TM(rte_tm_node_parent_update(p.id, MID, MID2 + 2, 0, 1, &terr));
 	CHECK(ret != 0 && strstr(tmsg(), "DESTROY_SCHEDULING_ELEMENT") != NULL,
 	      "the injected DESTROY fails the move: %d \"%s\"", ret, tmsg());
@@ -1214,7 +1225,6 @@ test_recovery_rollback(void)
 static void
 test_rollback(void)
 {
-	struct mlx5_emu_fault_cmd fc;
 	struct mlx5_emu_fault_pp fp;
 	struct snapshot a, b;
 	struct mlx5_tm_sched *s;
@@ -1258,12 +1268,8 @@ test_rollback(void)
 	      "pp_alloc EIO: %d \"%s\"", ret, tmsg());
 	check_views(&p, "after pp_alloc EIO");
 	/* MODIFY_SQ: the 4th queue of the batch fails. */
-	memset(&fc, 0, sizeof(fc));
-	fc.opcode = MLX5_CMD_OP_MODIFY_SQ;
-	fc.nth = 4;
-	fc.status = MLX5_CMD_STAT_BAD_RES_STATE_ERR;
-	fc.syndrome = MLX5_EMU_SYND_INJECTED;
-	CHECK(mlx5_emu_fault_cmd(p.emu, &fc) == 0, "arm MODIFY_SQ");
+	arm_cmd_fault(&p, MLX5_CMD_OP_MODIFY_SQ, "MODIFY_SQ", 4,
+		      MLX5_CMD_STAT_BAD_RES_STATE_ERR);
 	ret = TM(rte_tm_hierarchy_commit(p.id, 0, &terr));
 	snap(&p, &b);
 	CHECK(ret != 0 && terr.type == RTE_TM_ERROR_TYPE_NODE_ID &&
@@ -1279,8 +1285,8 @@ test_rollback(void)
 	check_views(&p, "committed");
 	/* Run-time update failing at MODIFY_SQ: old rate kept, no leak. */
 	EXPECT_OK(profile_add(p.id, 50, 125000000, false), "profile 50");
-	fc.nth = 1;
-	CHECK(mlx5_emu_fault_cmd(p.emu, &fc) == 0, "arm MODIFY_SQ");
+	arm_cmd_fault(&p, MLX5_CMD_OP_MODIFY_SQ, "MODIFY_SQ", 1,
+		      MLX5_CMD_STAT_BAD_RES_STATE_ERR);
 	snap(&p, &a);
 	ret = TM(rte_tm_node_shaper_update(p.id, 5, 50, &terr));
 	snap(&p, &b);
