@@ -20,11 +20,6 @@
 #include "pace_report.h"
 #include "test_common.h"
 
-int test_case_failed;
-
-static unsigned int passed;
-static unsigned int failed;
-
 /* One queue of 1500-byte frames at 100 Mbit/s, a sample every 100 ms. */
 #define RATE_BPS 100000000.0
 #define FRAME_BYTES 1500
@@ -302,22 +297,6 @@ test_json_reports_time_left_out(void)
 	run_free(run);
 }
 
-static void
-run_case(const char *name, void (*fn)(void))
-{
-	test_case_failed = 0;
-	fn();
-	if (test_case_failed) {
-		failed++;
-		printf("FAIL %s\n", name);
-	} else {
-		passed++;
-		printf("ok   %s\n", name);
-	}
-}
-
-#define RUN(fn) run_case(#fn, fn)
-
 int
 main(void)
 {
@@ -325,6 +304,5 @@ main(void)
 	RUN(test_off_in_late_window_is_device_lag);
 	RUN(test_off_without_lateness_is_off);
 	RUN(test_json_reports_time_left_out);
-	printf("%u passed, %u failed\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+	return test_report();
 }

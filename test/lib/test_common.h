@@ -7,13 +7,22 @@
 
 /*
  * A minimal test harness: each test case is a function; a case fails when
- * one of its CHECKs fails. main() prints "N passed, N failed" last.
+ * one of its CHECKs fails. main() runs each with test_run() and prints
+ * "N passed, N failed" last with test_report().
  */
 
 #include <stdio.h>
 #include <string.h>
 
 extern int test_case_failed;
+
+/** Run test case @p fn, named @p name, and count it passed or failed. */
+void test_run(const char *name, void (*fn)(void));
+
+/** Print "N passed, N failed"; returns the exit status (0: all passed). */
+int test_report(void);
+
+#define RUN(fn) test_run(#fn, fn)
 
 #define CHECK(cond, ...) do { \
 	if (!(cond)) { \

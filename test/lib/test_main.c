@@ -19,25 +19,6 @@
 #define DEFAULT_SEED 20261130u
 #define DEFAULT_OPS 50000u
 
-int test_case_failed;
-
-static unsigned int passed;
-static unsigned int failed;
-
-static void
-run(const char *name, void (*fn)(void))
-{
-	test_case_failed = 0;
-	fn();
-	if (test_case_failed) {
-		failed++;
-		printf("FAIL %s\n", name);
-	} else {
-		passed++;
-		printf("ok   %s\n", name);
-	}
-}
-
 static uint64_t seed = DEFAULT_SEED;
 static unsigned int nb_ops = DEFAULT_OPS;
 
@@ -56,8 +37,6 @@ random_more(void)
 	for (i = 1; i <= 3 && !test_case_failed; i++)
 		test_random(seed * 6364136223846793005ull + i, nb_ops / 4);
 }
-
-#define RUN(fn) run(#fn, fn)
 
 int
 main(int argc, char **argv)
@@ -113,6 +92,5 @@ main(int argc, char **argv)
 	RUN(test_sched_many_children);
 	RUN(random_fixed);
 	RUN(random_more);
-	printf("%u passed, %u failed\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+	return test_report();
 }
