@@ -29,11 +29,9 @@
 #define TOLERANCE_PCT 2.0
 /*
  * Half the ring's time at that rate (pace_meter.c, ring_half_ns()) is
- * 61.44 ms: a pass 100 ms late leaves the interval out, one 1 ms late
- * keeps it.
+ * 61.44 ms: a pass 100 ms late leaves the interval out.
  */
 #define LATE_NS 100000000ull
-#define SLIGHTLY_LATE_NS 1000000ull
 
 /* A run of one byte-mode queue with no sample yet but the first. */
 static struct pace_run *
@@ -115,22 +113,35 @@ run_interval(struct pace_run *run, double share, uint64_t late_ns)
 }
 
 /*
- * Fill the run with NB_INTERVALS intervals at @p share of the rate, the
- * ones in @p late_mask (bit k: interval k, from 1) at @p late_share and
- * @p late_ns late.
+ * A run of NB_INTERVALS intervals at @p share of the rate, the ones in
+ * @p late_mask (bit k: interval k, from 1) at @p late_share and
+ * @p late_ns late; NULL (the case failed) when out of memory.
  */
-static void
-run_fill(struct pace_run *run, double share, unsigned int late_mask,
-	 double late_share, uint64_t late_ns)
+static struct pace_run *
+run_filled(double share, unsigned int late_mask, double late_share,
+	   uint64_t late_ns)
 {
+	struct pace_run *run = run_new();
 	unsigned int k;
 
-	for (k = 1; k <= NB_INTERVALS; k++) {
+	CHECK(run != NULL, "out of memory");
+	for (k = 1; k <= NB_INTERVALS && run != NULL; k++) {
 		if (late_mask & (1u << k))
 			run_interval(run, late_share, late_ns);
 		else
 			run_interval(run, share, 0);
 	}
+	return run;
+}
+
+/*
+ * Intervals 3 and 7 with a pass 100 ms late, their rings dry (half the
+ * rate), the other eight at the exact rate.
+ */
+static struct pace_run *
+run_two_late(void)
+{
+	return run_filled(1.0, 1u << 3 | 1u << 7, 0.5, LATE_NS);
 }
 
 /* The only phase of the run's queue, checked to be the only one. */
@@ -195,21 +206,19 @@ json_phase_field(const struct pace_run *run, const char *key, char *val,
 }
 
 /*
- * (a) Two intervals in which the model was late (a pass 100 ms late, its
- * ring dry: half the rate) are left out; the other eight, at the exact
- * rate, make the average: the row is ok, not short.
+ * (a) The two intervals of run_two_late() in which the model was late are
+ * left out; the other eight, at the exact rate, make the average: the
+ * row is ok, not short.
  */
 static void
 test_late_interval_left_out(void)
 {
-	struct pace_run *run = run_new();
+	struct pace_run *run = run_two_late();
 	struct pace_phase ph;
 	char status[32];
 
-	CHECK(run != NULL, "out of memory");
 	if (run == NULL)
 		return;
-	run_fill(run, 1.0, 1u << 3 | 1u << 7, 0.5, LATE_NS);
 	only_phase(run, &ph);
 	CHECK(ph.achieved > RATE_BPS * (1 - 1e-9) &&
 	      ph.achieved < RATE_BPS * (1 + 1e-9),
@@ -224,25 +233,19 @@ test_late_interval_left_out(void)
 }
 
 /*
- * (b) Every interval 5% short, one with a pass 100 ms late (left out),
- * one with a pass 1 ms late (kept): the average of the kept intervals is
- * outside the 2% tolerance, in a window where the model was late: the
- * row is DEVICE-LAG, not OFF.
+ * (b) Every interval 5% short, the fourth with a pass 100 ms late (left
+ * out): the average of the kept intervals is outside the 2% tolerance, in
+ * a window where the model was late: the row is DEVICE-LAG, not OFF.
  */
 static void
 test_off_in_late_window_is_device_lag(void)
 {
-	struct pace_run *run = run_new();
+	struct pace_run *run = run_filled(0.95, 1u << 4, 0.5, LATE_NS);
 	struct pace_phase ph;
 	char status[32];
-	unsigned int k;
 
-	CHECK(run != NULL, "out of memory");
 	if (run == NULL)
 		return;
-	for (k = 1; k <= NB_INTERVALS; k++)
-		run_interval(run, k == 4 ? 0.5 : 0.95,
-			     k == 4 ? LATE_NS : k == 8 ? SLIGHTLY_LATE_NS : 0);
 	only_phase(run, &ph);
 	CHECK(!ph.within && ph.device_lag, "within %d device_lag %d",
 	      ph.within, ph.device_lag);
@@ -263,14 +266,12 @@ test_off_in_late_window_is_device_lag(void)
 static void
 test_off_without_lateness_is_off(void)
 {
-	struct pace_run *run = run_new();
+	struct pace_run *run = run_filled(0.95, 0, 0, 0);
 	struct pace_phase ph;
 	char status[32];
 
-	CHECK(run != NULL, "out of memory");
 	if (run == NULL)
 		return;
-	run_fill(run, 0.95, 0, 0, 0);
 	only_phase(run, &ph);
 	CHECK(!ph.within && !ph.device_lag, "within %d device_lag %d",
 	      ph.within, ph.device_lag);
@@ -284,13 +285,11 @@ test_off_without_lateness_is_off(void)
 static void
 test_json_reports_time_left_out(void)
 {
-	struct pace_run *run = run_new();
+	struct pace_run *run = run_two_late();
 	char left_out[32];
 
-	CHECK(run != NULL, "out of memory");
 	if (run == NULL)
 		return;
-	run_fill(run, 1.0, 1u << 3 | 1u << 7, 0.5, LATE_NS);
 	json_phase_field(run, "lag_left_out_s", left_out, sizeof(left_out));
 	CHECK(strcmp(left_out, "0.2") == 0, "lag_left_out_s %s, want 0.2",
 	      left_out);
