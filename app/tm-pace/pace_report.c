@@ -150,6 +150,17 @@ pace_report_live(const struct pace_run *run)
 	fflush(stdout);
 }
 
+/*
+ * The status of a measured row of a shaped port (a queue's or a group's):
+ * a late device model explains it first, then a sender that fell short.
+ */
+static const char *
+measured_status(bool device_lag, bool sender_limited, bool within)
+{
+	return device_lag ? "DEVICE-LAG" : sender_limited ? "SENDER-LIMITED" :
+	       within ? "ok" : "OFF";
+}
+
 static const char *
 phase_status(const struct pace_run *run, unsigned int idx,
 	     const struct pace_phase *ph)
@@ -163,11 +174,8 @@ phase_status(const struct pace_run *run, unsigned int idx,
 	if (!ph->measured)
 		return src == PACE_SRC_NONE || src == PACE_SRC_CQE ?
 		       "UNREADABLE" : "too short";
-	if (ph->device_lag)
-		return "DEVICE-LAG";
-	if (ph->sender_limited)
-		return "SENDER-LIMITED";
-	return ph->within ? "ok" : "OFF";
+	return measured_status(ph->device_lag, ph->sender_limited,
+			       ph->within);
 }
 
 /* Queues sharing @p profile with plan queue @p idx, as "4,5". */
@@ -280,6 +288,17 @@ struct verdict {
 	bool lag_left_out;  /* some average leaves a late interval out */
 };
 
+/* Count one row in @p v: @p ok, measured and within tolerance. */
+static void
+verdict_add(struct verdict *v, bool ok, bool device_lag, bool sender_limited,
+	    uint64_t lag_left_out_ns)
+{
+	v->all_ok &= ok;
+	v->lag |= device_lag;
+	v->sender |= sender_limited;
+	v->lag_left_out |= lag_left_out_ns > 0;
+}
+
 #define ROW_FMT "%-22s %6.1fs  %-28s %7s %7s %4s  %-16s %-16s %+7.2f%% %10" \
 	PRIu64 " %4.0f%%  %s%s%s\n"
 /* A group's row: no packets or ring of its own. */
@@ -334,11 +353,9 @@ summary_queue(const struct pace_run *run, unsigned int i, unsigned int depth,
 		       ph[k].pkts, ph[k].ring_full_pct, st,
 		       k == n - 1 && with[0] ? "  shares profile with queue " :
 		       "", k == n - 1 ? with : "");
-		if (!ph[k].measured || !ph[k].within || ph[k].mtu_drops > 0)
-			v->all_ok = false;
-		v->lag |= ph[k].device_lag;
-		v->sender |= ph[k].sender_limited;
-		v->lag_left_out |= ph[k].lag_left_out_ns > 0;
+		verdict_add(v, ph[k].measured && ph[k].within &&
+			    ph[k].mtu_drops == 0, ph[k].device_lag,
+			    ph[k].sender_limited, ph[k].lag_left_out_ns);
 	}
 }
 
@@ -373,18 +390,16 @@ summary_group(const struct pace_run *run, int g, unsigned int depth,
 		else
 			snprintf(ach, sizeof(ach), "-");
 		st = !run->shaped ? "UNSHAPED" : !ph[k].measured ?
-		     "too short" : ph[k].device_lag ? "DEVICE-LAG" :
-		     ph[k].sender_limited ? "SENDER-LIMITED" :
-		     ph[k].within ? "ok" : "OFF";
+		     "too short" : measured_status(ph[k].device_lag,
+						   ph[k].sender_limited,
+						   ph[k].within);
 		printf(GROUP_ROW_FMT, k == 0 ? name : "",
 		       (double)ph[k].start_ns / 1e9, cfg, "", "", "", exp, ach,
 		       ph[k].measured ? shown_pct(ph[k].error_pct) : 0.0, "",
 		       "", st);
-		if (!ph[k].measured || !ph[k].within)
-			v->all_ok = false;
-		v->lag |= ph[k].device_lag;
-		v->sender |= ph[k].sender_limited;
-		v->lag_left_out |= ph[k].lag_left_out_ns > 0;
+		verdict_add(v, ph[k].measured && ph[k].within,
+			    ph[k].device_lag, ph[k].sender_limited,
+			    ph[k].lag_left_out_ns);
 	}
 }
 
