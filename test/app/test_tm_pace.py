@@ -71,6 +71,16 @@ def run(args, timeout=TIMEOUT):
     return proc.returncode, proc.stdout, proc.stderr
 
 
+def report_of(path, name=None):
+    """The JSON report the tool wrote at @path; None when it wrote none
+    (then a failed check @name, when given)."""
+    if os.path.exists(path):
+        return json.load(open(path))
+    if name is not None:
+        check(name, False)
+    return None
+
+
 def case(fn):
     """Run one test function as one case."""
     CASES.run(fn.__name__, fn)
@@ -144,7 +154,7 @@ def test_keep_going_unshaped():
     rc, out, err = run(eal("net_null0") + [
         "--", "--queue", "0:peak=1G", "--queue", "2:pps=1K", "--keep-going",
         "--duration", "300ms", "--interval", "100ms", "--json", report])
-    rep = json.load(open(report)) if os.path.exists(report) else None
+    rep = report_of(report)
     check("--keep-going on a port without rte_tm: traffic sent, marked "
           "UNSHAPED, exit 1",
           rc == 1 and "UNSHAPED" in out and rep is not None and
@@ -194,10 +204,9 @@ def test_virtual_run():
     # unit or a skewed measurement.
     check("virtual run exits 0 (every queue within 0.5%)", rc == 0,
           "rc=%d\n%s\n%s" % (rc, out[-3000:], err[-2000:]))
-    if not os.path.exists(report):
-        check("virtual run wrote its JSON report", False)
+    rep = report_of(report, "virtual run wrote its JSON report")
+    if rep is None:
         return
-    rep = json.load(open(report))
     check("virtual run: device time, emulated port",
           rep["clock"] == "virtual" and rep["port"]["emulated"], rep["port"])
     check("virtual run: rates from the device wire",
@@ -264,7 +273,7 @@ def test_three_levels():
         "2:pps=50K,size=128", "--at", "150ms:2:pps=25K", "--duration",
         "300ms", "--interval", "50ms", "--settle", "50ms", "--tolerance",
         "0.5", "--json", report])
-    rep = json.load(open(report)) if os.path.exists(report) else {}
+    rep = report_of(report) or {}
     check("three levels (root, pass-through node, leaves) on mlx5-tm",
           rc == 0 and rep.get("levels") == 3 and rep["tm"]["committed"] and
           rep["port"]["tx_queues"] == 3 and len(rep["changes"]) == 1 and
@@ -309,10 +318,9 @@ def test_groups_virtual():
         "--settle", "500ms", "--tolerance", "0.5", "--json", report])
     check("groups: virtual run exits 0 (every node within 0.5%)", rc == 0,
           "rc=%d\n%s\n%s" % (rc, out[-4000:], err[-2000:]))
-    if not os.path.exists(report):
-        check("groups: JSON report written", False)
+    rep = report_of(report, "groups: JSON report written")
+    if rep is None:
         return
-    rep = json.load(open(report))
     mbit = 1e6
 
     def rates(q):
@@ -377,14 +385,12 @@ def test_rate_above_device_max():
           "driver's message shown",
           m is not None and m.group(5) != "(the driver gave no message)"
           and m.group(4) != "RTE_TM_ERROR_TYPE_NONE", err[-1500:])
-    if os.path.exists(report):
-        rep = json.load(open(report))
+    rep = report_of(report, "rate above the device maximum: JSON written")
+    if rep is not None:
         errs = rep["tm"]["errors"]
         check("rate above the device maximum: JSON carries the driver's "
               "message", errs and errs[0]["message"] != "" and
               not rep["tm"]["committed"], errs)
-    else:
-        check("rate above the device maximum: JSON written", False)
 
 
 def test_jumbo_frames_set_the_mtu():
@@ -399,7 +405,7 @@ def test_jumbo_frames_set_the_mtu():
     rc, out, err = run(emu_args(extra_devargs=",mtu=1500,pcap=" + pcap) + [
         "--", "--plan", plan, "--duration", "300ms", "--interval", "50ms",
         "--settle", "50ms", "--json", report])
-    rep = json.load(open(report)) if os.path.exists(report) else None
+    rep = report_of(report)
     ph = phases(rep, 0) if rep else []
     check("jumbo frames: MTU set, every phase ok, no MTU drop",
           rc == 0 and ph and all(p["status"] == "ok" for p in ph) and
