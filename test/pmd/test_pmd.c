@@ -1234,6 +1234,22 @@ send_burst(uint16_t port, uint16_t n, uint32_t *seq)
 }
 
 /*
+ * An empty burst on queue 0, which takes the completions present: then
+ * @p cqes completions in all and @p held mbufs still posted (@p when).
+ */
+static void
+check_after_empty_burst(uint16_t port, uint32_t *seq, uint64_t cqes,
+			unsigned int held, const char *when)
+{
+	CHECK(send_burst(port, 0, seq) == 0, "empty burst");
+	CHECK(xstat(port, "tx_q0_completions") == cqes &&
+	      rte_mempool_in_use_count(pool) == held,
+	      "%" PRIu64 " CQEs, %u mbufs held %s",
+	      xstat(port, "tx_q0_completions"),
+	      rte_mempool_in_use_count(pool), when);
+}
+
+/*
  * Completion moderation: bursts below 32 packets ask for no CQE, so the
  * device sends them and the mbufs stay posted; a burst reaching 32 asks
  * for one. An idle queue's mbufs come back through tx_done_cleanup, which
@@ -1254,13 +1270,8 @@ test_cleanup_moderation(void)
 		CHECK(send_burst(port, 1, &seq) == 1, "send");
 	mlx5_emu_drain(emu);
 	CHECK_Q0_WIRE(port, 10);
-	/* A burst takes the completions present: none was asked. */
-	CHECK(send_burst(port, 0, &seq) == 0, "empty burst");
-	CHECK(xstat(port, "tx_q0_completions") == 0 &&
-	      rte_mempool_in_use_count(pool) == 10,
-	      "%" PRIu64 " CQEs, %u mbufs held after 10 bursts of 1",
-	      xstat(port, "tx_q0_completions"),
-	      rte_mempool_in_use_count(pool));
+	/* None was asked. */
+	check_after_empty_burst(port, &seq, 0, 10, "after 10 bursts of 1");
 	/* The first call asks for the completion the model has not run. */
 	CHECK(rte_eth_tx_done_cleanup(port, 0, 3) == 0, "nothing completed");
 	mlx5_emu_drain(emu);
@@ -1275,12 +1286,7 @@ test_cleanup_moderation(void)
 	CHECK(send_burst(port, 31, &seq) == 31 &&
 	      send_burst(port, 1, &seq) == 1, "send 32");
 	mlx5_emu_drain(emu);
-	CHECK(send_burst(port, 0, &seq) == 0, "empty burst");
-	CHECK(xstat(port, "tx_q0_completions") == 2 &&
-	      rte_mempool_in_use_count(pool) == 0,
-	      "%" PRIu64 " CQEs, %u mbufs in use after 32 packets",
-	      xstat(port, "tx_q0_completions"),
-	      rte_mempool_in_use_count(pool));
+	check_after_empty_burst(port, &seq, 2, 0, "after 32 packets");
 	CHECK_Q0_WIRE(port, seq);
 	port_destroy("net_mlx5_tm11", port);
 }
