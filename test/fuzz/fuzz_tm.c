@@ -51,6 +51,7 @@
 #include "mlx5_emu.h"
 #include "mlx5_tm_prm.h"
 #include "rte_pmd_mlx5_tm.h"
+#include "splitmix64.h"
 #include "tm_port.h"
 
 #define PORT_NAME "net_mlx5_tm_fuzz0"
@@ -75,12 +76,7 @@ static uint64_t rng_state;
 static uint64_t
 rnd64(void)
 {
-	/* splitmix64 */
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(&rng_state);
 }
 
 static uint32_t

@@ -16,6 +16,7 @@
 
 #include "pacing_sched.h"
 #include "pacing_table.h"
+#include "splitmix64.h"
 #include "test_common.h"
 #include "test_lib.h"
 
@@ -57,12 +58,7 @@ static struct {
 static uint64_t
 rng(void)
 {
-	/* splitmix64 */
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return splitmix64(&rng_state);
 }
 
 static uint32_t
