@@ -126,11 +126,13 @@ free_batch_add(struct rte_mbuf **batch, unsigned int *nb,
  * Free @p n posted packets (one slot each, chains followed), returning
  * runs of segments of one pool with rte_mempool_put_bulk().
  *
- * A lone direct segment of refcnt 1 is what rte_pktmbuf_prefree_seg()
- * returns as it is, and its next is already NULL (the mbuf's rule for a
- * packet of one segment): it goes to the batch from the mbuf's first
- * cache line alone. Its second line (next), written when the packet was
- * built and cold a ring's worth of packets later, is not read.
+ * A direct head of refcnt 1 is what rte_pktmbuf_prefree_seg() returns
+ * with next NULL and nb_segs 1. Alone (nb_segs 1), its next is NULL
+ * already (the mbuf's rule for a packet of one segment), so it goes to
+ * the batch from the mbuf's first cache line: its second line (next),
+ * written when the packet was built and cold a ring's worth of packets
+ * later, is not read. A chain's head gets the two stores without
+ * prefree's tests; the other segments go through prefree.
  */
 static __rte_noinline void
 free_mbufs(struct rte_mbuf **mbufs, uint16_t n)
@@ -148,13 +150,22 @@ free_mbufs(struct rte_mbuf **mbufs, uint16_t n)
 			free_batch_add(batch, &nb, &mp, m);
 			continue;
 		}
-		do {
+		/* A direct chain head of refcnt 1: as prefree leaves it. */
+		if (likely(RTE_MBUF_DIRECT(m) &&
+			   rte_mbuf_refcnt_read(m) == 1)) {
+			next = m->next;
+			m->next = NULL;
+			m->nb_segs = 1;
+			free_batch_add(batch, &nb, &mp, m);
+			m = next;
+		}
+		while (m != NULL) {
 			next = m->next;
 			m = rte_pktmbuf_prefree_seg(m);
 			if (likely(m != NULL))
 				free_batch_add(batch, &nb, &mp, m);
 			m = next;
-		} while (m != NULL);
+		}
 	}
 	free_batch_put(mp, batch, nb);
 }
