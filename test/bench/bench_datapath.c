@@ -42,6 +42,7 @@
 #define DP_MAX_BURST 64
 #define DP_MAX_SEGS 3
 #define DP_POOL_SIZE 16383
+#define DP_POOL_CACHE 256
 #define DP_RING_DESC 1024
 #define DP_STALL_LIMIT 100000
 #define DP_MAX_ROUNDS 64
@@ -642,6 +643,9 @@ print_and_record(const struct bench_opts *o, struct bench_json *js,
 	       " left out; the device model runs outside the measured"
 	       " region)\n",
 	       o->rounds, o->packets, dp_timer_overhead, DP_PREEMPT_US);
+	printf("every PMD: one Tx queue of %u descriptors, the same mbuf pool"
+	       " (%u mbufs, per-lcore cache %u) and the same packets\n",
+	       DP_RING_DESC, DP_POOL_SIZE, DP_POOL_CACHE);
 	printf("core clock: %.2f core cycles per TSC cycle (dependent adds):"
 	       " multiply TSC cycles by it before dividing instructions\n",
 	       dp_core_per_tsc);
@@ -757,7 +761,7 @@ bench_datapath_run(const struct bench_opts *o, struct bench_json *js)
 	memset(res, 0, sizeof(res));
 	if (dp_pool == NULL)
 		dp_pool = rte_pktmbuf_pool_create("bench_dp", DP_POOL_SIZE,
-						  256, 0,
+						  DP_POOL_CACHE, 0,
 						  RTE_MBUF_DEFAULT_BUF_SIZE,
 						  SOCKET_ID_ANY);
 	if (dp_pool == NULL) {
@@ -781,6 +785,9 @@ bench_datapath_run(const struct bench_opts *o, struct bench_json *js)
 	bench_json_int(js, "packets_per_round", o->packets);
 	bench_json_int(js, "rounds", o->rounds);
 	bench_json_num(js, "timer_overhead_cycles", dp_timer_overhead);
+	bench_json_int(js, "tx_ring_desc", DP_RING_DESC);
+	bench_json_int(js, "pool_mbufs", DP_POOL_SIZE);
+	bench_json_int(js, "pool_cache", DP_POOL_CACHE);
 	bench_json_num(js, "core_cycles_per_tsc_cycle", dp_core_per_tsc);
 	bench_json_int(js, "preempted_burst_us", DP_PREEMPT_US);
 	bench_json_str(js, "mlx5_tm_wire",

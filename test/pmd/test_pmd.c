@@ -1354,6 +1354,79 @@ out:
 	free(buf);
 }
 
+/*
+ * Mbufs the application still holds: a one-segment packet and a
+ * three-segment chain with reference count 2 (every segment), and a clone
+ * (an indirect mbuf) of a one-segment packet. Once completed, the PMD has
+ * dropped its own reference only: the application's mbufs are intact with
+ * reference count 1, the clone is back in the pool and its parent is
+ * released, and freeing what the application holds returns everything.
+ */
+static void
+test_shared_mbufs(void)
+{
+	struct rte_mbuf *m[3] = { NULL }, *parent, *seg;
+	struct mlx5_emu *emu;
+	unsigned int in_use = rte_mempool_in_use_count(pool), k, shared = 0;
+	uint16_t port, sent = 0;
+	uint8_t f[600];
+
+	if (start_port("net_mlx5_tm12", "emu=cx6dx,clock=virtual", 1,
+		       RTE_ETH_TX_OFFLOAD_MULTI_SEGS, &port, &emu, 0,
+		       NULL) != 0)
+		return;
+	build_frame(f, 100, 0, 0, false);
+	m[0] = frame_to_mbuf(f, 100, 1);
+	build_frame(f, 600, 0, 1, false);
+	m[1] = frame_to_mbuf(f, 600, 3);
+	build_frame(f, 100, 0, 2, false);
+	parent = frame_to_mbuf(f, 100, 1);
+	m[2] = parent != NULL ? rte_pktmbuf_clone(parent, pool) : NULL;
+	CHECK(m[0] != NULL && m[1] != NULL && m[2] != NULL, "mbufs");
+	if (!test_ok)
+		goto out;
+	CHECK(m[1]->nb_segs == 3, "chain of %u segments", m[1]->nb_segs);
+	rte_pktmbuf_refcnt_update(m[0], 1);
+	rte_pktmbuf_refcnt_update(m[1], 1);
+	shared = 1;
+	sent = rte_eth_tx_burst(port, 0, m, 3);
+	CHECK(sent == 3, "sent %u of 3", sent);
+	/* Below the moderation threshold: cleanup asks for the CQE. */
+	rte_eth_tx_done_cleanup(port, 0, 0);
+	mlx5_emu_drain(emu);
+	CHECK(rte_eth_tx_done_cleanup(port, 0, 0) == sent, "cleanup");
+	CHECK(xstat(port, "tx_q0_wire_packets") == sent, "wire %" PRIu64,
+	      xstat(port, "tx_q0_wire_packets"));
+	CHECK(rte_mbuf_refcnt_read(m[0]) == 1 && m[0]->nb_segs == 1,
+	      "one segment: refcnt %u, %u segments",
+	      rte_mbuf_refcnt_read(m[0]), m[0]->nb_segs);
+	CHECK(m[1]->nb_segs == 3, "chain now of %u segments",
+	      m[1]->nb_segs);
+	for (seg = m[1], k = 0; seg != NULL && k < 3; seg = seg->next, k++)
+		CHECK(rte_mbuf_refcnt_read(seg) == 1,
+		      "chain segment %u: refcnt %u", k,
+		      rte_mbuf_refcnt_read(seg));
+	CHECK(k == 3 && seg == NULL, "chain broken at segment %u", k);
+	CHECK(rte_mbuf_refcnt_read(parent) == 1, "clone's parent: refcnt %u",
+	      rte_mbuf_refcnt_read(parent));
+	/* Held: m[0], the chain's 3 segments, the parent; not the clone. */
+	CHECK(rte_mempool_in_use_count(pool) == in_use + 5,
+	      "%u mbufs in use, %u expected",
+	      rte_mempool_in_use_count(pool), in_use + 5);
+out:
+	/* The application's references, and the PMD's of what it refused. */
+	for (k = 0; k < 3; k++) {
+		unsigned int refs = (k < 2 ? shared : 0) + (k >= sent);
+
+		while (m[k] != NULL && refs-- > 0)
+			rte_pktmbuf_free(m[k]);
+	}
+	rte_pktmbuf_free(parent);
+	CHECK(rte_mempool_in_use_count(pool) == in_use, "%u mbufs in use",
+	      rte_mempool_in_use_count(pool));
+	port_destroy("net_mlx5_tm12", port);
+}
+
 /* Failures half-way through probe and start release what was taken. */
 static void
 test_halfway_failures(void)
@@ -1665,6 +1738,8 @@ main(int argc __rte_unused, char **argv)
 	    test_unregistered_memory);
 	run("completion moderation, tx_done_cleanup free_cnt",
 	    test_cleanup_moderation);
+	run("shared and cloned mbufs: the free drops the PMD's reference only",
+	    test_shared_mbufs);
 	run("failures half-way release everything", test_halfway_failures);
 	run("start/stop/close cycles", test_start_stop_cycles);
 	run("repeated refusals logged once, then counted",

@@ -96,9 +96,43 @@ ds_at(const struct mlx5_tm_txq *txq, uint32_t ds)
 	return (uint8_t *)txq->wqes + (size_t)(ds & mask) * MLX5_WQE_DS_UNITS;
 }
 
+/* Return @p nb segments of @p batch to their pool @p mp. */
+static __rte_noinline void
+free_batch_put(struct rte_mempool *mp, struct rte_mbuf **batch,
+	       unsigned int nb)
+{
+	if (nb != 0)
+		rte_mempool_put_bulk(mp, (void **)batch, nb);
+}
+
+/*
+ * Add segment @p m, ready for its pool, to @p batch of pool *@p mp,
+ * returning the batch first when it is full or of another pool (rare:
+ * out of line).
+ */
+static __rte_always_inline void
+free_batch_add(struct rte_mbuf **batch, unsigned int *nb,
+	       struct rte_mempool **mp, struct rte_mbuf *m)
+{
+	if (unlikely(m->pool != *mp || *nb == MLX5_TM_TX_FREE_BATCH)) {
+		free_batch_put(*mp, batch, *nb);
+		*mp = m->pool;
+		*nb = 0;
+	}
+	batch[(*nb)++] = m;
+}
+
 /*
  * Free @p n posted packets (one slot each, chains followed), returning
  * runs of segments of one pool with rte_mempool_put_bulk().
+ *
+ * A direct head of refcnt 1 is what rte_pktmbuf_prefree_seg() returns
+ * with next NULL and nb_segs 1. Alone (nb_segs 1), its next is NULL
+ * already (the mbuf's rule for a packet of one segment), so it goes to
+ * the batch from the mbuf's first cache line: its second line (next),
+ * written when the packet was built and cold a ring's worth of packets
+ * later, is not read. A chain's head gets the two stores without
+ * prefree's tests; the other segments go through prefree.
  */
 static __rte_noinline void
 free_mbufs(struct rte_mbuf **mbufs, uint16_t n)
@@ -111,25 +145,29 @@ free_mbufs(struct rte_mbuf **mbufs, uint16_t n)
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = mbufs[i], *next;
 
-		do {
+		if (likely(m->nb_segs == 1 && RTE_MBUF_DIRECT(m) &&
+			   rte_mbuf_refcnt_read(m) == 1)) {
+			free_batch_add(batch, &nb, &mp, m);
+			continue;
+		}
+		/* A direct chain head of refcnt 1: as prefree leaves it. */
+		if (likely(RTE_MBUF_DIRECT(m) &&
+			   rte_mbuf_refcnt_read(m) == 1)) {
+			next = m->next;
+			m->next = NULL;
+			m->nb_segs = 1;
+			free_batch_add(batch, &nb, &mp, m);
+			m = next;
+		}
+		while (m != NULL) {
 			next = m->next;
 			m = rte_pktmbuf_prefree_seg(m);
-			if (likely(m != NULL)) {
-				if (unlikely(m->pool != mp ||
-					     nb == MLX5_TM_TX_FREE_BATCH)) {
-					if (nb != 0)
-						rte_mempool_put_bulk(mp,
-							(void **)batch, nb);
-					mp = m->pool;
-					nb = 0;
-				}
-				batch[nb++] = m;
-			}
+			if (likely(m != NULL))
+				free_batch_add(batch, &nb, &mp, m);
 			m = next;
-		} while (m != NULL);
+		}
 	}
-	if (nb != 0)
-		rte_mempool_put_bulk(mp, (void **)batch, nb);
+	free_batch_put(mp, batch, nb);
 }
 
 /*
