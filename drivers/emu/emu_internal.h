@@ -390,7 +390,15 @@ struct mlx5_emu {
 	uint32_t nb_active;
 	uint32_t cap_active;
 	uint64_t port_free_ps;
-	uint64_t port_rem;
+	uint64_t port_rem;      /* of the line times, below the line rate */
+	/*
+	 * The last frame size on the line (bytes with overheads) and its
+	 * line time, bytes * 8e6 ps divided by the line rate in Mbit/s:
+	 * quotient and remainder, so that like frames need no division.
+	 */
+	uint32_t line_bytes;
+	uint64_t line_q;
+	uint64_t line_r;
 	uint32_t rr_last_sqn;
 	struct emu_sched *sched; /* scheduling elements (emu_sched.c) */
 	/* wire */

@@ -161,17 +161,35 @@ emu_sq_charge(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 	sq->tat_rem = num % e->rate;
 }
 
-/* Occupy the line for a frame of @p len bytes from @p t. */
-static void
+/*
+ * Occupy the line for a frame of @p len bytes from @p t: (bytes * 8e6 +
+ * remainder) / line rate picoseconds, the remainder carried. Both the
+ * carried remainder and that of the frame size are below the rate, so the
+ * quotient is the frame size's plus at most one.
+ */
+static inline void
 emu_port_occupy(struct mlx5_emu *emu, uint64_t t, uint32_t len)
 {
-	uint64_t bytes = (len < EMU_MIN_FRAME ? EMU_MIN_FRAME : len) +
+	uint32_t bytes = (len < EMU_MIN_FRAME ? EMU_MIN_FRAME : len) +
 			 EMU_WIRE_OVERHEAD;
-	/* At most ~1e4 bytes * 8e6 plus a remainder below 2^32. */
-	uint64_t num = bytes * 8 * 1000000ULL + emu->port_rem;
-	uint64_t busy = num / emu->caps.line_rate_mbps;
+	uint32_t rate = emu->caps.line_rate_mbps;
+	uint64_t busy, rem;
 
-	emu->port_rem = num % emu->caps.line_rate_mbps;
+	if (bytes != emu->line_bytes) {
+		/* At most ~1e4 bytes * 8e6: 64 bits are enough. */
+		uint64_t num = (uint64_t)bytes * 8 * 1000000ULL;
+
+		emu->line_bytes = bytes;
+		emu->line_q = num / rate;
+		emu->line_r = num % rate;
+	}
+	busy = emu->line_q;
+	rem = emu->port_rem + emu->line_r;
+	if (rem >= rate) {
+		busy++;
+		rem -= rate;
+	}
+	emu->port_rem = rem;
 	emu->port_free_ps = t + busy;
 	emu->port.wire_busy_ns += busy / EMU_PS_PER_NS;
 }
