@@ -8,15 +8,17 @@
  * does for testpmd txonly, measured CPU-bound in virtual clock so that
  * the figure does not depend on the machine's load or on a second core.
  *
- * One mlx5-tm port, one Tx queue of 1024 descriptors, no offloads, no
- * rate limit (so the PMD writes eMPW WQEs of up to 32 frames, as for
- * testpmd txonly). A fill posts frames with rte_eth_tx_burst() in bursts
+ * One mlx5-tm port, one Tx queue of 1024 descriptors, no offloads (so
+ * the PMD writes eMPW WQEs of up to 32 frames, as for testpmd txonly),
+ * in two cases: no rate limit ("64B", testpmd txonly's), and paced at
+ * 10 Gbit/s with rte_eth_set_queue_rate_limit() ("64B_paced": every frame
+ * through the pacer and the engine's full scan). A fill posts frames with rte_eth_tx_burst() in bursts
  * of 32 until the ring takes no more (untimed: the PMD also reaps the
  * previous completions there), then mlx5_emu_drain() runs the model until
  * every WQE has left and its CQE is written: doorbell poll, WQE decode,
  * departure times, wire counters, CQEs. Only the drain is measured: its
  * thread CPU time per frame (median of the rounds) and, under callgrind,
- * its instructions per frame (one dump per run, "model:64B:<frames>";
+ * its instructions per frame (one dump per case, "model:<case>:<frames>";
  * the one collection toggle pair per drain is left in, a few instructions
  * per thousand frames).
  */
@@ -41,6 +43,17 @@
 #define MODEL_RING_DESC 1024
 #define MODEL_POOL_SIZE 4095
 #define MODEL_MAX_ROUNDS 64
+
+/** A case: a name and the queue's rate limit in Mbit/s (0: none). */
+struct model_case {
+	const char *name;
+	uint32_t rate_mbps;
+};
+
+static const struct model_case model_cases[] = {
+	{ "64B", 0 },
+	{ "64B_paced", 10000 },
+};
 
 static int
 cmp_double(const void *a, const void *b)
@@ -121,43 +134,29 @@ model_round(uint16_t port_id, struct rte_mempool *pool, uint64_t frames,
 	return 0;
 }
 
-int
-bench_model_run(const struct bench_opts *o, struct bench_json *js)
+/* One case on a port of its own; its figures into @p js. */
+static int
+model_case_run(const struct bench_opts *o, const struct model_case *c,
+	       struct rte_mempool *pool, struct bench_json *js)
 {
 	double per_frame[MODEL_MAX_ROUNDS];
 	uint32_t rounds = o->rounds < MODEL_MAX_ROUNDS ? o->rounds :
 			  MODEL_MAX_ROUNDS;
-	struct rte_mempool *pool;
 	uint64_t ns, sent, total = 0;
 	uint16_t port_id;
 	uint32_t r;
 	int ret;
 
-	printf("\n== device model: cost per 64-byte frame (virtual clock,"
-	       " CPU-bound) ==\n");
-	if (!bench_have_mlx5_tm()) {
-		printf("model: mlx5-tm not linked in: skipped\n");
-		return 0;
-	}
-	pool = rte_pktmbuf_pool_create("bench_model", MODEL_POOL_SIZE, 256, 0,
-				       RTE_MBUF_DEFAULT_BUF_SIZE,
-				       SOCKET_ID_ANY);
-	if (pool == NULL) {
-		fprintf(stderr, "model: mbuf pool: %s\n",
-			rte_strerror(rte_errno));
-		return -ENOMEM;
-	}
-	ret = bench_mlx5_tm_port("model", 1, MODEL_RING_DESC, &port_id);
-	if (ret == 0) {
-		ret = rte_eth_dev_start(port_id);
-		if (ret != 0) {
-			fprintf(stderr, "model: port start: %s\n",
-				strerror(-ret));
-			bench_mlx5_tm_destroy(port_id);
-		}
-	}
+	ret = bench_mlx5_tm_port(c->name, 1, MODEL_RING_DESC, &port_id);
+	if (ret != 0)
+		return ret;
+	ret = rte_eth_dev_start(port_id);
+	if (ret == 0 && c->rate_mbps != 0)
+		ret = rte_eth_set_queue_rate_limit(port_id, 0, c->rate_mbps);
 	if (ret != 0) {
-		rte_mempool_free(pool);
+		fprintf(stderr, "model %s: port start or rate limit %u Mbit/s:"
+			" %s\n", c->name, c->rate_mbps, strerror(-ret));
+		bench_mlx5_tm_destroy(port_id);
 		return ret;
 	}
 	/* A warm-up round: the ring, the model's state and the pool. */
@@ -176,32 +175,62 @@ bench_model_run(const struct bench_opts *o, struct bench_json *js)
 	if (ret == 0 && o->callgrind) {
 		char what[64];
 
-		snprintf(what, sizeof(what), "model:64B:%" PRIu64, total);
+		snprintf(what, sizeof(what), "model:%s:%" PRIu64, c->name,
+			 total);
 		CALLGRIND_DUMP_STATS_AT(what);
 	}
 #endif
 	bench_mlx5_tm_destroy(port_id);
-	rte_mempool_free(pool);
 	if (ret != 0)
 		return ret;
 	qsort(per_frame, r, sizeof(per_frame[0]), cmp_double);
-	bench_json_obj_begin(js, "model");
+	bench_json_obj_begin(js, c->name);
 	bench_json_int(js, "frame_len", MODEL_FRAME_LEN);
+	bench_json_int(js, "rate_mbps", c->rate_mbps);
 	bench_json_int(js, "frames", (int64_t)total);
 	bench_json_int(js, "rounds", r);
 	bench_json_num(js, "ns_per_frame", per_frame[r / 2]);
 	bench_json_num(js, "ns_per_frame_min", per_frame[0]);
 	bench_json_num(js, "ns_per_frame_max", per_frame[r - 1]);
 	bench_json_obj_end(js);
-	printf("model: %" PRIu64 " frames of %d B in %u rounds, eMPW, no rate"
-	       " limit\n", total, MODEL_FRAME_LEN, r);
 	if (o->callgrind)
-		printf("model: instructions per frame: see the callgrind dump"
-		       " \"model:64B:%" PRIu64 "\"\n", total);
+		printf("model %-10s %" PRIu64 " frames: instructions in the"
+		       " callgrind dump \"model:%s:%" PRIu64 "\"\n", c->name,
+		       total, c->name, total);
 	else
-		printf("model: %.1f ns CPU per frame (median; %.1f to %.1f):"
-		       " %.1f Mpps on a core of its own\n", per_frame[r / 2],
+		printf("model %-10s %6.1f ns CPU per frame (median of %u rounds"
+		       " of %u frames; %.1f to %.1f): %.1f Mpps on a core of"
+		       " its own\n", c->name, per_frame[r / 2], r, o->packets,
 		       per_frame[0], per_frame[r - 1],
 		       per_frame[r / 2] > 0 ? 1e3 / per_frame[r / 2] : 0);
 	return 0;
+}
+
+int
+bench_model_run(const struct bench_opts *o, struct bench_json *js)
+{
+	struct rte_mempool *pool;
+	unsigned int i;
+	int ret = 0;
+
+	printf("\n== device model: cost per 64-byte frame (virtual clock,"
+	       " CPU-bound, eMPW) ==\n");
+	if (!bench_have_mlx5_tm()) {
+		printf("model: mlx5-tm not linked in: skipped\n");
+		return 0;
+	}
+	pool = rte_pktmbuf_pool_create("bench_model", MODEL_POOL_SIZE, 256, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE,
+				       SOCKET_ID_ANY);
+	if (pool == NULL) {
+		fprintf(stderr, "model: mbuf pool: %s\n",
+			rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	bench_json_obj_begin(js, "model");
+	for (i = 0; ret == 0 && i < RTE_DIM(model_cases); i++)
+		ret = model_case_run(o, &model_cases[i], pool, js);
+	bench_json_obj_end(js);
+	rte_mempool_free(pool);
+	return ret;
 }

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright 2026 The mlx5-tm authors
 """The device model's instructions per 64-byte frame, from the callgrind
-dump of `mlx5-tm-bench --callgrind --only model` (trigger
-"model:64B:<frames>": collection on inside mlx5_emu_drain() only), merged
-into results.json as model.instructions_per_frame. Deterministic: the
-same build gives the same count on any machine load.
+dumps of `mlx5-tm-bench --callgrind --only model` (one per case, trigger
+"model:<case>:<frames>": collection on inside mlx5_emu_drain() only),
+merged into results.json as model.<case>.instructions_per_frame.
+Deterministic: the same build gives the same count on any machine load.
 
 Usage: bench_model_cg.py --dumps PREFIX --results FILE
 """
@@ -33,26 +33,29 @@ def main():
     ap.add_argument("--dumps", required=True, help="dump file prefix")
     ap.add_argument("--results", required=True, help="results.json")
     a = ap.parse_args()
-    found = None
+    found = {}
     for path in sorted(glob.glob(a.dumps + "*")):
         trigger, total = read_dump(path)
         if trigger and trigger.startswith("model:"):
-            found = (trigger, total)
-    if found is None:
+            _, case, frames = trigger.split(":")
+            found[case] = (int(frames), total)
+    if not found:
         print("model: no callgrind dump \"model:...\" under %s" % a.dumps)
         return 1
-    frames = int(found[0].split(":")[2])
-    per_frame = found[1] / frames if frames else 0.0
     with open(a.results, encoding="utf-8") as f:
         res = json.load(f)
-    res.setdefault("model", {}).update({
-        "instructions_per_frame": per_frame,
-        "callgrind_frames": frames,
-    })
+    model = res.setdefault("model", {})
+    for case, (frames, total) in found.items():
+        per_frame = total / frames if frames else 0.0
+        model.setdefault(case, {}).update({
+            "instructions_per_frame": per_frame,
+            "callgrind_frames": frames,
+        })
+        print("device model %-10s %6.1f instructions per 64-byte frame"
+              " (callgrind, mlx5_emu_drain of %d frames)"
+              % (case, per_frame, frames))
     with open(a.results, "w", encoding="utf-8") as f:
         json.dump(res, f, indent=2)
-    print("device model: %.1f instructions per 64-byte frame (callgrind,"
-          " mlx5_emu_drain of %d frames, eMPW)" % (per_frame, frames))
     return 0
 
 
