@@ -360,12 +360,13 @@ emu_sq_depart_wqe(struct mlx5_emu *emu, struct emu_sq *sq,
 
 /*
  * The only active SQ, @p sq, without scheduling elements: go on with its
- * packets while the pacer does not hold them (no rate, or a packet that
- * costs no tokens: the rest of an eMPW WQE in WQE-rate mode), through
- * its WQEs, up to @p horizon_ps and @p *budget departures. Each leaves
- * when it is ready and the line is free, the time the full scan of
- * emu_engine_run() would give it, without the scan. Doorbells are not
- * read here, so no other SQ can become active meanwhile.
+ * packets through its WQEs, up to @p horizon_ps and @p *budget
+ * departures. Each leaves when its pacer allows it and the line is free,
+ * the time the full scan of emu_engine_run() would give it, without the
+ * scan. Doorbells are not read here, so no other SQ can become active
+ * meanwhile. The packets the pacer does not charge (no rate, or the rest
+ * of an eMPW WQE in WQE-rate mode) leave WQE by WQE when nothing
+ * captures the wire (emu_sq_depart_wqe).
  */
 static void
 emu_sq_depart_alone(struct mlx5_emu *emu, struct emu_sq *sq,
@@ -387,14 +388,13 @@ emu_sq_depart_alone(struct mlx5_emu *emu, struct emu_sq *sq,
 		}
 		if (w->kind != EMU_WQE_SEND)
 			return;
-		e = emu_pp_get(emu, sq->pp_index);
-		if (e != NULL && emu_pp_cost(e, w) != 0)
-			return;
-		t = sq->ready_ps > emu->port_free_ps ? sq->ready_ps :
-						       emu->port_free_ps;
+		t = emu_sq_eligible(emu, sq);
+		if (t < emu->port_free_ps)
+			t = emu->port_free_ps;
 		if (t > horizon_ps)
 			return;
-		if (fast) {
+		e = emu_pp_get(emu, sq->pp_index);
+		if (fast && (e == NULL || emu_pp_cost(e, w) == 0)) {
 			emu_sq_depart_wqe(emu, sq, horizon_ps, budget);
 			continue;
 		}
