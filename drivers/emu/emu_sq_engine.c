@@ -297,16 +297,19 @@ emu_sq_depart(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t, bool sched)
 }
 
 /*
- * The packets of the head of @p sq from the current one on, back to back,
- * in the conditions of emu_sq_depart_alone() and with no capture, no
- * E-Switch drop and no tokens to charge: what emu_sq_depart() does for
- * each, with the wire counters and the line kept in registers and written
- * back once. Up to the WQE's last packet (then completed), @p horizon_ps
- * or @p *budget departures.
+ * The packets of the head of @p sq from the current one on, in the
+ * conditions of emu_sq_depart_alone() and with no capture and no E-Switch
+ * drop: what emu_sq_depart() does for each, with the wire counters and the
+ * line kept in registers and written back once. Each leaves at the later
+ * of its pacer's eligibility (@p e: its entry, NULL for none) and the
+ * line's freedom. Up to the WQE's last packet (then completed),
+ * @p horizon_ps or @p *budget departures. Always inlined, so that the
+ * caller's copy for an unpaced SQ (@p e NULL) has no pacer tests.
  */
-static void
+static inline __attribute__((always_inline)) void
 emu_sq_depart_wqe(struct mlx5_emu *emu, struct emu_sq *sq,
-		  uint64_t horizon_ps, uint32_t *budget)
+		  const struct emu_pp_entry *e, uint64_t horizon_ps,
+		  uint32_t *budget)
 {
 	struct emu_wqe *w = &sq->head;
 	/* What emu_port_admits() lets out: len + FCS <= MTU + hard MTU. */
@@ -322,6 +325,15 @@ emu_sq_depart_wqe(struct mlx5_emu *emu, struct emu_sq *sq,
 	while (left > 0) {
 		uint64_t t = ready > free_ps ? ready : free_ps;
 
+		if (e != NULL) {
+			uint64_t elig;
+
+			/* The pacer reads the head's readiness from the SQ. */
+			sq->ready_ps = ready;
+			elig = emu_sq_eligible(emu, sq);
+			if (elig > t)
+				t = elig;
+		}
 		if (t > horizon_ps)
 			break;
 		left--;
@@ -334,6 +346,10 @@ emu_sq_depart_wqe(struct mlx5_emu *emu, struct emu_sq *sq,
 		} else {
 			sq->st.mtu_drops++;
 			emu->port.mtu_drops++;
+		}
+		if (e != NULL) {
+			emu_sq_charge(emu, sq, t);
+			sq->elig_valid = false;
 		}
 		ready = t;
 		if (!emu_wqe_next_packet(w)) {
@@ -364,9 +380,8 @@ emu_sq_depart_wqe(struct mlx5_emu *emu, struct emu_sq *sq,
  * departures. Each leaves when its pacer allows it and the line is free,
  * the time the full scan of emu_engine_run() would give it, without the
  * scan. Doorbells are not read here, so no other SQ can become active
- * meanwhile. The packets the pacer does not charge (no rate, or the rest
- * of an eMPW WQE in WQE-rate mode) leave WQE by WQE when nothing
- * captures the wire (emu_sq_depart_wqe).
+ * meanwhile. When nothing captures the wire, they leave WQE by WQE
+ * (emu_sq_depart_wqe).
  */
 static void
 emu_sq_depart_alone(struct mlx5_emu *emu, struct emu_sq *sq,
@@ -377,7 +392,6 @@ emu_sq_depart_alone(struct mlx5_emu *emu, struct emu_sq *sq,
 		    !emu->cfg.eswitch_switchdev;
 
 	while (sq->active && emu->nb_active == 1 && *budget > 0) {
-		const struct emu_pp_entry *e;
 		uint64_t t;
 
 		if (!w->valid) {
@@ -393,9 +407,16 @@ emu_sq_depart_alone(struct mlx5_emu *emu, struct emu_sq *sq,
 			t = emu->port_free_ps;
 		if (t > horizon_ps)
 			return;
-		e = emu_pp_get(emu, sq->pp_index);
-		if (fast && (e == NULL || emu_pp_cost(e, w) == 0)) {
-			emu_sq_depart_wqe(emu, sq, horizon_ps, budget);
+		if (fast) {
+			const struct emu_pp_entry *e =
+				emu_pp_get(emu, sq->pp_index);
+
+			if (e == NULL)
+				emu_sq_depart_wqe(emu, sq, NULL, horizon_ps,
+						  budget);
+			else
+				emu_sq_depart_wqe(emu, sq, e, horizon_ps,
+						  budget);
 			continue;
 		}
 		(*budget)--;
