@@ -96,7 +96,7 @@ model_fill(uint16_t port_id, struct rte_mempool *pool, uint64_t *posted)
  */
 static int
 model_round(uint16_t port_id, struct rte_mempool *pool, uint64_t frames,
-	    bool callgrind, uint64_t *ns, uint64_t *sent)
+	    bool callgrind __rte_unused, uint64_t *ns, uint64_t *sent)
 {
 	uint64_t wire0, wire, errors, posted = 0, t0;
 	int ret;
@@ -119,7 +119,6 @@ model_round(uint16_t port_id, struct rte_mempool *pool, uint64_t frames,
 #endif
 		*ns += bench_thread_cpu_ns() - t0;
 	}
-	(void)callgrind;
 	if (ret == 0)
 		ret = bench_mlx5_tm_wire(port_id, &wire, &errors);
 	if (ret != 0)

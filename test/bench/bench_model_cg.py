@@ -13,6 +13,7 @@ Usage: bench_model_cg.py --dumps PREFIX --results FILE
 import argparse
 import glob
 import json
+import os
 import sys
 
 
@@ -31,7 +32,8 @@ def read_dump(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dumps", required=True, help="dump file prefix")
-    ap.add_argument("--results", required=True, help="results.json")
+    ap.add_argument("--results", required=True,
+                    help="results.json to merge into (made if missing)")
     a = ap.parse_args()
     found = {}
     for path in sorted(glob.glob(a.dumps + "*")):
@@ -42,8 +44,10 @@ def main():
     if not found:
         print("model: no callgrind dump \"model:...\" under %s" % a.dumps)
         return 1
-    with open(a.results, encoding="utf-8") as f:
-        res = json.load(f)
+    res = {}
+    if os.path.exists(a.results):
+        with open(a.results, encoding="utf-8") as f:
+            res = json.load(f)
     model = res.setdefault("model", {})
     for case, (frames, total) in found.items():
         per_frame = total / frames if frames else 0.0
