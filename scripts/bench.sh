@@ -10,14 +10,18 @@
 #    reduced packet count: instructions per packet, and the hottest lines
 #    of the PMD's burst function (BUILD/bench/annotate.txt has the full
 #    callgrind_annotate --auto=yes listing);
-# 3. end to end: Debian's dpdk-testpmd txonly, 64-byte frames on one queue,
+# 3. when valgrind is installed, the device model's instructions per
+#    64-byte frame (mlx5-tm-bench --only model under callgrind:
+#    deterministic, whatever the load);
+# 4. end to end: Debian's dpdk-testpmd txonly, 64-byte frames on one queue,
 #    mlx5-tm on the device model (real time) and net_null, one after the
 #    other (test/bench/testpmd_txonly.py; BUILD/bench/txonly.json).
 #
 # Environment: BENCH_ARGS (more mlx5-tm-bench options for the timing run),
 # BENCH_CG_PACKETS (packets per case under callgrind, default 4096),
-# BENCH_NO_CALLGRIND=1 to skip step 2, BENCH_NO_TXONLY=1 to skip step 3,
-# BENCH_TXONLY_SECONDS (measured window of step 3, default 5).
+# BENCH_NO_CALLGRIND=1 to skip steps 2 and 3, BENCH_CG_MODEL_FRAMES (frames
+# of step 3, default 40000), BENCH_NO_TXONLY=1 to skip step 4,
+# BENCH_TXONLY_SECONDS (measured window of step 4, default 5).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,7 +36,8 @@ if [ ! -x "$BIN" ]; then
 fi
 mkdir -p "$OUT"
 rm -f "$OUT"/timing.json "$OUT"/callgrind.json "$OUT"/results.json \
-	"$OUT"/callgrind.out.* "$OUT"/annotate.txt "$OUT"/txonly.json
+	"$OUT"/callgrind.out.* "$OUT"/annotate.txt "$OUT"/txonly.json \
+	"$OUT"/model.callgrind.*
 
 echo "== mlx5-tm-bench (timing) =="
 # shellcheck disable=SC2086
@@ -54,6 +59,19 @@ if [ "${BENCH_NO_CALLGRIND:-0}" != 1 ] && command -v valgrind >/dev/null; then
 		--annotate "$OUT/annotate.txt" --src-root "$ROOT" \
 		--build-dir "$BUILD" \
 		| tee "$OUT/callgrind.txt"
+	echo
+	echo "== mlx5-tm-bench --callgrind --only model (device model per frame) =="
+	valgrind --tool=callgrind --collect-atstart=no \
+		--callgrind-out-file="$OUT/model.callgrind.%p" \
+		"$BIN" --callgrind --only model \
+		--packets "${BENCH_CG_MODEL_FRAMES:-40000}" \
+		> "$OUT/model.callgrind.log" 2>&1 || {
+		echo "bench: callgrind run failed, see $OUT/model.callgrind.log" >&2
+		exit 1
+	}
+	"$PY" "$ROOT/test/bench/bench_model_cg.py" \
+		--dumps "$OUT/model.callgrind." --results "$OUT/results.json" \
+		| tee -a "$OUT/callgrind.txt"
 else
 	echo "bench: valgrind not installed (or BENCH_NO_CALLGRIND=1):" \
 		"no instruction counts"

@@ -390,7 +390,15 @@ struct mlx5_emu {
 	uint32_t nb_active;
 	uint32_t cap_active;
 	uint64_t port_free_ps;
-	uint64_t port_rem;
+	uint64_t port_rem;      /* of the line times, below the line rate */
+	/*
+	 * The last frame size on the line (bytes with overheads) and its
+	 * line time, bytes * 8e6 ps divided by the line rate in Mbit/s:
+	 * quotient and remainder, so that like frames need no division.
+	 */
+	uint32_t line_bytes;
+	uint64_t line_q;
+	uint64_t line_r;
 	uint32_t rr_last_sqn;
 	struct emu_sched *sched; /* scheduling elements (emu_sched.c) */
 	/* wire */
@@ -560,6 +568,125 @@ int emu_wire_open(struct mlx5_emu *emu, const char *path);
 void emu_wire_close(struct mlx5_emu *emu);
 void emu_wire_depart(struct mlx5_emu *emu, struct emu_sq *sq,
 		     const struct emu_wqe *w, uint64_t time_ps);
+enum emu_vport_tx_class emu_wire_class(const struct emu_wqe *w);
+void emu_rate_win_next(struct emu_rate_win *win, uint64_t bytes,
+		       uint64_t busy_ps);
+
+/*
+ * The wire counters a departure changes, copied out of an SQ and its
+ * device (emu_wire_tally_load) and written back (emu_wire_tally_store):
+ * the engine keeps them in registers over the packets of a WQE. The
+ * rarer ones (an SQ's first departure, other than unicast frames, a
+ * window bucket that fills) go to memory at once.
+ */
+struct emu_wire_tally {
+	struct mlx5_emu *emu;
+	struct emu_sq *sq;
+	uint64_t packets;       /* sq->st */
+	uint64_t bytes;
+	uint64_t last_ps;
+	uint64_t min_gap_ps;
+	uint64_t max_gap_ps;
+	uint64_t win_bytes;     /* sq->st.win's current bucket */
+	uint64_t win_busy_ps;
+	uint64_t port_packets;  /* emu->port */
+	uint64_t port_bytes;
+	uint64_t uc_packets;    /* emu->vport_tx[EMU_VPORT_TX_UNICAST] */
+	uint64_t uc_octets;
+};
+
+static inline void
+emu_wire_tally_load(struct emu_wire_tally *y, struct mlx5_emu *emu,
+		    struct emu_sq *sq)
+{
+	struct emu_sq_stats *st = &sq->st;
+
+	y->emu = emu;
+	y->sq = sq;
+	y->packets = st->packets;
+	y->bytes = st->bytes;
+	y->last_ps = st->last_ps;
+	y->min_gap_ps = st->min_gap_ps;
+	y->max_gap_ps = st->max_gap_ps;
+	y->win_bytes = st->win.bytes[st->win.cur];
+	y->win_busy_ps = st->win.busy_ps[st->win.cur];
+	y->port_packets = emu->port.packets;
+	y->port_bytes = emu->port.bytes;
+	y->uc_packets = emu->vport_tx[EMU_VPORT_TX_UNICAST].packets;
+	y->uc_octets = emu->vport_tx[EMU_VPORT_TX_UNICAST].octets;
+}
+
+static inline void
+emu_wire_tally_store(const struct emu_wire_tally *y)
+{
+	struct emu_sq_stats *st = &y->sq->st;
+
+	st->packets = y->packets;
+	st->bytes = y->bytes;
+	st->last_ps = y->last_ps;
+	st->min_gap_ps = y->min_gap_ps;
+	st->max_gap_ps = y->max_gap_ps;
+	st->win.bytes[st->win.cur] = y->win_bytes;
+	st->win.busy_ps[st->win.cur] = y->win_busy_ps;
+	y->emu->port.packets = y->port_packets;
+	y->emu->port.bytes = y->port_bytes;
+	y->emu->vport_tx[EMU_VPORT_TX_UNICAST].packets = y->uc_packets;
+	y->emu->vport_tx[EMU_VPORT_TX_UNICAST].octets = y->uc_octets;
+}
+
+/*
+ * The packet at the head of @p w leaves at @p time_ps; the SQ's head was
+ * ready at @p ready_ps. Counts it: SQ, port and vport counters, the
+ * gaps between departures and the recent-rate window.
+ */
+static inline void
+emu_wire_tally_note(struct emu_wire_tally *y, const struct emu_wqe *w,
+		    uint64_t ready_ps, uint64_t time_ps)
+{
+	uint32_t len = w->len;
+
+	if (y->packets > 0) {
+		uint64_t gap = time_ps - y->last_ps;
+
+		/* Only a head that waited for the previous departure. */
+		if (ready_ps <= y->last_ps && time_ps >= y->last_ps) {
+			if (y->win_busy_ps >= EMU_RATE_WIN_BUCKET_PS) {
+				emu_rate_win_next(&y->sq->st.win, y->win_bytes,
+						  y->win_busy_ps);
+				y->win_bytes = 0;
+				y->win_busy_ps = 0;
+			}
+			y->win_bytes += len;
+			y->win_busy_ps += gap;
+		}
+		if (y->packets == 1 || gap < y->min_gap_ps)
+			y->min_gap_ps = gap;
+		if (gap > y->max_gap_ps)
+			y->max_gap_ps = gap;
+	} else {
+		y->sq->st.first_ps = time_ps;
+	}
+	y->last_ps = time_ps;
+	y->packets++;
+	y->bytes += len;
+	y->port_packets++;
+	y->port_bytes += len;
+	/* The group bit of the first byte tells the common unicast frame. */
+	if (!(w->gather[w->pkts[w->pkt].first].ptr[0] & 1)) {
+		y->uc_packets++;
+		y->uc_octets += len;
+	} else {
+		struct emu_vport_tx *vc = &y->emu->vport_tx[emu_wire_class(w)];
+
+		if (vc == &y->emu->vport_tx[EMU_VPORT_TX_UNICAST]) {
+			y->uc_packets++;
+			y->uc_octets += len;
+		} else {
+			vc->packets++;
+			vc->octets += len;
+		}
+	}
+}
 
 /* emu_fault.c */
 bool emu_fault_cmd_hit(struct mlx5_emu *emu, uint16_t opcode,

@@ -161,19 +161,40 @@ emu_sq_charge(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 	sq->tat_rem = num % e->rate;
 }
 
-/* Occupy the line for a frame of @p len bytes from @p t. */
-static void
-emu_port_occupy(struct mlx5_emu *emu, uint64_t t, uint32_t len)
+/*
+ * Occupy the line for a frame of @p len bytes from @p t: (bytes * 8e6 +
+ * remainder) / line rate picoseconds, the remainder carried. Both the
+ * carried remainder and that of the frame size are below the rate, so the
+ * quotient is the frame size's plus at most one. The line's state is
+ * passed by pointer: the device's, or the engine's copy of it in
+ * registers (emu_sq_depart_wqe).
+ */
+static inline void
+emu_line_occupy(struct mlx5_emu *emu, uint64_t *free_ps, uint64_t *rem_io,
+		uint64_t *busy_ns, uint64_t t, uint32_t len)
 {
-	uint64_t bytes = (len < EMU_MIN_FRAME ? EMU_MIN_FRAME : len) +
+	uint32_t bytes = (len < EMU_MIN_FRAME ? EMU_MIN_FRAME : len) +
 			 EMU_WIRE_OVERHEAD;
-	/* At most ~1e4 bytes * 8e6 plus a remainder below 2^32. */
-	uint64_t num = bytes * 8 * 1000000ULL + emu->port_rem;
-	uint64_t busy = num / emu->caps.line_rate_mbps;
+	uint32_t rate = emu->caps.line_rate_mbps;
+	uint64_t busy, rem;
 
-	emu->port_rem = num % emu->caps.line_rate_mbps;
-	emu->port_free_ps = t + busy;
-	emu->port.wire_busy_ns += busy / EMU_PS_PER_NS;
+	if (bytes != emu->line_bytes) {
+		/* At most ~1e4 bytes * 8e6: 64 bits are enough. */
+		uint64_t num = (uint64_t)bytes * 8 * 1000000ULL;
+
+		emu->line_bytes = bytes;
+		emu->line_q = num / rate;
+		emu->line_r = num % rate;
+	}
+	busy = emu->line_q;
+	rem = *rem_io + emu->line_r;
+	if (rem >= rate) {
+		busy++;
+		rem -= rate;
+	}
+	*rem_io = rem;
+	*free_ps = t + busy;
+	*busy_ns += busy / EMU_PS_PER_NS;
 }
 
 /* The head of @p sq is done: move on to the next WQE. */
@@ -187,6 +208,15 @@ emu_sq_next(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 	sq->st.wqes++;
 	if (sq->ci == sq->rung_pi)
 		emu_active_del(emu, sq);
+}
+
+/* The head of @p sq (its last packet, or a NOP) is done at @p t. */
+static inline void
+emu_sq_wqe_sent(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
+{
+	if (sq->head.cq_update)
+		emu_cq_complete(emu, sq, &sq->head, t);
+	emu_sq_next(emu, sq, t);
 }
 
 static void
@@ -215,9 +245,7 @@ emu_sq_local(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 		emu_engine_sq_error(emu, sq, (uint16_t)(w->index + w->nbb));
 		return;
 	}
-	if (w->cq_update)
-		emu_cq_complete(emu, sq, w, t);
-	emu_sq_next(emu, sq, t);
+	emu_sq_wqe_sent(emu, sq, t);
 }
 
 /*
@@ -252,7 +280,8 @@ emu_sq_depart(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t, bool sched)
 	/* Paced as any frame; a dropped one never occupies the line. */
 	if (emu_port_admits(emu, sq, w)) {
 		emu_wire_depart(emu, sq, w, t);
-		emu_port_occupy(emu, t, w->len);
+		emu_line_occupy(emu, &emu->port_free_ps, &emu->port_rem,
+				&emu->port.wire_busy_ns, t, w->len);
 	}
 	emu_sq_charge(emu, sq, t);
 	if (sched)
@@ -264,28 +293,105 @@ emu_sq_depart(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t, bool sched)
 		sq->elig_valid = false;
 		return;
 	}
-	if (w->cq_update)
-		emu_cq_complete(emu, sq, w, t);
-	emu_sq_next(emu, sq, t);
+	emu_sq_wqe_sent(emu, sq, t);
+}
+
+/*
+ * The packets of the head of @p sq from the current one on, in the
+ * conditions of emu_sq_depart_alone() and with no capture and no E-Switch
+ * drop: what emu_sq_depart() does for each, with the wire counters and the
+ * line kept in registers and written back once. Each leaves at the later
+ * of its pacer's eligibility (@p e: its entry, NULL for none) and the
+ * line's freedom. Up to the WQE's last packet (then completed),
+ * @p horizon_ps or @p *budget departures. Always inlined, so that the
+ * caller's copy for an unpaced SQ (@p e NULL) has no pacer tests.
+ */
+static inline __attribute__((always_inline)) void
+emu_sq_depart_wqe(struct mlx5_emu *emu, struct emu_sq *sq,
+		  const struct emu_pp_entry *e, uint64_t horizon_ps,
+		  uint32_t *budget)
+{
+	struct emu_wqe *w = &sq->head;
+	/* What emu_port_admits() lets out: len + FCS <= MTU + hard MTU. */
+	uint32_t max_len = emu->mtu + EMU_HARD_MTU - EMU_FCS_LEN;
+	uint64_t free_ps = emu->port_free_ps, rem = emu->port_rem;
+	uint64_t busy_ns = emu->port.wire_busy_ns;
+	uint64_t ready = sq->ready_ps, sim = emu->sim_ps;
+	uint32_t left = *budget;
+	struct emu_wire_tally y;
+	bool sent_last = false;
+
+	emu_wire_tally_load(&y, emu, sq);
+	while (left > 0) {
+		uint64_t t = ready > free_ps ? ready : free_ps;
+
+		if (e != NULL) {
+			uint64_t elig;
+
+			/* The pacer reads the head's readiness from the SQ. */
+			sq->ready_ps = ready;
+			elig = emu_sq_eligible(emu, sq);
+			if (elig > t)
+				t = elig;
+		}
+		if (t > horizon_ps)
+			break;
+		left--;
+		if (t > sim)
+			sim = t;
+		if (w->len <= max_len) {
+			emu_wire_tally_note(&y, w, ready, t);
+			emu_line_occupy(emu, &free_ps, &rem, &busy_ns, t,
+					w->len);
+		} else {
+			sq->st.mtu_drops++;
+			emu->port.mtu_drops++;
+		}
+		if (e != NULL) {
+			emu_sq_charge(emu, sq, t);
+			sq->elig_valid = false;
+		}
+		ready = t;
+		if (!emu_wqe_next_packet(w)) {
+			sent_last = true;
+			break;
+		}
+	}
+	emu_wire_tally_store(&y);
+	emu->port_free_ps = free_ps;
+	emu->port_rem = rem;
+	emu->port.wire_busy_ns = busy_ns;
+	emu->sim_ps = sim;
+	if (left == *budget)
+		return;
+	*budget = left;
+	emu->rr_last_sqn = sq->sqn;
+	if (sent_last) {
+		emu_sq_wqe_sent(emu, sq, ready);
+	} else {
+		sq->ready_ps = ready;
+		sq->elig_valid = false;
+	}
 }
 
 /*
  * The only active SQ, @p sq, without scheduling elements: go on with its
- * packets while the pacer does not hold them (no rate, or a packet that
- * costs no tokens: the rest of an eMPW WQE in WQE-rate mode), through
- * its WQEs, up to @p horizon_ps and @p *budget departures. Each leaves
- * when it is ready and the line is free, the time the full scan of
- * emu_engine_run() would give it, without the scan. Doorbells are not
- * read here, so no other SQ can become active meanwhile.
+ * packets through its WQEs, up to @p horizon_ps and @p *budget
+ * departures. Each leaves when its pacer allows it and the line is free,
+ * the time the full scan of emu_engine_run() would give it, without the
+ * scan. Doorbells are not read here, so no other SQ can become active
+ * meanwhile. When nothing captures the wire, they leave WQE by WQE
+ * (emu_sq_depart_wqe).
  */
 static void
 emu_sq_depart_alone(struct mlx5_emu *emu, struct emu_sq *sq,
 		    uint64_t horizon_ps, uint32_t *budget)
 {
 	struct emu_wqe *w = &sq->head;
+	bool fast = emu->dumper == NULL && emu->hook == NULL &&
+		    !emu->cfg.eswitch_switchdev;
 
 	while (sq->active && emu->nb_active == 1 && *budget > 0) {
-		const struct emu_pp_entry *e;
 		uint64_t t;
 
 		if (!w->valid) {
@@ -296,13 +402,23 @@ emu_sq_depart_alone(struct mlx5_emu *emu, struct emu_sq *sq,
 		}
 		if (w->kind != EMU_WQE_SEND)
 			return;
-		e = emu_pp_get(emu, sq->pp_index);
-		if (e != NULL && emu_pp_cost(e, w) != 0)
-			return;
-		t = sq->ready_ps > emu->port_free_ps ? sq->ready_ps :
-						       emu->port_free_ps;
+		t = emu_sq_eligible(emu, sq);
+		if (t < emu->port_free_ps)
+			t = emu->port_free_ps;
 		if (t > horizon_ps)
 			return;
+		if (fast) {
+			const struct emu_pp_entry *e =
+				emu_pp_get(emu, sq->pp_index);
+
+			if (e == NULL)
+				emu_sq_depart_wqe(emu, sq, NULL, horizon_ps,
+						  budget);
+			else
+				emu_sq_depart_wqe(emu, sq, e, horizon_ps,
+						  budget);
+			continue;
+		}
 		(*budget)--;
 		if (t > emu->sim_ps)
 			emu->sim_ps = t;

@@ -44,40 +44,19 @@ emu_wire_close(struct mlx5_emu *emu)
 	emu->pcap = NULL;
 }
 
-static inline void
-emu_sq_stats_note(struct emu_sq *sq, uint64_t time_ps)
-{
-	struct emu_sq_stats *st = &sq->st;
-
-	if (st->packets > 0) {
-		uint64_t gap = time_ps - st->last_ps;
-
-		if (st->packets == 1 || gap < st->min_gap_ps)
-			st->min_gap_ps = gap;
-		if (gap > st->max_gap_ps)
-			st->max_gap_ps = gap;
-	} else {
-		st->first_ps = time_ps;
-	}
-	st->last_ps = time_ps;
-	st->packets++;
-}
-
 /*
  * Unicast, multicast or broadcast, from the destination MAC of the
- * packet at the head of @p w (of an eMPW WQE: that packet's own). Its
- * first gather entry has at least a byte: the group bit of that byte
- * tells a unicast frame, the common case, without gathering the MAC.
+ * packet at the head of @p w (of an eMPW WQE: that packet's own).
+ * emu_wire_tally_note() tells a unicast frame, the common case, from the
+ * group bit of its first byte before it asks.
  */
-static enum emu_vport_tx_class
+enum emu_vport_tx_class
 emu_wire_class(const struct emu_wqe *w)
 {
 	const struct emu_wqe_pkt *p = &w->pkts[w->pkt];
 	uint8_t dmac[6];
 	uint32_t i, k, n = 0;
 
-	if (!(w->gather[p->first].ptr[0] & 1))
-		return EMU_VPORT_TX_UNICAST;
 	for (i = p->first; i < (uint32_t)p->first + p->nb && n < sizeof(dmac);
 	     i++)
 		for (k = 0; k < w->gather[i].len && n < sizeof(dmac); k++)
@@ -90,38 +69,29 @@ emu_wire_class(const struct emu_wqe *w)
 	return EMU_VPORT_TX_BROADCAST;
 }
 
-/* A departure of @p len bytes at @p time_ps into the recent-rate window. */
-static void
-emu_rate_win_note(struct emu_sq *sq, uint64_t time_ps, uint32_t len)
+/*
+ * The current bucket of the recent-rate window is full with @p bytes
+ * over @p busy_ps: store it and start the next one, empty.
+ */
+void
+emu_rate_win_next(struct emu_rate_win *win, uint64_t bytes, uint64_t busy_ps)
 {
-	struct emu_rate_win *win = &sq->st.win;
-
-	/* Only a head that waited for the previous departure measures. */
-	if (sq->st.packets == 0 || sq->ready_ps > sq->st.last_ps ||
-	    time_ps < sq->st.last_ps)
-		return;
-	if (win->busy_ps[win->cur] >= EMU_RATE_WIN_BUCKET_PS) {
-		win->cur = (uint8_t)((win->cur + 1) % EMU_RATE_WIN_BUCKETS);
-		win->bytes[win->cur] = 0;
-		win->busy_ps[win->cur] = 0;
-	}
-	win->bytes[win->cur] += len;
-	win->busy_ps[win->cur] += time_ps - sq->st.last_ps;
+	win->bytes[win->cur] = bytes;
+	win->busy_ps[win->cur] = busy_ps;
+	win->cur = (uint8_t)((win->cur + 1) % EMU_RATE_WIN_BUCKETS);
+	win->bytes[win->cur] = 0;
+	win->busy_ps[win->cur] = 0;
 }
 
 void
 emu_wire_depart(struct mlx5_emu *emu, struct emu_sq *sq,
 		const struct emu_wqe *w, uint64_t time_ps)
 {
-	struct emu_vport_tx *vc = &emu->vport_tx[emu_wire_class(w)];
+	struct emu_wire_tally y;
 
-	emu_rate_win_note(sq, time_ps, w->len);
-	emu_sq_stats_note(sq, time_ps);
-	sq->st.bytes += w->len;
-	emu->port.packets++;
-	emu->port.bytes += w->len;
-	vc->packets++;
-	vc->octets += w->len;
+	emu_wire_tally_load(&y, emu, sq);
+	emu_wire_tally_note(&y, w, sq->ready_ps, time_ps);
+	emu_wire_tally_store(&y);
 	if (emu->dumper == NULL && emu->hook == NULL)
 		return;
 	emu_wqe_gather(w, emu->frame);

@@ -109,22 +109,29 @@ emu_inline_needed(const uint8_t *p, uint32_t n, uint8_t mode)
 }
 
 /*
+ * The gather list never overflows: a WQE has at most 63 segments of 16
+ * bytes (ds is 6 bits), the control and Ethernet segments take three, and
+ * each entry takes at least one, beside a SEND's inline header.
+ */
+_Static_assert(MLX5_WQE_CTRL_DS_MASK - 3 + 1 <= EMU_MAX_GATHER,
+	       "a WQE has more gather entries than emu_wqe holds");
+
+/*
  * Take the data segment or inline data segment at @p seg (ending before
- * @p end) as the next gather entry. Returns the segment after it, or NULL
- * once @p w is marked bad.
+ * @p end) as the next gather entry. @p *mr is the memory region of the
+ * WQE's previous data segment, NULL at first: its lkey, PD and existence
+ * were checked already, so that the segments of one mempool's buffers
+ * look their region up once per WQE. Returns the segment after it, or
+ * NULL once @p w is marked bad.
  */
 static inline const uint8_t *
 emu_wqe_take_seg(const struct mlx5_emu *emu, const struct emu_sq *sq,
 		 struct emu_wqe *w, const uint8_t *seg, const uint8_t *end,
-		 bool *inline_seg)
+		 bool *inline_seg, const struct emu_mr **mr)
 {
 	uint32_t bc = mlx5_prm_read32(seg, 0);
 	struct emu_gather *g = &w->gather[w->nb_gather];
 
-	if (w->nb_gather == EMU_MAX_GATHER) {
-		emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
-		return NULL;
-	}
 	*inline_seg = (bc & MLX5_INLINE_SEG) != 0;
 	if (*inline_seg) {
 		uint32_t n = bc & ~MLX5_INLINE_SEG;
@@ -141,14 +148,21 @@ emu_wqe_take_seg(const struct mlx5_emu *emu, const struct emu_sq *sq,
 	} else {
 		uint32_t lkey = MLX5_GET(wqe_data_seg, seg, lkey);
 		uint64_t addr = MLX5_GET64(wqe_data_seg, seg, addr);
-		const struct emu_mr *mr = emu_idtab_get(&emu->mrs, lkey);
+		const struct emu_mr *r = *mr;
 
 		if (bc == 0) {
 			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
 			return NULL;
 		}
-		if (mr == NULL || mr->pd != sq->pd || addr < mr->start ||
-		    addr > mr->end || bc > mr->end - addr) {
+		if (r == NULL || r->pub.lkey != lkey) {
+			r = emu_idtab_get(&emu->mrs, lkey);
+			if (r == NULL || r->pd != sq->pd) {
+				emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+				return NULL;
+			}
+			*mr = r;
+		}
+		if (addr < r->start || addr > r->end || bc > r->end - addr) {
 			emu_wqe_bad(w, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
 			return NULL;
 		}
@@ -179,6 +193,7 @@ emu_wqe_decode_send(const struct mlx5_emu *emu, const struct emu_sq *sq,
 {
 	const uint8_t *eseg = w->raw + MLX5_ST_SZ_BYTES(wqe_ctrl_seg);
 	const uint8_t *seg = eseg + MLX5_ST_SZ_BYTES(wqe_eth_seg);
+	const struct emu_mr *mr = NULL;
 	uint32_t inl, len = 0;
 	uint8_t required;
 	bool inline_seg;
@@ -208,7 +223,7 @@ emu_wqe_decode_send(const struct mlx5_emu *emu, const struct emu_sq *sq,
 		}
 	}
 	while (seg < end) {
-		seg = emu_wqe_take_seg(emu, sq, w, seg, end, &inline_seg);
+		seg = emu_wqe_take_seg(emu, sq, w, seg, end, &inline_seg, &mr);
 		if (seg == NULL)
 			return;
 		len += w->gather[w->nb_gather - 1].len;
@@ -254,6 +269,7 @@ emu_wqe_decode_empw(const struct mlx5_emu *emu, const struct emu_sq *sq,
 	const uint8_t *eseg = w->raw + MLX5_ST_SZ_BYTES(wqe_ctrl_seg);
 	const uint8_t *seg = eseg + MLX5_ST_SZ_BYTES(wqe_eth_seg);
 	uint8_t required = emu_wqe_inline_required(emu, sq);
+	const struct emu_mr *mr = NULL;
 	bool inline_seg;
 
 	if (!emu->caps.empw || !sq->allow_mpw ||
@@ -265,7 +281,7 @@ emu_wqe_decode_empw(const struct mlx5_emu *emu, const struct emu_sq *sq,
 		struct emu_wqe_pkt *p = &w->pkts[w->nb_pkts];
 		const struct emu_gather *g;
 
-		seg = emu_wqe_take_seg(emu, sq, w, seg, end, &inline_seg);
+		seg = emu_wqe_take_seg(emu, sq, w, seg, end, &inline_seg, &mr);
 		if (seg == NULL)
 			return;
 		g = &w->gather[w->nb_gather - 1];

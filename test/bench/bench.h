@@ -34,6 +34,7 @@ struct bench_opts {
 	bool run_datapath;       /**< Run the datapath part. */
 	bool run_control;        /**< Run the control-path part. */
 	bool run_memory;         /**< Run the memory part. */
+	bool run_model;          /**< Run the device-model part. */
 	const char *profile;     /**< Device-model profile (emu=). */
 	const char *json_path;   /**< --json FILE, NULL for none. */
 };
@@ -156,5 +157,8 @@ int bench_control_run(const struct bench_opts *o, struct bench_json *js);
 
 /** Run the memory measurements; add "memory" to @p js. */
 int bench_memory_run(const struct bench_opts *o, struct bench_json *js);
+
+/** Measure the device model's cost per frame; add "model" to @p js. */
+int bench_model_run(const struct bench_opts *o, struct bench_json *js);
 
 #endif /* MLX5_TM_BENCH_H */

@@ -79,7 +79,8 @@ usage(const char *prog)
 	       "  --max-leaves N    largest leaf count of the commit cases"
 	       " (default 1024)\n"
 	       "  --profile NAME    device-model profile (default cx6dx)\n"
-	       "  --only LIST       comma list of datapath,control,memory\n"
+	       "  --only LIST       comma list of datapath,control,memory,"
+	       "model\n"
 	       "  --callgrind       count instructions: run under\n"
 	       "                    valgrind --tool=callgrind"
 	       " --collect-atstart=no;\n"
@@ -116,6 +117,7 @@ parse_only(struct bench_opts *o, const char *list)
 		return -EINVAL;
 	strcpy(buf, list);
 	o->run_datapath = o->run_control = o->run_memory = false;
+	o->run_model = false;
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (strcmp(tok, "datapath") == 0)
@@ -124,6 +126,8 @@ parse_only(struct bench_opts *o, const char *list)
 			o->run_control = true;
 		else if (strcmp(tok, "memory") == 0)
 			o->run_memory = true;
+		else if (strcmp(tok, "model") == 0)
+			o->run_model = true;
 		else
 			return -EINVAL;
 	}
@@ -155,6 +159,7 @@ parse_args(int argc, char **argv, struct bench_opts *o, int *eal_first)
 		.packets = 100000, .rounds = 9, .reps = 5, .updates = 2000,
 		.max_leaves = 1024, .profile = "cx6dx",
 		.run_datapath = true, .run_control = true, .run_memory = true,
+		.run_model = true,
 	};
 	while (ret == 0 &&
 	       (c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -298,6 +303,8 @@ main(int argc, char **argv)
 	if (o.run_control && bench_control_run(&o, &js) != 0)
 		failed++;
 	if (o.run_memory && bench_memory_run(&o, &js) != 0)
+		failed++;
+	if (o.run_model && bench_model_run(&o, &js) != 0)
 		failed++;
 	bench_json_int(&js, "parts_failed", failed);
 	ret = bench_json_finish(&js, o.json_path);
