@@ -66,6 +66,12 @@ struct tm_queue {
 	uint64_t entry;        /**< Pacing entry, kept by the executor. */
 };
 
+/** A node and its place in the order the plan is built in. */
+struct tm_plan_order {
+	uint64_t key;
+	struct tm_node *node;
+};
+
 /**
  * What the device holds, or must hold. Its buffers are kept from plan to
  * plan (sized for the largest tree so far): no allocation per change.
@@ -80,7 +86,8 @@ struct tm_plan {
 	uint32_t nodes_cap;              /**< Of elems and the scratch. */
 	uint64_t *eff;                   /**< Scratch: effective ceilings. */
 	struct pacing_sched_child *kids; /**< Scratch: shares of a family. */
-	struct tm_node **order;          /**< Scratch: nodes in plan order. */
+	struct tm_plan_order *order;     /**< Scratch: nodes in plan order. */
+	struct tm_plan_order *order_tmp; /**< Scratch of the sort. */
 };
 
 /** Kinds of steps of a difference, in the order they are taken. */
