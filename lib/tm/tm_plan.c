@@ -140,6 +140,12 @@ reserve_diff(struct tm_diff *d, uint32_t n_old, uint32_t n_new, uint32_t nq)
 		if (ok)
 			d->ops_cap = ops;
 	}
+	if (nq > d->queues_cap) {
+		d->qsteps = resize(d->qsteps, d->queues_cap, nq,
+				   sizeof(*d->qsteps), &ok);
+		if (ok)
+			d->queues_cap = nq;
+	}
 	if (elems > d->elems_cap) {
 		d->match = resize(d->match, d->elems_cap, elems,
 				  sizeof(*d->match), &ok);
@@ -495,41 +501,48 @@ same_pacing(const struct tm_queue *a, const struct tm_queue *b)
 	       (!a->shaped || pacing_ctx_equal(&a->ctx, &b->ctx));
 }
 
-/* Queue steps of type @p type for every queue that needs one. */
-static void
-push_queues(struct tm_diff *d, const struct tm_plan *old,
-	    const struct tm_plan *new, enum tm_op_type type)
+/* The steps queue @p o of the old plan needs to become @p w: a bit
+ * (1 << enum tm_op_type) per step. */
+static uint8_t
+queue_steps(const struct tm_diff *d, const struct tm_queue *o,
+	    const struct tm_queue *w)
 {
-	uint16_t n = old->nb_txq > new->nb_txq ? old->nb_txq : new->nb_txq;
+	bool pace = !same_pacing(o, w);
+	bool group = w->group == TM_PLAN_NONE ? o->group != TM_PLAN_NONE :
+		     d->match[w->group] == TM_PLAN_NONE ||
+		     d->match[w->group] != o->group;
+
+	return (pace && w->shaped) << TM_OP_PACE |
+	       (pace || group) << TM_OP_MOVE |
+	       (o->suspended != w->suspended) << TM_OP_SUSPEND |
+	       (pace && o->shaped) << TM_OP_RELEASE;
+}
+
+/*
+ * The steps of every queue, read from both plans in one pass (the queue
+ * arrays of two plans of 1024 queues do not stay in a first-level cache
+ * from one kind of step to the next).
+ */
+static void
+classify_queues(struct tm_diff *d, const struct tm_plan *old,
+		const struct tm_plan *new, uint16_t n)
+{
 	uint16_t q;
 
-	for (q = 0; q < n; q++) {
-		const struct tm_queue *o = queue_of(old, q);
-		const struct tm_queue *w = queue_of(new, q);
-		bool pace = !same_pacing(o, w);
-		bool group = w->group == TM_PLAN_NONE ?
-			o->group != TM_PLAN_NONE :
-			d->match[w->group] == TM_PLAN_NONE ||
-			d->match[w->group] != o->group;
-		bool want;
+	for (q = 0; q < n; q++)
+		d->qsteps[q] = queue_steps(d, queue_of(old, q),
+					   queue_of(new, q));
+}
 
-		switch (type) {
-		case TM_OP_PACE:
-			want = pace && w->shaped;
-			break;
-		case TM_OP_MOVE:
-			want = pace || group;
-			break;
-		case TM_OP_SUSPEND:
-			want = o->suspended != w->suspended;
-			break;
-		default:
-			want = pace && o->shaped;
-			break;
-		}
-		if (want)
+/* Queue steps of type @p type for every queue that needs one. */
+static void
+push_queues(struct tm_diff *d, uint16_t n, enum tm_op_type type)
+{
+	uint16_t q;
+
+	for (q = 0; q < n; q++)
+		if (d->qsteps[q] & 1u << type)
 			push(d, type, q);
-	}
 }
 
 /* The same elements under the same parents: each continues itself. */
@@ -580,11 +593,10 @@ int
 tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
 	     struct tm_diff *d)
 {
+	uint16_t nq = old->nb_txq > new->nb_txq ? old->nb_txq : new->nb_txq;
 	uint32_t i;
 
-	if (reserve_diff(d, old->n_elems, new->n_elems,
-			 old->nb_txq > new->nb_txq ? old->nb_txq :
-			 new->nb_txq) != 0)
+	if (reserve_diff(d, old->n_elems, new->n_elems, nq) != 0)
 		return -ENOMEM;
 	d->n_ops = 0;
 	if (same_elements(old, new))
@@ -607,13 +619,14 @@ tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
 		     o->max_average_bw != new->elems[i].max_average_bw))
 			push(d, TM_OP_MODIFY, i);
 	}
-	push_queues(d, old, new, TM_OP_PACE);
-	push_queues(d, old, new, TM_OP_MOVE);
-	push_queues(d, old, new, TM_OP_SUSPEND);
+	classify_queues(d, old, new, nq);
+	push_queues(d, nq, TM_OP_PACE);
+	push_queues(d, nq, TM_OP_MOVE);
+	push_queues(d, nq, TM_OP_SUSPEND);
 	for (i = old->n_elems; i-- > 0;)
 		if (!d->kept[i])
 			push(d, TM_OP_DESTROY, i);
-	push_queues(d, old, new, TM_OP_RELEASE);
+	push_queues(d, nq, TM_OP_RELEASE);
 	return 0;
 }
 
@@ -624,5 +637,6 @@ tm_diff_fini(struct tm_diff *d)
 	free(d->match);
 	free(d->keys);
 	free(d->kept);
+	free(d->qsteps);
 	memset(d, 0, sizeof(*d));
 }

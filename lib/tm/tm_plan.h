@@ -124,6 +124,8 @@ struct tm_diff {
 	uint32_t elems_cap;     /**< Of match, keys and kept. */
 	struct tm_keyed *keys;  /**< Scratch: old elements by key. */
 	bool *kept;             /**< Scratch: old element continued. */
+	uint8_t *qsteps;        /**< Scratch: per queue, its steps' bits. */
+	uint32_t queues_cap;    /**< Of qsteps. */
 };
 
 /**
