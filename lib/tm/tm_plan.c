@@ -488,8 +488,8 @@ push(struct tm_diff *d, enum tm_op_type type, uint32_t index)
 
 static const struct tm_queue no_queue = { .group = TM_PLAN_NONE };
 
-static const struct tm_queue *
-queue_of(const struct tm_plan *p, uint16_t q)
+const struct tm_queue *
+tm_plan_queue(const struct tm_plan *p, uint16_t q)
 {
 	return q < p->nb_txq ? &p->queues[q] : &no_queue;
 }
@@ -530,8 +530,8 @@ classify_queues(struct tm_diff *d, const struct tm_plan *old,
 	uint16_t q;
 
 	for (q = 0; q < n; q++)
-		d->qsteps[q] = queue_steps(d, queue_of(old, q),
-					   queue_of(new, q));
+		d->qsteps[q] = queue_steps(d, tm_plan_queue(old, q),
+					   tm_plan_queue(new, q));
 }
 
 /* Queue steps of type @p type for every queue that needs one. */

@@ -188,6 +188,10 @@ tm_plan_elem(const struct tm_plan *plan, uint32_t index)
 	return index == TM_PLAN_NONE ? NULL : &plan->elems[index];
 }
 
+/** Queue @p q of @p plan; for a queue beyond it: unlimited, in no group,
+ * not suspended. */
+const struct tm_queue *tm_plan_queue(const struct tm_plan *plan, uint16_t q);
+
 /** The element of non-leaf node @p node_id, or NULL. */
 const struct tm_elem *tm_plan_node_elem(const struct tm_plan *plan,
 					uint32_t node_id);
