@@ -337,21 +337,6 @@ inherit(struct exec *x)
 					  tm_plan_queue(x->old, q)->entry : 0;
 }
 
-/* Before step @p i: the queues of the next two MODIFY_SQ steps. */
-static void
-prefetch_moves(const struct exec *x, uint32_t i)
-{
-	const struct tm_op *op = x->d.ops;
-	uint32_t n = x->d.n_ops;
-
-	if (i + 2 < n && op[i + 2].type == TM_OP_MOVE)
-		mlx5_tm_txq_prefetch(x->s->dev, (uint16_t)op[i + 2].index,
-				     false);
-	if (i + 1 < n && op[i + 1].type == TM_OP_MOVE)
-		mlx5_tm_txq_prefetch(x->s->dev, (uint16_t)op[i + 1].index,
-				     true);
-}
-
 static int
 execute(struct exec *x)
 {
@@ -366,7 +351,6 @@ execute(struct exec *x)
 		return ret;
 	}
 	for (i = 0; i < x->d.n_ops; i++) {
-		prefetch_moves(x, i);
 		ret = step(x, &x->d.ops[i], false);
 		if (ret == 0)
 			continue;

@@ -13,7 +13,6 @@
 
 #include <rte_common.h>
 #include <rte_malloc.h>
-#include <rte_prefetch.h>
 
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_ethdev.h"
@@ -483,23 +482,6 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 				txq != NULL && txq->live ? " (live)" : "");
 	pthread_mutex_unlock(&priv->lock);
 	return ret;
-}
-
-void
-mlx5_tm_txq_prefetch(struct rte_eth_dev *dev, uint16_t qid, bool sq)
-{
-	struct mlx5_tm_txq *txq = txq_of(dev, qid);
-
-	if (txq == NULL)
-		return;
-	if (sq) {
-		if (txq->sq_obj != NULL)
-			rte_prefetch0(txq->sq_obj);
-		return;
-	}
-	rte_prefetch0(&txq->sqn);
-	rte_prefetch0(&txq->state);
-	rte_prefetch0(&txq->sq_obj);
 }
 
 void

@@ -67,14 +67,6 @@ int mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 			  const struct mlx5_tm_sq_sched *to);
 
 /**
- * Prefetch what mlx5_tm_txq_set_sched() reads of Tx queue @p qid, in two
- * stages a step apart: the queue (@p sq false), then its SQ's device
- * object (@p sq true), whose address is in the queue. A commit of many
- * queues finds them cold (the port start went through megabytes since).
- */
-void mlx5_tm_txq_prefetch(struct rte_eth_dev *dev, uint16_t qid, bool sq);
-
-/**
  * Suspend or resume sending from Tx queue @p qid.
  *
  * A suspended queue accepts no new packets in tx_burst (it returns 0, so
