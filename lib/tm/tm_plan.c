@@ -26,25 +26,50 @@ committed(const struct tm_node *n)
 }
 
 /*
- * Non-root nodes in the order the plan is built: by level, siblings
- * together, non-leaf before leaves, committed leaves before the others,
- * then by weight, so that the leaves that share a group are contiguous.
+ * Sort key of a non-root node: the order the plan is built in is by
+ * level, siblings together (by parent id), non-leaf before leaves,
+ * committed leaves before the others, then by weight, so that the
+ * leaves that share a group are contiguous: 2 + 32 + 2 + 16 bits.
  */
-static int
-cmp_nodes(const void *a, const void *b)
+static uint64_t
+order_key(const struct tm_node *n)
 {
-	const struct tm_node *x = *(const struct tm_node * const *)a;
-	const struct tm_node *y = *(const struct tm_node * const *)b;
-	uint64_t kx[5] = { x->level, x->parent->id, x->leaf,
-			   committed(x) == 0, x->weight };
-	uint64_t ky[5] = { y->level, y->parent->id, y->leaf,
-			   committed(y) == 0, y->weight };
-	unsigned int i;
+	unsigned int kind = !n->leaf ? 0 : committed(n) != 0 ? 1 : 2;
 
-	for (i = 0; i < 5; i++)
-		if (kx[i] != ky[i])
-			return kx[i] < ky[i] ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return (uint64_t)n->level << 50 | (uint64_t)n->parent->id << 18 |
+	       (uint64_t)kind << 16 | n->weight;
+}
+
+/*
+ * Sort @p n nodes by key (stable: ties stay in list order), with the
+ * scratch @p tmp of the same size: a radix sort, one pass per byte of the
+ * key that differs between nodes; linear, no allocation.
+ */
+static void
+sort_nodes(struct tm_plan_order *v, struct tm_plan_order *tmp, uint32_t n)
+{
+	uint32_t count[256], i, b;
+	uint64_t differ = 0;
+
+	for (i = 1; i < n; i++)
+		differ |= v[i].key ^ v[0].key;
+	for (b = 0; b < 64 && differ >> b != 0; b += 8) {
+		uint32_t sum = 0, c;
+
+		if (((differ >> b) & 0xff) == 0)
+			continue;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(v[i].key >> b) & 0xff]++;
+		for (i = 0; i < 256; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[(v[i].key >> b) & 0xff]++] = v[i];
+		memcpy(v, tmp, sizeof(*v) * n);
+	}
 }
 
 /* State of one plan computation. */
@@ -93,6 +118,8 @@ reserve_plan(struct tm_plan *p, uint16_t nb_txq, uint32_t n)
 				 &ok);
 		p->order = resize(p->order, p->nodes_cap, n,
 				  sizeof(*p->order), &ok);
+		p->order_tmp = resize(p->order_tmp, p->nodes_cap, n,
+				      sizeof(*p->order_tmp), &ok);
 		if (ok)
 			p->nodes_cap = n;
 	}
@@ -112,6 +139,12 @@ reserve_diff(struct tm_diff *d, uint32_t n_old, uint32_t n_new, uint32_t nq)
 		d->ops = resize(d->ops, d->ops_cap, ops, sizeof(*d->ops), &ok);
 		if (ok)
 			d->ops_cap = ops;
+	}
+	if (nq > d->queues_cap) {
+		d->qsteps = resize(d->qsteps, d->queues_cap, nq,
+				   sizeof(*d->qsteps), &ok);
+		if (ok)
+			d->queues_cap = nq;
 	}
 	if (elems > d->elems_cap) {
 		d->match = resize(d->match, d->elems_cap, elems,
@@ -177,14 +210,14 @@ ceiling_of(const struct tm_tree *t, const struct tm_node *n)
  */
 static int
 add_family(struct builder *b, const struct tm_node *parent,
-	   struct tm_node **kids, uint32_t n)
+	   const struct tm_plan_order *kids, uint32_t n)
 {
 	uint32_t first = b->p->n_elems, units = 0, i, u;
 	struct pacing_error perr;
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		struct tm_node *k = kids[i];
+		struct tm_node *k = kids[i].node;
 		struct tm_elem *last = units > 0 ?
 			&b->p->elems[b->p->n_elems - 1] : NULL;
 		uint64_t key;
@@ -265,7 +298,8 @@ build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 	struct builder b = { .t = t, .p = p, .error = error };
 	uint32_t n_order = 0, i, j, depth = 0;
 	bool port = t->root->profile != NULL;
-	struct tm_node **order, *n;
+	struct tm_plan_order *order;
+	struct tm_node *n;
 	int ret;
 
 	b.eff = p->eff;
@@ -274,10 +308,12 @@ build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 	TAILQ_FOREACH(n, &t->nodes, next) {
 		if (n->level + 1u > depth)
 			depth = n->level + 1;
-		if (n->parent != NULL)
-			order[n_order++] = n;
+		if (n->parent != NULL) {
+			order[n_order].key = order_key(n);
+			order[n_order++].node = n;
+		}
 	}
-	qsort(order, n_order, sizeof(*order), cmp_nodes);
+	sort_nodes(order, p->order_tmp, n_order);
 	t->root->elem = TM_PLAN_NONE;
 	if (port)
 		t->root->elem = add_elem(&b, make_key(KEY_PORT, 0, 0),
@@ -291,9 +327,9 @@ build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 		p->elems[t->root->elem].bw_share = 1;
 	for (i = 0; i < n_order; i = j) {
 		for (j = i + 1; j < n_order; j++)
-			if (order[j]->parent != order[i]->parent)
+			if (order[j].node->parent != order[i].node->parent)
 				break;
-		ret = add_family(&b, order[i]->parent, &order[i], j - i);
+		ret = add_family(&b, order[i].node->parent, &order[i], j - i);
 		if (ret != 0)
 			return ret;
 	}
@@ -402,6 +438,7 @@ tm_plan_fini(struct tm_plan *p)
 	free(p->eff);
 	free(p->kids);
 	free(p->order);
+	free(p->order_tmp);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -451,8 +488,8 @@ push(struct tm_diff *d, enum tm_op_type type, uint32_t index)
 
 static const struct tm_queue no_queue = { .group = TM_PLAN_NONE };
 
-static const struct tm_queue *
-queue_of(const struct tm_plan *p, uint16_t q)
+const struct tm_queue *
+tm_plan_queue(const struct tm_plan *p, uint16_t q)
 {
 	return q < p->nb_txq ? &p->queues[q] : &no_queue;
 }
@@ -464,41 +501,48 @@ same_pacing(const struct tm_queue *a, const struct tm_queue *b)
 	       (!a->shaped || pacing_ctx_equal(&a->ctx, &b->ctx));
 }
 
-/* Queue steps of type @p type for every queue that needs one. */
-static void
-push_queues(struct tm_diff *d, const struct tm_plan *old,
-	    const struct tm_plan *new, enum tm_op_type type)
+/* The steps queue @p o of the old plan needs to become @p w: a bit
+ * (1 << enum tm_op_type) per step. */
+static uint8_t
+queue_steps(const struct tm_diff *d, const struct tm_queue *o,
+	    const struct tm_queue *w)
 {
-	uint16_t n = old->nb_txq > new->nb_txq ? old->nb_txq : new->nb_txq;
+	bool pace = !same_pacing(o, w);
+	bool group = w->group == TM_PLAN_NONE ? o->group != TM_PLAN_NONE :
+		     d->match[w->group] == TM_PLAN_NONE ||
+		     d->match[w->group] != o->group;
+
+	return (pace && w->shaped) << TM_OP_PACE |
+	       (pace || group) << TM_OP_MOVE |
+	       (o->suspended != w->suspended) << TM_OP_SUSPEND |
+	       (pace && o->shaped) << TM_OP_RELEASE;
+}
+
+/*
+ * The steps of every queue, read from both plans in one pass (the queue
+ * arrays of two plans of 1024 queues do not stay in a first-level cache
+ * from one kind of step to the next).
+ */
+static void
+classify_queues(struct tm_diff *d, const struct tm_plan *old,
+		const struct tm_plan *new, uint16_t n)
+{
 	uint16_t q;
 
-	for (q = 0; q < n; q++) {
-		const struct tm_queue *o = queue_of(old, q);
-		const struct tm_queue *w = queue_of(new, q);
-		bool pace = !same_pacing(o, w);
-		bool group = w->group == TM_PLAN_NONE ?
-			o->group != TM_PLAN_NONE :
-			d->match[w->group] == TM_PLAN_NONE ||
-			d->match[w->group] != o->group;
-		bool want;
+	for (q = 0; q < n; q++)
+		d->qsteps[q] = queue_steps(d, tm_plan_queue(old, q),
+					   tm_plan_queue(new, q));
+}
 
-		switch (type) {
-		case TM_OP_PACE:
-			want = pace && w->shaped;
-			break;
-		case TM_OP_MOVE:
-			want = pace || group;
-			break;
-		case TM_OP_SUSPEND:
-			want = o->suspended != w->suspended;
-			break;
-		default:
-			want = pace && o->shaped;
-			break;
-		}
-		if (want)
+/* Queue steps of type @p type for every queue that needs one. */
+static void
+push_queues(struct tm_diff *d, uint16_t n, enum tm_op_type type)
+{
+	uint16_t q;
+
+	for (q = 0; q < n; q++)
+		if (d->qsteps[q] & 1u << type)
 			push(d, type, q);
-	}
 }
 
 /* The same elements under the same parents: each continues itself. */
@@ -549,11 +593,10 @@ int
 tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
 	     struct tm_diff *d)
 {
+	uint16_t nq = old->nb_txq > new->nb_txq ? old->nb_txq : new->nb_txq;
 	uint32_t i;
 
-	if (reserve_diff(d, old->n_elems, new->n_elems,
-			 old->nb_txq > new->nb_txq ? old->nb_txq :
-			 new->nb_txq) != 0)
+	if (reserve_diff(d, old->n_elems, new->n_elems, nq) != 0)
 		return -ENOMEM;
 	d->n_ops = 0;
 	if (same_elements(old, new))
@@ -576,13 +619,14 @@ tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
 		     o->max_average_bw != new->elems[i].max_average_bw))
 			push(d, TM_OP_MODIFY, i);
 	}
-	push_queues(d, old, new, TM_OP_PACE);
-	push_queues(d, old, new, TM_OP_MOVE);
-	push_queues(d, old, new, TM_OP_SUSPEND);
+	classify_queues(d, old, new, nq);
+	push_queues(d, nq, TM_OP_PACE);
+	push_queues(d, nq, TM_OP_MOVE);
+	push_queues(d, nq, TM_OP_SUSPEND);
 	for (i = old->n_elems; i-- > 0;)
 		if (!d->kept[i])
 			push(d, TM_OP_DESTROY, i);
-	push_queues(d, old, new, TM_OP_RELEASE);
+	push_queues(d, nq, TM_OP_RELEASE);
 	return 0;
 }
 
@@ -593,5 +637,6 @@ tm_diff_fini(struct tm_diff *d)
 	free(d->match);
 	free(d->keys);
 	free(d->kept);
+	free(d->qsteps);
 	memset(d, 0, sizeof(*d));
 }

@@ -66,6 +66,12 @@ struct tm_queue {
 	uint64_t entry;        /**< Pacing entry, kept by the executor. */
 };
 
+/** A node and its place in the order the plan is built in. */
+struct tm_plan_order {
+	uint64_t key;
+	struct tm_node *node;
+};
+
 /**
  * What the device holds, or must hold. Its buffers are kept from plan to
  * plan (sized for the largest tree so far): no allocation per change.
@@ -80,7 +86,8 @@ struct tm_plan {
 	uint32_t nodes_cap;              /**< Of elems and the scratch. */
 	uint64_t *eff;                   /**< Scratch: effective ceilings. */
 	struct pacing_sched_child *kids; /**< Scratch: shares of a family. */
-	struct tm_node **order;          /**< Scratch: nodes in plan order. */
+	struct tm_plan_order *order;     /**< Scratch: nodes in plan order. */
+	struct tm_plan_order *order_tmp; /**< Scratch of the sort. */
 };
 
 /** Kinds of steps of a difference, in the order they are taken. */
@@ -117,6 +124,8 @@ struct tm_diff {
 	uint32_t elems_cap;     /**< Of match, keys and kept. */
 	struct tm_keyed *keys;  /**< Scratch: old elements by key. */
 	bool *kept;             /**< Scratch: old element continued. */
+	uint8_t *qsteps;        /**< Scratch: per queue, its steps' bits. */
+	uint32_t queues_cap;    /**< Of qsteps. */
 };
 
 /**
@@ -178,6 +187,10 @@ tm_plan_elem(const struct tm_plan *plan, uint32_t index)
 {
 	return index == TM_PLAN_NONE ? NULL : &plan->elems[index];
 }
+
+/** Queue @p q of @p plan; for a queue beyond it: unlimited, in no group,
+ * not suspended. */
+const struct tm_queue *tm_plan_queue(const struct tm_plan *plan, uint16_t q);
 
 /** The element of non-leaf node @p node_id, or NULL. */
 const struct tm_elem *tm_plan_node_elem(const struct tm_plan *plan,

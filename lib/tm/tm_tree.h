@@ -74,12 +74,13 @@ struct tm_node {
 	struct tm_node *parent;     /**< NULL for the root. */
 	uint32_t level;                  /**< 0 for the root. */
 	bool leaf;                       /**< Tx queue. */
+	/** rte_tm_node_suspend() in force (beside what a plan reads). */
+	bool suspended;
 	uint32_t n_children;             /**< Direct children. */
 	uint32_t elem;                   /**< Plan scratch: its element. */
 	uint32_t weight;                 /**< Among its siblings, >= 1. */
 	struct tm_profile *profile;      /**< Private shaper, or NULL. */
 	uint64_t stats_mask;             /**< Counters reported. */
-	bool suspended;                  /**< rte_tm_node_suspend() in force. */
 	uint64_t stats_origin_pkts;      /**< Leaf: its queue's counters */
 	uint64_t stats_origin_bytes;     /**< when the leaf was added. */
 	uint64_t stats_base_pkts;        /**< Counted at the last clear. */

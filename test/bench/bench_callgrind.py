@@ -3,20 +3,110 @@
 # Copyright 2026 The mlx5-tm authors
 """Merge the callgrind dumps of `mlx5-tm-bench --callgrind` into the
 timing results: instructions per packet inside rte_eth_tx_burst for each
-datapath case, and the hottest source lines of the PMD's burst function.
+datapath case, and the hottest source lines of the PMD's burst function;
+instructions (and, with --cache-sim=yes, first-level data cache misses)
+per leaf of each rte_tm_hierarchy_commit case.
 
 Each datapath case is one dump, named by its trigger
 "dp:<pmd>:<shape>:<burst>:<packets>:<bursts>"; the dump "dp:calib:..." holds
 the instructions of the collection toggles alone, subtracted per burst.
+Each commit case is one dump, "ctl:commit:<when>:<rates>:<groups>:<leaves>"
+(the device model's commands included: they run in the caller).
 """
 
 import argparse
 import glob
 import json
+import math
 import os
 import re
 import subprocess
 import sys
+
+
+def read_events(path):
+    """Trigger name and {event: count} of a dump's summary line."""
+    trigger = None
+    names = []
+    counts = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for raw in f:
+            if raw.startswith("desc: Trigger: Client Request: "):
+                trigger = raw.split("Request: ", 1)[1].strip()
+            elif raw.startswith("events:"):
+                names = raw.split()[1:]
+            elif raw.startswith("summary:") or raw.startswith("totals:"):
+                counts = [int(x) for x in raw.split()[1:]]
+    return trigger, dict(zip(names, counts + [0] * len(names)))
+
+
+def log_fit(points):
+    """Exponent e of y ~ x^e, least squares on logs, or None."""
+    pts = [(math.log(x), math.log(y)) for x, y in points if x > 0 and y > 0]
+    n = len(pts)
+    if n < 2:
+        return None
+    sx = sum(p[0] for p in pts)
+    sy = sum(p[1] for p in pts)
+    sxx = sum(p[0] * p[0] for p in pts)
+    sxy = sum(p[0] * p[1] for p in pts)
+    den = n * sxx - sx * sx
+    return (n * sxy - sx * sy) / den if den else None
+
+
+def control_cases(paths):
+    """Per commit case: instructions and D1 misses, per leaf; fits."""
+    cases = {}
+    for path in paths:
+        trigger, ev = read_events(path)
+        if not trigger or not trigger.startswith("ctl:commit:"):
+            continue
+        _, _, when, rates, groups, leaves = trigger.split(":")
+        key = (when, int(rates), int(groups), int(leaves))
+        cases[key] = ev
+    out = {"what": "instructions retired inside rte_tm_hierarchy_commit"
+                   " (the device model's commands included), per leaf;"
+                   " D1 misses: callgrind's simulation of this CPU's"
+                   " first-level data cache (--cache-sim=yes)",
+           "cases": [], "fits": []}
+    if not cases:
+        return out
+    print("\nControl path: rte_tm_hierarchy_commit under callgrind, per leaf"
+          " (instructions; D1 misses:\nsimulated first-level data cache;"
+          " device model included)")
+    print("%-12s %5s %6s %6s | %9s %9s" % ("when", "rates", "groups",
+                                             "leaves", "Ir/leaf",
+                                             "D1m/leaf"))
+    series = {}
+    for key in sorted(cases):
+        when, rates, groups, leaves = key
+        ev = cases[key]
+        d1 = ev.get("D1mr", 0) + ev.get("D1mw", 0) \
+            if "D1mr" in ev else None
+        row = {"when": when, "rates": rates, "groups": groups,
+               "leaves": leaves, "ir": ev.get("Ir", 0),
+               "ir_per_leaf": ev.get("Ir", 0) / leaves,
+               "d1_misses_per_leaf": d1 / leaves if d1 is not None
+               else None}
+        out["cases"].append(row)
+        series.setdefault((when, rates, groups > 0), []).append(row)
+        print("%-12s %5d %6d %6d | %9.0f %9s" % (
+            when, rates, groups, leaves, row["ir_per_leaf"],
+            "%9.2f" % row["d1_misses_per_leaf"] if d1 is not None
+            else "-"))
+    print("\nGrowth of the instructions with N (exponent of Ir ~ N^e over"
+          " N >= 64):")
+    for (when, rates, tree), rows in sorted(series.items()):
+        pts = [(r["leaves"], r["ir"]) for r in rows if r["leaves"] >= 64]
+        e = log_fit(pts)
+        if e is None:
+            continue
+        rng = "%d..%d" % (min(p[0] for p in pts), max(p[0] for p in pts))
+        out["fits"].append({"when": when, "rates": rates, "tree": tree,
+                            "leaves": rng, "exponent": e})
+        print("  %-12s %s, %s rates: N^%.2f over N = %s" % (
+            when, "tree" if tree else "flat", rates, e, rng))
+    return out
 
 
 def read_dump(path):
@@ -114,7 +204,8 @@ def hot_lines(lines, src_filter, top, dirs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--timing", required=True, help="timing JSON")
-    ap.add_argument("--dumps", required=True, help="callgrind dump prefix")
+    ap.add_argument("--dumps", required=True, action="append",
+                    help="callgrind dump prefix (repeatable)")
     ap.add_argument("--out", required=True, help="merged JSON")
     ap.add_argument("--src-filter", default=r"drivers/net/mlx5_tm/",
                     help="regex of the PMD datapath sources")
@@ -135,7 +226,9 @@ def main():
         tail = path.rsplit(".", 1)[-1]
         return int(tail) if tail.isdigit() else -1
 
-    for path in sorted(glob.glob(args.dumps + "*"), key=part):
+    paths = sorted((p for d in args.dumps for p in glob.glob(d + "*")),
+                   key=part)
+    for path in paths:
         trigger, total, lines, funcs = read_dump(path)
         if not trigger or not trigger.startswith("dp:"):
             continue
@@ -197,7 +290,7 @@ def main():
     if hot_dump is not None:
         total, hot = hot_lines(hot_dump["_lines"], args.src_filter, args.top,
                                [args.build_dir, args.src_root])
-        path = os.path.join(os.path.dirname(args.dumps) or ".",
+        path = os.path.join(os.path.dirname(args.dumps[0]) or ".",
                             hot_dump["dump"])
         if args.annotate:
             with open(args.annotate, "w", encoding="utf-8") as f:
@@ -228,6 +321,7 @@ def main():
             print("%10d %5.1f%%  %s:%d  %s" % (
                 h["ir"], h["pct_of_pmd"], os.path.basename(h["file"]),
                 h["line"], h["source"][:70]))
+    cg["control"] = control_cases(paths)
     res["callgrind"] = cg
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump(res, f, indent=2)

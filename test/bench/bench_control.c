@@ -30,6 +30,10 @@
 #include <rte_ethdev.h>
 #include <rte_tm.h>
 
+#ifdef BENCH_HAVE_CALLGRIND
+#include <valgrind/callgrind.h>
+#endif
+
 #include "bench.h"
 
 #define CTL_ROOT_ID (1u << 20)
@@ -79,6 +83,33 @@ struct ctl_commit {
 };
 
 static bool ctl_have_cmd_stats;
+static bool ctl_callgrind;
+
+/* Under --callgrind: count from here (a commit's instructions alone). */
+static void
+cg_begin(void)
+{
+#ifdef BENCH_HAVE_CALLGRIND
+	if (ctl_callgrind) {
+		CALLGRIND_ZERO_STATS;
+		CALLGRIND_TOGGLE_COLLECT;
+	}
+#endif
+}
+
+/* Stop counting; one dump named @p what. */
+static void
+cg_end(const char *what)
+{
+#ifdef BENCH_HAVE_CALLGRIND
+	if (ctl_callgrind) {
+		CALLGRIND_TOGGLE_COLLECT;
+		CALLGRIND_DUMP_STATS_AT(what);
+	}
+#else
+	(void)what;
+#endif
+}
 
 static int
 cmp_double(const void *a, const void *b)
@@ -247,8 +278,14 @@ commit_once(uint32_t leaves, uint32_t groups, uint32_t rates,
 	if (ret == 0)
 		ret = add_hierarchy(port, leaves, groups, rates);
 	if (ret == 0) {
-		CTL_TIMED(port, commit,
-			  r = rte_tm_hierarchy_commit(port, 1, &err));
+		char what[64];
+
+		/* Read by bench_callgrind.py: when, rates, groups, leaves. */
+		snprintf(what, sizeof(what), "ctl:commit:%s:%u:%u:%u",
+			 ctl_when_names[when], rates, groups, leaves);
+		CTL_TIMED(port, commit, (cg_begin(),
+			  r = rte_tm_hierarchy_commit(port, 1, &err),
+			  cg_end(what)));
 		ret = r;
 		if (ret != 0)
 			fprintf(stderr, "commit %u leaves %u groups %u rates: "
@@ -680,6 +717,7 @@ bench_control_run(const struct bench_opts *o, struct bench_json *js)
 	}
 	if (table == 0)
 		table = 511;
+	ctl_callgrind = o->callgrind;
 	bench_json_str(js, "profile", o->profile);
 	bench_json_int(js, "rate_table_size", table);
 	bench_json_int(js, "tx_desc_per_queue", CTL_NB_DESC);

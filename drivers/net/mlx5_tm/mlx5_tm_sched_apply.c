@@ -35,14 +35,6 @@ struct exec {
 	struct pacing_error perr; /* of a refused pacing entry */
 };
 
-static const struct tm_queue unlimited = { .group = TM_PLAN_NONE };
-
-static const struct tm_queue *
-queue_in(const struct tm_plan *p, uint16_t q)
-{
-	return q < p->nb_txq ? &p->queues[q] : &unlimited;
-}
-
 /* Distinct pacing entries the new plan holds once every queue moved. */
 static uint32_t
 entries_needed(struct exec *x)
@@ -190,7 +182,7 @@ static void
 queue_sched(const struct mlx5_tm_sched *s, const struct tm_plan *p,
 	    uint16_t q, struct mlx5_tm_sq_sched *sq)
 {
-	const struct tm_queue *t = queue_in(p, q);
+	const struct tm_queue *t = tm_plan_queue(p, q);
 
 	*sq = (struct mlx5_tm_sq_sched){ .set_pp = true, .set_group = true };
 	if (t->shaped)
@@ -209,7 +201,8 @@ mlx5_tm_sched_queue(struct rte_eth_dev *dev, uint16_t qid,
 
 	queue_sched(s, s != NULL ? &s->applied : &none, qid, sq);
 	if (suspended != NULL)
-		*suspended = s != NULL && queue_in(&s->applied, qid)->suspended;
+		*suspended = s != NULL &&
+			     tm_plan_queue(&s->applied, qid)->suspended;
 }
 
 /* Queue @p q from its group and pacing entry of @p from to @p to's. */
@@ -269,8 +262,8 @@ step(struct exec *x, const struct tm_op *op, bool undo)
 		       queue_move(x, x->old, x->new, q);
 	case TM_OP_SUSPEND:
 		mlx5_tm_txq_set_suspended(x->s->dev, q, undo ?
-			queue_in(x->old, q)->suspended :
-			queue_in(x->new, q)->suspended);
+			tm_plan_queue(x->old, q)->suspended :
+			tm_plan_queue(x->new, q)->suspended);
 		return 0;
 	case TM_OP_DESTROY:
 		/* Undone top-down: the old parent exists again first. */
@@ -303,7 +296,7 @@ explain_step(struct exec *x, const struct tm_op *op, int ret)
 		return;
 	}
 	if (op->type == TM_OP_MOVE) {
-		t = queue_in(x->new, (uint16_t)op->index);
+		t = tm_plan_queue(x->new, (uint16_t)op->index);
 		s->fail_qid = (uint16_t)op->index;
 		snprintf(s->msg, sizeof(s->msg), "the device refused "
 			 "MODIFY_SQ (%s%s%s) for the queue: %s; every queue "
@@ -341,7 +334,7 @@ inherit(struct exec *x)
 	/* A queue whose pacing changes gets its entry at TM_OP_PACE. */
 	for (q = 0; q < x->new->nb_txq; q++)
 		x->new->queues[q].entry = x->new->queues[q].shaped ?
-					  queue_in(x->old, q)->entry : 0;
+					  tm_plan_queue(x->old, q)->entry : 0;
 }
 
 static int

@@ -154,6 +154,8 @@ struct mlx5_tm_txq {
 
 	/* Control path only. */
 	struct mlx5_tm_priv *priv;
+	/* In the cache line of priv, live and sq_group: what MODIFY_SQ reads. */
+	struct mlx5_tm_devx_obj *sq_obj;
 	uint16_t qid;
 	uint16_t nb_desc;
 	unsigned int socket;
@@ -172,7 +174,6 @@ struct mlx5_tm_txq {
 	struct mlx5_tm_umem *umem;
 	struct mlx5_tm_uar *uar;
 	struct mlx5_tm_devx_obj *cq_obj;
-	struct mlx5_tm_devx_obj *sq_obj;
 	uint32_t cqn;
 };
 
