@@ -12,7 +12,11 @@
  * of the pass (it is behind, or frames come faster than it processes
  * them) and for EMU_RT_SPIN_NS after a pass that saw a doorbell or sent a
  * frame: dense traffic is polled for, as the hardware does, but only
- * while the thread has a CPU to itself (see emu_rt_may_poll()).
+ * while the thread has a CPU to itself (see emu_rt_may_poll()). Once it
+ * has caught up with a dense sender (sent every queued frame, at least
+ * EMU_RT_DENSE_FRAMES since it woke), it polls for EMU_RT_REFILL_NS
+ * whatever its contention, so that one unpaced queue is not held to a
+ * ring per wake-up on a loaded machine.
  * Virtual: no thread; time moves only in advance/run/drain.
  * The poll interval returns to EMU_RT_MIN_SLEEP_NS whenever a pass saw a
  * doorbell or processed a departure, and doubles after a quiet pass.
@@ -38,12 +42,13 @@
  */
 #define EMU_RT_SPIN_NS 2000ULL
 /*
- * After a pass that sent the last queued frame, polling goes on this long
- * whether or not the thread has a CPU to itself, if it sent at least
- * EMU_RT_DENSE_FRAMES since it last slept: a dense sender is refilling
- * its ring. Most refills take under 2 us, but a sender's hiccups last
- * tens of them; a sleep instead costs a ring per wake-up of a thread
- * that waits behind other threads at each one.
+ * After a pass that sent the last queued frame, polling goes on this long,
+ * contended or not, if the thread sent at least EMU_RT_DENSE_FRAMES since
+ * it woke: the sender is refilling its ring. Most refills of testpmd
+ * txonly ring within 2 us, hundreds a second within 2 to 50 us
+ * (doc/guides/benchmarks.rst); a sleep lets the ring fill and the sender
+ * wait, for long on a loaded machine, where wake-ups come late. Paced
+ * frames (a departure ahead) and sparse senders do not qualify.
  */
 #define EMU_RT_REFILL_NS 50000ULL
 #define EMU_RT_DENSE_FRAMES 32u
