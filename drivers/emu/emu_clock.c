@@ -53,6 +53,14 @@
 #define EMU_RT_REFILL_NS 50000ULL
 #define EMU_RT_DENSE_FRAMES 32u
 /*
+ * A window that ends without a doorbell halves the next one, down to
+ * EMU_RT_REFILL_NS >> EMU_RT_REFILL_MAX_SHIFT (1.6 us); one that a
+ * doorbell ends doubles it back. When the thread runs on the sender's CPU,
+ * the sender cannot ring while it polls, and a full window would only
+ * take the sender's time.
+ */
+#define EMU_RT_REFILL_MAX_SHIFT 5u
+/*
  * How often the thread asks whether it was preempted, and how long it
  * then sleeps between passes instead of polling.
  */
@@ -143,6 +151,8 @@ emu_rt_thread(void *arg)
 	uint64_t idle_ns = EMU_RT_MIN_SLEEP_NS;
 	uint64_t active_ps = 0;
 	uint64_t awake_from = 0; /* emu->port.packets at the last wake-up */
+	uint32_t refill_shift = 0; /* the window is EMU_RT_REFILL_NS >> it */
+	bool refilling = false;  /* polling for a dense sender's refill */
 
 	/* Wake-ups close to the asked time; the default slack is 50 us. */
 	prctl(PR_SET_TIMERSLACK, 5000UL, 0, 0, 0);
@@ -157,12 +167,18 @@ emu_rt_thread(void *arg)
 		next = emu_rt_pass(emu, EMU_RT_PASS_BUDGET, &now);
 		/* Judged at the end of the pass, which may have taken long. */
 		now = emu_now_ps(emu);
-		if (emu->port.doorbells + emu->port.packets != seen)
+		if (emu->port.doorbells + emu->port.packets != seen) {
 			active_ps = now;
+			if (refilling && refill_shift > 0)
+				refill_shift--;
+		}
+		refilling = next == EMU_TIME_NEVER &&
+			    emu->port.packets - awake_from >=
+			    EMU_RT_DENSE_FRAMES;
 		if (next <= now ||
-		    (next == EMU_TIME_NEVER &&
-		     emu->port.packets - awake_from >= EMU_RT_DENSE_FRAMES &&
-		     now - active_ps < EMU_RT_REFILL_NS * EMU_PS_PER_NS) ||
+		    (refilling &&
+		     now - active_ps < (EMU_RT_REFILL_NS >> refill_shift) *
+				       EMU_PS_PER_NS) ||
 		    (now - active_ps < EMU_RT_SPIN_NS * EMU_PS_PER_NS &&
 		     emu_rt_may_poll(&contention, now))) {
 			/*
@@ -179,6 +195,8 @@ emu_rt_thread(void *arg)
 			emu_lock(emu);
 			continue;
 		}
+		if (refilling && refill_shift < EMU_RT_REFILL_MAX_SHIFT)
+			refill_shift++;
 		/* Poll often while something happens, back off when quiet. */
 		if (emu->port.doorbells + emu->port.packets + emu->port.cqes +
 		    emu->port.error_cqes != before)
@@ -198,6 +216,7 @@ emu_rt_thread(void *arg)
 		ts.tv_nsec = (long)(wake_ns % 1000000000ULL);
 		pthread_cond_timedwait(&emu->wake, &emu->lock, &ts);
 		awake_from = emu->port.packets;
+		refilling = false;
 	}
 	emu_unlock(emu);
 	return NULL;
