@@ -14,9 +14,10 @@
  * frame: dense traffic is polled for, as the hardware does, but only
  * while the thread has a CPU to itself (see emu_rt_may_poll()). Once it
  * has caught up with a dense sender (sent every queued frame, at least
- * EMU_RT_DENSE_FRAMES since it woke), it polls for EMU_RT_REFILL_NS
+ * EMU_RT_DENSE_FRAMES since it woke), it polls for up to EMU_RT_REFILL_NS
  * whatever its contention, so that one unpaced queue is not held to a
- * ring per wake-up on a loaded machine.
+ * ring per wake-up on a loaded machine; less after windows that no
+ * doorbell ended (it then shares the sender's CPU, or the sender is off).
  * Virtual: no thread; time moves only in advance/run/drain.
  * The poll interval returns to EMU_RT_MIN_SLEEP_NS whenever a pass saw a
  * doorbell or processed a departure, and doubles after a quiet pass.
