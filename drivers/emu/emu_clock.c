@@ -12,7 +12,12 @@
  * of the pass (it is behind, or frames come faster than it processes
  * them) and for EMU_RT_SPIN_NS after a pass that saw a doorbell or sent a
  * frame: dense traffic is polled for, as the hardware does, but only
- * while the thread has a CPU to itself (see emu_rt_may_poll()).
+ * while the thread has a CPU to itself (see emu_rt_may_poll()). Once it
+ * has caught up with a dense sender (sent every queued frame, at least
+ * EMU_RT_DENSE_FRAMES since it woke), it polls for up to EMU_RT_REFILL_NS
+ * whatever its contention, so that one unpaced queue is not held to a
+ * ring per wake-up on a loaded machine; less after windows that no
+ * doorbell ended (it then shares the sender's CPU, or the sender is off).
  * Virtual: no thread; time moves only in advance/run/drain.
  * The poll interval returns to EMU_RT_MIN_SLEEP_NS whenever a pass saw a
  * doorbell or processed a departure, and doubles after a quiet pass.
@@ -37,6 +42,25 @@
  * for milliseconds at each wake-up.
  */
 #define EMU_RT_SPIN_NS 2000ULL
+/*
+ * After a pass that sent the last queued frame, polling goes on this long,
+ * contended or not, if the thread sent at least EMU_RT_DENSE_FRAMES since
+ * it woke: the sender is refilling its ring. Most refills of testpmd
+ * txonly ring within 2 us, hundreds a second within 2 to 50 us
+ * (doc/guides/benchmarks.rst); a sleep lets the ring fill and the sender
+ * wait, for long on a loaded machine, where wake-ups come late. Paced
+ * frames (a departure ahead) and sparse senders do not qualify.
+ */
+#define EMU_RT_REFILL_NS 50000ULL
+#define EMU_RT_DENSE_FRAMES 32u
+/*
+ * A window that ends without a doorbell halves the next one, down to
+ * EMU_RT_REFILL_NS >> EMU_RT_REFILL_MAX_SHIFT (1.6 us); one that a
+ * doorbell ends doubles it back. When the thread runs on the sender's CPU,
+ * the sender cannot ring while it polls, and a full window would only
+ * take the sender's time.
+ */
+#define EMU_RT_REFILL_MAX_SHIFT 5u
 /*
  * How often the thread asks whether it was preempted, and how long it
  * then sleeps between passes instead of polling.
@@ -127,6 +151,9 @@ emu_rt_thread(void *arg)
 	struct emu_rt_contention contention = { 0 };
 	uint64_t idle_ns = EMU_RT_MIN_SLEEP_NS;
 	uint64_t active_ps = 0;
+	uint64_t awake_from = 0; /* emu->port.packets at the last wake-up */
+	uint32_t refill_shift = 0; /* the window is EMU_RT_REFILL_NS >> it */
+	bool refilling = false;  /* polling for a dense sender's refill */
 
 	/* Wake-ups close to the asked time; the default slack is 50 us. */
 	prctl(PR_SET_TIMERSLACK, 5000UL, 0, 0, 0);
@@ -141,9 +168,18 @@ emu_rt_thread(void *arg)
 		next = emu_rt_pass(emu, EMU_RT_PASS_BUDGET, &now);
 		/* Judged at the end of the pass, which may have taken long. */
 		now = emu_now_ps(emu);
-		if (emu->port.doorbells + emu->port.packets != seen)
+		if (emu->port.doorbells + emu->port.packets != seen) {
 			active_ps = now;
+			if (refilling && refill_shift > 0)
+				refill_shift--;
+		}
+		refilling = next == EMU_TIME_NEVER &&
+			    emu->port.packets - awake_from >=
+			    EMU_RT_DENSE_FRAMES;
 		if (next <= now ||
+		    (refilling &&
+		     now - active_ps < (EMU_RT_REFILL_NS >> refill_shift) *
+				       EMU_PS_PER_NS) ||
 		    (now - active_ps < EMU_RT_SPIN_NS * EMU_PS_PER_NS &&
 		     emu_rt_may_poll(&contention, now))) {
 			/*
@@ -160,6 +196,8 @@ emu_rt_thread(void *arg)
 			emu_lock(emu);
 			continue;
 		}
+		if (refilling && refill_shift < EMU_RT_REFILL_MAX_SHIFT)
+			refill_shift++;
 		/* Poll often while something happens, back off when quiet. */
 		if (emu->port.doorbells + emu->port.packets + emu->port.cqes +
 		    emu->port.error_cqes != before)
@@ -178,6 +216,8 @@ emu_rt_thread(void *arg)
 		ts.tv_sec = (time_t)(wake_ns / 1000000000ULL);
 		ts.tv_nsec = (long)(wake_ns % 1000000000ULL);
 		pthread_cond_timedwait(&emu->wake, &emu->lock, &ts);
+		awake_from = emu->port.packets;
+		refilling = false;
 	}
 	emu_unlock(emu);
 	return NULL;
