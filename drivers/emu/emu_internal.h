@@ -643,6 +643,7 @@ static inline void
 emu_wire_tally_note(struct emu_wire_tally *y, const struct emu_wqe *w,
 		    uint64_t ready_ps, uint64_t time_ps)
 {
+	enum emu_vport_tx_class cls;
 	uint32_t len = w->len;
 
 	if (y->packets > 0) {
@@ -672,19 +673,14 @@ emu_wire_tally_note(struct emu_wire_tally *y, const struct emu_wqe *w,
 	y->port_packets++;
 	y->port_bytes += len;
 	/* The group bit of the first byte tells the common unicast frame. */
-	if (!(w->gather[w->pkts[w->pkt].first].ptr[0] & 1)) {
+	cls = w->gather[w->pkts[w->pkt].first].ptr[0] & 1 ?
+	      emu_wire_class(w) : EMU_VPORT_TX_UNICAST;
+	if (cls == EMU_VPORT_TX_UNICAST) {
 		y->uc_packets++;
 		y->uc_octets += len;
 	} else {
-		struct emu_vport_tx *vc = &y->emu->vport_tx[emu_wire_class(w)];
-
-		if (vc == &y->emu->vport_tx[EMU_VPORT_TX_UNICAST]) {
-			y->uc_packets++;
-			y->uc_octets += len;
-		} else {
-			vc->packets++;
-			vc->octets += len;
-		}
+		y->emu->vport_tx[cls].packets++;
+		y->emu->vport_tx[cls].octets += len;
 	}
 }
 
