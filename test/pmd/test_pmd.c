@@ -116,9 +116,10 @@ build_frame(uint8_t *f, uint32_t len, uint16_t q, uint32_t seq, bool vlan)
 	memcpy(f + HDR_OFF, &h, sizeof(h));
 }
 
-/* An mbuf chain of @p nseg segments holding frame @p f. */
+/* An mbuf chain of @p nseg segments of pool @p mp holding frame @p f. */
 static struct rte_mbuf *
-frame_to_mbuf(const uint8_t *f, uint32_t len, unsigned int nseg)
+frame_to_mbuf_from(struct rte_mempool *mp, const uint8_t *f, uint32_t len,
+		   unsigned int nseg)
 {
 	struct rte_mbuf *head = NULL, *last = NULL;
 	uint32_t off = 0;
@@ -127,7 +128,7 @@ frame_to_mbuf(const uint8_t *f, uint32_t len, unsigned int nseg)
 	if (nseg > len / 32)
 		nseg = 1;
 	for (k = 0; k < nseg; k++) {
-		struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+		struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
 		uint32_t part = k + 1 == nseg ? len - off : len / nseg;
 		char *d;
 
@@ -148,6 +149,13 @@ frame_to_mbuf(const uint8_t *f, uint32_t len, unsigned int nseg)
 		last = m;
 	}
 	return head;
+}
+
+/* An mbuf chain of @p nseg segments of the test's pool holding @p f. */
+static struct rte_mbuf *
+frame_to_mbuf(const uint8_t *f, uint32_t len, unsigned int nseg)
+{
+	return frame_to_mbuf_from(pool, f, len, nseg);
 }
 
 /* ---- wire hook: checks every departing frame ---- */
@@ -1427,6 +1435,152 @@ out:
 	port_destroy("net_mlx5_tm12", port);
 }
 
+#define PLAIN_BURSTS 400
+#define PLAIN_DRAIN_EVERY 4
+#define PLAIN_HELD 512
+
+/*
+ * What packet @p seq of test_plain_free() is, by stretches of 1024: 0-6
+ * lone of pool A, 7 the same held (refcnt 2), 8 lone of pool B, 9 the
+ * same held, 10 a clone, 11 a chain held. Long plain runs with a shared
+ * mbuf now and then; pools alternating every 16 packets; everything
+ * mixed.
+ */
+static uint32_t
+plain_kind(uint32_t seq)
+{
+	switch ((seq / 1024) % 3) {
+	case 0:
+		return seq % 97 == 0 ? 7 : 0;
+	case 1:
+		return (seq / 16) % 2 == 0 ? 0 : seq % 101 == 0 ? 9 : 8;
+	default:
+		return (seq / 3 + seq * seq) % 12;
+	}
+}
+
+/*
+ * The completion returns lone direct mbufs of reference count 1 of one
+ * pool in bulk without reading them (checked when posted), and frees the
+ * rest through prefree. Bursts mix both, across many ring wraps and pool
+ * changes: lone mbufs of two pools, lone mbufs and chains the application
+ * also holds (refcnt 2), clones, chains. The device drains every few
+ * bursts, so that an mbuf freed while still posted would be reused by a
+ * later packet before the device reads it: every frame is checked byte
+ * for byte on the wire. Each pool gets exactly its own mbufs back and the
+ * application's references are intact.
+ */
+static void
+test_plain_free(void)
+{
+	struct rte_mbuf *held[PLAIN_HELD], *pkts[BURST], *parent;
+	unsigned int base_a = rte_mempool_in_use_count(pool), base_b = 0;
+	unsigned int nheld = 0, held_a = 0, held_b = 0, b, k;
+	struct rte_mempool *pool_b;
+	struct mlx5_emu *emu;
+	uint32_t seq = 0, sent = 0, kind;
+	uint16_t port, n;
+	uint8_t f[600];
+
+	pool_b = rte_pktmbuf_pool_create("test_pmd_b", 1023, 0, 0,
+					 RTE_PKTMBUF_HEADROOM + SEG_ROOM,
+					 SOCKET_ID_ANY);
+	CHECK(pool_b != NULL, "second pool: %s", rte_strerror(rte_errno));
+	if (!test_ok)
+		return;
+	base_b = rte_mempool_in_use_count(pool_b);
+	if (start_port("net_mlx5_tm13", "emu=cx6dx,clock=virtual", 1,
+		       RTE_ETH_TX_OFFLOAD_MULTI_SEGS, &port, &emu, 0,
+		       NULL) != 0)
+		goto free_pool;
+	memset(&wire, 0, sizeof(wire));
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 0, &wire.sqn[0]) == 0, "sqn");
+	if (!test_ok)
+		goto out;
+	mlx5_emu_set_wire_hook(emu, wire_hook, NULL);
+	for (b = 0; b < PLAIN_BURSTS && test_ok; b++) {
+		for (k = 0; k < BURST; k++, seq++) {
+			struct rte_mbuf *m;
+
+			kind = plain_kind(seq);
+			build_frame(f, kind == 11 ? 600 : 64 + seq % 64, 0,
+				    seq, false);
+			if (kind == 8 || kind == 9) {
+				m = frame_to_mbuf_from(pool_b, f,
+						       64 + seq % 64, 1);
+			} else if (kind == 10) {
+				parent = frame_to_mbuf(f, 64 + seq % 64, 1);
+				m = parent != NULL ?
+				    rte_pktmbuf_clone(parent, pool) : NULL;
+				/* The clone alone holds the parent now. */
+				rte_pktmbuf_free(parent);
+			} else {
+				m = frame_to_mbuf(f, kind == 11 ? 600 :
+						  64 + seq % 64,
+						  kind == 11 ? 2 : 1);
+			}
+			CHECK(m != NULL, "mbuf for packet %u", seq);
+			if (m == NULL)
+				break;
+			if ((kind == 7 || kind == 11 || kind == 9) &&
+			    nheld < PLAIN_HELD) {
+				rte_pktmbuf_refcnt_update(m, 1);
+				held[nheld++] = m;
+				if (m->pool == pool)
+					held_a += m->nb_segs;
+				else
+					held_b++;
+			}
+			pkts[k] = m;
+		}
+		if (k < BURST) {
+			rte_pktmbuf_free_bulk(pkts, k);
+			break;
+		}
+		n = rte_eth_tx_burst(port, 0, pkts, BURST);
+		CHECK(n == BURST, "burst %u took %u of %u", b, n, BURST);
+		sent += n;
+		if (n < BURST) {
+			rte_pktmbuf_free_bulk(pkts + n, BURST - n);
+			break;
+		}
+		if (b % PLAIN_DRAIN_EVERY == PLAIN_DRAIN_EVERY - 1)
+			mlx5_emu_drain(emu);
+	}
+	tx_settle(port, 0, emu);
+	mlx5_emu_set_wire_hook(emu, NULL, NULL);
+	CHECK(wire.bad == 0 && wire.out_of_seq == 0 && wire.packets[0] == sent,
+	      "%" PRIu64 " on the wire of %u sent, %" PRIu64 " bad, %" PRIu64
+	      " out of sequence; first: %s", wire.packets[0], sent, wire.bad,
+	      wire.out_of_seq, wire.first_error);
+	for (k = 0; k < nheld; k++) {
+		struct rte_mbuf *seg;
+
+		for (seg = held[k]; seg != NULL; seg = seg->next)
+			if (rte_mbuf_refcnt_read(seg) != 1)
+				break;
+		CHECK(seg == NULL, "held mbuf %u: a segment of refcnt %u", k,
+		      rte_mbuf_refcnt_read(seg));
+	}
+	/* The application holds its mbufs; each pool has the rest back. */
+	CHECK(rte_mempool_in_use_count(pool) == base_a + held_a &&
+	      rte_mempool_in_use_count(pool_b) == base_b + held_b,
+	      "%u and %u mbufs in use, %u and %u held",
+	      rte_mempool_in_use_count(pool) - base_a,
+	      rte_mempool_in_use_count(pool_b) - base_b, held_a, held_b);
+out:
+	while (nheld > 0)
+		rte_pktmbuf_free(held[--nheld]);
+	port_destroy("net_mlx5_tm13", port);
+free_pool:
+	CHECK(rte_mempool_in_use_count(pool) == base_a &&
+	      rte_mempool_in_use_count(pool_b) == base_b,
+	      "%u and %u mbufs in use, %u and %u before",
+	      rte_mempool_in_use_count(pool),
+	      rte_mempool_in_use_count(pool_b), base_a, base_b);
+	rte_mempool_free(pool_b);
+}
+
 /* Failures half-way through probe and start release what was taken. */
 static void
 test_halfway_failures(void)
@@ -1740,6 +1894,8 @@ main(int argc __rte_unused, char **argv)
 	    test_cleanup_moderation);
 	run("shared and cloned mbufs: the free drops the PMD's reference only",
 	    test_shared_mbufs);
+	run("plain and shared mbufs of two pools freed in one stream",
+	    test_plain_free);
 	run("failures half-way release everything", test_halfway_failures);
 	run("start/stop/close cycles", test_start_stop_cycles);
 	run("repeated refusals logged once, then counted",

@@ -171,30 +171,57 @@ free_mbufs(struct rte_mbuf **mbufs, uint16_t n)
 }
 
 /*
- * Return elts [elts_tail, upto) to their pools. Return how many slots:
- * packets, or segments with fast free (unchained at post, one per slot,
- * all of the first one's pool).
+ * Return slots [from, to) to their pools: as they are, to the first one's
+ * pool (@p plain: lone segments of one pool, refcnt 1), or through
+ * free_mbufs().
  */
-static __rte_always_inline uint32_t
-free_elts_olx(struct mlx5_tm_txq *txq, uint16_t upto, const unsigned int olx)
+static __rte_always_inline void
+free_slots(struct mlx5_tm_txq *txq, uint16_t from, uint16_t to, bool plain)
 {
 	const uint16_t mask = txq->elts_n - 1;
-	uint16_t tail = txq->elts_tail;
-	uint32_t freed = (uint16_t)(upto - tail);
 
-	while (tail != upto) {
-		uint16_t idx = tail & mask;
-		uint16_t run = RTE_MIN((uint16_t)(upto - tail),
+	while (from != to) {
+		uint16_t idx = from & mask;
+		uint16_t run = RTE_MIN((uint16_t)(to - from),
 				       (uint16_t)(txq->elts_n - idx));
 
-		if (olx & TX_OLX_FFREE)
+		if (plain)
 			rte_mempool_put_bulk(txq->elts[idx]->pool,
 					     (void **)&txq->elts[idx], run);
 		else
 			free_mbufs(&txq->elts[idx], run);
-		tail += run;
+		from += run;
 	}
-	txq->elts_tail = tail;
+}
+
+/*
+ * Return elts [elts_tail, upto) to their pools. Return how many slots:
+ * packets, or segments with fast free (unchained at post, one per slot,
+ * all of the first one's pool). Without fast free, the slots from
+ * elts_plain on were checked plain when posted; elts_plain is moved up
+ * to the tail when passed (behind it, it would send plain slots through
+ * prefree again).
+ */
+static __rte_always_inline uint32_t
+free_elts_olx(struct mlx5_tm_txq *txq, uint16_t upto, const unsigned int olx)
+{
+	uint16_t tail = txq->elts_tail;
+	uint16_t freed = (uint16_t)(upto - tail);
+	uint16_t mixed;
+
+	if (olx & TX_OLX_FFREE) {
+		free_slots(txq, tail, upto, true);
+	} else {
+		mixed = (uint16_t)(txq->elts_plain - tail);
+		if (mixed >= freed) {
+			free_slots(txq, tail, upto, false);
+		} else {
+			free_slots(txq, tail, tail + mixed, false);
+			free_slots(txq, tail + mixed, upto, true);
+			txq->elts_plain = upto;
+		}
+	}
+	txq->elts_tail = upto;
 	return freed;
 }
 
@@ -397,6 +424,7 @@ ring_reset(struct mlx5_tm_txq *txq)
 	txq->wqe_pi = 0;
 	txq->elts_head = 0;
 	txq->elts_tail = 0;
+	txq->elts_plain = 0;
 	txq->elts_done = 0;
 	txq->elts_comp = 0;
 	txq->wqe_comp = 0;
@@ -595,6 +623,46 @@ tx_vlan(const struct rte_mbuf *m, const unsigned int olx)
 }
 
 /*
+ * Slots before elts slot @p slot + 1 are freed through prefree: the packet
+ * posted there (or dropped) is not plain, and its look-up may change the
+ * pool the cache holds, which every plain slot shares. Also for a packet
+ * that is not posted: a later one may take its slot, the rest is exact.
+ */
+static __rte_always_inline void
+tx_not_plain(struct mlx5_tm_txq *txq, uint16_t slot, const unsigned int olx)
+{
+	if (!(olx & TX_OLX_FFREE))
+		txq->elts_plain = slot + 1;
+}
+
+static __rte_noinline uint32_t
+tx_lone_lkey_slow(struct mlx5_tm_txq *txq, const struct rte_mbuf *m,
+		  uintptr_t addr, uint32_t len, uint16_t slot,
+		  const unsigned int olx)
+{
+	tx_not_plain(txq, slot, olx);
+	return mlx5_tm_mr_mbuf_lkey(&txq->mr, m, addr, len);
+}
+
+/*
+ * The lkey of lone segment @p m (@p len bytes at @p addr) for elts slot
+ * @p slot. A direct mbuf of the cache's pool with reference count 1, the
+ * common case, is plain: only the PMD holds it, so nothing can change that
+ * before its completion, which returns it to the pool without reading it.
+ * Anything else is looked up out of line and freed through prefree.
+ */
+static __rte_always_inline uint32_t
+tx_lone_lkey(struct mlx5_tm_txq *txq, const struct rte_mbuf *m,
+	     uintptr_t addr, uint32_t len, uint16_t slot,
+	     const unsigned int olx)
+{
+	if (likely(m->pool == txq->mr.pool && RTE_MBUF_DIRECT(m) &&
+		   ((olx & TX_OLX_FFREE) || rte_mbuf_refcnt_read(m) == 1)))
+		return txq->mr.pool_lkey;
+	return tx_lone_lkey_slow(txq, m, addr, len, slot, olx);
+}
+
+/*
  * Control segment of the WQE at @p wqe_ci (no completion asked), whose
  * packets start at elts slot @p elts_head.
  */
@@ -758,6 +826,7 @@ tx_send_generic(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 			     MLX5_WQE_DS_UNITS - 1) / MLX5_WQE_DS_UNITS;
 	}
 	/* Find every lkey before writing: a miss drops the packet. */
+	tx_not_plain(txq, loc->elts_head, olx);
 	for (seg = m, k = 0; seg != NULL; seg = seg->next, k++) {
 		uint16_t off = seg == m ? skip : 0;
 		uint32_t len = seg->data_len - off;
@@ -846,12 +915,15 @@ tx_send_single(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 		ds = len > skip ? 4 : 3;
 	}
 	if (ds != 3 || !(olx & TX_OLX_INL_L2)) {
-		lkey = mlx5_tm_mr_mbuf_lkey(&txq->mr, m, addr + skip,
-					    len - skip);
+		lkey = tx_lone_lkey(txq, m, addr + skip, len - skip,
+				    loc->elts_head, olx);
 		if (unlikely(lkey == MLX5_TM_LKEY_INVALID)) {
 			drop(txq, m);
 			return false;
 		}
+	} else {
+		/* All inline: nothing looked up, nothing checked. */
+		tx_not_plain(txq, loc->elts_head, olx);
 	}
 	tx_ctrl(txq, ctrl, loc->wqe_ci, MLX5_OPCODE_SEND, ds, loc->elts_head);
 	if (olx & TX_OLX_INL_L2) {
@@ -923,6 +995,7 @@ tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	} else {
 		tx_eseg(eth, tx_cs_flags(m, olx), vlan, m->vlan_tci);
 	}
+	tx_not_plain(txq, elts_head, olx);
 	for (seg = m; seg != NULL; seg = seg->next) {
 		uint16_t off = seg == m ? skip : 0;
 		uint32_t len = seg->data_len - off;
@@ -1016,7 +1089,8 @@ tx_empw(struct mlx5_tm_txq *txq, struct rte_mbuf **pkts, uint16_t *i,
 		struct rte_mbuf *m = pkts[k++];
 		uintptr_t addr = rte_pktmbuf_mtod(m, uintptr_t);
 		uint32_t len = m->data_len;
-		uint32_t lkey = mlx5_tm_mr_mbuf_lkey(&txq->mr, m, addr, len);
+		uint32_t lkey = tx_lone_lkey(txq, m, addr, len, elts_head,
+					     olx);
 
 		if (unlikely(lkey == MLX5_TM_LKEY_INVALID)) {
 			drop(txq, m);

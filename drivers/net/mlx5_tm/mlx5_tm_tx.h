@@ -128,6 +128,13 @@ struct mlx5_tm_txq {
 	uint16_t wqe_pi;                   /**< WQEBBs completed up to here. */
 	uint16_t elts_head;
 	uint16_t elts_tail;
+	/**
+	 * Slots from here to elts_head hold lone direct segments of
+	 * reference count 1 from one pool, checked when posted: they go
+	 * back to the pool in bulk without being read (the slots before it
+	 * through rte_pktmbuf_prefree_seg()). Unused with fast_free.
+	 */
+	uint16_t elts_plain;
 	uint16_t elts_done;                /**< Completed up to here. */
 	uint16_t elts_comp;                /**< elts_head at the last request. */
 	uint16_t wqe_comp;                 /**< wqe_ci at the last request. */
