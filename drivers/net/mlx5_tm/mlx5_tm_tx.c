@@ -623,16 +623,17 @@ tx_vlan(const struct rte_mbuf *m, const unsigned int olx)
 }
 
 /*
- * Slots before elts slot @p slot + 1 are freed through prefree: the packet
- * posted there (or dropped) is not plain, and its look-up may change the
- * pool the cache holds, which every plain slot shares. Also for a packet
- * that is not posted: a later one may take its slot, the rest is exact.
+ * Slots from @p slot on may be plain; those before it are freed through
+ * prefree. Moved past every packet that is not plain, and past every
+ * look-up that may change the cache's pool, which all plain slots share
+ * (also for a packet then dropped: a later one takes its slot, counted
+ * not plain, which is only slower).
  */
 static __rte_always_inline void
-tx_not_plain(struct mlx5_tm_txq *txq, uint16_t slot, const unsigned int olx)
+tx_plain_from(struct mlx5_tm_txq *txq, uint16_t slot, const unsigned int olx)
 {
 	if (!(olx & TX_OLX_FFREE))
-		txq->elts_plain = slot + 1;
+		txq->elts_plain = slot;
 }
 
 static __rte_noinline uint32_t
@@ -640,7 +641,7 @@ tx_lone_lkey_slow(struct mlx5_tm_txq *txq, const struct rte_mbuf *m,
 		  uintptr_t addr, uint32_t len, uint16_t slot,
 		  const unsigned int olx)
 {
-	tx_not_plain(txq, slot, olx);
+	tx_plain_from(txq, slot + 1, olx);
 	return mlx5_tm_mr_mbuf_lkey(&txq->mr, m, addr, len);
 }
 
@@ -826,7 +827,7 @@ tx_send_generic(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 			     MLX5_WQE_DS_UNITS - 1) / MLX5_WQE_DS_UNITS;
 	}
 	/* Find every lkey before writing: a miss drops the packet. */
-	tx_not_plain(txq, loc->elts_head, olx);
+	tx_plain_from(txq, loc->elts_head + 1, olx);
 	for (seg = m, k = 0; seg != NULL; seg = seg->next, k++) {
 		uint16_t off = seg == m ? skip : 0;
 		uint32_t len = seg->data_len - off;
@@ -923,7 +924,7 @@ tx_send_single(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 		}
 	} else {
 		/* All inline: nothing looked up, nothing checked. */
-		tx_not_plain(txq, loc->elts_head, olx);
+		tx_plain_from(txq, loc->elts_head + 1, olx);
 	}
 	tx_ctrl(txq, ctrl, loc->wqe_ci, MLX5_OPCODE_SEND, ds, loc->elts_head);
 	if (olx & TX_OLX_INL_L2) {
@@ -948,7 +949,7 @@ tx_send_single(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
  * A multi-segment packet, one SEND WQE: control, Ethernet segment (the L2
  * header inline in the L2 variants), one data segment per non-empty
  * segment, wrapping at the end of the ring. The packet checks its own
- * room (its WQEBBs and slots are not one each).
+ * room (its WQEBBs and slots are not one each). Not plain.
  */
 static __rte_always_inline enum tx_verdict
 tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
@@ -995,7 +996,6 @@ tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	} else {
 		tx_eseg(eth, tx_cs_flags(m, olx), vlan, m->vlan_tci);
 	}
-	tx_not_plain(txq, elts_head, olx);
 	for (seg = m; seg != NULL; seg = seg->next) {
 		uint16_t off = seg == m ? skip : 0;
 		uint32_t len = seg->data_len - off;
@@ -1010,6 +1010,8 @@ tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 		if (likely(seg->pool == pool && RTE_MBUF_DIRECT(seg))) {
 			lkey = pool_lkey;
 		} else {
+			/* The cache's pool may change, even if dropped. */
+			tx_plain_from(txq, elts_head + 1, olx);
 			lkey = mlx5_tm_mr_mbuf_lkey(&txq->mr, seg, addr, len);
 			pool = txq->mr.pool;
 			pool_lkey = txq->mr.pool_lkey;
@@ -1037,6 +1039,7 @@ tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 		}
 	} else {
 		txq->elts[elts_head++ & elts_mask] = m;
+		tx_plain_from(txq, elts_head, olx);
 	}
 	nbb = (ds + MLX5_WQE_DS_PER_WQEBB - 1) / MLX5_WQE_DS_PER_WQEBB;
 	loc->elts_head = elts_head;
