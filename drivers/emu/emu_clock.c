@@ -224,28 +224,38 @@ emu_rt_thread(void *arg)
 }
 
 /*
- * Let the device thread run on the CPUs of cpus=, or on every online CPU:
- * the opener's CPU set may be a single EAL lcore with a busy sender. An
- * explicit cpus= that cannot be honoured (CPUs outside this process's
- * cpuset) fails the open; the default set is best effort.
+ * Let the device thread run on the CPUs of cpus=, or else on the online
+ * CPUs outside busy_cpus (EAL's worker lcores, when the PMD opened the
+ * device), or on every online CPU when that leaves none: the opener's CPU
+ * set may be a single EAL lcore with a busy sender, and a thread that the
+ * scheduler moves beside a polling sender holds it to a ring per time
+ * slice. An explicit cpus= that cannot be honoured (CPUs outside this
+ * process's cpuset) fails the open; the default set is best effort (the
+ * CPUs outside busy_cpus, then every online CPU, then the opener's).
  */
 static int
 emu_thread_place(struct mlx5_emu *emu)
 {
-	cpu_set_t set;
-	long n, c;
+	cpu_set_t set, online;
+	char list[256];
 	int ret;
 
+	emu_cpus_online(&online, list, sizeof(list));
 	if (emu->cfg.cpus[0] != '\0') {
 		if (emu_parse_cpus(emu->cfg.cpus, &set) < 0)
 			return -EINVAL;
 	} else {
-		n = sysconf(_SC_NPROCESSORS_ONLN);
-		CPU_ZERO(&set);
-		for (c = 0; c < n && c < CPU_SETSIZE; c++)
-			CPU_SET(c, &set);
+		CPU_XOR(&set, &online, &emu->cfg.busy_cpus);
+		CPU_AND(&set, &set, &online);
+		if (CPU_COUNT(&set) == 0)
+			set = online;
 	}
 	ret = pthread_setaffinity_np(emu->thread, sizeof(set), &set);
+	if (ret == 0)
+		return 0;
+	if (emu->cfg.cpus[0] == '\0' && !CPU_EQUAL(&set, &online))
+		ret = pthread_setaffinity_np(emu->thread, sizeof(online),
+					     &online);
 	if (ret == 0)
 		return 0;
 	if (emu->cfg.cpus[0] == '\0') {

@@ -330,7 +330,7 @@ emu_parse_cpus(const char *s, cpu_set_t *set)
  * The CPUs online, as a set and as the kernel writes the list ("0-3,6"):
  * /sys/devices/system/cpu/online, else 0 .. _SC_NPROCESSORS_ONLN - 1.
  */
-static void
+void
 emu_cpus_online(cpu_set_t *set, char *list, size_t len)
 {
 	FILE *f = fopen("/sys/devices/system/cpu/online", "r");

@@ -43,6 +43,7 @@ void emu_glue_pp_free(struct mlx5_tm_pp *pp);
 void *emu_glue_opts_new(const char *name, char *err, size_t errlen);
 int emu_glue_opts_set(void *opts, const char *key, const char *value,
 		      char *err, size_t errlen);
+void emu_glue_opts_busy_cpus(void *opts, const cpu_set_t *cpus);
 void emu_glue_opts_free(void *opts);
 uint32_t emu_glue_line_rate_mbps(struct mlx5_tm_glue_dev *dev);
 int emu_glue_sq_wire_get(struct mlx5_tm_glue_dev *dev, uint32_t sqn,
@@ -432,6 +433,7 @@ const struct mlx5_tm_glue mlx5_tm_glue_emu = {
 	.opt_keys = mlx5_emu_config_keys,
 	.opts_new = emu_glue_opts_new,
 	.opts_set = emu_glue_opts_set,
+	.opts_busy_cpus = emu_glue_opts_busy_cpus,
 	.opts_free = emu_glue_opts_free,
 	.set_log = mlx5_emu_set_log,
 	.line_rate_mbps = emu_glue_line_rate_mbps,

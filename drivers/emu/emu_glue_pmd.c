@@ -56,6 +56,14 @@ emu_glue_opts_set(void *opts, const char *key, const char *value, char *err,
 }
 
 void
+emu_glue_opts_busy_cpus(void *opts, const cpu_set_t *cpus)
+{
+	struct mlx5_emu_config *cfg = opts;
+
+	cfg->busy_cpus = *cpus;
+}
+
+void
 emu_glue_opts_free(void *opts)
 {
 	free(opts);

@@ -484,6 +484,7 @@ emu_unlock(struct mlx5_emu *emu)
 
 /* emu_config.c */
 int emu_parse_cpus(const char *s, cpu_set_t *set);
+void emu_cpus_online(cpu_set_t *set, char *list, size_t len);
 
 /* emu_profile.c */
 int emu_caps_resolve(const struct mlx5_emu_config *cfg,

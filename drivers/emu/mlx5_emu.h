@@ -23,6 +23,7 @@
  * serialises them with its own lock).
  */
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -133,10 +134,18 @@ struct mlx5_emu_config {
 	struct mlx5_emu_fault_wqe fault_wqe; /**< fault_wqe=NTH[:SYNDROME]. */
 	/**
 	 * cpus=LIST (e.g. "1" or "0-3,6"): CPUs the realtime device thread
-	 * may run on; "" = every online CPU (not the CPU set of the thread
-	 * that opens the device, which EAL may have pinned to an lcore).
+	 * may run on; "" = the online CPUs outside busy_cpus (not the CPU set
+	 * of the thread that opens the device, which EAL may have pinned to
+	 * an lcore).
 	 */
 	char cpus[64];
+	/**
+	 * Without cpus=, the device thread runs on the online CPUs outside
+	 * this set, or on every online CPU when that leaves none. The PMD
+	 * puts EAL's worker lcores here: a sender polling beside the thread
+	 * would share its CPU with it. Empty by default.
+	 */
+	cpu_set_t busy_cpus;
 	struct mlx5_emu_sched_config sched; /**< NIC scheduling options. */
 	/** cap_sq_ts_format=free_run|rt|both (0, 1, 2). */
 	int64_t sq_ts_format;

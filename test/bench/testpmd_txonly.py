@@ -20,15 +20,22 @@ includes polling while it waits for the sender), and how often the
 PMD's burst met a full ring (xstat tx_q0_ring_full) per 32 frames sent:
 0 when the sender (testpmd and the PMD) is the limit, 1 or more when the
 model holds it back (txonly offers its burst again and again). The device
-thread shares the machine's cores with testpmd's forwarding lcore and
-anything else running: on a loaded machine the Mpps figures fall, the CPU
-time per frame much less. A benchmark: nothing is asserted.
+thread runs on CPU 0 beside the idle main lcore (the PMD keeps it off the
+worker lcores by default) and shares it with anything else running: on a
+loaded machine the Mpps figures fall, the CPU time per frame much less.
+Reference, measured just before and just after the mlx5-tm run: the time
+one cache line takes from CPU 0 to CPU 1 (BUILD/test/bench/
+cpu-line-transfer), which the sender pays on the lines it shares with the
+device thread (each frame's first line, the eMPW data segments); on a
+virtual machine it changes with where the host puts the vCPUs.
+A benchmark: nothing is asserted.
 """
 
 import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import time
 
@@ -68,6 +75,17 @@ def thread_cpu_s(pid, name):
         if comm == name:
             total += int(fields[11]) + int(fields[12])
     return total / os.sysconf("SC_CLK_TCK")
+
+
+def line_transfer_ns(build):
+    """CPU 0 to CPU 1 cache-line transfer time in ns, None if unknown."""
+    prog = os.path.join(build, "test", "bench", "cpu-line-transfer")
+    try:
+        out = subprocess.run([prog, "0", "1"], capture_output=True,
+                             text=True, timeout=60).stdout.split()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return float(out[3]) if len(out) == 4 else None
 
 
 def measure(vdev, pmd, seconds, wire):
@@ -141,7 +159,9 @@ def main():
         shutil.copy(so, pmd)
         shutil.copy(os.path.join(os.path.dirname(so), EMU_SO),
                     os.path.join(work, EMU_SO))
+        line_before = line_transfer_ns(build)
         ours = measure("net_mlx5_tm0,emu=cx6dx", pmd, seconds, True)
+        line_after = line_transfer_ns(build)
         null = measure("net_null0", None, seconds, False)
     except pexpect.ExceptionPexpect as e:
         print("testpmd txonly: testpmd session failed: %s" % e)
@@ -161,6 +181,9 @@ def main():
     print("  full-ring tx_burst calls       %7.2f per 32 frames sent (0: the "
           "sender was the limit)" %
           (ours["ring_full_bursts"] / sent if sent else 0))
+    if line_before is not None and line_after is not None:
+        print("  cache line CPU 0 -> CPU 1      %7.0f ns before, %.0f ns "
+              "after the mlx5-tm run" % (line_before, line_after))
     print("  net_null                       %7.2f Mpps" % null["mpps"])
     print("  mlx5-tm / net_null             %7.2f" %
           (ours["mpps"] / null["mpps"] if null["mpps"] else 0.0))
@@ -168,6 +191,7 @@ def main():
         with open(json_path, "w") as f:
             json.dump({"pkt_len": PKT_LEN, "seconds": seconds,
                        "warm_up": WARM_UP, "mlx5_tm": ours,
+                       "cpu_line_transfer_ns": [line_before, line_after],
                        "net_null": null}, f, indent=1)
     return 0
 

@@ -11,7 +11,9 @@
 #include <inttypes.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <dirent.h>
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -1146,6 +1148,97 @@ test_realtime(void)
 	t_close(&d);
 }
 
+/* The CPU set of this process's device thread (one device open). */
+static bool
+device_thread_cpus(cpu_set_t *set)
+{
+	char path[300], comm[32];
+	struct dirent *e;
+	bool found = false;
+	DIR *dir = opendir("/proc/self/task");
+	FILE *f;
+
+	while (dir != NULL && !found && (e = readdir(dir)) != NULL) {
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
+			 e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		if (fgets(comm, sizeof(comm), f) != NULL &&
+		    strcmp(comm, "mlx5-emu\n") == 0)
+			found = sched_getaffinity(atoi(e->d_name),
+						  sizeof(*set), set) == 0;
+		fclose(f);
+	}
+	if (dir != NULL)
+		closedir(dir);
+	return found;
+}
+
+/*
+ * Opens a realtime device as the PMD does, telling it @p busy (the
+ * worker lcores' CPUs), with cpus=@p cpus unless NULL; checks that the
+ * device thread runs on @p want.
+ */
+static void
+check_placement(const char *what, const cpu_set_t *busy, const char *cpus,
+		const cpu_set_t *want)
+{
+	const struct mlx5_tm_glue *g = &mlx5_tm_glue_emu;
+	struct mlx5_tm_glue_dev *dev;
+	cpu_set_t got;
+	char err[256];
+	void *opts = g->opts_new("cx6dx", err, sizeof(err));
+
+	CHECK(opts != NULL, "%s: options: %s", what, err);
+	if (opts == NULL)
+		return;
+	g->opts_busy_cpus(opts, busy);
+	CHECK(cpus == NULL ||
+	      g->opts_set(opts, "cpus", cpus, err, sizeof(err)) == 0,
+	      "%s: cpus=%s: %s", what, cpus, err);
+	dev = g->open_device("cx6dx", opts);
+	g->opts_free(opts);
+	CHECK(dev != NULL, "%s: open", what);
+	if (dev == NULL)
+		return;
+	CHECK(device_thread_cpus(&got) && CPU_EQUAL(&got, want),
+	      "%s: device thread on %d CPUs, want %d", what, CPU_COUNT(&got),
+	      CPU_COUNT(want));
+	CHECK(g->close_device(dev) == 0, "%s: close", what);
+}
+
+/*
+ * The device thread keeps off the CPUs the application keeps busy (EAL's
+ * worker lcores, which the PMD passes), on every online CPU when they are
+ * all busy; cpus= overrides. Needs this process free to use every online
+ * CPU and at least two of them.
+ */
+static void
+test_thread_placement(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t all, first, rest, mine;
+	long c;
+
+	CPU_ZERO(&all);
+	for (c = 0; c < n && c < CPU_SETSIZE; c++)
+		CPU_SET(c, &all);
+	if (n < 2 || sched_getaffinity(0, sizeof(mine), &mine) != 0 ||
+	    !CPU_EQUAL(&mine, &all)) {
+		printf("  skip: thread placement needs 2 online CPUs, all "
+		       "usable\n");
+		return;
+	}
+	CPU_ZERO(&first);
+	CPU_SET(0, &first);
+	CPU_XOR(&rest, &all, &first);
+	check_placement("worker lcore on CPU 0", &first, NULL, &rest);
+	check_placement("every CPU a worker lcore", &all, NULL, &all);
+	check_placement("cpus=0 over a worker lcore on CPU 0", &first, "0",
+			&first);
+}
+
 /*
  * mtu=: a frame longer than MTU + 18 bytes (MLX5E_SW2HW_MTU, FCS aside)
  * completes without error and is counted, not sent; port_set_mtu moves
@@ -1307,4 +1400,5 @@ test_emu_datapath(void)
 	T_RUN(test_vport_counter());
 	T_RUN(test_cqe_ts_format());
 	T_RUN(test_realtime());
+	T_RUN(test_thread_placement());
 }

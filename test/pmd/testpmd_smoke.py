@@ -45,6 +45,29 @@ def cmd(child, line, timeout=30):
     return child.before
 
 
+def cpu_list(text):
+    """The CPUs of a kernel CPU list such as "0,2-3"."""
+    cpus = set()
+    for part in text.strip().split(","):
+        lo, _, hi = part.partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    return cpus
+
+
+def device_thread_cpus(pid):
+    """The CPUs the device model's thread (mlx5-emu) of @pid may use."""
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/status" % (pid, tid)) as f:
+                status = f.read()
+        except OSError:
+            continue
+        if re.search(r"^Name:\s+mlx5-emu$", status, re.M):
+            m = re.search(r"^Cpus_allowed_list:\s+(\S+)$", status, re.M)
+            return cpu_list(m.group(1)) if m else None
+    return None
+
+
 def session(checks, pmd, rxq, txq, rates):
     """One testpmd run: txonly for a second, counters, quit."""
     tag = "--rxq=%d --txq=%d" % (rxq, txq)
@@ -63,6 +86,13 @@ def session(checks, pmd, rxq, txq, rates):
             return
         out = cmd(child, "show port info 0")
         checks.check("%s: port 0 is net_mlx5_tm" % tag, "net_mlx5_tm" in out)
+        # -l 0-1: the worker lcore is CPU 1, which the model's thread
+        # keeps off by default.
+        with open("/sys/devices/system/cpu/online") as f:
+            want = cpu_list(f.read()) - {1}
+        got = device_thread_cpus(child.pid)
+        checks.check("%s: device thread off the worker lcore's CPU" % tag,
+                     got == want, "on CPUs %s, want %s" % (got, want))
         cmd(child, "set fwd txonly")
         cmd(child, "start")
         time.sleep(1.0)

@@ -26,6 +26,7 @@
  *   syndrome and the call fails with -EREMOTEIO (errno EREMOTEIO).
  */
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -239,6 +240,12 @@ struct mlx5_tm_glue {
 	 */
 	int (*opts_set)(void *opts, const char *key, const char *value,
 			char *err, size_t errlen);
+	/**
+	 * Tell @p opts the CPUs the application keeps busy (EAL's worker
+	 * lcores): without cpus=, the device thread runs elsewhere when
+	 * there is an elsewhere.
+	 */
+	void (*opts_busy_cpus)(void *opts, const cpu_set_t *cpus);
 	/** Free options from opts_new() (open_device keeps a copy). */
 	void (*opts_free)(void *opts);
 	/** Where the model writes its messages; NULL: stderr. */

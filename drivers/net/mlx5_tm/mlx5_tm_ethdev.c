@@ -15,6 +15,7 @@
 #include <rte_alarm.h>
 #include <rte_common.h>
 #include <rte_ether.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <ethdev_driver.h>
 #include <ethdev_vdev.h>
@@ -645,6 +646,23 @@ port_read(struct mlx5_tm_priv *priv)
 	return 0;
 }
 
+/*
+ * The CPUs of EAL's worker lcores, where an application's senders poll:
+ * the device model's thread keeps off them unless cpus= says otherwise.
+ */
+static void
+worker_cpus(rte_cpuset_t *cpus)
+{
+	unsigned int lcore;
+
+	CPU_ZERO(cpus);
+	RTE_LCORE_FOREACH_WORKER(lcore) {
+		rte_cpuset_t lc = rte_lcore_cpuset(lcore);
+
+		CPU_OR(cpus, cpus, &lc);
+	}
+}
+
 static int
 open_device(struct mlx5_tm_priv *priv, const char *name,
 	    const struct mlx5_tm_devargs *da)
@@ -652,6 +670,12 @@ open_device(struct mlx5_tm_priv *priv, const char *name,
 	priv->glue = da->emulated ? da->emu_glue : &mlx5_tm_glue_rdma;
 	if (priv->glue->set_log != NULL)
 		priv->glue->set_log(emu_log);
+	if (da->emulated) {
+		rte_cpuset_t busy;
+
+		worker_cpus(&busy);
+		priv->glue->opts_busy_cpus(da->emu_opts, &busy);
+	}
 	priv->gdev = priv->glue->open_device(da->dev, da->emu_opts);
 	if (priv->gdev == NULL) {
 		int err = errno ? errno : ENODEV;
