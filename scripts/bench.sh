@@ -10,18 +10,21 @@
 #    reduced packet count: instructions per packet, and the hottest lines
 #    of the PMD's burst function (BUILD/bench/annotate.txt has the full
 #    callgrind_annotate --auto=yes listing);
-# 3. when valgrind is installed, the device model's instructions per
+# 3. when valgrind is installed, the commits of the control part under
+#    callgrind (--only control, one repetition): instructions and
+#    first-level data cache misses per leaf of each commit case;
+# 4. when valgrind is installed, the device model's instructions per
 #    64-byte frame (mlx5-tm-bench --only model under callgrind:
 #    deterministic, whatever the load);
-# 4. end to end: Debian's dpdk-testpmd txonly, 64-byte frames on one queue,
+# 5. end to end: Debian's dpdk-testpmd txonly, 64-byte frames on one queue,
 #    mlx5-tm on the device model (real time) and net_null, one after the
 #    other (test/bench/testpmd_txonly.py; BUILD/bench/txonly.json).
 #
 # Environment: BENCH_ARGS (more mlx5-tm-bench options for the timing run),
 # BENCH_CG_PACKETS (packets per case under callgrind, default 4096),
-# BENCH_NO_CALLGRIND=1 to skip steps 2 and 3, BENCH_CG_MODEL_FRAMES (frames
-# of step 3, default 40000), BENCH_NO_TXONLY=1 to skip step 4,
-# BENCH_TXONLY_SECONDS (measured window of step 4, default 5).
+# BENCH_NO_CALLGRIND=1 to skip steps 2 to 4, BENCH_CG_MODEL_FRAMES (frames
+# of step 4, default 40000), BENCH_NO_TXONLY=1 to skip step 5,
+# BENCH_TXONLY_SECONDS (measured window of step 5, default 5).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,7 +40,7 @@ fi
 mkdir -p "$OUT"
 rm -f "$OUT"/timing.json "$OUT"/callgrind.json "$OUT"/results.json \
 	"$OUT"/callgrind.out.* "$OUT"/annotate.txt "$OUT"/txonly.json \
-	"$OUT"/model.callgrind.*
+	"$OUT"/model.callgrind.* "$OUT"/control.callgrind.*
 
 echo "== mlx5-tm-bench (timing) =="
 # shellcheck disable=SC2086
@@ -54,8 +57,18 @@ if [ "${BENCH_NO_CALLGRIND:-0}" != 1 ] && command -v valgrind >/dev/null; then
 		echo "bench: callgrind run failed, see $OUT/callgrind.log" >&2
 		exit 1
 	}
+	echo
+	echo "== mlx5-tm-bench --callgrind --only control (commits, per leaf) =="
+	valgrind --tool=callgrind --collect-atstart=no --cache-sim=yes \
+		--callgrind-out-file="$OUT/control.callgrind.out.%p" \
+		"$BIN" --callgrind --only control --reps 1 --updates 10 \
+		> "$OUT/control.callgrind.log" 2>&1 || {
+		echo "bench: callgrind run failed, see $OUT/control.callgrind.log" >&2
+		exit 1
+	}
 	"$PY" "$ROOT/test/bench/bench_callgrind.py" --timing "$OUT/timing.json" \
-		--dumps "$OUT/callgrind.out." --out "$OUT/results.json" \
+		--dumps "$OUT/callgrind.out." \
+		--dumps "$OUT/control.callgrind.out." --out "$OUT/results.json" \
 		--annotate "$OUT/annotate.txt" --src-root "$ROOT" \
 		--build-dir "$BUILD" \
 		| tee "$OUT/callgrind.txt"

@@ -120,7 +120,10 @@ void bench_mlx5_tm_set_profile(const char *profile);
 /** Usable rate-table entries of the current profile (size - 1), 0 if unknown. */
 uint32_t bench_mlx5_tm_table_size(void);
 
-/** Stop, close and remove a port made by bench_mlx5_tm_create(). */
+/**
+ * Stop (under valgrind, in the EAL interrupt thread), close and remove a
+ * port made by bench_mlx5_tm_create().
+ */
 void bench_mlx5_tm_destroy(uint16_t port_id);
 
 /**
