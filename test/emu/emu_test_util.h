@@ -25,12 +25,20 @@
  * outside any case counts as a failed case of its own.
  */
 
-/** Cases passed and failed so far. */
-extern unsigned int t_passed, t_failed;
+/** Cases passed, failed and skipped (nothing checked) so far. */
+extern unsigned int t_passed, t_failed, t_skipped;
 
 /** Start case @p name of group @p group (T_RUN does it). */
 void t_case_begin(const char *group, const char *name);
-/** End the current case: count it and print "ok" or "FAIL" with its name. */
+/**
+ * Skip the current case, which cannot check its behaviour here (@p why):
+ * counted as skipped unless a CHECK failed.
+ */
+void t_case_skip(const char *why);
+/**
+ * End the current case: count it and print "ok", "FAIL" or "skip" with
+ * its name.
+ */
 void t_case_end(void);
 /** Record a failed CHECK (CHECK does it after printing why). */
 void t_check_failed(void);

@@ -38,6 +38,10 @@ main(int argc, char **argv)
 		test_emu_empw();
 	if (only == NULL || strcmp(only, "golden") == 0)
 		test_emu_golden();
-	printf("%u passed, %u failed\n", t_passed, t_failed);
+	if (t_skipped != 0)
+		printf("%u passed, %u failed, %u skipped\n", t_passed,
+		       t_failed, t_skipped);
+	else
+		printf("%u passed, %u failed\n", t_passed, t_failed);
 	return t_failed == 0 ? 0 : 1;
 }

@@ -1226,8 +1226,7 @@ test_thread_placement(void)
 		CPU_SET(c, &all);
 	if (n < 2 || sched_getaffinity(0, sizeof(mine), &mine) != 0 ||
 	    !CPU_EQUAL(&mine, &all)) {
-		printf("  skip: thread placement needs 2 online CPUs, all "
-		       "usable\n");
+		t_case_skip("needs 2 online CPUs, all usable");
 		return;
 	}
 	CPU_ZERO(&first);
