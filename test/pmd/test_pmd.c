@@ -1478,7 +1478,7 @@ test_plain_free(void)
 	unsigned int nheld = 0, held_a = 0, held_b = 0, b, k;
 	struct rte_mempool *pool_b;
 	struct mlx5_emu *emu;
-	uint32_t seq = 0, sent = 0, kind;
+	uint32_t seq = 0, sent = 0, kind, len;
 	uint16_t port, n;
 	uint8_t f[600];
 
@@ -1503,21 +1503,17 @@ test_plain_free(void)
 			struct rte_mbuf *m;
 
 			kind = plain_kind(seq);
-			build_frame(f, kind == 11 ? 600 : 64 + seq % 64, 0,
-				    seq, false);
-			if (kind == 8 || kind == 9) {
-				m = frame_to_mbuf_from(pool_b, f,
-						       64 + seq % 64, 1);
-			} else if (kind == 10) {
-				parent = frame_to_mbuf(f, 64 + seq % 64, 1);
+			len = kind == 11 ? 600 : 64 + seq % 64;
+			build_frame(f, len, 0, seq, false);
+			m = frame_to_mbuf_from(kind == 8 || kind == 9 ?
+					       pool_b : pool, f, len,
+					       kind == 11 ? 2 : 1);
+			if (kind == 10) {
+				parent = m;
 				m = parent != NULL ?
 				    rte_pktmbuf_clone(parent, pool) : NULL;
 				/* The clone alone holds the parent now. */
 				rte_pktmbuf_free(parent);
-			} else {
-				m = frame_to_mbuf(f, kind == 11 ? 600 :
-						  64 + seq % 64,
-						  kind == 11 ? 2 : 1);
 			}
 			CHECK(m != NULL, "mbuf for packet %u", seq);
 			if (m == NULL)
