@@ -6,7 +6,9 @@
  * NIC scheduling elements of the device model: capabilities per profile
  * and devargs, the four commands and each of their refusals, queue-group
  * membership of SQs, and the arbiter on the wire in virtual time (weights,
- * ceilings, surplus to siblings, nesting, a live move between groups).
+ * ceilings, surplus to siblings, nesting, a live move between groups),
+ * with the line of a port without elements beside it (paced SQs sharing
+ * it).
  */
 
 #include <errno.h>
@@ -530,6 +532,7 @@ struct meter {
 	uint32_t sqn[MAX_FLOWS];
 	uint32_t next_seq[MAX_FLOWS];
 	uint64_t bytes[MAX_FLOWS];
+	uint64_t packets[MAX_FLOWS];
 	uint64_t departed[MAX_FLOWS];
 	uint64_t out_of_order;
 	uint64_t w0, w1;
@@ -553,8 +556,10 @@ meter_hook(void *arg __attribute__((unused)), uint32_t sqn, uint64_t t,
 		m.out_of_order++;
 	m.next_seq[i] = seq + 1;
 	m.departed[i]++;
-	if (t >= m.w0 && t < m.w1)
+	if (t >= m.w0 && t < m.w1) {
 		m.bytes[i] += len;
+		m.packets[i]++;
+	}
 }
 
 static double
@@ -565,14 +570,21 @@ meter_mbps(uint32_t i)
 
 struct flow {
 	struct t_sq s;
+	uint32_t len;       /* frame bytes (0: FRAME) */
+	uint32_t inl;       /* bytes inline (18 for ConnectX-5's L2) */
 	uint32_t seq;       /* next sequence number to post */
 	uint32_t done;      /* WQEs completed */
 	bool on;            /* keep backlogged */
 };
 
-/* Keep every flow that is on at least half a ring deep until @p until. */
+/* Frame buffers per flow: d->buf holds MAX_FLOWS of them. */
+#define FLOW_BUF (1u << 19)
+
+/* Keep every flow that is on backlogged (posting at most its half MB of
+ * frames ahead), time going on by @p step_ns, until @p until. */
 static void
-run_until(struct t_dev *d, struct flow *f, uint32_t n, uint64_t until_ns)
+run_until_step(struct t_dev *d, struct flow *f, uint32_t n, uint64_t until_ns,
+	       uint64_t step_ns)
 {
 	const uint32_t ring = 1u << LOG_SQ;
 	struct t_cqe c[64];
@@ -581,26 +593,36 @@ run_until(struct t_dev *d, struct flow *f, uint32_t n, uint64_t until_ns)
 	while (mlx5_emu_now_ns(d->emu) < until_ns) {
 		for (i = 0; i < n; i++) {
 			struct flow *fl = &f[i];
+			uint32_t len = fl->len != 0 ? fl->len : FRAME;
+			uint32_t slot = (len + 1023) & ~1023u;
+			uint32_t depth = FLOW_BUF / slot < ring - 32 ?
+					 FLOW_BUF / slot : ring - 32;
 			bool posted = false;
 
 			while ((k = t_poll(&fl->s, c, 64)) > 0)
 				fl->done = (uint32_t)c[k - 1].wqe_counter + 1;
 			while (fl->on &&
-			       (uint16_t)(fl->s.pi - fl->done) < ring - 32) {
-				size_t off = ((size_t)i << 19) +
-					     (size_t)(fl->s.pi % ring) * 1024;
-				uint8_t *p = t_frame(d, off, FRAME, fl->seq);
+			       (uint16_t)(fl->s.pi - fl->done) < depth) {
+				size_t off = (size_t)i * FLOW_BUF +
+					     (size_t)(fl->seq % depth) * slot;
+				uint8_t *p = t_frame(d, off, len, fl->seq);
 
 				mlx5_prm_write32(p + 14, 0, fl->seq++);
-				t_post(&fl->s, p, FRAME, 0,
+				t_post(&fl->s, p, len, fl->inl,
 				       (fl->s.pi % 32) == 31);
 				posted = true;
 			}
 			if (posted)
 				t_ring(&fl->s);
 		}
-		mlx5_emu_advance(d->emu, MS);
+		mlx5_emu_advance(d->emu, step_ns);
 	}
+}
+
+static void
+run_until(struct t_dev *d, struct flow *f, uint32_t n, uint64_t until_ns)
+{
+	run_until_step(d, f, n, until_ns, MS);
 }
 
 static void
@@ -655,9 +677,11 @@ measure(struct t_dev *d, struct flow *f, uint32_t n, uint64_t from_ms,
 	m.w0 = from_ms * MS;
 	m.w1 = to_ms * MS;
 	memset(m.bytes, 0, sizeof(m.bytes));
+	memset(m.packets, 0, sizeof(m.packets));
 	run_until(d, f, n, to_ms * MS);
 	for (i = 0; i < n; i++)
-		CHECK(NEAR(meter_mbps(i), want[i], 0.005),
+		CHECK(want[i] == 0 ? m.bytes[i] == 0 :
+		      NEAR(meter_mbps(i), want[i], 0.005),
 		      "%s: flow %u %.2f Mbit/s, want %.2f", what, i,
 		      meter_mbps(i), want[i]);
 }
@@ -852,6 +876,57 @@ test_unattached(bool strict)
 	t_close(&d);
 }
 
+/* ---- paced SQs sharing a line (issue 23) ---- */
+
+/*
+ * The line without elements (ConnectX-5), packet-fair round robin: two
+ * SQs paced at 600 Mbit/s on a 1 Gbit/s line, of 9000- and 1000-byte
+ * frames. The first gets its 600 (its pacing); the line never idles
+ * while the second has a packet its pacing allows, so the second gets
+ * the rest: (1 - 0.6 * 9024/9000) * 1000 * 1000/1024. Then the first
+ * stops: the second, alone, may not go above its 600 beyond what it kept
+ * of its schedule (16 KiB, as documented) and one frame.
+ */
+static void
+test_flat_line_paced(void)
+{
+	double want[2] = { 600, (1 - 0.6 * 9024 / 9000) * 1000 * 1000 / 1024 };
+	uint64_t t_stop, most;
+	struct mlx5_tm_pp *pp;
+	struct flow f[2];
+	struct t_dev d;
+	double alone[2];
+
+	memset(f, 0, sizeof(f));
+	f[0].len = 9000;
+	f[1].len = 1000;
+	f[0].inl = f[1].inl = 18;
+	CHECK(t_open_kv(&d, "cx5", "line_rate=1G", "mtu=9000") == 0, "open");
+	pp = t_pp(&d, 600000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(pp != NULL && sq_ready(&d, &f[0].s, 0, pp->index) == 0 &&
+	      sq_ready(&d, &f[1].s, 0, pp->index) == 0, "SQs");
+	flows_start(&d, f, 2);
+	measure(&d, f, 2, 20, 220, want, "two paced SQs on the line");
+	/* The first stops posting; the second alone from t_stop on. */
+	f[0].on = false;
+	t_stop = mlx5_emu_now_ns(d.emu);
+	m.w0 = t_stop;
+	m.w1 = t_stop + 100 * MS;
+	memset(m.bytes, 0, sizeof(m.bytes));
+	run_until(&d, f, 2, m.w1);
+	most = 600000000ull / 8 / 10 + 16384 + 1000;
+	CHECK(m.bytes[1] <= most, "alone: %" PRIu64 " bytes in 100 ms, at "
+	      "most %" PRIu64 " (600 Mbit/s and what it kept)", m.bytes[1],
+	      most);
+	alone[0] = 0;
+	alone[1] = 600;
+	measure(&d, f, 2, t_stop / MS + 120, t_stop / MS + 220, alone,
+		"alone at its pacing");
+	flows_end(&d, f, 2, "two paced SQs");
+	d.g->pp_free(pp);
+	t_close(&d);
+}
+
 void
 test_emu_sched(void)
 {
@@ -864,4 +939,5 @@ test_emu_sched(void)
 	T_RUN(test_live_move());
 	T_RUN(test_unattached(false));
 	T_RUN(test_unattached(true));
+	T_RUN(test_flat_line_paced());
 }
