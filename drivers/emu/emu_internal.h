@@ -60,10 +60,10 @@
 /* Frames shorter than this (without FCS) are padded on the line. */
 #define EMU_MIN_FRAME 60u
 /*
- * What a backlogged SQ's pacing keeps of its schedule when others hold
- * its packets back: up to this far behind (bytes; WQEs in WQE-rate mode),
- * so that it can catch up when they stop. An assumption
- * (doc/guides/device_model.rst, Departures).
+ * What a backlogged SQ's pacing, or an element's ceiling, keeps of its
+ * schedule when others hold its packets back: up to this far behind
+ * (bytes; WQEs in WQE-rate mode), so that it can catch up when they
+ * stop. An assumption (doc/guides/device_model.rst, Departures).
  */
 #define EMU_PACE_KEEP_BYTES 16384u
 #define EMU_PACE_KEEP_WQES 256u
@@ -311,10 +311,13 @@ struct emu_sched_elem;
 struct emu_sched_node {
 	struct emu_sched_elem *parent;      /* NULL: not in the tree */
 	struct emu_sched_node *prev, *next; /* siblings, circular */
-	int64_t deficit;                    /* surplus round robin, bytes */
+	uint64_t finish;                    /* virtual finish of its last packet */
+	uint64_t finish_rem;                /* remainder of finish, < weight */
+	uint64_t weight;                    /* the weight weight_inv is for */
+	uint64_t weight_inv;                /* UINT64_MAX / weight + 1 */
 	uint64_t elig_ps;                   /* SQ: this decision's eligibility */
 	uint64_t mark;                      /* decision it can send in */
-	uint64_t busy;                      /* decision it has work in */
+	uint32_t key;                       /* order among equal finishes */
 	bool is_sq;
 };
 
@@ -572,9 +575,9 @@ void emu_engine_fini(struct mlx5_emu *emu);
 
 /*
  * Where a pacing schedule (TAT) found behind departure time @p t_ps is
- * brought back to: at most @p keep_ps behind (EMU_PACE_KEEP_*), never
- * less than one packet (@p interval_ps), and not before its work began
- * (@p since_ps).
+ * brought back to, for an SQ's pacing and an element's ceiling alike: at
+ * most @p keep_ps behind (EMU_PACE_KEEP_*), never less than one packet
+ * (@p interval_ps), and not before its work began (@p since_ps).
  */
 static inline uint64_t
 emu_pace_floor(uint64_t t_ps, uint64_t interval_ps, uint64_t keep_ps,

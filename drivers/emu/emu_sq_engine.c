@@ -18,7 +18,7 @@
  * mode; 0 = one packet). A packet of cost c may leave once the bucket
  * holds min(c, b) tokens; it then takes c. TAT (theoretical arrival time)
  * is kept in picoseconds with an exact remainder. A packet held back by
- * others (the line) keeps its schedule: while the SQ stays
+ * others (the line, the arbiter) keeps its schedule: while the SQ stays
  * backlogged its TAT falls behind by up to EMU_PACE_KEEP_BYTES (WQEs)
  * and it catches up when they let it (see emu_sq_charge).
  *
@@ -93,6 +93,7 @@ emu_active_add(struct mlx5_emu *emu, struct emu_sq *sq)
 	emu->active[emu->nb_active++] = sq;
 	sq->active = true;
 	sq->backlog_ps = sq->ready_ps;
+	emu_sched_sq_backlog(emu, sq, 1);
 }
 
 static void
@@ -109,6 +110,7 @@ emu_active_del(struct mlx5_emu *emu, struct emu_sq *sq)
 		}
 	}
 	sq->active = false;
+	emu_sched_sq_backlog(emu, sq, -1);
 }
 
 /* Earliest departure of the head (a SEND) as far as the SQ is concerned. */
