@@ -732,6 +732,30 @@ emu_sched_pick(struct mlx5_emu *emu, uint64_t t_ps)
 	return EMU_CONTAINER(n, struct emu_sq, sched);
 }
 
+/*
+ * The ceiling schedule of @p e, found behind departure time @p t_ps by
+ * more than one packet (@p interval_ps) or from before its work began:
+ * brought back to at most EMU_PACE_KEEP_BYTES behind, and not before the
+ * element got work. Out of line: the usual charge stays short.
+ */
+static __attribute__((noinline, cold)) void
+emu_elem_pace_behind(struct emu_sched_elem *e, uint64_t t_ps,
+		     uint64_t interval_ps)
+{
+	uint64_t floor;
+
+	if (e->keep_mbps != e->max_average_bw) {
+		e->keep_mbps = e->max_average_bw;
+		e->keep_ps = (uint64_t)EMU_PACE_KEEP_BYTES * EMU_PS_BYTE_MBPS /
+			     e->max_average_bw;
+	}
+	floor = emu_pace_floor(t_ps, interval_ps, e->keep_ps, e->backlog_ps);
+	if (e->tat_ps < floor) {
+		e->tat_ps = floor;
+		e->tat_rem = 0;
+	}
+}
+
 void
 emu_sched_charge(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t_ps,
 		 uint32_t len)
@@ -756,22 +780,8 @@ emu_sched_charge(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t_ps,
 		/* As an SQ's pacing: a packet held back keeps its schedule. */
 		num = (uint64_t)len * EMU_PS_BYTE_MBPS;
 		interval = num / e->max_average_bw;
-		if (e->tat_ps + interval < t_ps || e->tat_ps < e->backlog_ps) {
-			uint64_t floor;
-
-			if (e->keep_mbps != e->max_average_bw) {
-				e->keep_mbps = e->max_average_bw;
-				e->keep_ps = (uint64_t)EMU_PACE_KEEP_BYTES *
-					     EMU_PS_BYTE_MBPS /
-					     e->max_average_bw;
-			}
-			floor = emu_pace_floor(t_ps, interval, e->keep_ps,
-					       e->backlog_ps);
-			if (e->tat_ps < floor) {
-				e->tat_ps = floor;
-				e->tat_rem = 0;
-			}
-		}
+		if (e->tat_ps + interval < t_ps || e->tat_ps < e->backlog_ps)
+			emu_elem_pace_behind(e, t_ps, interval);
 		num += e->tat_rem;
 		e->tat_ps += num / e->max_average_bw;
 		e->tat_rem = num % e->max_average_bw;

@@ -139,6 +139,32 @@ emu_sq_eligible(struct mlx5_emu *emu, struct emu_sq *sq)
 }
 
 /*
+ * The schedule of @p sq, found behind departure time @p t by more than
+ * one packet (@p interval) or from before its backlog began: brought back
+ * to at most EMU_PACE_KEEP_BYTES (WQEs) behind, and not before the SQ got
+ * WQEs. Out of line: the usual charge stays short.
+ */
+static __attribute__((noinline, cold)) void
+emu_sq_pace_behind(struct emu_sq *sq, const struct emu_pp_entry *e,
+		   uint64_t t, uint64_t interval)
+{
+	uint64_t floor;
+
+	if (sq->keep_rate != e->rate || sq->keep_mode != e->mode) {
+		sq->keep_rate = e->rate;
+		sq->keep_mode = e->mode;
+		sq->keep_ps = (e->mode == MLX5_PP_RATE_MODE_WQE_RATE ?
+			       EMU_PACE_KEEP_WQES : EMU_PACE_KEEP_BYTES) *
+			      emu_pp_unit(e) / e->rate;
+	}
+	floor = emu_pace_floor(t, interval, sq->keep_ps, sq->backlog_ps);
+	if (sq->tat_ps < floor) {
+		sq->tat_ps = floor;
+		sq->tat_rem = 0;
+	}
+}
+
+/*
  * Charge the bucket of @p sq for the head leaving at @p t. A head that
  * others held back keeps its place in the schedule: a TAT behind @p t is
  * brought back to at most EMU_PACE_KEEP_BYTES (WQEs) behind, never less
@@ -157,24 +183,8 @@ emu_sq_charge(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 	/* At most 9978 bytes * 8e9 or 1e12: 64 bits are enough. */
 	num = emu_pp_cost(e, &sq->head) * emu_pp_unit(e);
 	interval = num / e->rate;
-	if (sq->tat_ps + interval < t || sq->tat_ps < sq->backlog_ps) {
-		uint64_t floor;
-
-		if (sq->keep_rate != e->rate || sq->keep_mode != e->mode) {
-			sq->keep_rate = e->rate;
-			sq->keep_mode = e->mode;
-			sq->keep_ps = (e->mode == MLX5_PP_RATE_MODE_WQE_RATE ?
-				       EMU_PACE_KEEP_WQES :
-				       EMU_PACE_KEEP_BYTES) *
-				      emu_pp_unit(e) / e->rate;
-		}
-		floor = emu_pace_floor(t, interval, sq->keep_ps,
-				       sq->backlog_ps);
-		if (sq->tat_ps < floor) {
-			sq->tat_ps = floor;
-			sq->tat_rem = 0;
-		}
-	}
+	if (sq->tat_ps + interval < t || sq->tat_ps < sq->backlog_ps)
+		emu_sq_pace_behind(sq, e, t, interval);
 	num += sq->tat_rem;
 	sq->tat_ps += num / e->rate;
 	sq->tat_rem = num % e->rate;
