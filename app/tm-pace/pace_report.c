@@ -527,7 +527,7 @@ json_shaper(FILE *f, const struct pace_shaper *sh)
 		"\"%s\", \"burst\": %" PRIu64 ", \"tm_peak_rate\": %" PRIu64
 		"}", sh->packet_mode ? "packets" : "bytes", sh->rate,
 		unit(sh), sh->burst,
-		sh->packet_mode ? sh->rate : (sh->rate + 4) / 8);
+		sh->packet_mode ? sh->rate : pace_bytes_per_s(sh->rate));
 }
 
 static void

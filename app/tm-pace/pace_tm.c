@@ -125,8 +125,8 @@ shaper_to_params(const struct pace_shaper *sh, struct rte_tm_shaper_params *p)
 		p->peak.rate = sh->rate;
 	} else {
 		/* The plan is in bits/s; rte_tm counts bytes/s. */
-		p->peak.rate = (sh->rate + 4) / 8;
-		p->committed.rate = (sh->committed + 4) / 8;
+		p->peak.rate = pace_bytes_per_s(sh->rate);
+		p->committed.rate = pace_bytes_per_s(sh->committed);
 	}
 	p->peak.size = sh->burst;
 }

@@ -357,6 +357,37 @@ def test_groups_virtual():
         r"    queue 1 ", out, re.M) is not None, out[-3000:])
 
 
+def short_run(profile, plan, extra_devargs="", name="short"):
+    """A short run of @plan (tool arguments) on an emulated @profile in
+    virtual time: (exit status, stdout, stderr, JSON report or None)."""
+    report = os.path.join(WORK, name + ".json")
+    if os.path.exists(report):
+        os.unlink(report)
+    rc, out, err = run(eal("net_mlx5_tm0,emu=%s,clock=virtual%s" %
+                           (profile, extra_devargs), pmd_eal_args()) +
+                       ["--"] + plan + ["--json", report, "--quiet"])
+    return rc, out, err, report_of(report)
+
+
+# A few ms of device time: enough for what the settings alone decide.
+SHORT = ["--duration", "20ms", "--interval", "10ms", "--settle", "10ms"]
+
+
+def test_rates_round_down():
+    """bits/s to the bytes/s rte_tm takes round down: a shaper never
+    allows more than the plan asked (999999 bit/s: 124999 B/s, not
+    125000)."""
+    rc, out, err, rep = short_run("cx6dx", [
+        "--queue", "0:peak=999999", "--queue", "1:peak=100M"] + SHORT,
+        name="round")
+    q0 = [q for q in rep["queues"] if q["queue"] == 0][0] if rep else {}
+    check("peak=999999 bit/s: rte_tm gets 124999 B/s, the expected rate "
+          "is not above 999999 bit/s",
+          q0 and q0["shaper"]["tm_peak_rate"] == 124999 and
+          q0["phases"][0]["expected"] <= 999999,
+          "%s %s" % (q0, err[-300:]))
+
+
 def test_groups_refused_on_cx5():
     """cx5 has no NIC scheduling hierarchy: the group is refused, the tool
     says why (the driver's message and what the level can do)."""
@@ -455,6 +486,7 @@ def main():
             case(test_virtual_run)
             case(test_three_levels)
             case(test_groups_virtual)
+            case(test_rates_round_down)
             case(test_groups_refused_on_cx5)
             case(test_rate_above_device_max)
             case(test_jumbo_frames_set_the_mtu)
