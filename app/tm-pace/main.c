@@ -503,14 +503,14 @@ run_plan(struct pace_run *run)
 		return EXIT_REFUSED;
 	pace_emu_attach(&run->emu, run->port_id);
 	pace_hw_attach(&run->hw, run->port_id, run->opt.from_device);
-	initial_state(run);
 	printf("port %u: %s (driver %s), %u Tx queues, %s device time\n",
 	       run->port_id, run->port_name, run->driver, run->nb_txq,
 	       run->emu.virtual_clock ? "virtual" : "real");
 
-	run->tm_ret = pace_tm_build(&run->tm, run->port_id, run->nb_txq,
-				    &run->opt);
+	pace_tm_layout(&run->tm, run->port_id, run->nb_txq, &run->opt);
+	run->tm_ret = pace_tm_build(&run->tm, &run->opt);
 	run->shaped = run->tm_ret == 0;
+	initial_state(run);
 	if (!run->shaped) {
 		fprintf(stderr, "tm-pace: port %u (%s) refused the rate plan%s\n",
 			run->port_id, run->driver, run->opt.keep_going ?
