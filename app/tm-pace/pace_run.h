@@ -144,14 +144,18 @@ struct pace_run {
 };
 
 /**
- * Fill the expected rates of @p st from its settings: with every planned
- * queue backlogged, each node's rate is shared among its children in
- * proportion to their targets (committed rate plus a weighted part of
- * what the committed rates leave of the smallest ceiling on the node's
- * path from the root, or the line rate: the rule mlx5-tm programs as
- * bw_share), a child capped below its part (by its ceiling
- * or its own demand) giving the rest to its siblings; group ceilings are
- * applied in whole Mbit/s, rounded down, as the device holds them.
+ * Fill the expected rates of @p st from its settings, on the tree laid
+ * out in run->tm (pace_tm_layout(); none without it): with every planned
+ * queue backlogged, each child gets min(its own limit, its weighted
+ * max-min share of what its parent gets), shares in proportion to the
+ * targets (committed rate plus a weighted part of what the committed
+ * rates leave of the smallest ceiling on the path from the root, or the
+ * line rate: the rule mlx5-tm programs as bw_share), in L2 bytes; a tree
+ * with no scheduling element (no non-leaf shaper, every weight 1, no
+ * committed rate, or a port without weighted scheduling) shares the line
+ * packet-fair. The line carries max(len, 60) + 24 bytes of line time per
+ * frame (run->line_bps, 0 unknown); group ceilings count in whole Mbit/s,
+ * rounded down, as the device holds them.
  */
 void pace_expect(const struct pace_run *run, struct pace_state *st);
 

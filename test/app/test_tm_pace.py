@@ -369,8 +369,144 @@ def short_run(profile, plan, extra_devargs="", name="short"):
     return rc, out, err, report_of(report)
 
 
-# A few ms of device time: enough for what the settings alone decide.
+def expected_of(rep):
+    """Expected rate of the first phase of every node: {"queue 0": ...,
+    "group a": ...}; {} without a report."""
+    if rep is None:
+        return {}
+    got = {"queue %d" % q["queue"]: q["phases"][0]["expected"]
+           for q in rep["queues"]}
+    got.update({"group " + g["name"]: g["phases"][0]["expected"]
+                for g in rep["groups"]})
+    return got
+
+
+def near(got, want, rel=1e-6):
+    """Every node of @want in @got, each within @rel of its value."""
+    return all(k in got and abs(got[k] - v) <= rel * v
+               for k, v in want.items())
+
+
+# A few ms of device time: the expected column is the settings' alone.
 SHORT = ["--duration", "20ms", "--interval", "10ms", "--settle", "10ms"]
+LINE = 100e9            # cx5 and cx6dx
+
+
+def line_l2(size):
+    """L2 bit/s of a line full of @size-byte frames: each takes
+    max(size, 60) + 24 bytes of line time (FCS, preamble, gap)."""
+    return LINE * size / (max(size, 60) + 24)
+
+
+def test_expected_tree_as_built():
+    """A group with subgroups and no queue of its own has no pass-through
+    node: committed 600M of group a under top's 1000M gives a 600 + 400/2
+    and b 200, not 846/154 (the rule counted a node the tool never
+    adds)."""
+    rc, out, err, rep = short_run("cx6dx", [
+        "--group", "top:peak=1000M", "--group",
+        "a:parent=top,peak=1000M,cir=600M", "--group",
+        "b:parent=top,peak=1000M", "--queue", "0:group=a", "--queue",
+        "1:group=a", "--queue", "2:group=b", "--queue", "3:group=b",
+        "--pkt-size", "1000"] + SHORT, name="tree")
+    got = expected_of(rep)
+    check("expected: committed rates among subgroups of a group with no "
+          "queue of its own (800/200, queues 400/400/100/100)",
+          near(got, {"group top": 1e9, "group a": 800e6, "group b": 200e6,
+                     "queue 0": 400e6, "queue 1": 400e6, "queue 2": 100e6,
+                     "queue 3": 100e6}), "got %s %s" % (got, err[-500:]))
+
+
+def test_expected_line_framing():
+    """At line rate the expected L2 rate is what the line carries: each
+    frame takes max(len, 60) + 24 bytes of line time; a queue's mix of
+    sizes costs its mean; groups share the L2 bytes that fit."""
+    rc, out, err, rep = short_run("cx6dx", [
+        "--queue", "0:peak=100G", "--pkt-size", "256"] + SHORT,
+        name="line256")
+    got = expected_of(rep)
+    check("expected: one queue at line rate, 256-byte frames: 91.43G of "
+          "L2 bytes on a 100G line", near(got, {"queue 0": line_l2(256)}),
+          "got %s %s" % (got, err[-500:]))
+    rc, out, err, rep = short_run("cx5", [
+        "--queue", "0:peak=100G,size=60..100"] + SHORT, name="linemix")
+    got = expected_of(rep)
+    check("expected: frames of 60..100 bytes in turn: the mix's line time "
+          "(mean 80 L2 bytes, 104 bytes of line time)",
+          near(got, {"queue 0": LINE * 80 / 104}), "got %s" % got)
+    rc, out, err, rep = short_run("cx6dx", [
+        "--group", "a:peak=80G,weight=1", "--group", "b:peak=80G,weight=3",
+        "--queue", "0:group=a", "--queue", "1:group=a", "--queue",
+        "2:group=b", "--queue", "3:group=b", "--pkt-size", "1500"] + SHORT,
+        name="line1500")
+    got = expected_of(rep)
+    l2 = line_l2(1500)
+    check("expected: groups weighted 1:3 under the line share the L2 "
+          "bytes that fit (1500-byte frames)",
+          near(got, {"group a": l2 / 4, "group b": 3 * l2 / 4,
+                     "queue 0": l2 / 8, "queue 3": 3 * l2 / 8}),
+          "got %s" % got)
+
+
+def flat_share(caps, sizes):
+    """Packet-fair shares of the line (bit/s of L2 bytes) of queues
+    capped at @caps (L2 bit/s) with frames of @sizes: water-filling in
+    packets per second, a different method from the tool's loop."""
+    pps_cap = [c / (8 * s) for c, s in zip(caps, sizes)]
+    cost = [8 * (max(s, 60) + 24) for s in sizes]
+
+    def line_used(level):
+        return sum(min(p, level) * c for p, c in zip(pps_cap, cost))
+
+    lo, hi = 0.0, max(pps_cap)
+    if line_used(hi) <= LINE:
+        return list(caps)
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if line_used(mid) > LINE:
+            hi = mid
+        else:
+            lo = mid
+    return [min(p, lo) * 8 * s for p, s in zip(pps_cap, sizes)]
+
+
+def test_expected_flat_line_packet_fair():
+    """Without scheduling elements (cx5; on cx6dx a tree with no non-leaf
+    shaper, every weight 1 and no committed rate) the queues share the
+    line packet-fair, each capped by its pacing; with elements they share
+    it by L2 bytes."""
+    plan = ["--queue", "0:peak=60G,size=9000", "--queue",
+            "1:peak=60G,size=1000"]
+    want = flat_share([60e9, 60e9], [9000, 1000])
+    for profile in ("cx5", "cx6dx"):
+        rc, out, err, rep = short_run(profile, plan + SHORT,
+                                      name="flat" + profile)
+        got = expected_of(rep)
+        check("expected on %s: 60G of 9000-byte and 60G of 1000-byte "
+              "frames, no element: packet-fair (%.2fG / %.2fG)" %
+              (profile, want[0] / 1e9, want[1] / 1e9),
+              near(got, {"queue 0": want[0], "queue 1": want[1]}),
+              "got %s %s" % (got, err[-500:]))
+    rc, out, err, rep = short_run("cx6dx", [
+        "--group", "g:peak=100G", "--queue", "0:group=g,peak=60G,size=9000",
+        "--queue", "1:group=g,peak=60G,size=1000"] + SHORT, name="flatg")
+    got = expected_of(rep)
+    # Equal L2 bytes x each, 9024/9000 and 1024/1000 of line time each.
+    each = LINE / (9024 / 9000 + 1024 / 1000)
+    check("expected on cx6dx: the same queues under a group with a "
+          "ceiling (elements): equal L2 bytes (%.2fG each)" % (each / 1e9),
+          near(got, {"queue 0": each, "queue 1": each}), "got %s" % got)
+    # cx5 has no packet-rate pacing: a flat tree on cx6dx.
+    rc, out, err, rep = short_run("cx6dx", [
+        "--queue", "0:pps=10M,size=1000", "--queue", "1:peak=90G,size=1500"]
+        + SHORT, name="flatpps")
+    got = expected_of(rep)
+    want = flat_share([10e6 * 8000, 90e9], [1000, 1500])
+    check("expected on cx6dx: a pps queue (pps x frame size) and a byte "
+          "queue at the line, no element: packet-fair, the pps queue's "
+          "figure in pkt/s",
+          near(got, {"queue 0": want[0] / 8000, "queue 1": want[1]}),
+          "got %s want %s" % (got, want))
 
 
 def test_rates_round_down():
@@ -486,6 +622,9 @@ def main():
             case(test_virtual_run)
             case(test_three_levels)
             case(test_groups_virtual)
+            case(test_expected_tree_as_built)
+            case(test_expected_line_framing)
+            case(test_expected_flat_line_packet_fair)
             case(test_rates_round_down)
             case(test_groups_refused_on_cx5)
             case(test_rate_above_device_max)
