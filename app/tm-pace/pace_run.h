@@ -38,6 +38,8 @@ struct pace_qsample {
 	uint64_t wire_last_ns;      /**< Last departure, device time; 0 unknown. */
 	int32_t pp_index;           /**< Device pacing entry, -1 unknown. */
 	uint64_t wire_mtu_drops;    /**< Frames dropped at the port (MTU). */
+	uint64_t errors;            /**< Error and flush completions. */
+	uint64_t recoveries;        /**< Times the driver reset its SQ. */
 	bool cqe_ok;                /**< Completion evidence read. */
 	struct pace_hw_cqe cqe;     /**< Real mlx5-tm NIC (pace_hw.h). */
 	uint64_t q_pkts;
@@ -51,6 +53,8 @@ struct pace_qsample {
 /** One sample of every planned queue. */
 struct pace_sample {
 	uint64_t t_ns;              /**< Since the start of traffic. */
+	/** Device time when taken (departures' clock), 0 unknown. */
+	uint64_t device_ns;
 	uint64_t lag;               /**< Device-model late passes so far. */
 	uint64_t max_lag_ns;        /**< Largest lateness so far. */
 	uint64_t interval_lag_ns;   /**< Largest lateness since the last. */
@@ -87,6 +91,32 @@ struct pace_applied_change {
 	struct pace_state after;    /**< Equal to before when refused. */
 };
 
+/**
+ * What a row (a queue's or a group's phase) measured over its window, and
+ * what explains an error: the same fields and rules for every row.
+ */
+struct pace_figure {
+	double expected;            /**< What the configuration gives. */
+	bool measured;              /**< Long enough to average. */
+	double achieved;            /**< bit/s, or pkt/s for packet mode. */
+	double error_pct;           /**< NAN when nothing is expected. */
+	bool within;                /**< Within tolerance, or idle. */
+	bool idle;                  /**< Nothing expected, nothing sent. */
+	/** No departure for stopped_ns at the end of the window. */
+	bool stopped;
+	uint64_t stopped_ns;
+	uint64_t errors;            /**< Error and flush completions. */
+	uint64_t recoveries;        /**< SQ resets after an error. */
+	uint64_t mtu_drops;         /**< Frames the port dropped (MTU). */
+	/** Error explained by the device model's lateness, and up to what. */
+	bool device_lag;
+	double lag_explains_pct;
+	uint64_t lag_left_out_ns;   /**< Time left out: the model was late. */
+	/** Error explained by senders that fell short, and up to what. */
+	bool sender_limited;
+	double sender_explains_pct;
+};
+
 /** Figures of one queue over one constant-shaper phase. */
 struct pace_phase {
 	uint64_t planned_ns;        /**< Planned start: settle counts from it. */
@@ -95,18 +125,10 @@ struct pace_phase {
 	struct pace_shaper shaper;
 	uint32_t profile_id;
 	int32_t pp_index;           /**< Device pacing entry, -1 unknown. */
-	bool measured;              /**< Long enough to average. */
-	double achieved;            /**< bit/s, or pkt/s for packet mode. */
-	double expected;            /**< What the configuration gives. */
 	uint32_t weight;
-	double error_pct;
 	uint64_t pkts;
 	double ring_full_pct;       /**< Bursts that met a full ring. */
-	bool within;
-	bool sender_limited;
-	bool device_lag;
-	uint64_t lag_left_out_ns;   /**< Time left out: the model was late. */
-	uint64_t mtu_drops;         /**< Frames the port dropped (MTU). */
+	struct pace_figure fig;
 };
 
 #define PACE_MAX_PHASES (PACE_MAX_CHANGES + 1)
@@ -129,6 +151,11 @@ struct pace_run {
 	bool wire_from_model;       /**< Departure times known. */
 	uint64_t xid_wire_pkts[PACE_MAX_QUEUES];
 	uint64_t xid_wire_bytes[PACE_MAX_QUEUES];
+	/** The port counts each queue's error completions and resets. */
+	bool have_errors[PACE_MAX_QUEUES];
+	uint64_t xid_error_cqes[PACE_MAX_QUEUES];
+	uint64_t xid_flush_cqes[PACE_MAX_QUEUES];
+	uint64_t xid_recoveries[PACE_MAX_QUEUES];
 	bool have_lag;              /**< Emulated device in real time. */
 	char lag_name[64];
 	uint64_t line_bps;          /**< Port link speed, 0 unknown. */

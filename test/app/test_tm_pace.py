@@ -524,6 +524,41 @@ def test_rates_round_down():
           "%s %s" % (q0, err[-300:]))
 
 
+def test_queue_errors_reported():
+    """A queue whose device completed WQEs in error is reported so, never
+    ok, whatever its rate: the 1300th WQE (queue 0, near the end: it stops
+    for the rest of the run, which the departures' clock hid as 100M ok)
+    and a single flushed WQE (its rate within tolerance)."""
+    for fault in ("1300", "200:5"):
+        rc, out, err, rep = short_run("cx6dx", [
+            "--queue", "0:peak=100M", "--queue", "1:peak=200M",
+            "--duration", "2s", "--interval", "250ms"],
+            extra_devargs=",fault_wqe=" + fault, name="fault")
+        bad = [(q["queue"], ph["status"], ph.get("errors", 0)) for q in
+               rep["queues"] for ph in q["phases"]] if rep else []
+        hit = [b for b in bad if b[1] == "ERRORS" and b[2] > 0]
+        check("fault_wqe=%s: the queue that failed reads ERRORS, the "
+              "run exits 1" % fault, rc == 1 and len(hit) == 1 and
+              "ERRORS" in out, "rc=%d %s %s" % (rc, bad, out[-1500:]))
+
+
+def test_emptied_group_reads_idle():
+    """A group whose only queue moves out has nothing to send: its row
+    reads idle with no error figure (not -nan% and OFF), and the run
+    passes."""
+    rc, out, err, rep = short_run("cx6dx", [
+        "--group", "a:peak=100M", "--group", "b:peak=50M", "--queue",
+        "0:group=a", "--queue", "1:group=b", "--at", "100ms:1:group=a",
+        "--duration", "200ms", "--interval", "10ms", "--settle", "20ms"],
+        name="idle")
+    groups = {g["name"]: g["phases"] for g in rep["groups"]} if rep else {}
+    b = groups.get("b", [])
+    check("emptied group: idle, no error figure, exit 0",
+          rc == 0 and len(b) == 2 and b[1]["status"] == "idle" and
+          b[1]["expected"] == 0 and b[1]["error_pct"] is None and
+          "nan" not in out, "rc=%d %s %s" % (rc, b, out[-1500:]))
+
+
 def test_groups_refused_on_cx5():
     """cx5 has no NIC scheduling hierarchy: the group is refused, the tool
     says why (the driver's message and what the level can do)."""
@@ -626,6 +661,8 @@ def main():
             case(test_expected_line_framing)
             case(test_expected_flat_line_packet_fair)
             case(test_rates_round_down)
+            case(test_queue_errors_reported)
+            case(test_emptied_group_reads_idle)
             case(test_groups_refused_on_cx5)
             case(test_rate_above_device_max)
             case(test_jumbo_frames_set_the_mtu)
