@@ -121,8 +121,9 @@ pace_usage(FILE *out, const char *prog)
 "intervals in which the device model was late by more than half a\n"
 "queue's ring are left out of its average.\n"
 "\n"
-"Exit status: 0 when every queue met its tolerance, 1 when one did not,\n"
-"2 on a usage error, 3 when the port refused the plan.\n",
+"Exit status: 0 every queue and group within tolerance, 1 one is not,\n"
+"2 a usage error, 3 the port refused the plan (or to start), 4 a live\n"
+"change was refused, 5 out of memory; each but 0 says why.\n",
 		prog, PACE_MIN_PKT_SIZE, PACE_MAX_PKT_SIZE);
 }
 

@@ -314,10 +314,12 @@ print_change(const struct pace_run *run, const struct pace_applied_change *c)
 	char what[160];
 
 	fmt_change(run, c, what, sizeof(what));
-	printf("change at %.3fs: %s: %s%s%s\n", (double)c->t_ns / 1e9, what,
-	       c->ret == 0 ? "applied (" : !run->shaped ?
-	       "not applied (no hierarchy" : "REFUSED (", c->ret == 0 ?
-	       c->call : "", ")");
+	if (c->ret == 0)
+		printf("change at %.3fs: %s: applied (%s)\n",
+		       (double)c->t_ns / 1e9, what, c->call);
+	else
+		printf("change at %.3fs: %s: REFUSED: %s\n",
+		       (double)c->t_ns / 1e9, what, c->reason);
 }
 
 /* What the summary found, over all rows. */
@@ -469,7 +471,7 @@ pace_report_summary(const struct pace_run *run)
 {
 	struct verdict v = { .all_ok = true };
 	bool all_ok, lag, sender;
-	unsigned int i;
+	unsigned int i, refused = 0;
 
 	printf("\nSummary: port %u (%s, driver %s), %.1fs of %s time, "
 	       "tolerance %.1f%%%s\n", run->port_id, run->port_name,
@@ -489,8 +491,10 @@ pace_report_summary(const struct pace_run *run)
 	all_ok = v.all_ok;
 	lag = v.lag;
 	sender = v.sender;
-	for (i = 0; i < run->nb_changes; i++)
+	for (i = 0; i < run->nb_changes; i++) {
 		print_change(run, &run->changes[i]);
+		refused += run->changes[i].ret != 0;
+	}
 	if (run->opt.nb_groups > 0)
 		printf("expected: what the settings give with every queue "
 		       "backlogged (doc/guides/tm_pace.rst); a group's and "
@@ -567,12 +571,14 @@ pace_report_summary(const struct pace_run *run)
 	if (!run->shaped)
 		printf("RESULT: no pacing measured (the plan was refused)\n");
 	else
-		printf("RESULT: %s%s%s%s\n", all_ok ?
+		printf("RESULT: %s%s%s%s%s\n", all_ok ?
 		       "every queue within tolerance" :
 		       "NOT every queue within tolerance", lag || sender ?
 		       ", but NOT a measure of pacing (" : "",
 		       lag ? "DEVICE-LAG" : sender ? "SENDER-LIMITED" : "",
-		       lag || sender ? ")" : "");
+		       lag || sender ? ")" : "", refused > 0 ?
+		       "; a change was REFUSED: the plan was not carried "
+		       "out" : "");
 	fflush(stdout);
 	return all_ok && run->shaped && !lag && !sender;
 }
@@ -791,8 +797,10 @@ pace_report_json(const struct pace_run *run, const char *path)
 		json_str_write(f, what);
 		fprintf(f, ", \"calls\": ");
 		json_str_write(f, c->call);
-		fprintf(f, ", \"applied\": %s, \"errno\": %d}",
+		fprintf(f, ", \"applied\": %s, \"errno\": %d, \"reason\": ",
 			c->ret == 0 ? "true" : "false", -c->ret);
+		json_str_write(f, c->reason);
+		fprintf(f, "}");
 	}
 	fprintf(f, "],\n  \"queues\": [\n");
 	for (i = 0; i < run->opt.nb_queues; i++) {

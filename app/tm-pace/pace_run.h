@@ -87,6 +87,9 @@ struct pace_applied_change {
 	int plan_idx;               /**< Queue changed, -1 for a group. */
 	char call[64];              /**< rte_tm calls made. */
 	int ret;                    /**< 0 or the refusal's -errno. */
+	/** Why it was refused: the call, the error and the driver's word. */
+	char reason[sizeof(((struct pace_tm_failure *)0)->call) +
+		    sizeof(((struct pace_tm_failure *)0)->message) + 96];
 	struct pace_state before;
 	struct pace_state after;    /**< Equal to before when refused. */
 };

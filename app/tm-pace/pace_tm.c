@@ -113,6 +113,8 @@ refused(struct pace_tm *tm, int ret, const struct rte_tm_error *err,
 		"(the driver gave no message)");
 	if (tm->nb_failures < PACE_TM_MAX_ERRORS)
 		tm->failures[tm->nb_failures++] = f;
+	tm->last_refusal = f;
+	tm->nb_refusals++;
 	return -f.errnum;
 }
 

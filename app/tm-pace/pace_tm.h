@@ -80,6 +80,8 @@ struct pace_tm {
 	int leaf_parent[PACE_MAX_GROUPS + 1];
 	struct pace_tm_failure failures[PACE_TM_MAX_ERRORS];
 	unsigned int nb_failures;
+	unsigned int nb_refusals;        /**< All of them, kept or not. */
+	struct pace_tm_failure last_refusal;
 };
 
 /** Name of an rte_tm error type ("RTE_TM_ERROR_TYPE_..."). */

@@ -542,6 +542,27 @@ def test_queue_errors_reported():
               "ERRORS" in out, "rc=%d %s %s" % (rc, bad, out[-1500:]))
 
 
+def test_refused_change_says_why():
+    """A live change the port refuses prints the driver's reason and makes
+    the exit status 4, though every queue is within tolerance."""
+    rc, out, err, rep = short_run("cx6dx", [
+        "--queue", "0:peak=100M", "--at", "50ms:0:peak=900G",
+        "--duration", "100ms", "--interval", "10ms", "--settle", "10ms"],
+        name="refused")
+    line = [ln for ln in out.splitlines() if ln.startswith("change at")]
+    ch = rep["changes"] if rep else []
+    check("refused change: exit 4, the change line and the JSON give the "
+          "call, errno, error type and the driver's message",
+          rc == 4 and len(line) == 1 and
+          re.search(r"REFUSED: rte_tm_shaper_profile_add\(.*\): .* \(errno "
+                    r"\d+\), RTE_TM_ERROR_TYPE_\w+: \S", line[0]) and
+          "(the driver gave no message)" not in line[0] and
+          len(ch) == 1 and not ch[0]["applied"] and
+          ch[0]["reason"] in line[0] and
+          re.search(r"^RESULT: .*REFUSED", out, re.M) is not None,
+          "rc=%d %s %s" % (rc, line, ch))
+
+
 def test_emptied_group_reads_idle():
     """A group whose only queue moves out has nothing to send: its row
     reads idle with no error figure (not -nan% and OFF), and the run
@@ -557,6 +578,19 @@ def test_emptied_group_reads_idle():
           rc == 0 and len(b) == 2 and b[1]["status"] == "idle" and
           b[1]["expected"] == 0 and b[1]["error_pct"] is None and
           "nan" not in out, "rc=%d %s %s" % (rc, b, out[-1500:]))
+
+
+def test_failure_exits_say_why():
+    """A run whose samples cannot be held (10^12 of them) says so and
+    exits 5 (it exited 3, "port refused", with no message)."""
+    rc, out, err = run(emu_args() + [
+        "--", "--queue", "0:peak=100M", "--duration", "1000000s",
+        "--interval", "0.001ms", "--quiet"])
+    check("no memory for the samples: exit 5 and a message naming "
+          "--interval and --duration", rc == 5 and
+          re.search(r"tm-pace: no memory for \d+ samples .*--interval.*"
+                    r"--duration", err) is not None,
+          "rc=%d %s" % (rc, err[-500:]))
 
 
 def test_groups_refused_on_cx5():
@@ -662,7 +696,9 @@ def main():
             case(test_expected_flat_line_packet_fair)
             case(test_rates_round_down)
             case(test_queue_errors_reported)
+            case(test_refused_change_says_why)
             case(test_emptied_group_reads_idle)
+            case(test_failure_exits_say_why)
             case(test_groups_refused_on_cx5)
             case(test_rate_above_device_max)
             case(test_jumbo_frames_set_the_mtu)
