@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_eal.h>
@@ -546,6 +547,101 @@ test_pp_and_group(void)
 	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "entries left at close");
 }
 
+/*
+ * The scheduling elements and queue groups telemetry shows for port
+ * @p port in @p elems and @p groups; false when it cannot be read.
+ */
+static bool
+telemetry_elements(uint16_t port, uint64_t *elems, uint64_t *groups)
+{
+	char cmd[64], buf[16384];
+	const char *e, *g;
+
+	snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u", port);
+	if (tm_telemetry_query(cmd, buf, sizeof(buf)) != 0)
+		return false;
+	e = strstr(buf, "\"elements\":");
+	g = strstr(buf, "\"queue_groups\":");
+	if (e == NULL || g == NULL)
+		return false;
+	*elems = strtoull(e + strlen("\"elements\":"), NULL, 10);
+	*groups = strtoull(g + strlen("\"queue_groups\":"), NULL, 10);
+	return true;
+}
+
+/* Telemetry and the device both say @p want elements (any if ~0u). */
+static void
+check_elements(const struct tport *p, unsigned int want, const char *when)
+{
+	unsigned int dev = mlx5_emu_sched_list(p->port.emu, NULL, 0);
+	uint64_t elems = ~0ull, groups = ~0ull;
+	bool read = telemetry_elements(p->port.id, &elems, &groups);
+
+	printf("  %s: telemetry elements %" PRIu64 ", queue_groups %" PRIu64
+	       ", device %u\n", when, elems, groups, dev);
+	CHECK(read && elems == dev && (want == ~0u ? dev > 0 : dev == want),
+	      "%s: %u elements expected (%s), telemetry %" PRIu64 ", device "
+	      "%u", when, want, want == ~0u ? "some" : "exactly", elems, dev);
+}
+
+/*
+ * Root and shaped leaves only (no non-leaf shaper, weights 1, no
+ * committed rate): no scheduling element, pacing indexes only, the rates
+ * held; a root shaper given live builds the hierarchy, taken back live
+ * removes it, without a frame lost or reordered; a group tree shows its
+ * elements.
+ */
+static void
+test_flat(void)
+{
+	static const double want[3] = { 100, 200, 50 };
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 2, 5 }, .prof = { NONE, NONE, NONE },
+	};
+	double mbps[NB_TXQ];
+	struct tport p;
+	uint16_t q;
+
+	printf("root and shaped leaves: no element, rates held; live to a "
+	       "hierarchy and back\n");
+	if (!tport_open(&p, CX6DX))
+		return;
+	EXPECT_OK(profile(&p, 1, 400 * MBPS, 0), "400 Mbit/s");
+	EXPECT_OK(profile(&p, 2, 100 * MBPS, 0), "100 Mbit/s");
+	EXPECT_OK(profile(&p, 3, 200 * MBPS, 0), "200 Mbit/s");
+	EXPECT_OK(profile(&p, 4, 50 * MBPS, 0), "50 Mbit/s");
+	EXPECT_OK(node(&p, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
+	for (q = 0; q < 3; q++)
+		EXPECT_OK(node(&p, q, ROOT, 1, 1, 2 + q), "leaf %u", q);
+	commit_measure(&p, mbps);
+	check_elements(&p, 0, "flat tree");
+	for (q = 0; q < 3; q++)
+		CHECK(near(mbps[q], want[q], 0.005), "flat: leaf %u: %.2f "
+		      "Mbit/s, %.0f expected", q, mbps[q], want[q]);
+	/* A root shaper above what the leaves take: the rates stay. */
+	EXPECT_OK(rte_tm_node_shaper_update(p.port.id, ROOT, 1, &terr),
+		  "root shaper, live");
+	check_elements(&p, ~0u, "root shaped");
+	measure(&p, mbps);
+	for (q = 0; q < 3; q++)
+		CHECK(near(mbps[q], want[q], 0.005), "root shaped: leaf %u: "
+		      "%.2f Mbit/s, %.0f expected", q, mbps[q], want[q]);
+	EXPECT_OK(rte_tm_node_shaper_update(p.port.id, ROOT, NONE, &terr),
+		  "root shaper removed, live");
+	check_elements(&p, 0, "flat again");
+	measure(&p, mbps);
+	for (q = 0; q < 3; q++)
+		CHECK(near(mbps[q], want[q], 0.005), "flat again: leaf %u: "
+		      "%.2f Mbit/s, %.0f expected", q, mbps[q], want[q]);
+	drain_close(&p, "flat and back");
+	/* A group tree (weights, a group ceiling) shows its elements. */
+	if (!group_port(&p, CX6DX, &g))
+		return;
+	EXPECT_OK(rte_tm_hierarchy_commit(p.port.id, 0, &terr), "commit");
+	check_elements(&p, 5, "group tree: root, 900, 3 groups");
+	tm_port_close(&p.port);
+}
+
 /* cx5: no hierarchy; weights and non-leaf shapers say why not. */
 static void
 test_cx5(void)
@@ -588,6 +684,7 @@ main(int argc, char **argv)
 				       rte_socket_id());
 	CHECK(pool != NULL, "mbuf pool");
 	if (pool != NULL) {
+		TM_CASE(test_flat());
 		TM_CASE(test_weights());
 		TM_CASE(test_capped_leaf());
 		TM_CASE(test_committed());
