@@ -259,9 +259,8 @@ emu_obj_create(struct mlx5_tm_glue_dev *dev, const void *in, size_t inlen,
 	uint64_t start = emu_mono_ns();
 	int ret;
 
-	if (emu == NULL || in == NULL || inlen < 8 ||
-	    !emu_fw_is_create((uint16_t)MLX5_GET(mbox_in, in, opcode),
-			      &type)) {
+	if (emu == NULL || in == NULL || inlen < 16 ||
+	    !emu_fw_is_create(in, &type)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -292,17 +291,16 @@ emu_obj_cmd(struct mlx5_tm_devx_obj *o, const void *in, size_t inlen,
 	struct emu_devx_obj *obj = (struct emu_devx_obj *)o;
 	uint64_t start = emu_mono_ns();
 	enum emu_obj_type type;
-	bool is_modify;
-	uint16_t opcode;
+	enum emu_cmd_kind kind;
+	uint32_t id = 0;
 	int ret;
 
 	if (obj == NULL || in == NULL || inlen < 16)
 		return -EINVAL;
-	opcode = (uint16_t)MLX5_GET(mbox_in, in, opcode);
-	if (!emu_fw_opcode_targets(opcode, &type, &is_modify) ||
-	    type != obj->type || is_modify != want_modify ||
-	    opcode == emu_fw_destroy_opcode(type) ||
-	    emu_fw_cmd_obj_id(in, opcode) != obj->id)
+	/* As the kernel: the command must name this very object. */
+	kind = emu_fw_cmd_target(in, &type, &id);
+	if (kind != (want_modify ? EMU_CMD_MODIFY : EMU_CMD_QUERY) ||
+	    type != obj->type || id != obj->id)
 		return -EINVAL;
 	emu_lock(obj->emu);
 	ret = emu_fw_exec(obj->emu, in, inlen, out, outlen, start);

@@ -74,6 +74,16 @@ enum mlx5_emu_sched_unattached {
 	MLX5_EMU_SCHED_UNATTACHED_STRICT,
 };
 
+/** What firmware does with MODIFY_SQ modify_bitmask bit 2 (unverified). */
+enum mlx5_emu_sq_group_bit {
+	/** Accepted where qos_cap.nic_sq_scheduling, refused elsewhere. */
+	MLX5_EMU_SQ_GROUP_BIT_CAP = 0,
+	/** Accepted everywhere (a group id of 0 on a device without). */
+	MLX5_EMU_SQ_GROUP_BIT_ACCEPT,
+	/** Refused everywhere (as a VF's firmware might). */
+	MLX5_EMU_SQ_GROUP_BIT_REFUSE,
+};
+
 /**
  * NIC scheduling options: capability overrides (a negative value keeps
  * the profile's) and the model's choices where the hardware is not known.
@@ -99,6 +109,18 @@ struct mlx5_emu_sched_config {
 	 * bw_share and a max_average_bw (default 0: both must be 0).
 	 */
 	int64_t root_values;
+	/**
+	 * sched_id_base=N: the first element id firmware hands out (default
+	 * 1); ids above 65535 cannot be an SQ's 16-bit qos_queue_group_id.
+	 */
+	int64_t id_base;
+	/**
+	 * sched_create_sq_group=apply|ignore: whether CREATE_SQ applies the
+	 * sqc.qos_queue_group_id it carries (unverified; default apply).
+	 */
+	int64_t create_sq_group_ignore;
+	/** sched_modify_sq_group=cap|accept|refuse: MODIFY_SQ bit 2. */
+	enum mlx5_emu_sq_group_bit modify_sq_group;
 };
 
 /** Options of the model, from devargs; every capability overridable. */

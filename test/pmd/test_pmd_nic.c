@@ -421,6 +421,64 @@ test_recovery_pacing_index(void)
 	port_close(port);
 }
 
+/*
+ * Recovery sets only what the queue uses and the device supports: on a
+ * ConnectX-5 (whose firmware the model has refuse MODIFY_SQ bit 2, no
+ * NIC scheduling) and on a device that refuses bit 2 everywhere (a VF),
+ * a paced queue whose WQE failed is ready again with its pacing index,
+ * and sends.
+ */
+static void
+test_recovery_bits(void)
+{
+	static const char *const args[] = {
+		"emu=cx5,clock=virtual",
+		"emu=cx6dx,clock=virtual,sched_modify_sq_group=refuse",
+	};
+	struct mlx5_emu_sq_info sq;
+	struct rte_eth_stats st;
+	struct mlx5_emu *emu;
+	uint32_t sqn = 0, i, a;
+	uint16_t port, index;
+	uint64_t before;
+
+	for (a = 0; a < RTE_DIM(args); a++) {
+		if (port_open(args[a], 1, true, &port, &emu) != 0)
+			return;
+		CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 0, &sqn) == 0, "sqn");
+		CHECK(rte_eth_set_queue_rate_limit(port, 0, 1000) == 0 &&
+		      sq_info(port, 0, emu, &sq) == 0 && sq.pp_index != 0,
+		      "%s: 1 Gbps", args[a]);
+		index = sq.pp_index;
+		CHECK(mlx5_emu_fault_wqe(emu, &(struct mlx5_emu_fault_wqe){
+			.sqn = sqn, .nth = 3,
+			.syndrome = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR }) == 0,
+		      "arm");
+		for (i = 0; i < 3; i++)
+			send_one(port, 0, emu, 200);
+		/* Error seen, SQ reset, then made ready again. */
+		for (i = 0; i < 3; i++) {
+			rte_eth_tx_burst(port, 0, NULL, 0);
+			rte_eth_stats_get(port, &st);
+		}
+		CHECK(xstat(port, "tx_q0_recoveries") == 1 &&
+		      sq_info(port, 0, emu, &sq) == 0 &&
+		      sq.state == MLX5_SQC_STATE_RDY &&
+		      sq.pp_index == index && sq.qos_queue_group_id == 0,
+		      "%s: %" PRIu64 " recoveries, state %u, pacing index %u "
+		      "(%u expected)", args[a],
+		      xstat(port, "tx_q0_recoveries"), sq.state, sq.pp_index,
+		      index);
+		before = sq.packets;
+		CHECK(send_one(port, 0, emu, 200) &&
+		      sq_info(port, 0, emu, &sq) == 0 &&
+		      sq.packets == before + 1,
+		      "%s: sends again (%" PRIu64 " frames left, %" PRIu64
+		      " before)", args[a], sq.packets, before);
+		port_close(port);
+	}
+}
+
 /* ---- 7. packet mode ---- */
 
 static unsigned int
@@ -532,6 +590,8 @@ main(int argc, char **argv)
 	run("flush CQE on a ready SQ: no reset", test_flush_only);
 	run("recovery applies the pacing index by RDY->RDY",
 	    test_recovery_pacing_index);
+	run("recovery: only the bits the queue uses (cx5, bit 2 refused)",
+	    test_recovery_bits);
 	run("packet mode: burst bound 0 unless given", test_packet_mode_burst);
 	run("VLAN insertion off on ConnectX-5, link", test_vlan_and_link);
 	return pmd_test_report(pool);

@@ -453,9 +453,9 @@ static void
 test_faults(void)
 {
 	static const uint16_t ops[] = {
-		MLX5_CMD_OP_CREATE_SCHEDULING_ELEMENT,
-		MLX5_CMD_OP_MODIFY_SCHEDULING_ELEMENT,
-		MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT,
+		MLX5_CMD_OP_CREATE_GENERAL_OBJECT,
+		MLX5_CMD_OP_MODIFY_GENERAL_OBJECT,
+		MLX5_CMD_OP_DESTROY_GENERAL_OBJECT,
 		MLX5_CMD_OP_MODIFY_SQ,
 	};
 	/* The group it breaks. */
@@ -642,6 +642,70 @@ test_flat(void)
 	tm_port_close(&p.port);
 }
 
+/*
+ * SQs join their queue groups by MODIFY_SQ bit 2 once created, as Linux
+ * and rdma-core attach theirs: with firmware that ignores CREATE_SQ's
+ * qos_queue_group_id (sched_create_sq_group=ignore), a hierarchy
+ * committed before the port starts, and again after a restart, puts
+ * every SQ in its group and the weights hold.
+ */
+static void
+test_attach_by_modify(void)
+{
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 2, 5 }, .prof = { NONE, NONE, NONE },
+	};
+	static const double want[3] = { 50, 100, 250 };
+	struct mlx5_emu_sq_info sq;
+	struct mlx5_emu_sched_info gi;
+	double mbps[NB_TXQ];
+	struct tport p;
+	int round;
+	uint16_t q;
+
+	printf("queue groups by MODIFY_SQ: CREATE_SQ's group ignored\n");
+	memset(&p, 0, sizeof(p));
+	if (tm_port_open(&p.port, CX6DX ",sched_create_sq_group=ignore",
+			 NB_TXQ, false) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	EXPECT_OK(profile(&p, 1, g.ceiling * MBPS, 0), "group profile");
+	EXPECT_OK(node(&p, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
+	EXPECT_OK(node(&p, MID, ROOT, 1, 1, 1), "900");
+	for (q = 0; q < 3; q++)
+		EXPECT_OK(node(&p, q, MID, g.w[q], 2, NONE), "leaf %u", q);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.port.id, 0, &terr),
+		  "commit before start");
+	for (round = 0; round < 2; round++) {
+		if (round == 1)
+			CHECK(rte_eth_dev_stop(p.port.id) == 0, "stop");
+		CHECK(rte_eth_dev_start(p.port.id) == 0, "start %d", round);
+		for (q = 0; q < NB_TXQ; q++)
+			CHECK(rte_pmd_mlx5_tm_txq_sqn(p.port.id, q,
+						      &p.sqn[q]) == 0,
+			      "SQ of queue %u", q);
+		for (q = 0; q < 3; q++)
+			CHECK(mlx5_emu_sq_get(p.port.emu, p.sqn[q], &sq) == 0 &&
+			      sq.qos_queue_group_id != 0 &&
+			      mlx5_emu_sched_get(p.port.emu,
+						 sq.qos_queue_group_id,
+						 &gi) == 0 &&
+			      gi.element_type ==
+			      MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP,
+			      "start %d: queue %u's SQ in a queue group (%u)",
+			      round, q, sq.qos_queue_group_id);
+	}
+	memset(p.next, 0, sizeof(p.next));
+	memset(p.sent, 0, sizeof(p.sent));
+	mlx5_emu_set_wire_hook(p.port.emu, wire_hook, &p);
+	measure(&p, mbps);
+	for (q = 0; q < 3; q++)
+		CHECK(near(mbps[q], want[q], 0.005), "leaf %u: %.2f Mbit/s, "
+		      "%.0f expected", q, mbps[q], want[q]);
+	drain_close(&p, "attached by MODIFY_SQ");
+}
+
 /* cx5: no hierarchy; weights and non-leaf shapers say why not. */
 static void
 test_cx5(void)
@@ -685,6 +749,7 @@ main(int argc, char **argv)
 	CHECK(pool != NULL, "mbuf pool");
 	if (pool != NULL) {
 		TM_CASE(test_flat());
+		TM_CASE(test_attach_by_modify());
 		TM_CASE(test_weights());
 		TM_CASE(test_capped_leaf());
 		TM_CASE(test_committed());

@@ -152,7 +152,10 @@ elem_modify(struct exec *x, const struct tm_elem *e, const struct tm_elem *to)
 	if (e->max_average_bw != to->max_average_bw)
 		mask |= MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW;
 	return mlx5_tm_devx_sched_modify(mlx5_tm_priv(x->s->dev), e->hw,
-					 e->hw_id, mask, to->bw_share,
+					 e->hw_id, e->type == TM_ELEM_TSAR ?
+					 MLX5_SCHED_ELEM_TYPE_TSAR :
+					 MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP,
+					 mask, to->bw_share,
 					 to->max_average_bw);
 }
 
@@ -277,10 +280,10 @@ step(struct exec *x, const struct tm_op *op, bool undo)
 }
 
 static const char *const step_names[] = {
-	[TM_OP_CREATE] = "CREATE_SCHEDULING_ELEMENT",
-	[TM_OP_MODIFY] = "MODIFY_SCHEDULING_ELEMENT",
+	[TM_OP_CREATE] = "CREATE_GENERAL_OBJECT (scheduling element)",
+	[TM_OP_MODIFY] = "MODIFY_GENERAL_OBJECT (scheduling element)",
 	[TM_OP_MOVE] = "MODIFY_SQ",
-	[TM_OP_DESTROY] = "DESTROY_SCHEDULING_ELEMENT",
+	[TM_OP_DESTROY] = "DESTROY_GENERAL_OBJECT (scheduling element)",
 };
 
 /* Say which step failed: the element's node, or the queue. */
