@@ -1124,11 +1124,16 @@ emu_fw_exec(struct mlx5_emu *emu, const void *in, size_t inlen,
 	}
 	emu->cmd_count++;
 	emu->cmd_ns += emu_mono_ns() - start;
+	if (status != MLX5_CMD_STAT_OK) {
+		memset(out, 0, outlen);
+		MLX5_SET(mbox_out, out, status, status);
+		MLX5_SET(mbox_out, out, syndrome, synd);
+	}
+	if (emu->cmd_hook != NULL)
+		emu->cmd_hook(emu->cmd_hook_arg, in, inlen, out, outlen,
+			      status);
 	if (status == MLX5_CMD_STAT_OK)
 		return 0;
-	memset(out, 0, outlen);
-	MLX5_SET(mbox_out, out, status, status);
-	MLX5_SET(mbox_out, out, syndrome, synd);
 	emu->last_err.opcode = opcode;
 	emu->last_err.status = status;
 	emu->last_err.syndrome = synd;
@@ -1137,4 +1142,13 @@ emu_fw_exec(struct mlx5_emu *emu, const void *in, size_t inlen,
 		"syndrome 0x%08x", opcode, emu_fw_opcode_name(opcode), status,
 		synd);
 	return -EREMOTEIO;
+}
+
+void
+mlx5_emu_set_cmd_hook(struct mlx5_emu *emu, mlx5_emu_cmd_hook_t fn, void *arg)
+{
+	emu_lock(emu);
+	emu->cmd_hook = fn;
+	emu->cmd_hook_arg = arg;
+	emu_unlock(emu);
 }

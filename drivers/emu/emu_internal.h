@@ -432,6 +432,8 @@ struct mlx5_emu {
 	uint32_t fault_wqe_seen;
 	struct mlx5_emu_cmd_error last_err;
 	uint64_t cmd_count;     /* commands run */
+	mlx5_emu_cmd_hook_t cmd_hook; /* every command as run, or NULL */
+	void *cmd_hook_arg;
 	uint64_t cmd_ns;        /* time spent in them */
 	/* device thread */
 	pthread_t thread;

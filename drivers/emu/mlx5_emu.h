@@ -528,6 +528,19 @@ void mlx5_emu_cmd_stats(struct mlx5_emu *emu, uint64_t *count, uint64_t *ns);
 
 /* ---- Fault injection (also from devargs) ---- */
 
+/**
+ * Called for every firmware command the model runs, the ones the glue
+ * builds itself included (a DEVX destroy, as the kernel builds it): the
+ * input, and the output as answered (@p status 0: OK).
+ */
+typedef void (*mlx5_emu_cmd_hook_t)(void *arg, const void *in, size_t inlen,
+				    const void *out, size_t outlen,
+				    uint8_t status);
+
+/** Watch every command with @p fn (NULL: stop); under the device lock. */
+void mlx5_emu_set_cmd_hook(struct mlx5_emu *emu, mlx5_emu_cmd_hook_t fn,
+			   void *arg);
+
 /** Arm a command fault (replaces any armed one); nth 0 disarms. */
 int mlx5_emu_fault_cmd(struct mlx5_emu *emu,
 		       const struct mlx5_emu_fault_cmd *fault);
