@@ -411,7 +411,8 @@ struct emu_name_key {
 static const struct emu_name_key emu_name_keys[] = {
 	EMU_NAMES("cap_sq_ts_format", sq_ts_format, "free_run", "rt", "both"),
 	EMU_NAMES("link", link_up, "down", "up"),
-	EMU_NAMES("eswitch", eswitch_switchdev, "legacy", "switchdev"),
+	EMU_NAMES("eswitch", eswitch_switchdev, "legacy", "switchdev",
+		  "representor"),
 	EMU_NAMES("rst2rdy_pp", rst2rdy_pp_ignore, "apply", "ignore"),
 };
 

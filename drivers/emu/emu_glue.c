@@ -15,6 +15,7 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -363,7 +364,15 @@ emu_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
 	info->max_mtu = EMU_MAX_MTU;
 	info->link_up = emu->link_up;
 	info->speed_mbps = emu->link_up ? emu->caps.line_rate_mbps : 0;
+	/* A NIC's fastest link mode: the profile's line. */
+	info->max_speed_mbps = emu->caps.line_rate_mbps;
+	/* eswitch=legacy|switchdev|representor (a VF's representor). */
 	info->switchdev = emu->cfg.eswitch_switchdev != 0;
+	info->representor = emu->cfg.eswitch_switchdev == 2;
+	info->esw_mode = emu->cfg.eswitch_switchdev != 0;
+	if (info->representor)
+		snprintf(info->phys_port_name, sizeof(info->phys_port_name),
+			 "pf0vf0");
 	info->pci_device_id = emu->caps.pci_device_id;
 	emu_unlock(emu);
 	return 0;

@@ -177,7 +177,10 @@ struct mlx5_emu_config {
 	int64_t mtu;
 	/** link=up|down: the port's link; default up. */
 	int64_t link_up;
-	/** eswitch=legacy|switchdev: E-Switch mode; default legacy. */
+	/**
+	 * eswitch=legacy|switchdev|representor (0, 1, 2): E-Switch mode,
+	 * or a port that is a VF's representor (switchdev); default legacy.
+	 */
 	int64_t eswitch_switchdev;
 	/** pp_foreign=N: rate-table entries held by other users at open. */
 	int64_t pp_foreign;

@@ -220,6 +220,16 @@ test_eswitch(void)
 	      strstr(log, "mode legacy") != NULL, "message: %s", log);
 	if (ret == 0 && rte_eth_dev_get_port_by_name(PORT_NAME, &port) == 0)
 		port_close(port);
+	log_capture_start();
+	ret = rte_vdev_init(PORT_NAME, "emu=cx6dx,clock=virtual,"
+			    "eswitch=representor");
+	log = log_capture_stop();
+	CHECK(ret < 0, "representor probed");
+	CHECK(strstr(log, "representor") != NULL &&
+	      strstr(log, "probe the PF") != NULL &&
+	      strstr(log, "mode legacy") != NULL, "message: %s", log);
+	if (ret == 0 && rte_eth_dev_get_port_by_name(PORT_NAME, &port) == 0)
+		port_close(port);
 	ret = rte_vdev_init(PORT_NAME, "emu=cx6dx,clock=virtual,"
 			    "eswitch=legacy");
 	CHECK(ret == 0, "legacy port refused");
@@ -584,7 +594,8 @@ main(int argc, char **argv)
 		return 1;
 	run("MTU: longer frames dropped and counted, mtu_set", test_mtu);
 	run("sqc.ts_format follows cap sq_ts_format", test_ts_format);
-	run("E-Switch switchdev refused at probe", test_eswitch);
+	run("E-Switch switchdev and representors refused at probe, saying "
+	    "what to do", test_eswitch);
 	run("rate table: index 0 reserved, other users", test_rate_table);
 	run("no packet_pacing_uid: no shaping", test_pacing_uid);
 	run("flush CQE on a ready SQ: no reset", test_flush_only);

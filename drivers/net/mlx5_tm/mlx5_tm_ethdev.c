@@ -609,9 +609,11 @@ is_connectx5(uint16_t pci_device_id)
 }
 
 /*
- * Read the netdev: MTU, link, MAC, E-Switch mode. A port in switchdev
- * mode is refused: its SQs reach the wire only through a per-SQ E-Switch
- * rule (upstream mlx5 adds one), which this PMD does not create.
+ * Read the netdev: MTU, link, MAC, E-Switch role. A representor, or a
+ * port in switchdev mode, is refused: its SQs reach the wire only through
+ * a per-SQ E-Switch rule (upstream mlx5 adds one), which this PMD does
+ * not create. The role is decided as upstream decides it (the port name,
+ * the devlink mode: mlx5_tm_netdev.h), not by a switch id alone.
  */
 static int
 port_read(struct mlx5_tm_priv *priv)
@@ -630,6 +632,13 @@ port_read(struct mlx5_tm_priv *priv)
 		priv->port.min_mtu = RTE_ETHER_MIN_MTU;
 		priv->port.max_mtu = RTE_ETHER_MTU;
 		return 0;
+	}
+	if (priv->port.representor) {
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "netdev %s of %s is an E-Switch representor (phys_port_name %s): it stands for another function's port in switchdev mode, its send queues do not reach that port's wire; probe the PF (uplink) or the VF itself, with its E-Switch in legacy mode (devlink dev eswitch set pci/<address> mode legacy)",
+				 priv->port.ifname, priv->dev_name,
+				 priv->port.phys_port_name);
+		return -ENOTSUP;
 	}
 	if (priv->port.switchdev) {
 		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
