@@ -27,6 +27,7 @@ const char *const mlx5_emu_config_keys[] = {
 	"cap_pp_typical_size",
 	"cap_wqe_rate_pp",
 	"line_rate",
+	"link_max_speed",
 	"cap_log_max_wq_sz",
 	"cap_log_max_cq_sz",
 	"cap_inline_mode",
@@ -83,6 +84,7 @@ mlx5_emu_config_init(struct mlx5_emu_config *cfg, const char *profile)
 	cfg->pp_typical_size = -1;
 	cfg->wqe_rate_pp = -1;
 	cfg->line_rate_mbps = -1;
+	cfg->link_max_speed_mbps = -1;
 	cfg->log_max_wq_sz = -1;
 	cfg->log_max_cq_sz = -1;
 	cfg->wqe_inline_mode = -1;
@@ -485,6 +487,15 @@ mlx5_emu_config_set(struct mlx5_emu_config *cfg, const char *key,
 				"number with suffix M or G (25G, 400G), above "
 				"0", value);
 		cfg->line_rate_mbps = (int64_t)v;
+		return 0;
+	}
+	if (strcmp(key, "link_max_speed") == 0) {
+		if (!emu_parse_rate_mbps(value, &v))
+			return emu_cfg_error(err, errlen,
+				"link_max_speed='%s': expected Mb/s (100000) "
+				"or a number with suffix M or G (25G, 400G), "
+				"above 0", value);
+		cfg->link_max_speed_mbps = (int64_t)v;
 		return 0;
 	}
 	if (strcmp(key, "cpus") == 0) {

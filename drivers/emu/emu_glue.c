@@ -364,8 +364,10 @@ emu_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
 	info->max_mtu = EMU_MAX_MTU;
 	info->link_up = emu->link_up;
 	info->speed_mbps = emu->link_up ? emu->caps.line_rate_mbps : 0;
-	/* A NIC's fastest link mode: the profile's line. */
-	info->max_speed_mbps = emu->caps.line_rate_mbps;
+	/* Unknown while the link is down, as a NIC's (ethtool, sysfs). */
+	info->max_speed_mbps = emu->cfg.link_max_speed_mbps > 0 ?
+		(uint32_t)emu->cfg.link_max_speed_mbps :
+		emu->caps.line_rate_mbps;
 	/* eswitch=legacy|switchdev|representor (a VF's representor). */
 	info->switchdev = emu->cfg.eswitch_switchdev != 0;
 	info->representor = emu->cfg.eswitch_switchdev == 2;

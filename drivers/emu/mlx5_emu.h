@@ -137,6 +137,12 @@ struct mlx5_emu_config {
 	int64_t pp_typical_size;         /**< cap_pp_typical_size=0|1. */
 	int64_t wqe_rate_pp;             /**< cap_wqe_rate_pp=0|1. */
 	int64_t line_rate_mbps;          /**< line_rate=MBPS (or 25G...). */
+	/**
+	 * link_max_speed=MBPS (or 100G...): the fastest link mode the port
+	 * reports supporting (ethtool's supported modes), its line rate
+	 * while the link is down; default: the line rate.
+	 */
+	int64_t link_max_speed_mbps;
 	int64_t log_max_wq_sz;           /**< cap_log_max_wq_sz=N. */
 	int64_t log_max_cq_sz;           /**< cap_log_max_cq_sz=N. */
 	int64_t wqe_inline_mode;         /**< cap_inline_mode=0|1|2. */

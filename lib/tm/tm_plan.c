@@ -302,6 +302,13 @@ build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 	struct tm_node *n;
 	int ret;
 
+	/* Unshaped parents share the line: it must be known. */
+	if (t->lim.line_rate_mbps == 0)
+		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, EAGAIN,
+			"the port's line rate is unknown (its link is down "
+			"and it reports no link mode): weights, committed "
+			"rates and non-leaf shapers share it out; bring the "
+			"link up and try again, or use leaf shapers alone");
 	b.eff = p->eff;
 	b.kids = p->kids;
 	order = p->order;

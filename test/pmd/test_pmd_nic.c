@@ -578,6 +578,52 @@ test_vlan_and_link(void)
 	port_close(port);
 }
 
+/*
+ * The line rate a NIC gives: with the link down at probe its speed is
+ * unknown, so the line rate is the fastest link mode the port supports
+ * (a 25G link on a port of 100G modes here: link_max_speed=100G); a flat
+ * tree commits whatever it is; when the link comes up the line rate
+ * becomes the link's speed, and a non-leaf ceiling above it is refused.
+ */
+static void
+test_line_rate_link_down(void)
+{
+	struct rte_pmd_mlx5_tm_dev_info di;
+	struct rte_tm_shaper_params sp;
+	struct rte_tm_error err;
+	struct rte_eth_link link;
+	struct mlx5_emu *emu;
+	uint16_t port;
+	int ret;
+
+	if (port_open("emu=cx6dx,clock=virtual,line_rate=25G,"
+		      "link_max_speed=100G,link=down", 1, false, &port,
+		      &emu) != 0)
+		return;
+	CHECK(rte_pmd_mlx5_tm_dev_info(port, &di) == 0 &&
+	      di.line_rate_mbps == 100000, "link down at probe: line rate %u, "
+	      "the fastest mode (100000) expected", di.line_rate_mbps);
+	CHECK(tm_commit_rates(port, 1, &err) == 0, "flat tree commits: %s",
+	      err.message != NULL ? err.message : "");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	mlx5_emu_set_link(emu, true);
+	rte_eth_link_get_nowait(port, &link);
+	CHECK(link.link_status == RTE_ETH_LINK_UP &&
+	      link.link_speed == 25000 &&
+	      rte_pmd_mlx5_tm_dev_info(port, &di) == 0 &&
+	      di.line_rate_mbps == 25000, "link up: speed %u, line rate %u, "
+	      "25000 expected", link.link_speed, di.line_rate_mbps);
+	memset(&sp, 0, sizeof(sp));
+	sp.peak.rate = 50000ull * 125000; /* 50 Gbit/s */
+	CHECK(rte_tm_shaper_profile_add(port, 90, &sp, &err) == 0, "profile");
+	ret = rte_tm_node_shaper_update(port, ROOT, 90, &err);
+	CHECK(ret != 0 && err.message != NULL &&
+	      strstr(err.message, "1..25000 Mbit/s") != NULL,
+	      "a 50 Gbit/s ceiling above the 25G link refused: %d %s", ret,
+	      err.message != NULL ? err.message : "");
+	port_close(port);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -605,5 +651,6 @@ main(int argc, char **argv)
 	    test_recovery_bits);
 	run("packet mode: burst bound 0 unless given", test_packet_mode_burst);
 	run("VLAN insertion off on ConnectX-5, link", test_vlan_and_link);
+	run("line rate: link down at probe, then up", test_line_rate_link_down);
 	return pmd_test_report(pool);
 }

@@ -630,6 +630,12 @@ test_plan_flat(void)
 		CHECK(flat.queues[q].group == TM_PLAN_NONE, "queue %u in no "
 		      "group", q);
 	tm_tree_fini(&h);
+	/* Without a line rate, a tree that asks for elements says why not. */
+	group_tree(&h, &no_speed, NONE, w2, pr, 3);
+	CHECK(tm_plan_build(&h, true, &b, &err) == -EAGAIN &&
+	      strstr(err.message, "line rate is unknown") != NULL,
+	      "weights, no line rate: %s", err.message);
+	tm_tree_fini(&h);
 	/* Each reason alone asks for the hierarchy. */
 	group_tree(&h, &cx6dx, 1, w1, pr, 3);
 	CHECK(tm_plan_tree_needs_elements(&h), "non-leaf shaper");

@@ -74,7 +74,11 @@ struct mlx5_tm_caps {
 	 * have only that, the default (real time where supported) otherwise.
 	 */
 	uint8_t sq_ts_format;
-	uint32_t line_rate_mbps;        /**< Port speed (emulated: profile). */
+	/**
+	 * Line rate (Mbit/s): the link speed, else (link down) the fastest
+	 * link mode the port supports; followed on link changes; 0 unknown.
+	 */
+	uint32_t line_rate_mbps;
 };
 
 /**

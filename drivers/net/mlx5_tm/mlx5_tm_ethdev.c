@@ -183,12 +183,45 @@ mlx5_tm_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	return 0;
 }
 
-/* Link of the netdev (hardware) or of the model's port, while started. */
-static int
-mlx5_tm_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
+/*
+ * The port's line rate as its netdev says it: the link speed, else (link
+ * down: speed unknown) the fastest link mode it supports, as upstream
+ * mlx5 reads the speed capabilities from the supported link modes; 0
+ * when neither is known.
+ */
+static uint32_t
+port_line_rate(const struct mlx5_tm_port_info *port)
+{
+	return port->link_up && port->speed_mbps != 0 ? port->speed_mbps :
+	       port->max_speed_mbps;
+}
+
+/*
+ * Follow the line rate of @p port (read just now): capabilities and the
+ * scheduling limits. Takes the sched lock: call with no lock held.
+ */
+static void
+line_rate_refresh(struct rte_eth_dev *dev,
+		  const struct mlx5_tm_port_info *port)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
-	struct mlx5_tm_port_info port;
+	uint32_t mbps = port_line_rate(port);
+
+	if (mbps == 0 || mbps == priv->caps.line_rate_mbps)
+		return;
+	MLX5_TM_PORT_LOG(INFO, dev->data->port_id,
+			 "line rate %u -> %u Mbit/s (link %s)",
+			 priv->caps.line_rate_mbps, mbps,
+			 port->link_up ? "up" : "down: its fastest mode");
+	priv->caps.line_rate_mbps = mbps;
+	mlx5_tm_sched_line_rate(dev, mbps);
+}
+
+/* Link of @p port (NULL: unreadable) while the port is started. */
+static int
+link_status_set(struct rte_eth_dev *dev, const struct mlx5_tm_port_info *port)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 	struct rte_eth_link link = {
 		.link_speed = RTE_ETH_SPEED_NUM_NONE,
 		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
@@ -196,13 +229,28 @@ mlx5_tm_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
 		.link_status = RTE_ETH_LINK_DOWN,
 	};
 
-	if (priv->started && priv->glue->port_query(priv->gdev, &port) == 0 &&
-	    port.link_up) {
+	if (priv->started && port != NULL && port->link_up) {
 		link.link_status = RTE_ETH_LINK_UP;
-		link.link_speed = port.speed_mbps != 0 ? port.speed_mbps :
+		link.link_speed = port->speed_mbps != 0 ? port->speed_mbps :
 				  RTE_ETH_SPEED_NUM_UNKNOWN;
 	}
 	return rte_eth_linkstatus_set(dev, &link);
+}
+
+/*
+ * Link of the netdev (hardware) or of the model's port, while started;
+ * the line rate follows a link change.
+ */
+static int
+mlx5_tm_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct mlx5_tm_port_info port;
+	bool read = priv->glue->port_query(priv->gdev, &port) == 0;
+
+	if (read && rte_eal_process_type() == RTE_PROC_PRIMARY)
+		line_rate_refresh(dev, &port);
+	return link_status_set(dev, read ? &port : NULL);
 }
 
 static void
@@ -223,8 +271,9 @@ static int
 mlx5_tm_dev_start(struct rte_eth_dev *dev)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct mlx5_tm_port_info port;
 	eth_tx_burst_t burst;
-	bool fast_free;
+	bool fast_free, read;
 	uint16_t i;
 	int ret;
 
@@ -235,6 +284,10 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 				 "clock=virtual: device time moves only when the application advances it (mlx5_emu_advance() on the model of rte_pmd_mlx5_tm_emu()), and this application never took the model, so no packet would ever leave; start refused. Use clock=realtime (the default) with testpmd and other applications");
 		return -ENOTSUP;
 	}
+	/* The line rate of now, before the locks its refresh takes. */
+	read = priv->glue->port_query(priv->gdev, &port) == 0;
+	if (read)
+		line_rate_refresh(dev, &port);
 	mlx5_tm_sched_lock(dev);
 	pthread_mutex_lock(&priv->lock);
 	ret = mlx5_tm_mr_register_all(priv);
@@ -260,7 +313,7 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 	MLX5_TM_PORT_LOG(DEBUG, dev->data->port_id, "Tx burst %s",
 			 mlx5_tm_tx_burst_name(burst));
 	priv->started = true;
-	mlx5_tm_link_update(dev, 0);
+	link_status_set(dev, read ? &port : NULL);
 	priv->alarm_armed = rte_eal_alarm_set(MLX5_TM_RECOVERY_PERIOD_US,
 					      recovery_alarm, dev) == 0;
 	if (!priv->alarm_armed)
@@ -592,14 +645,6 @@ emu_log(int level, const char *msg)
 		mlx5_tm_logtype, "mlx5_tm: device model: %s\n", msg);
 }
 
-/* Port speed in Mbps: the model's line; the netdev's on hardware. */
-static uint32_t
-line_rate(struct mlx5_tm_priv *priv)
-{
-	if (priv->glue->line_rate_mbps == NULL)
-		return priv->port.speed_mbps;
-	return priv->glue->line_rate_mbps(priv->gdev);
-}
 
 /* ConnectX-5 PCI device ids (PF, VF, Ex, Ex VF). */
 static bool
@@ -754,7 +799,7 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	ret = port_read(priv);
 	if (ret < 0)
 		goto fail;
-	ret = mlx5_tm_caps_read(priv, line_rate(priv));
+	ret = mlx5_tm_caps_read(priv, port_line_rate(&priv->port));
 	if (ret < 0)
 		goto fail;
 	/*

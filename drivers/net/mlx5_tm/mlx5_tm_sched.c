@@ -400,6 +400,26 @@ out:
 }
 
 void
+mlx5_tm_sched_line_rate(struct rte_eth_dev *dev, uint32_t mbps)
+{
+	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+
+	if (s == NULL)
+		return;
+	pthread_mutex_lock(&s->lock);
+	if (s->hier.lim.line_rate_mbps != mbps) {
+		s->hier.lim.line_rate_mbps = mbps;
+		/* Shares and ceilings follow; a flat tree needs none. */
+		if (s->committed &&
+		    mlx5_tm_sched_sync(s, "line rate change", NULL) != 0)
+			MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+					 "line rate now %u Mbit/s: %s", mbps,
+					 s->msg);
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+void
 mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 {
 	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
