@@ -28,6 +28,7 @@ const char *const mlx5_emu_config_keys[] = {
 	"cap_wqe_rate_pp",
 	"line_rate",
 	"link_max_speed",
+	"pci_device_id",
 	"cap_log_max_wq_sz",
 	"cap_log_max_cq_sz",
 	"cap_inline_mode",
@@ -85,6 +86,7 @@ mlx5_emu_config_init(struct mlx5_emu_config *cfg, const char *profile)
 	cfg->wqe_rate_pp = -1;
 	cfg->line_rate_mbps = -1;
 	cfg->link_max_speed_mbps = -1;
+	cfg->pci_device_id = -1;
 	cfg->log_max_wq_sz = -1;
 	cfg->log_max_cq_sz = -1;
 	cfg->wqe_inline_mode = -1;
@@ -394,6 +396,8 @@ static const struct emu_int_key emu_int_keys[] = {
 	EMU_KEY("lag_threshold_us", lag_threshold_us, 1, 60000000,
 		"microseconds, 1..60000000"),
 	EMU_KEY("cap_packet_pacing_uid", packet_pacing_uid, 0, 1, "0 or 1"),
+	EMU_KEY("pci_device_id", pci_device_id, 0, UINT16_MAX,
+		"a PCI device id, 0..0xffff (0xa2d2: BlueField)"),
 	EMU_KEY("mtu", mtu, EMU_MIN_MTU, EMU_MAX_MTU,
 		"a netdev MTU in bytes, 68..9960"),
 	EMU_KEY("pp_foreign", pp_foreign, 0, UINT16_MAX,

@@ -244,6 +244,9 @@ emu_sched_fill_caps(const struct mlx5_emu *emu, void *cap)
 	MLX5_SET(qos_cap, cap, nic_tsar_type, s->nic_tsar_type);
 	MLX5_SET(qos_cap, cap, log_max_qos_nic_scheduling_element,
 		 s->log_max_elements);
+	/* The depth as the cap says it: log2, rounded down. */
+	MLX5_SET(qos_cap, cap, log_nic_max_sched_depth,
+		 s->max_depth == 0 ? 0 : 31 - __builtin_clz(s->max_depth));
 }
 
 /* ---- the tree ---- */

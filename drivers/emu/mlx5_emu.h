@@ -143,6 +143,8 @@ struct mlx5_emu_config {
 	 * while the link is down; default: the line rate.
 	 */
 	int64_t link_max_speed_mbps;
+	/** pci_device_id=ID: the PCI device id the port reports. */
+	int64_t pci_device_id;
 	int64_t log_max_wq_sz;           /**< cap_log_max_wq_sz=N. */
 	int64_t log_max_cq_sz;           /**< cap_log_max_cq_sz=N. */
 	int64_t wqe_inline_mode;         /**< cap_inline_mode=0|1|2. */

@@ -561,6 +561,14 @@ test_vlan_and_link(void)
 	      !(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_VLAN_INSERT),
 	      "VLAN insertion offered on ConnectX-5");
 	port_close(port);
+	/* BlueField-1's NIC is a ConnectX-5 (PCI ids 0xa2d2, 0xa2d3). */
+	if (port_open("emu=cx6dx,clock=virtual,pci_device_id=0xa2d3", 1,
+		      false, &port, &emu) != 0)
+		return;
+	CHECK(rte_eth_dev_info_get(port, &info) == 0 &&
+	      !(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_VLAN_INSERT),
+	      "VLAN insertion offered on BlueField-1");
+	port_close(port);
 	if (port_open("emu=cx6dx,clock=virtual,link=down", 1, true, &port,
 		      &emu) != 0)
 		return;

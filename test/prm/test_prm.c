@@ -344,6 +344,8 @@ test_fields(void)
 	FIELD32(qos_cap, packet_pacing_burst_bound, 0x5, 0x1);
 	FIELD32(qos_cap, packet_pacing_typical_size, 0x6, 0x1);
 	FIELD32(qos_cap, nic_sq_scheduling, 0x8, 0x1);
+	/* rdma-core tests/mlx5_prm_structs.py (QosCaps). */
+	FIELD32(qos_cap, log_nic_max_sched_depth, 0x24, 0x4);
 	FIELD32(qos_cap, nic_bw_share, 0x9, 0x1);
 	FIELD32(qos_cap, nic_rate_limit, 0xa, 0x1);
 	FIELD32(qos_cap, wqe_rate_pp, 0x20, 0x1);

@@ -706,6 +706,82 @@ test_attach_by_modify(void)
 	drain_close(&p, "attached by MODIFY_SQ");
 }
 
+/*
+ * Queue-group ids firmware numbers beyond 16 bits (sched_id_base) cannot
+ * be an SQ's qos_queue_group_id: the commit is refused with why, nothing
+ * is left on the device (an id of 2^31 or more once sent the port's
+ * bookkeeping into an endless loop).
+ */
+static void
+test_wide_group_ids(void)
+{
+	static const char *const bases[] = { "65536", "2147483648" };
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 2, 5 }, .prof = { NONE, NONE, NONE },
+	};
+	char devargs[128];
+	struct tport p;
+	unsigned int i;
+	int ret;
+
+	printf("queue-group ids beyond 16 bits refused\n");
+	for (i = 0; i < RTE_DIM(bases); i++) {
+		snprintf(devargs, sizeof(devargs), CX6DX ",sched_id_base=%s",
+			 bases[i]);
+		if (!group_port(&p, devargs, &g))
+			return;
+		ret = TM(rte_tm_hierarchy_commit(p.port.id, 0, &terr));
+		CHECK(ret != 0 && strstr(tmsg(), "16 bits") != NULL &&
+		      mlx5_emu_sched_list(p.port.emu, NULL, 0) == 0,
+		      "ids from %s: refused, nothing left: %d \"%s\"",
+		      bases[i], ret, tmsg());
+		tm_port_close(&p.port);
+	}
+	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "entries left at close");
+}
+
+/*
+ * The depth comes from the device (qos_cap.log_nic_max_sched_depth): with
+ * 2 elements from the root to a group (cap_sched_max_depth=2), a tree of
+ * 3 is refused by the plan with the numbers, before any command; one of
+ * 2 (weights under the root) commits.
+ */
+static void
+test_depth_cap(void)
+{
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 2, 5 }, .prof = { NONE, NONE, NONE },
+	};
+	struct mlx5_emu_cmd_error e0, e1;
+	struct tport p;
+	uint16_t q;
+	int ret;
+
+	printf("depth from the device's capabilities\n");
+	if (!group_port(&p, CX6DX ",cap_sched_max_depth=2", &g))
+		return;
+	mlx5_emu_last_cmd_error(p.port.emu, &e0);
+	ret = TM(rte_tm_hierarchy_commit(p.port.id, 0, &terr));
+	mlx5_emu_last_cmd_error(p.port.emu, &e1);
+	CHECK(ret != 0 && strstr(tmsg(), "allows 2") != NULL &&
+	      e1.count == e0.count &&
+	      mlx5_emu_sched_list(p.port.emu, NULL, 0) == 0,
+	      "3 levels refused by the plan, no command failed: %d \"%s\"",
+	      ret, tmsg());
+	tm_port_close(&p.port);
+	if (!tport_open(&p, CX6DX ",cap_sched_max_depth=2"))
+		return;
+	EXPECT_OK(node(&p, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
+	for (q = 0; q < 3; q++)
+		EXPECT_OK(node(&p, q, ROOT, q + 1, 1, NONE), "leaf %u", q);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.port.id, 0, &terr),
+		  "2 levels commit");
+	CHECK(mlx5_emu_sched_list(p.port.emu, NULL, 0) == 4,
+	      "root and 3 groups: %u", mlx5_emu_sched_list(p.port.emu,
+							NULL, 0));
+	tm_port_close(&p.port);
+}
+
 /* cx5: no hierarchy; weights and non-leaf shapers say why not. */
 static void
 test_cx5(void)
@@ -758,6 +834,8 @@ main(int argc, char **argv)
 		TM_CASE(test_faults());
 		TM_CASE(test_pp_and_group());
 		TM_CASE(test_cx5());
+		TM_CASE(test_wide_group_ids());
+		TM_CASE(test_depth_cap());
 	}
 	rte_mempool_free(pool);
 	rte_eal_cleanup();

@@ -423,7 +423,9 @@ struct mlx5_ifc_qos_cap_bits {
 	u8 packet_pacing_uid[0x1];
 	u8 reserved_at_c[0x14];
 	u8 wqe_rate_pp[0x1];
-	u8 reserved_at_21[0xa];
+	u8 reserved_at_21[0x3];
+	u8 log_nic_max_sched_depth[0x4];
+	u8 reserved_at_28[0x3];
 	u8 log_max_qos_nic_queue_group[0x5];
 	u8 reserved_at_30[0x10];
 	u8 packet_pacing_max_rate[0x20];

@@ -42,6 +42,8 @@ struct mlx5_tm_caps {
 	bool nic_rate_limit;            /**< max_average_bw honoured. */
 	uint8_t log_max_qos_nic_queue_group;
 	uint8_t log_max_qos_nic_scheduling_element;
+	/** Elements from the device's root to a queue group, log2. */
+	uint8_t log_nic_max_sched_depth;
 	uint32_t max_tsar_bw_share;     /**< Largest bw_share of a child. */
 	uint16_t nic_element_type;      /**< Bit per element type. */
 	uint16_t nic_tsar_type;         /**< Bit per TSAR type. */

@@ -646,11 +646,15 @@ emu_log(int level, const char *msg)
 }
 
 
-/* ConnectX-5 PCI device ids (PF, VF, Ex, Ex VF). */
+/*
+ * ConnectX-5 PCI device ids (PF, VF, Ex, Ex VF), and BlueField-1 (PF,
+ * VF), whose NIC is a ConnectX-5 (upstream's CONNECTX5BF ids).
+ */
 static bool
 is_connectx5(uint16_t pci_device_id)
 {
-	return pci_device_id >= 0x1017 && pci_device_id <= 0x101a;
+	return (pci_device_id >= 0x1017 && pci_device_id <= 0x101a) ||
+	       pci_device_id == 0xa2d2 || pci_device_id == 0xa2d3;
 }
 
 /*

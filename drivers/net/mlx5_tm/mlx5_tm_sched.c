@@ -51,14 +51,6 @@ mlx5_tm_sched_registry_unlock(void)
 	pthread_mutex_unlock(&registry_lock);
 }
 
-/*
- * No public header names the depth field of qos_cap: the published
- * ConnectX-6 Dx dump reads 4 elements from the root to a queue group (log
- * 2). A device that allows fewer refuses CREATE_SCHEDULING_ELEMENT, and
- * the commit fails cleanly.
- */
-#define MLX5_TM_SCHED_DEPTH 4
-
 /* What the device can schedule, for the hardware-independent model. */
 static void
 limits_of(const struct mlx5_tm_caps *c, struct tm_limits *lim)
@@ -77,7 +69,12 @@ limits_of(const struct mlx5_tm_caps *c, struct tm_limits *lim)
 	lim->max_share = c->max_tsar_bw_share;
 	lim->groups_max = 1u << c->log_max_qos_nic_queue_group;
 	lim->elements_max = 1u << c->log_max_qos_nic_scheduling_element;
-	lim->depth_max = MLX5_TM_SCHED_DEPTH;
+	/*
+	 * qos_cap.log_nic_max_sched_depth (rdma-core's PRM structures name
+	 * it; a published ConnectX-6 Dx dump reads 2: 4 elements from the
+	 * root to a queue group), taken as Linux takes its e-switch twin.
+	 */
+	lim->depth_max = 1u << c->log_nic_max_sched_depth;
 }
 
 int
