@@ -29,6 +29,7 @@ const char *const mlx5_emu_config_keys[] = {
 	"line_rate",
 	"link_max_speed",
 	"pci_device_id",
+	"mtu_set",
 	"cap_log_max_wq_sz",
 	"cap_log_max_cq_sz",
 	"cap_inline_mode",
@@ -102,6 +103,7 @@ mlx5_emu_config_init(struct mlx5_emu_config *cfg, const char *profile)
 	cfg->eswitch_switchdev = 0;
 	cfg->pp_foreign = 0;
 	cfg->rst2rdy_pp_ignore = 0;
+	cfg->mtu_set_ignore = 0;
 	return 0;
 }
 
@@ -420,6 +422,7 @@ static const struct emu_name_key emu_name_keys[] = {
 	EMU_NAMES("eswitch", eswitch_switchdev, "legacy", "switchdev",
 		  "representor"),
 	EMU_NAMES("rst2rdy_pp", rst2rdy_pp_ignore, "apply", "ignore"),
+	EMU_NAMES("mtu_set", mtu_set_ignore, "apply", "ignore"),
 };
 
 /* Set a named-value key; -ENOENT when @p key is not one. */
@@ -494,11 +497,16 @@ mlx5_emu_config_set(struct mlx5_emu_config *cfg, const char *key,
 		return 0;
 	}
 	if (strcmp(key, "link_max_speed") == 0) {
+		/* A port that reports no link mode: 0, unknown. */
+		if (strcmp(value, "unknown") == 0) {
+			cfg->link_max_speed_mbps = 0;
+			return 0;
+		}
 		if (!emu_parse_rate_mbps(value, &v))
 			return emu_cfg_error(err, errlen,
 				"link_max_speed='%s': expected Mb/s (100000) "
 				"or a number with suffix M or G (25G, 400G), "
-				"above 0", value);
+				"above 0, or unknown", value);
 		cfg->link_max_speed_mbps = (int64_t)v;
 		return 0;
 	}

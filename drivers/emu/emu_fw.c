@@ -719,7 +719,9 @@ emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in,
 		set_pp = false;
 	if (set_pp)
 		emu_engine_sq_set_pp(emu, sq, (uint16_t)pp_index);
-	if (set_group)
+	/* sched_modify_sq_group=ignore: accepted, nothing moves. */
+	if (set_group &&
+	    emu->cfg.sched.modify_sq_group != MLX5_EMU_SQ_GROUP_BIT_IGNORE)
 		emu_sq_sched_attach(emu, sq, (uint16_t)group);
 	if (next == MLX5_SQC_STATE_RST) {
 		sq->state = MLX5_SQC_STATE_RST;

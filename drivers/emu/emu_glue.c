@@ -365,7 +365,7 @@ emu_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
 	info->link_up = emu->link_up;
 	info->speed_mbps = emu->link_up ? emu->caps.line_rate_mbps : 0;
 	/* Unknown while the link is down, as a NIC's (ethtool, sysfs). */
-	info->max_speed_mbps = emu->cfg.link_max_speed_mbps > 0 ?
+	info->max_speed_mbps = emu->cfg.link_max_speed_mbps >= 0 ?
 		(uint32_t)emu->cfg.link_max_speed_mbps :
 		emu->caps.line_rate_mbps;
 	/* eswitch=legacy|switchdev|representor (a VF's representor). */
@@ -392,7 +392,9 @@ emu_port_set_mtu(struct mlx5_tm_glue_dev *dev, uint32_t mtu)
 		return -EINVAL;
 	emu_lock(emu);
 	emu_engine_sync(emu);
-	emu->mtu = mtu;
+	/* mtu_set=ignore: a netdev that says yes and keeps its MTU. */
+	if (!emu->cfg.mtu_set_ignore)
+		emu->mtu = mtu;
 	emu_unlock(emu);
 	return 0;
 }

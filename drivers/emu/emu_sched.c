@@ -158,9 +158,12 @@ emu_sched_config_set(struct mlx5_emu_config *cfg, const char *key,
 			c->modify_sq_group = MLX5_EMU_SQ_GROUP_BIT_ACCEPT;
 		else if (strcmp(value, "refuse") == 0)
 			c->modify_sq_group = MLX5_EMU_SQ_GROUP_BIT_REFUSE;
+		else if (strcmp(value, "ignore") == 0)
+			c->modify_sq_group = MLX5_EMU_SQ_GROUP_BIT_IGNORE;
 		else
 			return emu_sched_cfg_error(err, errlen, key, value,
-						   "cap, accept, refuse");
+						   "cap, accept, refuse, "
+						   "ignore");
 		return 0;
 	}
 	if (strcmp(key, "sched_unattached") == 0) {

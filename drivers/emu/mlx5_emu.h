@@ -82,6 +82,11 @@ enum mlx5_emu_sq_group_bit {
 	MLX5_EMU_SQ_GROUP_BIT_ACCEPT,
 	/** Refused everywhere (as a VF's firmware might). */
 	MLX5_EMU_SQ_GROUP_BIT_REFUSE,
+	/**
+	 * Accepted and ignored: the SQ stays where it is (a queue group's
+	 * ceiling and weight then do nothing for it).
+	 */
+	MLX5_EMU_SQ_GROUP_BIT_IGNORE,
 };
 
 /**
@@ -119,7 +124,7 @@ struct mlx5_emu_sched_config {
 	 * sqc.qos_queue_group_id it carries (unverified; default apply).
 	 */
 	int64_t create_sq_group_ignore;
-	/** sched_modify_sq_group=cap|accept|refuse: MODIFY_SQ bit 2. */
+	/** sched_modify_sq_group=cap|accept|refuse|ignore: MODIFY_SQ bit 2. */
 	enum mlx5_emu_sq_group_bit modify_sq_group;
 };
 
@@ -145,6 +150,11 @@ struct mlx5_emu_config {
 	int64_t link_max_speed_mbps;
 	/** pci_device_id=ID: the PCI device id the port reports. */
 	int64_t pci_device_id;
+	/**
+	 * mtu_set=apply|ignore: whether port_set_mtu (SIOCSIFMTU) changes
+	 * the port's MTU or only says it did (default apply).
+	 */
+	int64_t mtu_set_ignore;
 	int64_t log_max_wq_sz;           /**< cap_log_max_wq_sz=N. */
 	int64_t log_max_cq_sz;           /**< cap_log_max_cq_sz=N. */
 	int64_t wqe_inline_mode;         /**< cap_inline_mode=0|1|2. */

@@ -107,8 +107,8 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 	c->log_max_cq = MLX5_GET(cmd_hca_cap, cap, log_max_cq);
 	c->log_max_wq_sz = MLX5_GET(cmd_hca_cap, cap, log_max_wq_sz);
 	c->log_max_cq_sz = MLX5_GET(cmd_hca_cap, cap, log_max_cq_sz);
-	c->sq_ts_format = mlx5_tm_sq_ts_format(MLX5_GET(cmd_hca_cap, cap,
-							sq_ts_format));
+	c->sq_ts_format_cap = MLX5_GET(cmd_hca_cap, cap, sq_ts_format);
+	c->sq_ts_format = mlx5_tm_sq_ts_format(c->sq_ts_format_cap);
 	c->device_frequency_khz = MLX5_GET(cmd_hca_cap, cap,
 					   device_frequency_khz);
 	has_qos = MLX5_GET(cmd_hca_cap, cap, qos);

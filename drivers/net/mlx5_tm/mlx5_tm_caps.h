@@ -76,6 +76,8 @@ struct mlx5_tm_caps {
 	 * have only that, the default (real time where supported) otherwise.
 	 */
 	uint8_t sq_ts_format;
+	/** cmd_hca_cap.sq_ts_format as read (0 free run, 1 rt, 2 both). */
+	uint8_t sq_ts_format_cap;
 	/**
 	 * Line rate (Mbit/s): the link speed, else (link down) the fastest
 	 * link mode the port supports; followed on link changes; 0 unknown.

@@ -677,6 +677,7 @@ port_read(struct mlx5_tm_priv *priv)
 				 "cannot read the netdev of %s: %s; MTU assumed 1500, link unknown",
 				 priv->dev_name, strerror(-ret));
 		memset(&priv->port, 0, sizeof(priv->port));
+		priv->port.esw_mode = -1;
 		priv->port.mtu = RTE_ETHER_MTU;
 		priv->port.min_mtu = RTE_ETHER_MIN_MTU;
 		priv->port.max_mtu = RTE_ETHER_MTU;
