@@ -175,7 +175,18 @@ enum emu_obj_type {
 	EMU_OBJ_TIS,
 	EMU_OBJ_CQ,
 	EMU_OBJ_SQ,
-	EMU_OBJ_SCHED,
+	EMU_OBJ_SCHED,      /* legacy CREATE_SCHEDULING_ELEMENT */
+	EMU_OBJ_SCHED_GEN,  /* general object SCHEDULING_ELEMENT */
+	EMU_OBJ_GENERAL,    /* general object of a type not modelled */
+};
+
+/* What a firmware command does to its object. */
+enum emu_cmd_kind {
+	EMU_CMD_GENERAL,
+	EMU_CMD_CREATE,
+	EMU_CMD_DESTROY,
+	EMU_CMD_MODIFY,
+	EMU_CMD_QUERY,
 };
 
 /* What the glue returns as struct mlx5_tm_devx_obj. */
@@ -436,6 +447,8 @@ struct mlx5_emu {
 	uint32_t fault_wqe_seen;
 	struct mlx5_emu_cmd_error last_err;
 	uint64_t cmd_count;     /* commands run */
+	mlx5_emu_cmd_hook_t cmd_hook; /* every command as run, or NULL */
+	void *cmd_hook_arg;
 	uint64_t cmd_ns;        /* time spent in them */
 	/* device thread */
 	pthread_t thread;
@@ -523,12 +536,15 @@ void emu_pp_sq_ref(struct mlx5_emu *emu, uint16_t index, int delta);
 /* Its time counts from @p start, when the DEVX call entered the model. */
 int emu_fw_exec(struct mlx5_emu *emu, const void *in, size_t inlen,
 		void *out, size_t outlen, uint64_t start);
-bool emu_fw_is_create(uint16_t opcode, enum emu_obj_type *type);
-uint16_t emu_fw_destroy_opcode(enum emu_obj_type type);
+/* Whether @p in (at least 16 bytes) creates an object, and its type. */
+bool emu_fw_is_create(const void *in, enum emu_obj_type *type);
 bool emu_fw_is_object_cmd(uint16_t opcode);
-bool emu_fw_opcode_targets(uint16_t opcode, enum emu_obj_type *type,
-			   bool *is_modify);
-uint32_t emu_fw_cmd_obj_id(const void *in, uint16_t opcode);
+/*
+ * The object a MODIFY/QUERY/DESTROY command @p in (at least 16 bytes)
+ * names: its type and number; EMU_CMD_GENERAL for any other command.
+ */
+enum emu_cmd_kind emu_fw_cmd_target(const void *in, enum emu_obj_type *type,
+				    uint32_t *id);
 uint32_t emu_fw_created_obj_id(const void *out, enum emu_obj_type type);
 size_t emu_fw_destroy_cmd(enum emu_obj_type type, uint32_t id, void *in,
 			  size_t len);

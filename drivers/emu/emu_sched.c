@@ -87,6 +87,9 @@ emu_sched_config_init(struct mlx5_emu_config *cfg)
 	c->zero_bw_share = 1;
 	c->sq_pp_and_group = 1;
 	c->root_values = 0;
+	c->id_base = 1;
+	c->create_sq_group_ignore = 0;
+	c->modify_sq_group = MLX5_EMU_SQ_GROUP_BIT_CAP;
 }
 
 struct emu_sched_key {
@@ -120,6 +123,9 @@ static const struct emu_sched_key emu_sched_keys[] = {
 		  "a weight, 1..1000000"),
 	SCHED_KEY("sched_sq_pp_and_group", sq_pp_and_group, 0, 1, "0 or 1"),
 	SCHED_KEY("sched_root_values", root_values, 0, 1, "0 or 1"),
+	/* Room above it for 2^16 elements, the largest table. */
+	SCHED_KEY("sched_id_base", id_base, 1, UINT32_MAX - (1u << 16),
+		  "1..4294901759"),
 };
 
 static int
@@ -141,6 +147,31 @@ emu_sched_config_set(struct mlx5_emu_config *cfg, const char *key,
 	char *end;
 	size_t i;
 
+	if (strcmp(key, "sched_create_sq_group") == 0) {
+		if (strcmp(value, "apply") == 0)
+			c->create_sq_group_ignore = 0;
+		else if (strcmp(value, "ignore") == 0)
+			c->create_sq_group_ignore = 1;
+		else
+			return emu_sched_cfg_error(err, errlen, key, value,
+						   "apply, ignore");
+		return 0;
+	}
+	if (strcmp(key, "sched_modify_sq_group") == 0) {
+		if (strcmp(value, "cap") == 0)
+			c->modify_sq_group = MLX5_EMU_SQ_GROUP_BIT_CAP;
+		else if (strcmp(value, "accept") == 0)
+			c->modify_sq_group = MLX5_EMU_SQ_GROUP_BIT_ACCEPT;
+		else if (strcmp(value, "refuse") == 0)
+			c->modify_sq_group = MLX5_EMU_SQ_GROUP_BIT_REFUSE;
+		else if (strcmp(value, "ignore") == 0)
+			c->modify_sq_group = MLX5_EMU_SQ_GROUP_BIT_IGNORE;
+		else
+			return emu_sched_cfg_error(err, errlen, key, value,
+						   "cap, accept, refuse, "
+						   "ignore");
+		return 0;
+	}
 	if (strcmp(key, "sched_unattached") == 0) {
 		if (strcmp(value, "share") == 0)
 			c->unattached = MLX5_EMU_SCHED_UNATTACHED_SHARE;
@@ -222,6 +253,9 @@ emu_sched_fill_caps(const struct mlx5_emu *emu, void *cap)
 	MLX5_SET(qos_cap, cap, nic_tsar_type, s->nic_tsar_type);
 	MLX5_SET(qos_cap, cap, log_max_qos_nic_scheduling_element,
 		 s->log_max_elements);
+	/* The depth as the cap says it: log2, rounded down. */
+	MLX5_SET(qos_cap, cap, log_nic_max_sched_depth,
+		 s->max_depth == 0 ? 0 : 31 - __builtin_clz(s->max_depth));
 }
 
 /* ---- the tree ---- */
@@ -283,8 +317,12 @@ emu_sched_init(struct mlx5_emu *emu)
 
 	if (s == NULL)
 		return -ENOMEM;
-	/* Ids from 1 (0 is the root); queue-group ids fit sqc's 16 bits. */
-	emu_idtab_init(&s->elems, 1, 1u << emu->caps.sched.log_max_elements);
+	/*
+	 * Ids from sched_id_base (1: 0 is the root); with the default a
+	 * queue group's id fits sqc's 16 bits.
+	 */
+	emu_idtab_init(&s->elems, (uint32_t)emu->cfg.sched.id_base,
+		       1u << emu->caps.sched.log_max_elements);
 	s->root.type = MLX5_SCHED_ELEM_TYPE_TSAR;
 	s->root.tsar_type = MLX5_TSAR_TYPE_DWRR;
 	emu->sched = s;
@@ -344,21 +382,22 @@ emu_sched_check_values(const struct mlx5_emu *emu, const void *ctx,
 	return MLX5_CMD_STAT_OK;
 }
 
-uint8_t
-emu_sched_cmd_create(struct mlx5_emu *emu, const void *in,
-		     size_t inlen __attribute__((unused)), void *out,
-		     uint32_t *synd)
+/*
+ * The element a create describes, @p ctx a scheduling_context in
+ * @p hierarchy: its id in @p id. Both forms of the command (the legacy
+ * CREATE_SCHEDULING_ELEMENT, the general object) come here.
+ */
+static uint8_t
+emu_sched_create(struct mlx5_emu *emu, uint32_t hierarchy, const void *ctx,
+		 uint32_t *id, uint32_t *synd)
 {
 	const struct mlx5_emu_sched_caps *c = &emu->caps.sched;
-	const void *ctx = MLX5_ADDR_OF(create_scheduling_element_in, in,
-				       scheduling_context);
 	struct emu_sched *s = emu->sched;
 	struct emu_sched_elem *parent, *e;
-	uint32_t type, tsar_type = 0, parent_id, id;
+	uint32_t type, tsar_type = 0, parent_id;
 	uint8_t st;
 
-	if (MLX5_GET(create_scheduling_element_in, in, scheduling_hierarchy) !=
-	    MLX5_SCHEDULING_HIERARCHY_NIC)
+	if (hierarchy != MLX5_SCHEDULING_HIERARCHY_NIC)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
 	type = MLX5_GET(scheduling_context, ctx, element_type);
 	if (type > 15 || !(c->nic_element_type & MLX5_SCHED_ELEM_TYPE_CAP(type)))
@@ -398,14 +437,14 @@ emu_sched_cmd_create(struct mlx5_emu *emu, const void *in,
 	if (e == NULL)
 		SCHED_FAIL(MLX5_CMD_STAT_NO_RES_ERR,
 			   MLX5_EMU_SYND_NO_RESOURCES);
-	if (emu_idtab_add(&s->elems, e, &id) < 0) {
+	if (emu_idtab_add(&s->elems, e, id) < 0) {
 		free(e);
 		SCHED_FAIL(MLX5_CMD_STAT_NO_RES_ERR,
 			   MLX5_EMU_SYND_SCHED_TOO_MANY);
 	}
 	/* Departures due before now happen in the old tree. */
 	emu_engine_sync(emu);
-	e->id = id;
+	e->id = *id;
 	e->type = (uint8_t)type;
 	e->tsar_type = (uint8_t)tsar_type;
 	e->depth = (uint8_t)(parent->depth + 1);
@@ -414,33 +453,25 @@ emu_sched_cmd_create(struct mlx5_emu *emu, const void *in,
 	emu_node_link(parent, &e->node);
 	if (type == MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP)
 		s->nb_groups++;
-	MLX5_SET(create_scheduling_element_out, out, scheduling_element_id,
-		 id);
 	return MLX5_CMD_STAT_OK;
 }
 
-uint8_t
-emu_sched_cmd_modify(struct mlx5_emu *emu, const void *in,
-		     size_t inlen __attribute__((unused)),
-		     void *out __attribute__((unused)), uint32_t *synd)
+/* Change what @p mask names of element @p id to @p ctx's values. */
+static uint8_t
+emu_sched_modify(struct mlx5_emu *emu, uint32_t hierarchy, uint32_t id,
+		 uint64_t mask, const void *ctx, uint32_t *synd)
 {
-	const void *ctx = MLX5_ADDR_OF(modify_scheduling_element_in, in,
-				       scheduling_context);
-	uint32_t mask = MLX5_GET(modify_scheduling_element_in, in,
-				 modify_bitmask);
 	struct emu_sched_elem *e;
 	uint32_t ceil;
 	uint8_t st;
 
-	if (MLX5_GET(modify_scheduling_element_in, in, scheduling_hierarchy) !=
-	    MLX5_SCHEDULING_HIERARCHY_NIC)
+	if (hierarchy != MLX5_SCHEDULING_HIERARCHY_NIC)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
-	e = emu_sched_find(emu, MLX5_GET(modify_scheduling_element_in, in,
-					 scheduling_element_id));
+	e = emu_sched_find(emu, id);
 	if (e == NULL)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_RES_ERR, MLX5_EMU_SYND_NO_OBJECT);
-	if (mask & ~(MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE |
-		     MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW))
+	if (mask & ~(uint64_t)(MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE |
+			       MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW))
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
 	st = emu_sched_check_values(emu, ctx, e->node.parent,
 		mask & MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE,
@@ -467,20 +498,16 @@ emu_sched_cmd_modify(struct mlx5_emu *emu, const void *in,
 	return MLX5_CMD_STAT_OK;
 }
 
-uint8_t
-emu_sched_cmd_query(struct mlx5_emu *emu, const void *in,
-		    size_t inlen __attribute__((unused)), void *out,
-		    uint32_t *synd)
+/* What element @p id holds, into scheduling_context @p ctx. */
+static uint8_t
+emu_sched_query(struct mlx5_emu *emu, uint32_t hierarchy, uint32_t id,
+		void *ctx, uint32_t *synd)
 {
-	void *ctx = MLX5_ADDR_OF(query_scheduling_element_out, out,
-				 scheduling_context);
 	struct emu_sched_elem *e;
 
-	if (MLX5_GET(query_scheduling_element_in, in, scheduling_hierarchy) !=
-	    MLX5_SCHEDULING_HIERARCHY_NIC)
+	if (hierarchy != MLX5_SCHEDULING_HIERARCHY_NIC)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
-	e = emu_sched_find(emu, MLX5_GET(query_scheduling_element_in, in,
-					 scheduling_element_id));
+	e = emu_sched_find(emu, id);
 	if (e == NULL)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_RES_ERR, MLX5_EMU_SYND_NO_OBJECT);
 	MLX5_SET(scheduling_context, ctx, element_type, e->type);
@@ -494,18 +521,15 @@ emu_sched_cmd_query(struct mlx5_emu *emu, const void *in,
 	return MLX5_CMD_STAT_OK;
 }
 
-uint8_t
-emu_sched_cmd_destroy(struct mlx5_emu *emu, const void *in,
-		      size_t inlen __attribute__((unused)),
-		      void *out __attribute__((unused)), uint32_t *synd)
+/* Destroy element @p id: refused while it has children or SQs. */
+static uint8_t
+emu_sched_destroy(struct mlx5_emu *emu, uint32_t hierarchy, uint32_t id,
+		  uint32_t *synd)
 {
 	struct emu_sched *s = emu->sched;
-	uint32_t id = MLX5_GET(destroy_scheduling_element_in, in,
-			       scheduling_element_id);
 	struct emu_sched_elem *e;
 
-	if (MLX5_GET(destroy_scheduling_element_in, in, scheduling_hierarchy) !=
-	    MLX5_SCHEDULING_HIERARCHY_NIC)
+	if (hierarchy != MLX5_SCHEDULING_HIERARCHY_NIC)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
 	e = emu_sched_find(emu, id);
 	if (e == NULL)
@@ -522,7 +546,152 @@ emu_sched_cmd_destroy(struct mlx5_emu *emu, const void *in,
 	return MLX5_CMD_STAT_OK;
 }
 
+/* The legacy commands (0x782-0x785), as Linux's mlx5_core sends them. */
+
+uint8_t
+emu_sched_cmd_create(struct mlx5_emu *emu, const void *in,
+		     size_t inlen __attribute__((unused)), void *out,
+		     uint32_t *synd)
+{
+	uint32_t id = 0;
+	uint8_t st;
+
+	st = emu_sched_create(emu, MLX5_GET(create_scheduling_element_in, in,
+					    scheduling_hierarchy),
+			      MLX5_ADDR_OF(create_scheduling_element_in, in,
+					   scheduling_context), &id, synd);
+	if (st == MLX5_CMD_STAT_OK)
+		MLX5_SET(create_scheduling_element_out, out,
+			 scheduling_element_id, id);
+	return st;
+}
+
+uint8_t
+emu_sched_cmd_modify(struct mlx5_emu *emu, const void *in,
+		     size_t inlen __attribute__((unused)),
+		     void *out __attribute__((unused)), uint32_t *synd)
+{
+	return emu_sched_modify(emu,
+		MLX5_GET(modify_scheduling_element_in, in,
+			 scheduling_hierarchy),
+		MLX5_GET(modify_scheduling_element_in, in,
+			 scheduling_element_id),
+		MLX5_GET(modify_scheduling_element_in, in, modify_bitmask),
+		MLX5_ADDR_OF(modify_scheduling_element_in, in,
+			     scheduling_context), synd);
+}
+
+uint8_t
+emu_sched_cmd_query(struct mlx5_emu *emu, const void *in,
+		    size_t inlen __attribute__((unused)), void *out,
+		    uint32_t *synd)
+{
+	return emu_sched_query(emu,
+		MLX5_GET(query_scheduling_element_in, in,
+			 scheduling_hierarchy),
+		MLX5_GET(query_scheduling_element_in, in,
+			 scheduling_element_id),
+		MLX5_ADDR_OF(query_scheduling_element_out, out,
+			     scheduling_context), synd);
+}
+
+uint8_t
+emu_sched_cmd_destroy(struct mlx5_emu *emu, const void *in,
+		      size_t inlen __attribute__((unused)),
+		      void *out __attribute__((unused)), uint32_t *synd)
+{
+	return emu_sched_destroy(emu,
+		MLX5_GET(destroy_scheduling_element_in, in,
+			 scheduling_hierarchy),
+		MLX5_GET(destroy_scheduling_element_in, in,
+			 scheduling_element_id), synd);
+}
+
+/*
+ * The general object SCHEDULING_ELEMENT (obj_type 0x26), as libmlx5's
+ * mlx5dv_sched_node_*()/mlx5dv_sched_leaf_*() build it: the element id is
+ * the object's obj_id; sched_elem holds the hierarchy and the context. A
+ * create takes the values the context holds (libmlx5 leaves those its
+ * modify_field_select does not name at 0); a modify changes what
+ * modify_field_select names, its element type and parent ignored.
+ */
+
+uint8_t
+emu_sched_gen_create(struct mlx5_emu *emu, const void *in,
+		     size_t inlen __attribute__((unused)), void *out,
+		     uint32_t *synd)
+{
+	const void *elem = MLX5_ADDR_OF(create_sched_elem_in, in, sched_elem);
+	uint32_t id = 0;
+	uint8_t st;
+
+	st = emu_sched_create(emu, MLX5_GET(sched_elem, elem,
+					    scheduling_hierarchy),
+			      MLX5_ADDR_OF(sched_elem, elem, sched_context),
+			      &id, synd);
+	if (st == MLX5_CMD_STAT_OK)
+		MLX5_SET(general_obj_out_cmd_hdr, out, obj_id, id);
+	return st;
+}
+
+uint8_t
+emu_sched_gen_modify(struct mlx5_emu *emu, const void *in,
+		     size_t inlen __attribute__((unused)),
+		     void *out __attribute__((unused)), uint32_t *synd)
+{
+	const void *elem = MLX5_ADDR_OF(create_sched_elem_in, in, sched_elem);
+
+	return emu_sched_modify(emu,
+		MLX5_GET(sched_elem, elem, scheduling_hierarchy),
+		MLX5_GET(general_obj_in_cmd_hdr, in, obj_id),
+		MLX5_GET64(sched_elem, elem, modify_field_select),
+		MLX5_ADDR_OF(sched_elem, elem, sched_context), synd);
+}
+
+uint8_t
+emu_sched_gen_query(struct mlx5_emu *emu, const void *in,
+		    size_t inlen __attribute__((unused)), void *out,
+		    uint32_t *synd)
+{
+	void *elem = MLX5_ADDR_OF(query_sched_elem_out, out, sched_elem);
+	uint32_t id = MLX5_GET(general_obj_in_cmd_hdr, in, obj_id);
+	uint8_t st;
+
+	st = emu_sched_query(emu, MLX5_SCHEDULING_HIERARCHY_NIC, id,
+			     MLX5_ADDR_OF(sched_elem, elem, sched_context),
+			     synd);
+	if (st != MLX5_CMD_STAT_OK)
+		return st;
+	MLX5_SET(general_obj_out_cmd_hdr, out, obj_id, id);
+	MLX5_SET(sched_elem, elem, scheduling_hierarchy,
+		 MLX5_SCHEDULING_HIERARCHY_NIC);
+	return MLX5_CMD_STAT_OK;
+}
+
+uint8_t
+emu_sched_gen_destroy(struct mlx5_emu *emu, const void *in,
+		      size_t inlen __attribute__((unused)),
+		      void *out __attribute__((unused)), uint32_t *synd)
+{
+	return emu_sched_destroy(emu, MLX5_SCHEDULING_HIERARCHY_NIC,
+				 MLX5_GET(general_obj_in_cmd_hdr, in, obj_id),
+				 synd);
+}
+
 /* ---- SQs ---- */
+
+uint8_t
+emu_sched_sq_group_bit(const struct mlx5_emu *emu, uint32_t *synd)
+{
+	enum mlx5_emu_sq_group_bit b = emu->cfg.sched.modify_sq_group;
+
+	if (b == MLX5_EMU_SQ_GROUP_BIT_REFUSE ||
+	    (b == MLX5_EMU_SQ_GROUP_BIT_CAP &&
+	     !emu->caps.sched.nic_sq_scheduling))
+		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR,
+			   MLX5_EMU_SYND_SCHED_UNSUPPORTED);
+	return MLX5_CMD_STAT_OK;
+}
 
 uint8_t
 emu_sched_sq_check(const struct mlx5_emu *emu, uint32_t group,

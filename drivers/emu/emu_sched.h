@@ -66,8 +66,21 @@ uint8_t emu_sched_cmd_query(struct mlx5_emu *emu, const void *in,
 			    size_t inlen, void *out, uint32_t *synd);
 uint8_t emu_sched_cmd_destroy(struct mlx5_emu *emu, const void *in,
 			      size_t inlen, void *out, uint32_t *synd);
+/* The same as the general object SCHEDULING_ELEMENT (obj_type 0x26). */
+uint8_t emu_sched_gen_create(struct mlx5_emu *emu, const void *in,
+			     size_t inlen, void *out, uint32_t *synd);
+uint8_t emu_sched_gen_modify(struct mlx5_emu *emu, const void *in,
+			     size_t inlen, void *out, uint32_t *synd);
+uint8_t emu_sched_gen_query(struct mlx5_emu *emu, const void *in,
+			    size_t inlen, void *out, uint32_t *synd);
+uint8_t emu_sched_gen_destroy(struct mlx5_emu *emu, const void *in,
+			      size_t inlen, void *out, uint32_t *synd);
 
-/* SQs: may @p group (0: none) go with @p pp_index? MLX5_CMD_STAT_*. */
+/*
+ * SQs: may @p group (0: none) go with @p pp_index? MLX5_CMD_STAT_*. And
+ * may a MODIFY_SQ carry modify_bitmask bit 2 (sched_modify_sq_group)?
+ */
+uint8_t emu_sched_sq_group_bit(const struct mlx5_emu *emu, uint32_t *synd);
 uint8_t emu_sched_sq_check(const struct mlx5_emu *emu, uint32_t group,
 			   uint16_t pp_index, uint32_t *synd);
 void emu_sq_sched_attach(struct mlx5_emu *emu, struct emu_sq *sq,

@@ -302,6 +302,13 @@ build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 	struct tm_node *n;
 	int ret;
 
+	/* Unshaped parents share the line: it must be known. */
+	if (t->lim.line_rate_mbps == 0)
+		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, EAGAIN,
+			"the port's line rate is unknown (its link is down "
+			"and it reports no link mode): weights, committed "
+			"rates and non-leaf shapers share it out; bring the "
+			"link up and try again, or use leaf shapers alone");
 	b.eff = p->eff;
 	b.kids = p->kids;
 	order = p->order;
@@ -336,6 +343,30 @@ build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 	return check_fit(t, p, port, depth + port, error);
 }
 
+/*
+ * Whether tree @p t asks for scheduling elements: a non-leaf shaper, a
+ * weight other than 1 or a committed rate somewhere. Without any, leaf
+ * shapers are the whole of it: pacing indexes only, no element, as before
+ * the hierarchy existed (and no line rate needed).
+ */
+static bool
+needs_elements(const struct tm_tree *t)
+{
+	const struct tm_node *n;
+
+	TAILQ_FOREACH(n, &t->nodes, next)
+		if (n->weight != 1 || committed(n) != 0 ||
+		    (!n->leaf && n->profile != NULL))
+			return true;
+	return false;
+}
+
+bool
+tm_plan_tree_needs_elements(const struct tm_tree *t)
+{
+	return t->lim.sched && t->root != NULL && needs_elements(t);
+}
+
 /* Queue @p t as its leaf says (its group is the elements' business). */
 static void
 follow_leaf(struct tm_queue *t, const struct tm_node *leaf)
@@ -366,7 +397,7 @@ tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *p,
 		if (leaf != NULL)
 			follow_leaf(&p->queues[q], leaf);
 	}
-	if (!active || !t->lim.sched || t->root == NULL)
+	if (!active || !tm_plan_tree_needs_elements(t))
 		return 0;
 	return build_elems(t, p, error);
 }
@@ -414,6 +445,7 @@ tm_plan_node_update(struct tm_plan *p, const struct tm_plan *applied,
 	/* Without committed rates, shares do not depend on the ceiling
 	 * above them (pacing_sched_shares: targets scale with it). */
 	if (committed(node) != committed_before ||
+	    (applied->n_elems > 0) != tm_plan_tree_needs_elements(t) ||
 	    (node->leaf ? node->id >= applied->nb_txq :
 	     node->parent == NULL || node->elem >= applied->n_elems ||
 	     applied->elems[node->elem].key != make_key(KEY_NODE, node->id,

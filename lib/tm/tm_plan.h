@@ -26,7 +26,10 @@
  *   (pacing_sched_shares) against the parent's effective ceiling: the
  *   smallest ceiling on its path, or the port's line rate; ceilings by
  *   pacing_sched_ceiling (rounded down).
- * Without tm_limits.sched a plan has no element: leaf shapers only.
+ * Without tm_limits.sched, or for a tree that asks for no element (no
+ * non-leaf shaper, every weight 1, no committed rate:
+ * tm_plan_tree_needs_elements()), a plan has no element: leaf shapers
+ * only, pacing indexes only.
  */
 
 #include <stdbool.h>
@@ -143,6 +146,13 @@ int tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *plan,
 		  struct rte_tm_error *error);
 
 /**
+ * Whether the plan of hierarchy @p t has scheduling elements: the device
+ * has the hierarchy and the tree asks for it (a non-leaf shaper, a weight
+ * other than 1 or a committed rate). A flat tree of leaf shapers does not.
+ */
+bool tm_plan_tree_needs_elements(const struct tm_tree *t);
+
+/**
  * Make @p dst (empty or built before) a copy of @p src (executor fields
  * included) for @p nb_txq queues: those beyond @p src are unlimited, in
  * no group.
@@ -157,7 +167,8 @@ int tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src,
  * Make @p plan the @p applied plan of tree @p t with node @p node's
  * private shaper changed, without rebuilding it (a copy, no sort): a
  * leaf's pacing, or a non-root node's ceiling. Only when the node's
- * committed rate was @p committed_before and, for a non-leaf node, no
+ * committed rate was @p committed_before, the tree still asks for
+ * elements exactly when @p applied has some, and, for a non-leaf node, no
  * node below it has a committed rate: no share changes.
  *
  * @return

@@ -629,6 +629,14 @@ tm_tree_profile_check_use(const struct tm_tree *h, uint32_t node_id,
 			ENOTSUP, "non-leaf node %" PRIu32 ": shaper profile %"
 			PRIu32 " is in packet mode; a scheduling element's "
 			"ceiling is in Mbit/s: byte mode only", node_id, p->id);
+	if (h->lim.line_rate_mbps == 0)
+		return tm_error(error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
+			EAGAIN, "non-leaf node %" PRIu32 ": the port's line "
+			"rate is unknown (its link is down and it reports no "
+			"link mode), and a non-leaf ceiling must not exceed "
+			"it: bring the link up and try again, or shape the "
+			"leaves only", node_id);
 	if (pacing_sched_ceiling(p->params.peak.rate, h->lim.line_rate_mbps,
 				 &mbps, &perr) != 0)
 		return tm_error(error,

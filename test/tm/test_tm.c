@@ -1195,10 +1195,10 @@ test_recovery_rollback(void)
 	CHECK(sq_of(&p, 1, &sq) && sq.state == MLX5_SQC_STATE_RST,
 	      "queue 1's SQ in reset: state %u", sq.state);
 	old_group = sq.qos_queue_group_id;
-	arm_cmd_fault(&p, MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT, "DESTROY", 1,
+	arm_cmd_fault(&p, MLX5_CMD_OP_DESTROY_GENERAL_OBJECT, "DESTROY", 1,
 		      MLX5_CMD_STAT_INT_ERR);
 	ret = TM(rte_tm_node_parent_update(p.id, MID, MID2 + 2, 0, 1, &terr));
-	CHECK(ret != 0 && strstr(tmsg(), "DESTROY_SCHEDULING_ELEMENT") != NULL,
+	CHECK(ret != 0 && strstr(tmsg(), "DESTROY_GENERAL_OBJECT") != NULL,
 	      "the injected DESTROY fails the move: %d \"%s\"", ret, tmsg());
 	CHECK(mlx5_emu_sched_list(p.emu, NULL, 0) == n_elems &&
 	      s->applied.n_elems == n_elems &&

@@ -532,7 +532,8 @@ test_plan_refusals(void)
 	{
 		struct rte_tm_node_params lf = tm_leaf_params(NONE);
 
-		CHECK(add(&h, 0, 800, 0, 1, 3, &lf, &type) == 0, "leaf: %s",
+		/* Weight 2: a tree that asks for elements, root or not. */
+		CHECK(add(&h, 0, 800, 0, 2, 3, &lf, &type) == 0, "leaf: %s",
 		      MSG);
 	}
 	CHECK(tm_plan_build(&h, true, &p, &err) == -ENOTSUP &&
@@ -596,6 +597,89 @@ count_ops(const struct tm_diff *d, enum tm_op_type type)
 	for (i = 0; i < d->n_ops; i++)
 		n += d->ops[i].type == type;
 	return n;
+}
+
+/*
+ * A tree of leaf shapers only (no non-leaf shaper, weights 1, no
+ * committed rate) has no element, on a device with the hierarchy and
+ * with no line rate known; any one of the three asks for the hierarchy.
+ * Moving between the two is a difference like any other.
+ */
+static void
+test_plan_flat(void)
+{
+	const uint32_t w1[3] = { 1, 1, 1 }, w2[3] = { 1, 2, 1 };
+	const uint32_t pr[3] = { 2, 2, NONE }, prc[3] = { 3, 2, NONE };
+	struct tm_limits no_speed = cx6dx;
+	struct tm_plan flat = { 0 }, hier = { 0 }, b = { 0 };
+	struct rte_tm_error err;
+	struct tm_diff d = { 0 };
+	struct tm_node *mid;
+	struct tm_tree h;
+	uint16_t q;
+
+	no_speed.line_rate_mbps = 0;
+	group_tree(&h, &no_speed, NONE, w1, pr, 3);
+	CHECK(!tm_plan_tree_needs_elements(&h) &&
+	      tm_plan_build(&h, true, &flat, &err) == 0 &&
+	      flat.n_elems == 0 && flat.n_groups == 0 &&
+	      flat.queues[0].shaped && flat.queues[1].shaped &&
+	      !flat.queues[2].shaped, "leaf shapers, no line rate: no "
+	      "element, pacing only: %u elements", flat.n_elems);
+	for (q = 0; q < 3; q++)
+		CHECK(flat.queues[q].group == TM_PLAN_NONE, "queue %u in no "
+		      "group", q);
+	tm_tree_fini(&h);
+	/* Without a line rate, a tree that asks for elements says why not. */
+	group_tree(&h, &no_speed, NONE, w2, pr, 3);
+	CHECK(tm_plan_build(&h, true, &b, &err) == -EAGAIN &&
+	      strstr(err.message, "line rate is unknown") != NULL,
+	      "weights, no line rate: %s", err.message);
+	tm_tree_fini(&h);
+	/* Each reason alone asks for the hierarchy. */
+	group_tree(&h, &cx6dx, 1, w1, pr, 3);
+	CHECK(tm_plan_tree_needs_elements(&h), "non-leaf shaper");
+	tm_tree_fini(&h);
+	group_tree(&h, &cx6dx, NONE, w2, pr, 3);
+	CHECK(tm_plan_tree_needs_elements(&h), "weight 2");
+	tm_tree_fini(&h);
+	group_tree(&h, &cx6dx, NONE, w1, prc, 3);
+	CHECK(tm_plan_tree_needs_elements(&h), "committed rate");
+	tm_tree_fini(&h);
+	/* Flat to a hierarchy and back: a non-leaf shaper given, taken. */
+	group_tree(&h, &cx6dx, NONE, w1, pr, 3);
+	mid = tm_tree_node_find(&h, MID);
+	CHECK(tm_plan_build(&h, true, &flat, &err) == 0 && flat.n_elems == 0,
+	      "flat plan");
+	tm_tree_node_set_profile(mid, tm_tree_profile_find(&h, 1));
+	CHECK(tm_plan_node_update(&b, &flat, &h, mid, 0) == -EAGAIN,
+	      "shaper on 900 of a flat plan: rebuilt (-EAGAIN)");
+	CHECK(tm_plan_build(&h, true, &hier, &err) == 0 &&
+	      hier.n_elems == 3 && hier.n_groups == 1, "hierarchy: root, "
+	      "900, a group: %u %u", hier.n_elems, hier.n_groups);
+	CHECK(tm_plan_diff(&flat, &hier, &d) == 0 &&
+	      count_ops(&d, TM_OP_CREATE) == 3 &&
+	      count_ops(&d, TM_OP_MOVE) == 3 &&
+	      count_ops(&d, TM_OP_PACE) == 0 &&
+	      count_ops(&d, TM_OP_RELEASE) == 0, "flat to hierarchy: "
+	      "elements created, queues moved, entries kept");
+	check_order(&flat, &hier, &d, "flat to hierarchy");
+	tm_tree_node_set_profile(mid, NULL);
+	CHECK(tm_plan_node_update(&b, &hier, &h, mid, 0) == -EAGAIN,
+	      "last reason gone: rebuilt (-EAGAIN)");
+	CHECK(tm_plan_build(&h, true, &b, &err) == 0 && b.n_elems == 0 &&
+	      tm_plan_diff(&hier, &b, &d) == 0 &&
+	      count_ops(&d, TM_OP_DESTROY) == 3 &&
+	      count_ops(&d, TM_OP_MOVE) == 3 &&
+	      count_ops(&d, TM_OP_CREATE) == 0 &&
+	      count_ops(&d, TM_OP_RELEASE) == 0, "hierarchy to flat: queues "
+	      "out, elements destroyed, entries kept");
+	check_order(&hier, &b, &d, "hierarchy to flat");
+	tm_diff_fini(&d);
+	tm_plan_fini(&flat);
+	tm_plan_fini(&hier);
+	tm_plan_fini(&b);
+	tm_tree_fini(&h);
 }
 
 static void
@@ -739,6 +823,7 @@ main(void)
 	TM_CASE(test_plan_rounding());
 	TM_CASE(test_plan_refusals());
 	TM_CASE(test_plan_diff());
+	TM_CASE(test_plan_flat());
 	TM_CASE(test_plan_node_update());
 	return tm_check_report();
 }
