@@ -251,7 +251,15 @@ add_family(struct builder *b, const struct tm_node *parent,
 	for (u = 0; u < units; u++)
 		b->kids[u].weight = b->p->elems[first + u].weight;
 	ret = pacing_sched_shares(b->kids, units, b->eff[parent->elem],
-				  b->t->lim.max_share, &perr);
+				  b->t->lim.max_share,
+				  PACING_SCHED_TOLERANCE_PPM, NULL, &perr);
+	if (ret == -ERANGE)
+		return tm_error(b->error,
+			perr.field == PACING_FIELD_COMMITTED_RATE ?
+			RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_RATE :
+			RTE_TM_ERROR_TYPE_NODE_WEIGHT, EINVAL,
+			"the children of node %" PRIu32 ": %s", parent->id,
+			perr.message);
 	if (ret != 0)
 		return tm_error(b->error, RTE_TM_ERROR_TYPE_NODE_ID, -ret,
 			"the children of node %" PRIu32 " (a ceiling of %"
