@@ -1221,6 +1221,87 @@ test_recovery_rollback(void)
 	tm_port_close(&p);
 }
 
+/* ---- weights and queue groups of the scheduling hierarchy ---- */
+
+/* Add node @p id (leaf when below nb_txq) with weight @p weight. */
+static int
+node_add_w(uint16_t port, uint32_t id, uint32_t parent, uint32_t weight,
+	   uint32_t level, uint32_t profile, bool leaf)
+{
+	struct rte_tm_node_params np = leaf ? tm_leaf_params(profile) :
+					      tm_nonleaf_params(profile);
+
+	return TM(rte_tm_node_add(port, id, parent, 0, weight, level, &np,
+				  &terr));
+}
+
+/*
+ * The weight range the capabilities give is the device's bw_share range
+ * (100 on cx6dx and cx7, whatever a devarg makes it, 1 without the
+ * hierarchy) on the port, on the non-leaf levels and on a non-leaf node;
+ * what it gives is accepted and one more is refused at once, naming the
+ * range, at node add and at a live weight change.
+ */
+static void
+test_weight_range(void)
+{
+	static const struct {
+		const char *devargs;
+		uint32_t want;
+	} dev[] = {
+		{ "emu=cx6dx,clock=virtual", 100 },
+		{ "emu=cx7,clock=virtual", 100 },
+		{ "emu=cx6dx,clock=virtual,cap_max_tsar_bw_share=50", 50 },
+		{ "emu=cx5,clock=virtual", 1 },
+	};
+	struct rte_tm_level_capabilities lc;
+	struct rte_tm_node_capabilities nc;
+	struct rte_tm_capabilities cap;
+	char want[32];
+	struct tm_port p;
+	unsigned int i;
+	uint32_t w;
+
+	printf("weight range: the device's bw_share range\n");
+	for (i = 0; i < RTE_DIM(dev); i++) {
+		w = dev[i].want;
+		if (tm_port_open(&p, dev[i].devargs, 2, false) != 0) {
+			CHECK(false, "port %s", dev[i].devargs);
+			continue;
+		}
+		EXPECT_OK(rte_tm_capabilities_get(p.id, &cap, &terr), "caps");
+		EXPECT_OK(rte_tm_level_capabilities_get(p.id, 0, &lc, &terr),
+			  "level 0");
+		CHECK(cap.sched_wfq_weight_max == w &&
+		      lc.nonleaf.sched_wfq_weight_max == w,
+		      "%s: port %u, level 0 %u, expected %u", dev[i].devargs,
+		      cap.sched_wfq_weight_max,
+		      lc.nonleaf.sched_wfq_weight_max, w);
+		EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+		EXPECT_OK(node_add_w(p.id, MID, ROOT, w, 1, NONE, false),
+			  "%s: 900 of weight %u", dev[i].devargs, w);
+		EXPECT_OK(rte_tm_node_capabilities_get(p.id, MID, &nc, &terr),
+			  "900 caps");
+		CHECK(nc.nonleaf.sched_wfq_weight_max == w, "%s: node 900 %u",
+		      dev[i].devargs, nc.nonleaf.sched_wfq_weight_max);
+		snprintf(want, sizeof(want), "weight %u", w + 1);
+		expect_err(node_add_w(p.id, MID2, ROOT, w + 1, 1, NONE, false),
+			   w == 1 ? ENOTSUP : EINVAL,
+			   RTE_TM_ERROR_TYPE_NODE_WEIGHT, want);
+		CHECK(strstr(tmsg(), want) != NULL, "%s: %s", want, tmsg());
+		snprintf(want, sizeof(want), "1..%u", w);
+		CHECK(w == 1 || strstr(tmsg(), want) != NULL,
+		      "the range in \"%s\"", tmsg());
+		EXPECT_OK(leaf_add(p.id, 0, MID, 2, NONE), "leaf 0");
+		EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+		expect_err(TM(rte_tm_node_parent_update(p.id, 0, MID, 0,
+							w + 1, &terr)),
+			   w == 1 ? ENOTSUP : EINVAL,
+			   RTE_TM_ERROR_TYPE_NODE_WEIGHT, "live weight + 1");
+		tm_port_close(&p);
+	}
+}
+
 /* Failures during commit and updates roll everything back. */
 static void
 test_rollback(void)
@@ -2212,6 +2293,7 @@ main(int argc, char **argv)
 	TM_CASE(test_recovery_vs_live_changes());
 	TM_CASE(test_recovery_rollback());
 	TM_CASE(test_rollback());
+	TM_CASE(test_weight_range());
 	TM_CASE(test_dedicated());
 	TM_CASE(test_reconfigure());
 	TM_CASE(test_telemetry());
