@@ -390,9 +390,10 @@ add_family(struct builder *b, const struct tm_node *parent,
 					   parent->elem, k->id, TM_ELEM_TSAR,
 					   k->weight, ceiling_of(b->t, k));
 		} else {
-			g = join_group(b, parent, k, b->shared && prev != NULL &&
-				       interchangeable(prev, k) ? g :
-				       TM_PLAN_NONE);
+			bool same = b->shared && prev != NULL &&
+				    interchangeable(prev, k);
+
+			g = join_group(b, parent, k, same ? g : TM_PLAN_NONE);
 		}
 		/* A unit's committed rate is its first node's (groups of
 		 * several have none). */

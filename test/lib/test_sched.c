@@ -84,7 +84,8 @@ void
 test_sched_weights_rounded(void)
 {
 	struct pacing_sched_child c[2] = {
-		{ .weight = 1, .bw_share = 7 }, { .weight = 1000, .bw_share = 7 },
+		{ .weight = 1, .bw_share = 7 },
+		{ .weight = 1000, .bw_share = 7 },
 	};
 	struct pacing_sched_fit fit;
 	struct pacing_error err;
@@ -387,10 +388,10 @@ test_sched_families(uint64_t seed, unsigned int nb_families)
 				if (e > worst)
 					worst = e;
 				CHECK(e <= 0.01 + 1e-9, "family %u (seed %"
-				      PRIu64 "), run %u, child %u of %u: %.2f "
-				      "bytes/s against the rule's %.2f (%.3f%%)",
-				      f, seed, r, i, n, dev[i], rule[i],
-				      e * 100);
+				      PRIu64 "), run %u, child %u of %u: "
+				      "%.2f bytes/s against the rule's %.2f "
+				      "(%.3f%%)", f, seed, r, i, n, dev[i],
+				      rule[i], e * 100);
 			}
 			capped_runs++;
 		}
