@@ -242,6 +242,15 @@ tm_tree_children_max(const struct tm_tree *h, uint32_t level)
 }
 
 uint32_t
+tm_tree_weight_max(const struct tm_tree *h)
+{
+	if (!h->lim.sched)
+		return 1;
+	return h->lim.max_share < TM_TREE_WEIGHT_MAX ? h->lim.max_share :
+	       TM_TREE_WEIGHT_MAX;
+}
+
+uint32_t
 tm_tree_nodes_max(const struct tm_tree *h)
 {
 	uint32_t n = h->nb_txq, level;
@@ -275,11 +284,14 @@ check_sched_params(const struct tm_tree *h, uint32_t node_id,
 			"the device has no NIC scheduling hierarchy, so no "
 			"WFQ between siblings; the only weight is 1",
 			node_id, weight);
-	if (weight > TM_TREE_WEIGHT_MAX)
+	if (weight > tm_tree_weight_max(h))
 		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_WEIGHT, EINVAL,
-			"node %" PRIu32 ": weight %" PRIu32 " too large; "
-			"allowed 1..%u", node_id, weight, TM_TREE_WEIGHT_MAX);
+			"node %" PRIu32 ": weight %" PRIu32 " too large: the "
+			"device holds a weight as its element's bw_share, "
+			"1..%" PRIu32 " (max_tsar_bw_share), so weights are "
+			"1..%" PRIu32 " (any ratio of them exact)", node_id,
+			weight, h->lim.max_share, tm_tree_weight_max(h));
 	return 0;
 }
 
