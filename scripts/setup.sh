@@ -58,14 +58,68 @@ if [ -n "$missing" ]; then
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing
 fi
 
+# The archive keeps only the sources of current releases: when the
+# installed rdma-core's is gone, the original tarball of the newest
+# Debian release's rdma-core (its Sources index, the same mirror; SHA-256
+# checked) into @1, its version in @1/version. The scheduling-element
+# layouts compared are the PRM's, unchanged between rdma-core releases.
+fetch_rdma_core_newer() {
+	python3 - "$1" "$(apt_mirror)" <<'PYEOF'
+import hashlib, lzma, sys, urllib.request
+out, mirror = sys.argv[1], sys.argv[2]
+for suite in ("trixie", "stable", "testing"):
+    try:
+        idx = urllib.request.urlopen(
+            f"{mirror}/dists/{suite}/main/source/Sources.xz",
+            timeout=60).read()
+    except OSError:
+        continue
+    for para in lzma.decompress(idx).decode().split("\n\n"):
+        if not para.startswith("Package: rdma-core\n"):
+            continue
+        fields = {}
+        key = None
+        for line in para.splitlines():
+            if line.startswith(" ") and key:
+                fields[key].append(line.split())
+            else:
+                key, _, val = line.partition(":")
+                fields[key] = [val.strip()]
+        version = fields["Version"][0]
+        directory = fields["Directory"][0]
+        for sha, size, name in fields["Checksums-Sha256"][1:]:
+            if ".orig.tar." not in name:
+                continue
+            data = urllib.request.urlopen(
+                f"{mirror}/{directory}/{name}", timeout=300).read()
+            if hashlib.sha256(data).hexdigest() != sha:
+                sys.exit(f"setup: {name}: SHA-256 mismatch")
+            open(f"{out}/{name}", "wb").write(data)
+            open(f"{out}/version", "w").write(version)
+            sys.exit(0)
+sys.exit(1)
+PYEOF
+}
+
+# The first Debian mirror apt uses (deb.debian.org when none is named).
+apt_mirror() {
+	local uri
+	uri=$(set +o pipefail; cat /etc/apt/sources.list.d/*.sources \
+		/etc/apt/sources.list 2>/dev/null |
+		grep -E '^(URIs:|deb |deb-src )' |
+		grep -oE 'https?://[^ ]+/debian/?' | head -n 1)
+	echo "${uri:-http://deb.debian.org/debian}" | sed 's|/$||'
+}
+
 # rdma-core's mlx5 layouts (providers/mlx5/mlx5_ifc.h) of the installed
 # libibverbs, for test/conform's scheduling-element comparisons: from
-# Debian's rdma-core source package. Where the archive no longer has that
-# version's source, the comparisons are skipped (counted) and this says
-# so; nothing else depends on it.
+# Debian's rdma-core source package. Where the archive has neither that
+# version's source nor a newer release's, the comparisons are skipped
+# (counted) and this says so; nothing else depends on it.
 fetch_rdma_core() {
-	local rdma_dir="$ROOT/deps/rdma-core" rv rwork orig rtop
+	local rdma_dir="$ROOT/deps/rdma-core" rv src rwork orig rtop
 	rv=$(dpkg-query -W -f='${source:Version}' libibverbs-dev)
+	src=$rv
 	if [ -f "$rdma_dir/.version" ] &&
 			[ "$(cat "$rdma_dir/.version")" = "$rv" ]; then
 		return 0
@@ -74,11 +128,15 @@ fetch_rdma_core() {
 	if ! (cd "$rwork" && chmod 755 . && apt-get source \
 			-o APT::Sandbox::User=root --download-only -q \
 			"rdma-core=$rv" >/dev/null 2>&1); then
-		echo "setup: rdma-core $rv source package not available:" \
-			"test/conform's scheduling-element comparisons" \
-			"with rdma-core's layouts will be skipped"
-		rm -rf "$rwork"
-		return 0
+		if ! fetch_rdma_core_newer "$rwork"; then
+			echo "setup: rdma-core $rv source package not" \
+				"available, nor a newer one: test/conform's" \
+				"scheduling-element comparisons with" \
+				"rdma-core's layouts will be skipped"
+			rm -rf "$rwork"
+			return 0
+		fi
+		src="$(cat "$rwork/version") (the archive no longer has $rv)"
 	fi
 	orig=$(set +o pipefail; ls "$rwork"/rdma-core_*.orig.tar.* | head -n 1)
 	rtop=$(set +o pipefail; tar tf "$orig" | head -n 1 | cut -d/ -f1)
@@ -87,8 +145,9 @@ fetch_rdma_core() {
 	mkdir -p "$rdma_dir/providers/mlx5"
 	cp "$rwork/$rtop/providers/mlx5/mlx5_ifc.h" "$rdma_dir/providers/mlx5/"
 	echo "$rv" > "$rdma_dir/.version"
+	echo "$src" > "$rdma_dir/.source"
 	rm -rf "$rwork"
-	echo "setup: rdma-core $rv mlx5_ifc.h in $rdma_dir"
+	echo "setup: rdma-core $src mlx5_ifc.h in $rdma_dir"
 }
 
 version=$(dpkg-query -W -f='${Version}' libdpdk-dev)
