@@ -149,6 +149,7 @@ struct emu_uar {
 	struct mlx5_emu *emu;
 	uint8_t *page;
 	uint64_t last[EMU_UAR_DB_SLOTS]; /* register values seen last */
+	bool rearmed;                    /* an SQ of it has db_rearmed */
 	uint32_t users;                  /* CQs and SQs */
 	bool freed;                      /* devx_uar_free called */
 	struct emu_sq **sqs;             /* SQs ringing through this page */
@@ -357,6 +358,7 @@ struct emu_sq {
 	/* engine */
 	uint16_t ci;            /* next WQEBB to process */
 	uint16_t rung_pi;       /* WQEBBs posted and rung */
+	bool db_rearmed;        /* reset, not rung since (emu_uar_rearmed) */
 	bool active;            /* in the engine's active list */
 	uint64_t ready_ps;      /* head may not be processed before this */
 	uint64_t backlog_ps;    /* WQEs posted without a break since then */

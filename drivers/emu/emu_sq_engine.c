@@ -574,12 +574,56 @@ emu_sq_ring(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t now_ps,
 		emu->port.doorbell_mismatches++;
 	if (pi == sq->rung_pi)
 		return;
+	sq->db_rearmed = false;
 	if (sq->rung_pi == sq->ci && sq->ready_ps < now_ps) {
 		sq->ready_ps = now_ps; /* was idle: WQEs arrive now */
 		sq->elig_valid = false;
 	}
 	sq->rung_pi = pi;
 	emu_active_add(emu, sq);
+}
+
+/*
+ * A NIC takes every write to its doorbell register; the model reads the
+ * register's memory, so a write of the very bytes it held is invisible.
+ * That happens after a reset: the ring refilled to the same index as
+ * before writes the same control segment. So for an SQ reset and not rung
+ * since, a register value that names it and the last WQE its doorbell
+ * record covers counts as its doorbell (at worst a little early: between
+ * the record's update and the register write that follows it).
+ */
+static void
+emu_uar_rearmed(struct mlx5_emu *emu, struct emu_uar *uar, uint64_t now_ps)
+{
+	bool left = false;
+	uint32_t i, s;
+
+	for (i = 0; i < uar->nb_sqs; i++) {
+		struct emu_sq *sq = uar->sqs[i];
+		uint16_t pi, covered;
+
+		if (!sq->db_rearmed)
+			continue;
+		left = true;
+		if (sq->state != MLX5_SQC_STATE_RDY)
+			continue;
+		pi = (uint16_t)(be32toh(__atomic_load_n((const uint32_t *)
+			(const void *)(sq->dbrec + 4 * MLX5_SND_DBR),
+			__ATOMIC_ACQUIRE)) & 0xffff);
+		for (s = 0; s < EMU_UAR_DB_SLOTS; s++) {
+			uint32_t w0 = mlx5_prm_read32(&uar->last[s], 0);
+			uint32_t w1 = mlx5_prm_read32(&uar->last[s], 1);
+
+			covered = (uint16_t)(pi - (uint16_t)(w0 >> 8));
+			if ((w1 >> 8) != sq->sqn || pi == sq->rung_pi ||
+			    covered == 0 || covered > (1u << sq->log_wq_sz))
+				continue;
+			emu->port.doorbells++;
+			emu_sq_ring(emu, sq, now_ps, true, (uint16_t)(w0 >> 8));
+			break;
+		}
+	}
+	uar->rearmed = left;
 }
 
 void
@@ -605,8 +649,11 @@ emu_engine_poll_doorbells(struct mlx5_emu *emu, uint64_t now_ps)
 				changed = true;
 			}
 		}
-		if (!changed)
+		if (!changed) {
+			if (uar->rearmed)
+				emu_uar_rearmed(emu, uar, now_ps);
 			continue;
+		}
 		emu->port.doorbells++;
 		/* The write names an SQ and the index of its last WQE. */
 		for (i = 0; i < uar->nb_sqs; i++) {
@@ -671,17 +718,15 @@ emu_engine_sq_error(struct mlx5_emu *emu, struct emu_sq *sq, uint16_t from)
 void
 emu_engine_sq_reset(struct mlx5_emu *emu, struct emu_sq *sq)
 {
-	uint32_t s;
-
 	emu_engine_sq_stop(emu, sq);
 	sq->ci = 0;
 	sq->rung_pi = 0;
 	sq->tat_ps = 0;
 	sq->tat_rem = 0;
 	sq->ready_ps = emu->sim_ps;
-	/* Any doorbell written after the reset counts as new. */
-	for (s = 0; s < EMU_UAR_DB_SLOTS; s++)
-		sq->uar->last[s] = 0;
+	/* Its next doorbell may write the bytes the register holds. */
+	sq->db_rearmed = true;
+	sq->uar->rearmed = true;
 }
 
 void

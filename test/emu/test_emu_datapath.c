@@ -560,6 +560,64 @@ test_cq_ci_16bit(void)
 	t_close(&d);
 }
 
+/*
+ * A doorbell after a reset that writes the very bytes written before it:
+ * the ring filled to the same index as before the error. A NIC takes
+ * every write to its doorbell register; the model, which reads the
+ * register's memory, must not miss it (it did when it polled between the
+ * reset and the new write: the SQ never sent again).
+ */
+static void
+test_doorbell_same_bytes_after_reset(void)
+{
+	static const char *const kv[] = { "clock=virtual", NULL };
+	struct mlx5_emu_sq_info info;
+	struct t_dev d;
+	struct t_sq s;
+	struct t_cqe c[8];
+	uint64_t before, after;
+	uint8_t *p, st;
+	unsigned int n;
+
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	CHECK(t_sq_ready(&d, &s, 6, 0) == 0, "SQ");
+	p = t_frame(&d, 0, 300, 1);
+	/* WQEs 0 and 1, then a bad lkey at 2: the doorbell names WQE 2. */
+	t_post(&s, p, 300, 0, true);
+	t_post(&s, p, 300, 0, true);
+	t_post_raw(&s, 0, NULL, 0xdead, (uint64_t)(uintptr_t)p, 300, true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	before = *(volatile uint64_t *)d.uar->reg_addr;
+	n = t_poll(&s, c, 8);
+	CHECK(n == 3 && c[2].opcode == MLX5_CQE_REQ_ERR, "error at WQE 2");
+	CHECK(t_sq_modify(&s, MLX5_SQC_STATE_ERR, MLX5_SQC_STATE_RST, false,
+			  0, &st) == 0, "ERR->RST");
+	/* The device looks at its doorbells while the SQ is in reset. */
+	mlx5_emu_drain(d.emu);
+	CHECK(t_sq_modify(&s, MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY, false,
+			  0, &st) == 0, "RST->RDY");
+	mlx5_emu_drain(d.emu);
+	/* The same three shapes again, the last with a good key. */
+	t_post(&s, p, 300, 0, true);
+	t_post(&s, p, 300, 0, true);
+	t_post_raw(&s, 0, NULL, d.mr->lkey, (uint64_t)(uintptr_t)p, 300,
+		   true);
+	t_ring(&s);
+	after = *(volatile uint64_t *)d.uar->reg_addr;
+	CHECK(after == before, "the doorbell wrote the same bytes "
+	      "(0x%016" PRIx64 ", 0x%016" PRIx64 ")", before, after);
+	mlx5_emu_drain(d.emu);
+	n = t_poll(&s, c, 8);
+	CHECK(n == 3 && c[0].opcode == MLX5_CQE_REQ &&
+	      c[2].opcode == MLX5_CQE_REQ && c[2].wqe_counter == 2,
+	      "all three sent after recovery: %u CQEs", n);
+	CHECK(mlx5_emu_sq_get(d.emu, s.sqn, &info) == 0 && info.hw_ci == 3,
+	      "SQ consumed 3 WQEBBs: %u", info.hw_ci);
+	t_sq_destroy(&s);
+	t_close(&d);
+}
+
 static void
 test_error_cqe_recovery(void)
 {
@@ -1390,6 +1448,7 @@ test_emu_datapath(void)
 	T_RUN(test_cq_ring());
 	T_RUN(test_cq_ci_16bit());
 	T_RUN(test_error_cqe_recovery());
+	T_RUN(test_doorbell_same_bytes_after_reset());
 	T_RUN(test_inline_mode());
 	T_RUN(test_inline_vport_modes());
 	T_RUN(test_pcap_and_bytes());
