@@ -409,12 +409,12 @@ step_shares(struct hc *hc)
 /*
  * Queue 0 moved from node A to node B under traffic
  * (rte_tm_node_parent_update): every posted frame completes, no error
- * completion, its SQ in B's group after.
+ * completion, its SQ after in its leaf's group, which hangs under B's TSAR.
  */
 static void
 step_reparent(struct hc *hc)
 {
-	struct rte_pmd_mlx5_tm_elem_info gb;
+	struct rte_pmd_mlx5_tm_elem_info b, g0;
 	struct rte_pmd_mlx5_tm_sq_info before, after;
 	struct rte_tm_error err = { 0 };
 	uint64_t warm, win, base0, base1;
@@ -455,13 +455,15 @@ step_reparent(struct hc *hc)
 	}
 	if (hc_send(hc, f, 2, win) != 0 ||
 	    rte_pmd_mlx5_tm_txq_query(hc->port_id, 0, &after) != 0 ||
-	    rte_pmd_mlx5_tm_node_query(hc->port_id, 1, &gb) != 0) {
+	    rte_pmd_mlx5_tm_node_query(hc->port_id, SCHED_B, &b) != 0 ||
+	    rte_pmd_mlx5_tm_node_query(hc->port_id, 0, &g0) != 0) {
 		hc_step_end(hc, HC_FAIL, "could not send or read back");
 		return;
 	}
-	hc_ev(hc, "SQ 0x%x: queue group %u -> %u (node B's group %u), "
-	      "state %u", after.sqn, before.qos_queue_group_id,
-	      after.qos_queue_group_id, gb.element_id, after.state);
+	hc_ev(hc, "SQ 0x%x: queue group %u -> %u (queue 0's group %u, under "
+	      "element %u; node B's TSAR %u), state %u", after.sqn,
+	      before.qos_queue_group_id, after.qos_queue_group_id,
+	      g0.element_id, g0.parent_id, b.element_id, after.state);
 	if (!hc_drain(hc, 0, base0 + f[0].posted) ||
 	    !hc_drain(hc, 1, base1 + f[1].posted)) {
 		hc_ev(hc, "not every posted frame completed");
@@ -472,7 +474,8 @@ step_reparent(struct hc *hc)
 	hc_evj_u64(hc, "posted", f[0].posted + f[1].posted);
 	hc_evj_u64(hc, "error_cqes", hc_xstat(hc, "tx_q0_error_cqes") +
 		   hc_xstat(hc, "tx_q1_error_cqes"));
-	if (after.qos_queue_group_id != gb.element_id ||
+	if (after.qos_queue_group_id != g0.element_id ||
+	    g0.parent_id != b.element_id ||
 	    after.qos_queue_group_id == before.qos_queue_group_id ||
 	    after.state != 1 || after.sqn != before.sqn) {
 		hc_ev(hc, "expected the same ready SQ in node B's group");
