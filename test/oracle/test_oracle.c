@@ -158,6 +158,7 @@ struct run {
 	struct plan plan;
 	char name[32];
 	bool probed;
+	bool started;
 	uint16_t port;
 	struct mlx5_emu *emu;
 	uint32_t sqn[OT_LEAVES_MAX];
@@ -347,7 +348,8 @@ port_close(struct run *r)
 	unsigned int k;
 
 	if (r->probed) {
-		rte_eth_dev_stop(r->port);
+		if (r->started)
+			rte_eth_dev_stop(r->port);
 		rte_eth_dev_close(r->port);
 		rte_vdev_uninit(r->name);
 	}
@@ -363,6 +365,7 @@ port_start(struct run *r)
 
 	if (rte_eth_dev_start(r->port) != 0)
 		return -1;
+	r->started = true;
 	for (q = 0; q < r->t->nb_leaves; q++)
 		if (rte_pmd_mlx5_tm_txq_sqn(r->port, q, &r->sqn[q]) != 0)
 			return -1;
