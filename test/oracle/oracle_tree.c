@@ -15,14 +15,14 @@
  *   holding at least one;
  * - per leaf, its frames: one length (65%), two (25%) or three (10%)
  *   sent in turn, each a common length (64 to 9000) or any in 64..9000;
- * - per family, weights: all 1 (30%), 1..8 (40%), 1..100 (20%) or
- *   1..65535 (10%, mostly beyond what bw_share holds: the port refuses
+ * - per family, weights: all 1 (30%), 1..8 (40%), 1..100 (27%) or
+ *   1..65535 (3%, mostly beyond what bw_share holds: the port refuses
  *   or holds them);
  * - ceilings: on the root for half the trees (group-bound, 2% to 80% of
  *   the line), on other non-leaf nodes 35% (80% for the first level of a
  *   group-bound tree without a root ceiling), 10% to 130% of their
  *   parent's effective ceiling, whole Mbit/s;
- * - committed rates in 20% of the families, on some of the children:
+ * - committed rates in 30% of the families, on some of the children:
  *   mostly so that the targets are whole numbers up to 100 (what
  *   bw_share holds exactly), else random, a third of those above the
  *   parent's effective ceiling (the port must refuse them);
@@ -162,7 +162,7 @@ draw_weights(struct ot_tree *t, uint64_t *s)
 
 	for (p = 0; p < t->first_leaf; p++) {
 		double u = unif(s);
-		uint32_t max = u < 0.3 ? 1 : u < 0.7 ? 8 : u < 0.9 ? 100 :
+		uint32_t max = u < 0.3 ? 1 : u < 0.7 ? 8 : u < 0.97 ? 100 :
 			65535;
 
 		for (c = 1; c < t->nb_nodes; c++)
@@ -372,7 +372,7 @@ draw_once(struct ot_tree *t, uint64_t *s)
 		draw_weights(t, s);
 		draw_ceilings(t, s);
 		for (p = 0; p < t->first_leaf; p++)
-			if (unif(s) < 0.2)
+			if (unif(s) < 0.3)
 				draw_family_committed(t, s, p);
 	}
 	draw_caps(t, s);
