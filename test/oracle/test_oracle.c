@@ -46,16 +46,17 @@
  *
  * Measurement: after a warm-up of a quarter of the window, a window long
  *   enough (on the device clock) for the slowest queue to send
- *   ORACLE_PACKETS frames and for the busiest family to take
- *   ORACLE_ROUNDS rounds of the documented DWRR quantum (1500 bytes per
- *   bw_share unit, bw_share scaled to 100): a few packets' or rounds'
- *   phase at the window's ends stays far under 1%. Trees whose window
- *   would cost more than --budget frames are redrawn (deterministically:
- *   the next draw of the tree's own sequence). Device time moves in steps
- *   short enough that no queue can empty its ring of ORACLE_RING frames
- *   at the fastest rate the tree allows it; a queue found empty after a
- *   step inside the window fails the tree (its rate would not be a
- *   backlogged rate).
+ *   ORACLE_PACKETS frames and for the busiest family to take ORACLE_ROUNDS
+ *   rounds of a coarse DWRR quantum (1500 bytes per bw_share unit, bw_share
+ *   scaled to 100: the model's before it served packet by packet; the
+ *   hardware's is not public): a few packets' or rounds' phase at the
+ *   window's ends stays far under 1%. Trees whose window would cost more
+ *   than --budget frames are redrawn (deterministically: the next draw of
+ *   the tree's own sequence); so trees of extreme rate ratios are rarer
+ *   than drawn. Device time moves in steps short enough that no queue can
+ *   empty its ring of ORACLE_RING frames at the fastest rate the tree
+ *   allows it; a queue found empty after a step inside the window fails the
+ *   tree (its rate would not be a backlogged rate).
  *
  * Usage: test_oracle [EAL args] -- [--seed S] [--trees N] [--tree I]
  *        [--budget FRAMES] [--verbose]
