@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright 2026 The mlx5-tm authors
 #
-# The mlx5-tm demo: dpdk-tm-pace paces 14 Tx queues of an emulated
-# ConnectX-6 Dx through rte_tm (9 on their own, 5 in two groups of the
-# NIC's scheduling hierarchy) for about 10 seconds of real time and
-# prints what each queue and group achieved; the JSON report, the chart
-# and the plan land in BUILD_DIR/demo/.
+# The mlx5-tm demo: dpdk-tm-pace paces 18 Tx queues of an emulated
+# ConnectX-6 Dx through rte_tm (9 on their own, 9 in groups of the NIC's
+# scheduling hierarchy, one with two subgroups) for about 10 seconds of
+# real time and prints what each queue and group achieved; the JSON
+# report, the chart and the plan land in BUILD_DIR/demo/.
 #
 #   usage: scripts/demo.sh [BUILD_DIR]     (make demo runs it)
 #
@@ -46,10 +46,13 @@ PMD="$BUILD/drivers/librte_net_mlx5_tm.so"
 # The plan: 8 byte-mode queues from 10 Mbit/s to 10 Gbit/s (queues 4 and
 # 5 identical: with --share one profile, one pacing entry), a
 # packet-mode queue, a group of three queues sharing a 400 Mbit/s ceiling
-# by weight, a pair with committed rates under 300 Mbit/s, and two live
-# changes half-way through: queue 2's rate, queue 11's weight. The two
-# fastest queues send 9000-byte frames: the real-time device model then has
-# 350,000 departures a second to compute instead of 1.4 million.
+# by weight, a pair with committed rates under 300 Mbit/s, a group whose
+# capped subgroup and capped weighted queue leave their surplus to their
+# siblings, and two live changes half-way through: queue 2's rate, queue
+# 11's weight. The two fastest queues send 9000-byte frames: the
+# real-time device model then has 350,000 departures a second to compute
+# instead of 1.4 million; the groups add 1,000 Mbit/s of 1500-byte frames
+# (83,000 a second), modest for a loaded 2-core machine.
 cat > "$OUT/plan.txt" <<'PLAN'
 # dpdk-tm-pace plan of the mlx5-tm demo.
 # peak= is in bits/s (K, M, G = 10^3, 10^6, 10^9): rte_tm gets bytes/s.
@@ -74,6 +77,16 @@ group shared:peak=400M
 group committed:peak=300M
 12:peak=300M,cir=200M,group=committed
 13:peak=300M,cir=50M,group=committed
+# A group with a capped subgroup and a capped weighted queue: tiers shares
+# 300 Mbit/s 3:1 between low, capped at 60 Mbit/s (below its 225), and
+# high, which gets the rest: 240 Mbit/s.
+group tiers:peak=300M
+group low:parent=tiers,peak=60M,weight=3
+14:group=low                  # 30 Mbit/s each
+15:group=low
+group high:parent=tiers,weight=1
+16:group=high,weight=1        # 200 Mbit/s: its share and queue 17's surplus
+17:group=high,weight=2,peak=40M  # capped at 40 Mbit/s, below its 160
 at 5s:queue 2:peak=800M
 at 5s:queue 11:weight=1
 PLAN

@@ -58,12 +58,46 @@ if [ -n "$missing" ]; then
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing
 fi
 
+# rdma-core's mlx5 layouts (providers/mlx5/mlx5_ifc.h) of the installed
+# libibverbs, for test/conform's scheduling-element comparisons: from
+# Debian's rdma-core source package. Where the archive no longer has that
+# version's source, the comparisons are skipped (counted) and this says
+# so; nothing else depends on it.
+fetch_rdma_core() {
+	local rdma_dir="$ROOT/deps/rdma-core" rv rwork orig rtop
+	rv=$(dpkg-query -W -f='${source:Version}' libibverbs-dev)
+	if [ -f "$rdma_dir/.version" ] &&
+			[ "$(cat "$rdma_dir/.version")" = "$rv" ]; then
+		return 0
+	fi
+	rwork=$(mktemp -d)
+	if ! (cd "$rwork" && chmod 755 . && apt-get source \
+			-o APT::Sandbox::User=root --download-only -q \
+			"rdma-core=$rv" >/dev/null 2>&1); then
+		echo "setup: rdma-core $rv source package not available:" \
+			"test/conform's scheduling-element comparisons" \
+			"with rdma-core's layouts will be skipped"
+		rm -rf "$rwork"
+		return 0
+	fi
+	orig=$(set +o pipefail; ls "$rwork"/rdma-core_*.orig.tar.* | head -n 1)
+	rtop=$(set +o pipefail; tar tf "$orig" | head -n 1 | cut -d/ -f1)
+	tar xf "$orig" -C "$rwork" "$rtop/providers/mlx5/mlx5_ifc.h"
+	rm -rf "$rdma_dir"
+	mkdir -p "$rdma_dir/providers/mlx5"
+	cp "$rwork/$rtop/providers/mlx5/mlx5_ifc.h" "$rdma_dir/providers/mlx5/"
+	echo "$rv" > "$rdma_dir/.version"
+	rm -rf "$rwork"
+	echo "setup: rdma-core $rv mlx5_ifc.h in $rdma_dir"
+}
+
 version=$(dpkg-query -W -f='${Version}' libdpdk-dev)
 stamp="$SDK_DIR/.version"
 upstream_stamp="$UPSTREAM_DIR/.version"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$version" ] &&
 		[ -f "$upstream_stamp" ] &&
 		[ "$(cat "$upstream_stamp")" = "$version" ]; then
+	fetch_rdma_core
 	exit 0
 fi
 
@@ -119,3 +153,4 @@ for f in $UPSTREAM_FILES; do
 done
 echo "$version" > "$upstream_stamp"
 echo "setup: upstream net/mlx5 Tx burst of DPDK $version in $UPSTREAM_DIR"
+fetch_rdma_core

@@ -216,6 +216,26 @@ int hc_tm_commit(struct hc *hc, const struct hc_shaper *sh, uint16_t n,
 int hc_tm_update(struct hc *hc, uint16_t q, const struct hc_shaper *sh,
 		 char *msg, size_t msglen);
 
+/* ---- Measurement (hc_steps_pacing.c) ---- */
+
+/** Measurement and warm-up windows for frames of @p len at @p bps. */
+void hc_windows(const struct hc *hc, uint32_t len, double bps,
+		uint64_t *warm, uint64_t *win);
+
+/** Error of @p got against @p want, in percent. */
+double hc_err_pct(double got, double want);
+
+/**
+ * Send @p n flows for @p warm, then on until each flow's queue has
+ * reported a CQE. @return 0 or a negative errno.
+ */
+int hc_warm_up(struct hc *hc, struct hc_flow *f, unsigned int n,
+	       uint64_t warm);
+
+/** Evidence of one queue's rate in the three accountings. */
+void hc_rate_evidence(struct hc *hc, const char *who, const struct hc_rate *r,
+		      double want_bps);
+
 /* ---- Steps ---- */
 
 /** Environment, MTU, e-switch, capabilities (hc_steps_env.c). */
@@ -229,6 +249,13 @@ void hc_steps_table(struct hc *hc);
 
 /** Pacing accuracy, packet mode, live change, mixed queues. */
 void hc_steps_pacing(struct hc *hc);
+
+/**
+ * The NIC scheduling hierarchy (TSARs, queue groups, MODIFY_SQ attach,
+ * ceilings, shares, re-parenting), error recovery, and a commit with the
+ * link down (hc_steps_sched.c).
+ */
+void hc_steps_sched(struct hc *hc);
 
 /** Human-readable rate ("1.50 Gbit/s") into @p buf. */
 const char *hc_fmt_bps(char *buf, size_t len, double bps);

@@ -196,6 +196,7 @@ main(int argc, char **argv)
 	hc_steps_objects(&hc);
 	hc_steps_table(&hc);
 	hc_steps_pacing(&hc);
+	hc_steps_sched(&hc);
 	hc_port_close(&hc);
 	hc_report_counts(&hc, &pass, &fail, &skip);
 	ret = hc_report_finish(&hc, device_line);

@@ -175,20 +175,46 @@ step_environment(struct hc *hc)
 	hc_step_end(hc, HC_PASS, NULL);
 }
 
+/*
+ * The MTU the NIC's port holds: the netdev's (sysfs) on hardware, the
+ * model's port on the device model; 0 when it cannot be read.
+ */
+static uint32_t
+port_mtu(struct hc *hc)
+{
+	char dev[128], ifname[64], path[160], val[32];
+
+	if (hc->emu != NULL)
+		return mlx5_emu_mtu(hc->emu);
+	devarg(hc->vdev_args, "dev", dev, sizeof(dev));
+	if (!find_netdev(dev, ifname, sizeof(ifname)))
+		return 0;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", ifname);
+	return read_line(path, val, sizeof(val)) ? (uint32_t)atoi(val) : 0;
+}
+
+/*
+ * A different MTU set (SIOCSIFMTU on the netdev: the port's MTU changes)
+ * and read back from the NIC's side, then the first one restored.
+ */
 static void
 step_mtu(struct hc *hc)
 {
-	uint16_t mtu = 0, after = 0;
+	uint16_t mtu = 0, other, after = 0;
+	uint32_t nic_other, nic_back;
 	int ret;
 
-	hc_step_begin(hc, "mtu", "the port's MTU, set and read back "
-		      "through rte_eth_dev_set_mtu");
+	hc_step_begin(hc, "mtu", "another MTU set through "
+		      "rte_eth_dev_set_mtu, seen on the NIC's port, then the "
+		      "first restored");
 	ret = rte_eth_dev_get_mtu(hc->port_id, &mtu);
 	hc_ev(hc, "rte_eth_dev_get_mtu: %u (%s)", mtu,
 	      ret == 0 ? "ok" : strerror(-ret));
 	hc_evj_u64(hc, "mtu", mtu);
-	ret = rte_eth_dev_set_mtu(hc->port_id, mtu);
-	hc_ev(hc, "rte_eth_dev_set_mtu(%u): %s", mtu,
+	/* 100 bytes less (more for a small MTU): a real change. */
+	other = mtu > 1280 ? mtu - 100 : mtu + 100;
+	ret = rte_eth_dev_set_mtu(hc->port_id, other);
+	hc_ev(hc, "rte_eth_dev_set_mtu(%u): %s", other,
 	      ret == 0 ? "ok" : strerror(-ret));
 	hc_evj_num(hc, "set_mtu_ret", ret);
 	if (ret == -ENOTSUP) {
@@ -199,15 +225,34 @@ step_mtu(struct hc *hc)
 		return;
 	}
 	if (ret != 0) {
-		hc_step_end(hc, HC_FAIL, "rte_eth_dev_set_mtu(%u) failed: %s",
-			    mtu, strerror(-ret));
+		hc_step_end(hc, HC_FAIL, "rte_eth_dev_set_mtu(%u) failed: %s%s",
+			    other, strerror(-ret), ret == -EPERM ||
+			    ret == -EACCES ? " (setting the netdev MTU needs "
+			    "CAP_NET_ADMIN)" : "");
 		return;
 	}
 	rte_eth_dev_get_mtu(hc->port_id, &after);
+	nic_other = port_mtu(hc);
+	ret = rte_eth_dev_set_mtu(hc->port_id, mtu);
+	nic_back = port_mtu(hc);
+	hc_ev(hc, "the NIC's port: MTU %u after setting %u, %u after "
+	      "restoring %u%s", nic_other, other, nic_back, mtu,
+	      hc->emu != NULL ? " (the device model's port)" :
+	      " (the netdev, sysfs)");
+	hc_evj_u64(hc, "mtu_set", other);
 	hc_evj_u64(hc, "mtu_after", after);
-	if (after != mtu) {
-		hc_step_end(hc, HC_FAIL, "MTU %u set, %u read back", mtu,
-			    after);
+	hc_evj_u64(hc, "port_mtu_after", nic_other);
+	hc_evj_u64(hc, "port_mtu_restored", nic_back);
+	if (after != other || ret != 0) {
+		hc_step_end(hc, HC_FAIL, "MTU %u set, %u read back; restore: "
+			    "%s", other, after, strerror(-ret));
+		return;
+	}
+	if (nic_other != other || nic_back != mtu) {
+		hc_step_end(hc, HC_FAIL, "the NIC's port holds MTU %u after "
+			    "%u was set and %u after %u was restored: the "
+			    "MTU does not reach the port (SIOCSIFMTU)",
+			    nic_other, other, nic_back, mtu);
 		return;
 	}
 	hc->mtu_supported = true;
@@ -215,52 +260,77 @@ step_mtu(struct hc *hc)
 	hc_step_end(hc, HC_PASS, NULL);
 }
 
+/* The e-switch mode in words. */
+static const char *
+esw_mode_name(int8_t mode)
+{
+	return mode == 0 ? "legacy" : mode == 1 ? "switchdev" :
+	       "unknown (devlink gave no answer)";
+}
+
+/*
+ * The e-switch role the PMD read, as upstream DPDK decides it: the
+ * devlink e-switch mode, the netdev's phys_port_name (a representor's
+ * name) and phys_switch_id (published in legacy mode too: no proof of
+ * switchdev). On the device model, ports in switchdev mode and
+ * representors are refused at probe.
+ */
 static void
 step_eswitch(struct hc *hc)
 {
-	char dev[128], ifname[64], path[160], mode[32] = "", err[256];
+	static const char *const refused[] = {
+		"eswitch=switchdev", "eswitch=representor",
+	};
+	char err[256];
 	struct mlx5_emu_config cfg;
+	unsigned int i;
+	bool ok = true;
 	int ret;
 
-	hc_step_begin(hc, "eswitch", "the e-switch mode, and whether the "
-		      "PMD reaches the wire in it");
-	devarg(hc->vdev_args, "dev", dev, sizeof(dev));
-	if (!hc->info.emulated && find_netdev(dev, ifname, sizeof(ifname))) {
-		snprintf(path, sizeof(path),
-			 "/sys/class/net/%s/compat/devlink/mode", ifname);
-		if (read_line(path, mode, sizeof(mode)))
-			hc_ev(hc, "e-switch mode %s (%s)", mode, path);
-	}
-	hc_evj_str(hc, "sysfs_mode", mode);
+	hc_step_begin(hc, "eswitch", "the e-switch mode (devlink), port name "
+		      "and switch id, and whether the PMD reaches the wire");
+	hc_ev(hc, "devlink e-switch mode %s; phys_port_name '%s'; "
+	      "phys_switch_id '%s'", esw_mode_name(hc->info.esw_mode),
+	      hc->info.phys_port_name, hc->info.phys_switch_id);
+	hc_evj_str(hc, "esw_mode", esw_mode_name(hc->info.esw_mode));
+	hc_evj_str(hc, "phys_port_name", hc->info.phys_port_name);
+	hc_evj_str(hc, "phys_switch_id", hc->info.phys_switch_id);
 	/* A build that knows switchdev has the model knob for it. */
 	mlx5_emu_config_init(&cfg, "cx6dx");
-	if (mlx5_emu_config_set(&cfg, "eswitch", "switchdev", err,
-				sizeof(err)) == -ENOENT) {
+	if (mlx5_emu_config_set(&cfg, "eswitch", "representor", err,
+				sizeof(err)) != 0) {
 		hc_step_end(hc, HC_SKIP, "not supported by this driver build "
-			    "(the PMD does not look at the e-switch mode%s)",
-			    mode[0] != '\0' ? "; see the sysfs mode" : "");
+			    "(the PMD does not tell representors apart)");
 		return;
 	}
 	if (!hc->info.emulated) {
-		/* The port opened: the PMD found no switchdev e-switch. */
-		hc_ev(hc, "the PMD accepted the port: its e-switch is not in "
-		      "switchdev mode (it refuses switchdev at probe)");
-		if (strcmp(mode, "switchdev") == 0)
-			hc_step_end(hc, HC_FAIL, "sysfs says switchdev but the "
-				    "PMD took the port: its frames would not "
-				    "reach the wire");
+		/* The port opened: the PMD found it no representor and
+		 * its e-switch not in switchdev mode. */
+		hc_ev(hc, "the PMD accepted the port%s", hc->info.
+		      phys_switch_id[0] != '\0' ? " although it has a switch "
+		      "id (an e-switch manager in legacy mode has one)" : "");
+		if (hc->info.esw_mode == 1)
+			hc_step_end(hc, HC_FAIL, "devlink says switchdev but "
+				    "the PMD took the port: its frames would "
+				    "not reach the wire");
 		else
 			hc_step_end(hc, HC_PASS, NULL);
 		return;
 	}
-	ret = hc_port_open(hc, "eswitch=switchdev");
-	hc_ev(hc, "a port on an e-switch in switchdev mode (eswitch="
-	      "switchdev): %s", ret == 0 ? "probed" : "refused at probe");
-	hc_evj_bool(hc, "switchdev_refused", ret != 0);
-	if (ret == 0) {
-		hc_port_close(hc);
+	for (i = 0; i < RTE_DIM(refused); i++) {
+		ret = hc_port_open(hc, refused[i]);
+		hc_ev(hc, "a port with %s: %s", refused[i],
+		      ret == 0 ? "probed" : "refused at probe");
+		if (ret == 0) {
+			hc_port_close(hc);
+			ok = false;
+		}
+	}
+	hc_evj_bool(hc, "switchdev_refused", ok);
+	if (!ok) {
 		hc_step_end(hc, HC_FAIL, "the PMD took a port whose frames "
-			    "would not reach the wire (switchdev)");
+			    "would not reach the wire (switchdev, or a "
+			    "representor)");
 		return;
 	}
 	hc_step_end(hc, HC_PASS, NULL);
@@ -272,7 +342,18 @@ struct cap_row {
 	const char *devarg;     /* NULL: not a device-model option */
 	uint64_t nic;
 	bool compare;           /* false: not comparable on this device */
+	const char *const *names; /* the devarg's value names, or NULL */
 };
+
+/* cap_sq_ts_format takes names. */
+static const char *const ts_format_names[] = { "free_run", "rt", "both" };
+
+/* log2 of @p v, rounded down; 0 for 0. */
+static uint64_t
+log2_floor(uint64_t v)
+{
+	return v == 0 ? 0 : 63 - (uint64_t)__builtin_clzll(v);
+}
 
 /* The profile's value of row @p i (same order as fill_rows). */
 static uint64_t
@@ -283,13 +364,18 @@ profile_value(const struct mlx5_emu_caps *c, unsigned int i)
 		c->wqe_rate_pp, c->pp_min_rate_kbps, c->pp_max_rate_kbps,
 		c->pp_table_size, c->log_max_wq_sz, c->log_max_cq_sz,
 		c->wqe_inline_mode, c->vport_inline_mode, c->line_rate_mbps,
-		c->log_max_sq, c->log_max_cq,
+		c->log_max_sq, c->log_max_cq, c->packet_pacing_uid,
+		c->sq_ts_format, c->sched.nic_sq_scheduling,
+		c->sched.nic_bw_share, c->sched.nic_rate_limit,
+		c->sched.max_tsar_bw_share, c->sched.log_max_queue_group,
+		c->sched.log_max_elements, log2_floor(c->sched.max_depth),
+		c->sched.nic_element_type, c->sched.nic_tsar_type,
 	};
 
 	return i < RTE_DIM(v) ? v[i] : 0;
 }
 
-#define HC_NB_CAP_ROWS 14
+#define HC_NB_CAP_ROWS 25
 
 static void
 fill_rows(const struct rte_pmd_mlx5_tm_dev_info *d, struct cap_row *r)
@@ -322,6 +408,31 @@ fill_rows(const struct rte_pmd_mlx5_tm_dev_info *d, struct cap_row *r)
 		  d->line_rate_mbps != 0 },
 		{ "log_max_sq", NULL, d->log_max_sq, true },
 		{ "log_max_cq", NULL, d->log_max_cq, true },
+		{ "packet_pacing_uid", "cap_packet_pacing_uid",
+		  d->packet_pacing_uid, true },
+		{ "sq_ts_format", "cap_sq_ts_format", d->sq_ts_format,
+		  d->sq_ts_format < RTE_DIM(ts_format_names),
+		  ts_format_names },
+		{ "nic_sq_scheduling", "cap_nic_sq_scheduling",
+		  d->nic_sq_scheduling, true },
+		{ "nic_bw_share", "cap_nic_bw_share", d->nic_bw_share, true },
+		{ "nic_rate_limit", "cap_nic_rate_limit", d->nic_rate_limit,
+		  true },
+		{ "max_tsar_bw_share", "cap_max_tsar_bw_share",
+		  d->max_tsar_bw_share, d->max_tsar_bw_share != 0 },
+		{ "log_max_qos_nic_queue_group",
+		  "cap_log_max_qos_nic_queue_group",
+		  d->log_max_qos_nic_queue_group, true },
+		{ "log_max_qos_nic_scheduling_element",
+		  "cap_log_max_qos_nic_sched_elem",
+		  d->log_max_qos_nic_scheduling_element, true },
+		/* The model takes a depth, the cap its log2. */
+		{ "log_nic_max_sched_depth", NULL,
+		  d->log_nic_max_sched_depth, true },
+		{ "nic_element_type", "cap_nic_element_type",
+		  d->nic_element_type, true },
+		{ "nic_tsar_type", "cap_nic_tsar_type", d->nic_tsar_type,
+		  true },
 	};
 
 	memcpy(r, rows, sizeof(rows));
@@ -348,14 +459,14 @@ step_capabilities(struct hc *hc)
 			continue;
 		np++;
 	}
-	n = snprintf(line, sizeof(line), "%-30s %12s", "capability",
+	n = snprintf(line, sizeof(line), "%-34s %12s", "capability",
 		     "this device");
 	for (k = 0; k < np; k++)
 		n += snprintf(line + n, sizeof(line) - n, " %12s",
 			      pc[k].profile);
 	hc_ev(hc, "%s", line);
 	for (i = 0; i < HC_NB_CAP_ROWS; i++) {
-		n = snprintf(line, sizeof(line), "%-30s %12" PRIu64,
+		n = snprintf(line, sizeof(line), "%-34s %12" PRIu64,
 			     rows[i].name, rows[i].nic);
 		for (k = 0; k < np; k++)
 			n += snprintf(line + n, sizeof(line) - n,
@@ -390,12 +501,19 @@ step_capabilities(struct hc *hc)
 		return;
 	}
 	n = snprintf(suggest, sizeof(suggest), "emu=%s", pc[best].profile);
-	for (i = 0; i < HC_NB_CAP_ROWS; i++)
-		if (rows[i].compare && rows[i].devarg != NULL &&
-		    profile_value(&pc[best], i) != rows[i].nic)
+	for (i = 0; i < HC_NB_CAP_ROWS; i++) {
+		if (!rows[i].compare || rows[i].devarg == NULL ||
+		    profile_value(&pc[best], i) == rows[i].nic)
+			continue;
+		if (rows[i].names != NULL)
+			n += snprintf(suggest + n, sizeof(suggest) - n,
+				      ",%s=%s", rows[i].devarg,
+				      rows[i].names[rows[i].nic]);
+		else
 			n += snprintf(suggest + n, sizeof(suggest) - n,
 				      ",%s=%" PRIu64, rows[i].devarg,
 				      rows[i].nic);
+	}
 	hc_ev(hc, "closest profile %s (%u differences); device model "
 	      "matching this device: %s", pc[best].profile, best_diff,
 	      suggest);
@@ -409,7 +527,10 @@ step_capabilities(struct hc *hc)
 		if (!rows[i].compare || rows[i].devarg == NULL ||
 		    profile_value(&pc[best], i) == rows[i].nic)
 			continue;
-		snprintf(v, sizeof(v), "%" PRIu64, rows[i].nic);
+		if (rows[i].names != NULL)
+			snprintf(v, sizeof(v), "%s", rows[i].names[rows[i].nic]);
+		else
+			snprintf(v, sizeof(v), "%" PRIu64, rows[i].nic);
 		if (mlx5_emu_config_set(&cfg, rows[i].devarg, v, err,
 					sizeof(err)) != 0) {
 			hc_ev(hc, "the model refuses %s=%s: %s",

@@ -27,8 +27,8 @@
 #define HC_WINDOW_MAX_NS 2000000000ULL
 
 /* Measurement and warm-up windows for frames of @p len at @p bps. */
-static void
-windows(const struct hc *hc, uint32_t len, double bps, uint64_t *warm,
+void
+hc_windows(const struct hc *hc, uint32_t len, double bps, uint64_t *warm,
 	uint64_t *win)
 {
 	double t;
@@ -47,15 +47,15 @@ windows(const struct hc *hc, uint32_t len, double bps, uint64_t *warm,
 	*warm = RTE_MAX(*win / 10, (uint64_t)(hc_pkt_ns(len, bps) * 20));
 }
 
-static double
-err_pct(double got, double want)
+double
+hc_err_pct(double got, double want)
 {
 	return want > 0 ? 100 * (got - want) / want : NAN;
 }
 
 /* Evidence of one queue's rate in the three accountings. */
-static void
-rate_evidence(struct hc *hc, const char *who, const struct hc_rate *r,
+void
+hc_rate_evidence(struct hc *hc, const char *who, const struct hc_rate *r,
 	      double want_bps)
 {
 	char a[32], b[32], c[32], w[32];
@@ -66,11 +66,11 @@ rate_evidence(struct hc *hc, const char *who, const struct hc_rate *r,
 	hc_ev(hc, "%s: L2 %s (%+.3f%%), +FCS %s (%+.3f%%), +preamble/IFG "
 	      "%s (%+.3f%%) against %s", who,
 	      hc_fmt_bps(a, sizeof(a), r->l2_bps),
-	      err_pct(r->l2_bps, want_bps),
+	      hc_err_pct(r->l2_bps, want_bps),
 	      hc_fmt_bps(b, sizeof(b), r->fcs_bps),
-	      err_pct(r->fcs_bps, want_bps),
+	      hc_err_pct(r->fcs_bps, want_bps),
 	      hc_fmt_bps(c, sizeof(c), r->wire_bps),
-	      err_pct(r->wire_bps, want_bps),
+	      hc_err_pct(r->wire_bps, want_bps),
 	      hc_fmt_bps(w, sizeof(w), want_bps));
 }
 
@@ -84,7 +84,7 @@ judge_rate(struct hc *hc, const struct hc_rate *r, double want,
 	   uint64_t posted, double expect_pkts)
 {
 	double tol = hc->opt.tolerance_pct;
-	double e = err_pct(r->l2_bps, want);
+	double e = hc_err_pct(r->l2_bps, want);
 
 	hc_evj_num(hc, "l2_bps", r->l2_bps);
 	hc_evj_num(hc, "fcs_bps", r->fcs_bps);
@@ -109,11 +109,11 @@ judge_rate(struct hc *hc, const struct hc_rate *r, double want,
 			    "pacing", posted, expect_pkts);
 		return;
 	}
-	if (fabs(err_pct(r->fcs_bps, want)) <= tol)
+	if (fabs(hc_err_pct(r->fcs_bps, want)) <= tol)
 		hc_step_end(hc, HC_FAIL, "off by %+.3f%%: the device paces "
 			    "L2 + FCS bytes; the PMD converts rates as L2 "
 			    "without FCS", e);
-	else if (fabs(err_pct(r->wire_bps, want)) <= tol)
+	else if (fabs(hc_err_pct(r->wire_bps, want)) <= tol)
 		hc_step_end(hc, HC_FAIL, "off by %+.3f%%: the device paces "
 			    "wire bytes (+FCS, preamble, IFG); the PMD "
 			    "converts rates as L2 without FCS", e);
@@ -126,8 +126,8 @@ judge_rate(struct hc *hc, const struct hc_rate *r, double want,
  * Send @p n flows for @p warm, then on until each flow's queue has
  * reported a CQE (the start of a measurement is a CQE's time stamp).
  */
-static int
-warm_up(struct hc *hc, struct hc_flow *f, unsigned int n, uint64_t warm)
+int
+hc_warm_up(struct hc *hc, struct hc_flow *f, unsigned int n, uint64_t warm)
 {
 	struct rte_pmd_mlx5_tm_txq_completions c;
 	unsigned int i, rounds;
@@ -187,8 +187,8 @@ step_point(struct hc *hc, double bps, uint32_t len)
 	f.expect_pps = (uint64_t)(bps / (len * 8.0)) + 1;
 	if (!paced_port(hc, &sh, 1))
 		return;
-	windows(hc, len, bps, &warm, &win);
-	if (warm_up(hc, &f, 1, warm) != 0 || hc_cmpl(hc, 0, &a) != 0 ||
+	hc_windows(hc, len, bps, &warm, &win);
+	if (hc_warm_up(hc, &f, 1, warm) != 0 || hc_cmpl(hc, 0, &a) != 0 ||
 	    hc_vport(hc, &vp0, &vo0) != 0) {
 		hc_step_end(hc, HC_FAIL, "could not send or read back");
 		return;
@@ -202,7 +202,7 @@ step_point(struct hc *hc, double bps, uint32_t len)
 	}
 	t1 = hc_now_ns(hc);
 	hc_rate(&a, &b, &rate);
-	rate_evidence(hc, "queue 0", &rate, bps);
+	hc_rate_evidence(hc, "queue 0", &rate, bps);
 	if (t1 > t0)
 		hc_ev(hc, "vport: %" PRIu64 " frames, %" PRIu64 " octets in "
 		      "%.6f s of %s time (%s)", vp1 - vp0, vo1 - vo0,
@@ -301,14 +301,14 @@ step_packet_mode(struct hc *hc)
 	}
 	if (!paced_port(hc, &sh, 1))
 		return;
-	windows(hc, 60, pps * 60 * 8, &warm, &win);
-	if (warm_up(hc, &f, 1, warm) != 0 || hc_cmpl(hc, 0, &a) != 0 ||
+	hc_windows(hc, 60, pps * 60 * 8, &warm, &win);
+	if (hc_warm_up(hc, &f, 1, warm) != 0 || hc_cmpl(hc, 0, &a) != 0 ||
 	    hc_send(hc, &f, 1, win) != 0 || hc_cmpl(hc, 0, &b) != 0) {
 		hc_step_end(hc, HC_FAIL, "could not send or read back");
 		return;
 	}
 	hc_rate(&a, &b, &r);
-	e = err_pct(r.pps, pps);
+	e = hc_err_pct(r.pps, pps);
 	hc_ev(hc, "%" PRIu64 " packets in %.6f s between two CQE time "
 	      "stamps: %.1f pkt/s (%+.3f%%) against %.0f pkt/s", r.packets,
 	      (double)r.ns / 1e9, r.pps, e, pps);
@@ -354,8 +354,8 @@ step_live_change(struct hc *hc)
 		return;
 	}
 	base = a.last_packets;
-	windows(hc, 1500, r1, &warm, &win);
-	if (warm_up(hc, &f, 1, warm) != 0 || hc_cmpl(hc, 0, &a) != 0 ||
+	hc_windows(hc, 1500, r1, &warm, &win);
+	if (hc_warm_up(hc, &f, 1, warm) != 0 || hc_cmpl(hc, 0, &a) != 0 ||
 	    hc_send(hc, &f, 1, win) != 0 || hc_cmpl(hc, 0, &b) != 0 ||
 	    rte_pmd_mlx5_tm_txq_query(hc->port_id, 0, &s1) != 0) {
 		hc_step_end(hc, HC_FAIL, "could not send or read back");
@@ -369,7 +369,7 @@ step_live_change(struct hc *hc)
 	}
 	hc_ev(hc, "pacing index %u -> %u, SQ 0x%x -> 0x%x, state %u",
 	      s1.pp_index, s2.pp_index, s1.sqn, s2.sqn, s2.state);
-	windows(hc, 1500, r2, &warm, &win);
+	hc_windows(hc, 1500, r2, &warm, &win);
 	if (hc_send(hc, &f, 1, warm) != 0 || hc_cmpl(hc, 0, &c) != 0 ||
 	    hc_send(hc, &f, 1, win) != 0 || hc_cmpl(hc, 0, &d) != 0) {
 		hc_step_end(hc, HC_FAIL, "could not send or read back");
@@ -377,8 +377,8 @@ step_live_change(struct hc *hc)
 	}
 	hc_rate(&a, &b, &x);
 	hc_rate(&c, &d, &y);
-	rate_evidence(hc, "before", &x, r1);
-	rate_evidence(hc, "after", &y, r2);
+	hc_rate_evidence(hc, "before", &x, r1);
+	hc_rate_evidence(hc, "after", &y, r2);
 	if (!hc_drain(hc, 0, base + f.posted)) {
 		hc_ev(hc, "not every posted frame completed");
 		ok = false;
@@ -395,8 +395,8 @@ step_live_change(struct hc *hc)
 		ok = false;
 	}
 	if (!x.valid || !y.valid ||
-	    fabs(err_pct(x.l2_bps, r1)) > hc->opt.tolerance_pct ||
-	    fabs(err_pct(y.l2_bps, r2)) > hc->opt.tolerance_pct) {
+	    fabs(hc_err_pct(x.l2_bps, r1)) > hc->opt.tolerance_pct ||
+	    fabs(hc_err_pct(y.l2_bps, r2)) > hc->opt.tolerance_pct) {
 		hc_ev(hc, "a rate is outside the tolerance");
 		ok = false;
 	}
@@ -439,8 +439,8 @@ step_mixed(struct hc *hc)
 	}
 	if (!paced_port(hc, sh, 4))
 		return;
-	windows(hc, 1500, paced[1], &warm, &win);
-	if (warm_up(hc, f, 4, warm) != 0) {
+	hc_windows(hc, 1500, paced[1], &warm, &win);
+	if (hc_warm_up(hc, f, 4, warm) != 0) {
 		hc_step_end(hc, HC_FAIL, "could not send");
 		return;
 	}
@@ -461,8 +461,8 @@ step_mixed(struct hc *hc)
 		snprintf(who, sizeof(who), "queue %u (%s)", q,
 			 q < 2 ? "paced" : "unpaced");
 		if (q < 2) {
-			rate_evidence(hc, who, &r, paced[q]);
-			if (!r.valid || fabs(err_pct(r.l2_bps, paced[q])) >
+			hc_rate_evidence(hc, who, &r, paced[q]);
+			if (!r.valid || fabs(hc_err_pct(r.l2_bps, paced[q])) >
 			    hc->opt.tolerance_pct) {
 				hc_ev(hc, "queue %u is off its rate", q);
 				ok = false;

@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +26,12 @@
 #include "pace_report.h"
 #include "pace_run.h"
 
-#define EXIT_TOLERANCE 1
-#define EXIT_USAGE 2
-#define EXIT_REFUSED 3
+/* Exit statuses (doc/guides/tm_pace.rst, pace_usage()). */
+#define EXIT_TOLERANCE 1      /* a row is not a measure within tolerance */
+#define EXIT_USAGE 2          /* bad arguments */
+#define EXIT_REFUSED 3        /* the port refused the plan, or to start */
+#define EXIT_CHANGE_REFUSED 4 /* a live change (--at) was refused */
+#define EXIT_NO_MEMORY 5      /* the tool could not get its memory */
 
 static volatile sig_atomic_t interrupted;
 static int stop_senders;
@@ -241,8 +245,13 @@ create_traffic(struct pace_run *run)
 
 	run->txq = rte_zmalloc("tm_pace_txq", sizeof(*run->txq) *
 			       run->opt.nb_queues, RTE_CACHE_LINE_SIZE);
-	if (run->txq == NULL)
+	if (run->txq == NULL) {
+		fprintf(stderr, "tm-pace: no memory for the traffic state of "
+			"%u queues (%zu bytes of EAL memory; raise -m)\n",
+			run->opt.nb_queues,
+			sizeof(*run->txq) * run->opt.nb_queues);
 		return -ENOMEM;
+	}
 	for (i = 0; i < run->opt.nb_queues; i++) {
 		const struct pace_queue_plan *qp = &run->opt.queues[i];
 
@@ -308,6 +317,7 @@ apply_change(struct pace_run *run, const struct pace_change *ch,
 	struct pace_applied_change *ac = &run->changes[run->nb_changes++];
 	struct pace_state *st = &ac->after;
 	int i = ch->is_group ? -1 : plan_index(run, ch->queue);
+	unsigned int refusals = run->tm.nb_refusals;
 
 	ac->t_ns = t_ns;
 	ac->at_ns = ch->at_ns;
@@ -317,12 +327,29 @@ apply_change(struct pace_run *run, const struct pace_change *ch,
 	ac->after = run->now;
 	if (!run->shaped) {
 		ac->ret = -ENOTSUP;
+		snprintf(ac->reason, sizeof(ac->reason), "the port has no "
+			 "rte_tm hierarchy of the plan to change");
 		return;
 	}
 	ac->ret = pace_tm_change(&run->tm, ch, run->opt.share, ac->call,
 				 sizeof(ac->call));
-	if (ac->ret != 0)
+	if (ac->ret != 0) {
+		const struct pace_tm_failure *f = &run->tm.last_refusal;
+
+		/* The refusal pace_tm printed, or the tool's own. */
+		if (run->tm.nb_refusals > refusals)
+			snprintf(ac->reason, sizeof(ac->reason),
+				 "%s: %s (errno %d), %s: %s", f->call,
+				 strerror(f->errnum), f->errnum,
+				 pace_tm_error_type_name(f->type),
+				 f->message[0] != '\0' ? f->message :
+				 "(the driver gave no message)");
+		else
+			snprintf(ac->reason, sizeof(ac->reason), "%s: %s",
+				 ac->call[0] != '\0' ? ac->call : "tm-pace",
+				 strerror(-ac->ret));
 		return;
+	}
 	if (ch->what & PACE_SET_SHAPER) {
 		if (i >= 0)
 			st->shaper[i] = ch->shaper;
@@ -489,10 +516,32 @@ finish_reports(struct pace_run *run)
 		pace_report_plot(run, run->opt.plot_path);
 }
 
+/* A sample every interval of the run, and a few to spare. */
+static int
+alloc_samples(struct pace_run *run)
+{
+	uint64_t n = run->opt.duration_ns / run->opt.interval_ns + 8;
+
+	if (n <= UINT32_MAX)
+		run->samples = calloc(n, sizeof(*run->samples));
+	if (run->samples == NULL) {
+		fprintf(stderr, "tm-pace: no memory for %" PRIu64 " samples "
+			"of %zu bytes (--duration %.3fs / --interval %.6fs): "
+			"give a longer --interval or a shorter --duration\n",
+			n, sizeof(*run->samples),
+			(double)run->opt.duration_ns / 1e9,
+			(double)run->opt.interval_ns / 1e9);
+		return -ENOMEM;
+	}
+	run->max_samples = (unsigned int)n;
+	return 0;
+}
+
 static int
 run_plan(struct pace_run *run)
 {
 	struct rte_eth_link link;
+	unsigned int i;
 	bool ok;
 	int ret;
 
@@ -503,14 +552,14 @@ run_plan(struct pace_run *run)
 		return EXIT_REFUSED;
 	pace_emu_attach(&run->emu, run->port_id);
 	pace_hw_attach(&run->hw, run->port_id, run->opt.from_device);
-	initial_state(run);
 	printf("port %u: %s (driver %s), %u Tx queues, %s device time\n",
 	       run->port_id, run->port_name, run->driver, run->nb_txq,
 	       run->emu.virtual_clock ? "virtual" : "real");
 
-	run->tm_ret = pace_tm_build(&run->tm, run->port_id, run->nb_txq,
-				    &run->opt);
+	pace_tm_layout(&run->tm, run->port_id, run->nb_txq, &run->opt);
+	run->tm_ret = pace_tm_build(&run->tm, &run->opt);
 	run->shaped = run->tm_ret == 0;
+	initial_state(run);
 	if (!run->shaped) {
 		fprintf(stderr, "tm-pace: port %u (%s) refused the rate plan%s\n",
 			run->port_id, run->driver, run->opt.keep_going ?
@@ -528,7 +577,7 @@ run_plan(struct pace_run *run)
 	}
 	ret = create_traffic(run);
 	if (ret < 0)
-		return EXIT_REFUSED;
+		return ret == -ENOMEM ? EXIT_NO_MEMORY : EXIT_REFUSED;
 	ret = rte_eth_dev_start(run->port_id);
 	if (ret != 0) {
 		fprintf(stderr, "tm-pace: starting port %u: %s\n", run->port_id,
@@ -544,17 +593,18 @@ run_plan(struct pace_run *run)
 		initial_state(run);
 	}
 	pace_meter_init(run);
-	run->max_samples = (unsigned int)(run->opt.duration_ns /
-				run->opt.interval_ns) + 8;
-	run->samples = calloc(run->max_samples, sizeof(*run->samples));
-	if (run->samples == NULL) {
+	ret = alloc_samples(run);
+	if (ret != 0) {
 		rte_eth_dev_stop(run->port_id);
-		return EXIT_REFUSED;
+		return EXIT_NO_MEMORY;
 	}
 	run_traffic(run);
 	rte_eth_dev_stop(run->port_id);
 	ok = pace_report_summary(run);
 	finish_reports(run);
+	for (i = 0; i < run->nb_changes; i++)
+		if (run->changes[i].ret != 0)
+			return EXIT_CHANGE_REFUSED;
 	return ok ? 0 : EXIT_TOLERANCE;
 }
 

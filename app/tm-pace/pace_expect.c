@@ -3,9 +3,17 @@
  */
 
 /*
- * Expected rates of a plan with every queue backlogged: the tree of the
- * plan (root, groups, the pass-through node that holds a group's own
- * queues beside its subgroups, queues) and max-min sharing by targets.
+ * Expected rates of a plan with every queue backlogged, on the tree the
+ * tool lays out in rte_tm (pace_tm_layout(): root, groups, pass-through
+ * nodes only where leaves hang, leaves and the leaves of queues outside
+ * the plan), by the documented rule (doc/guides/tm_pace.rst):
+ *
+ * - with scheduling elements, every child gets min(its own limit, its
+ *   weighted max-min share of what its parent gets), shares in
+ *   proportion to targets c + (P - sum c) w / sum w, in L2 bytes;
+ * - without (a flat tree), the queues share the line packet-fair, each
+ *   capped by its pacing;
+ * - the line carries max(len, 60) + 24 bytes of line time per frame.
  */
 
 #include <math.h>
@@ -14,27 +22,38 @@
 #include "pace_run.h"
 
 #define BYTES_PER_MBPS 125000u
+/* Shortest frame without FCS, padded to it on the line. */
+#define LINE_MIN_FRAME 60
+/* Line bytes of a frame beyond its L2 bytes: FCS 4, preamble and start
+ * delimiter 8, inter-frame gap 12. */
+#define LINE_OVERHEAD 24
+/* Halvings of the search for the L2 rate that fills the line. */
+#define LINE_SEARCH_STEPS 200
 
-/* Root, groups, one pass-through node per group and the root, queues. */
-#define EXP_MAX (1 + 2 * PACE_MAX_GROUPS + 1 + PACE_MAX_QUEUES)
+/* One node per node of the layout. */
+#define EXP_MAX PACE_TM_MAX_NODES
 
 struct exp_node {
 	double weight;
-	double committed;   /* bit/s */
-	double ceiling;     /* bit/s, INFINITY for none */
-	double demand;      /* bit/s */
-	double rate;        /* bit/s given */
-	int parent;
+	double committed;   /* L2 bit/s */
+	double ceiling;     /* L2 bit/s, INFINITY for none */
+	double demand;      /* L2 bit/s wanted with every queue backlogged */
+	double rate;        /* L2 bit/s given */
+	int parent;         /* -1 for the root */
+	int queue;          /* plan index of a planned queue, else -1 */
 };
 
 struct exp_tree {
-	struct exp_node n[EXP_MAX];
+	struct exp_node n[EXP_MAX];   /* parents before children */
 	unsigned int nb;
+	double line;                  /* bit/s of line time, INFINITY unknown */
+	double l2_bits[PACE_MAX_QUEUES];   /* mean frame, L2 bits */
+	double line_bits[PACE_MAX_QUEUES]; /* mean frame, bits of line time */
 };
 
 static int
 exp_add(struct exp_tree *t, int parent, double weight, double committed,
-	double ceiling)
+	double ceiling, int queue)
 {
 	struct exp_node *n = &t->n[t->nb];
 
@@ -44,34 +63,125 @@ exp_add(struct exp_tree *t, int parent, double weight, double committed,
 	n->demand = 0;
 	n->rate = 0;
 	n->parent = parent;
+	n->queue = queue;
 	return (int)t->nb++;
+}
+
+/* A rate in bits/s as rte_tm gets it (bytes/s), back in bits/s. */
+static double
+tm_bits(uint64_t bits_per_s)
+{
+	return 8.0 * (double)pace_bytes_per_s(bits_per_s);
 }
 
 /* A group's ceiling as the device holds it: whole Mbit/s, rounded down. */
 static double
 group_ceiling(const struct pace_shaper *sh)
 {
-	uint64_t bytes = (sh->rate + 4) / 8;
-
 	if (sh->rate == 0)
 		return INFINITY;
-	return (double)(bytes / BYTES_PER_MBPS) * 1e6;
+	return (double)(pace_bytes_per_s(sh->rate) / BYTES_PER_MBPS) * 1e6;
 }
 
-static double
-frame_bits(const struct pace_run *run, unsigned int i)
+/* Mean L2 and line bits of the frames of a queue (sizes min..max in turn). */
+static void
+frame_bits(const struct pace_queue_plan *qp, double *l2, double *line)
 {
-	const struct pace_queue_plan *qp = &run->opt.queues[i];
+	double sum_l2 = 0, sum_line = 0;
+	unsigned int s, n = (unsigned int)(qp->size_max - qp->size_min) + 1;
 
-	return 8.0 * (qp->size_min + qp->size_max) / 2.0;
+	for (s = qp->size_min; s <= qp->size_max; s++) {
+		sum_l2 += s;
+		sum_line += (s < LINE_MIN_FRAME ? LINE_MIN_FRAME : s) +
+			    LINE_OVERHEAD;
+	}
+	*l2 = 8.0 * sum_l2 / n;
+	*line = 8.0 * sum_line / n;
+}
+
+/* A queue's own limit in L2 bit/s (INFINITY: none). */
+static double
+queue_ceiling(const struct exp_tree *t, unsigned int i,
+	      const struct pace_shaper *sh)
+{
+	if (sh->rate == 0)
+		return INFINITY;
+	return sh->packet_mode ? (double)sh->rate * t->l2_bits[i] :
+	       tm_bits(sh->rate);
 }
 
 /*
- * Give @p p bit/s to the children of node @p x, which then give theirs:
- * shares in proportion to the targets (committed + weighted part of what
- * the committed rates leave of @p base, the smallest ceiling on the path
- * from the root to x, or the line rate), a child that wants less than
- * its share keeping only what it wants.
+ * The tree of @p st on the layout of run->tm, node k of the one being
+ * node k of the other; false without a layout.
+ */
+static bool
+exp_build(struct exp_tree *t, const struct pace_run *run,
+	  const struct pace_state *st)
+{
+	const struct pace_tm *tm = &run->tm;
+	unsigned int k;
+
+	t->nb = 0;
+	for (k = 0; k < tm->nb_nodes; k++) {
+		const struct pace_tm_node *n = &tm->nodes[k];
+		const struct pace_queue_plan *qp;
+		int i, g;
+
+		switch (n->kind) {
+		case PACE_TM_ROOT:
+			exp_add(t, -1, 1, 0, INFINITY, -1);
+			break;
+		case PACE_TM_GROUP:
+			g = n->group;
+			exp_add(t, n->parent, st->gweight[g],
+				tm_bits(st->gshaper[g].committed),
+				group_ceiling(&st->gshaper[g]), -1);
+			break;
+		case PACE_TM_PASS:
+			exp_add(t, n->parent, 1, 0, INFINITY, -1);
+			break;
+		case PACE_TM_FILLER:
+			/* No traffic: no demand, but a weight among siblings. */
+			exp_add(t, n->parent, 1, 0, 0, -1);
+			break;
+		default: /* PACE_TM_LEAF */
+			qp = pace_plan_find(&run->opt, (uint16_t)n->id);
+			i = (int)(qp - run->opt.queues);
+			g = st->group[i];
+			/* Its parent in this state: it may have moved. */
+			exp_add(t, tm->leaf_parent[g < 0 ? PACE_MAX_GROUPS : g],
+				st->weight[i], tm_bits(st->shaper[i].committed),
+				queue_ceiling(t, (unsigned int)i,
+					      &st->shaper[i]), i);
+			t->n[k].demand = t->n[k].ceiling;
+			break;
+		}
+	}
+	return t->nb > 0;
+}
+
+/* Demands bottom-up (children come after their parents). */
+static void
+exp_demands(struct exp_tree *t)
+{
+	int k;
+
+	for (k = (int)t->nb - 1; k >= 0; k--) {
+		struct exp_node *n = &t->n[k];
+
+		n->demand = fmin(n->demand, n->ceiling);
+		if (n->parent >= 0)
+			t->n[n->parent].demand += n->demand;
+	}
+}
+
+/*
+ * Give @p p bit/s to node @p x, which gives its children their max-min
+ * shares: in proportion to their targets (committed rate plus a weighted
+ * part of what the committed rates leave of @p base, the smallest
+ * ceiling on x's path or the line rate), a child that wants less than
+ * its share keeping only what it wants, the rest shared by the others in
+ * the same proportions.
  */
 static void
 exp_share(struct exp_tree *t, int x, double p, double base)
@@ -122,66 +232,154 @@ exp_share(struct exp_tree *t, int x, double p, double base)
 				  fmin(base, t->n[i].ceiling));
 }
 
+/* Line time the queues' rates take, bit/s. */
+static double
+exp_line_use(const struct exp_tree *t)
+{
+	double use = 0;
+	unsigned int k;
+
+	for (k = 0; k < t->nb; k++)
+		if (t->n[k].queue >= 0)
+			use += t->n[k].rate *
+			       t->line_bits[t->n[k].queue] /
+			       t->l2_bits[t->n[k].queue];
+	return use;
+}
+
+/*
+ * Scheduling elements: the root shares what it gets by L2 bytes, and
+ * gets what fills the line (or all it wants, when that fits): the
+ * largest L2 rate whose frames fit in the line time, found by halving
+ * (the line time the shares take grows with what the root gets).
+ */
+static void
+exp_scheduled(struct exp_tree *t)
+{
+	double lo = 0, hi, base = t->line;
+	unsigned int k;
+
+	exp_share(t, 0, t->n[0].demand, base);
+	if (!isfinite(t->line) || exp_line_use(t) <= t->line)
+		return;
+	hi = fmin(t->n[0].demand, t->line);
+	for (k = 0; k < LINE_SEARCH_STEPS && hi - lo > 1e-9 * hi; k++) {
+		double mid = (lo + hi) / 2;
+
+		exp_share(t, 0, mid, base);
+		if (exp_line_use(t) <= t->line)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	exp_share(t, 0, lo, base);
+}
+
+/*
+ * No scheduling element: the device serves the queues that can send
+ * round robin, one packet each, so those that want more than the line
+ * leaves them get equal packets per second; each is capped by its
+ * pacing.
+ */
+static void
+exp_flat(struct exp_tree *t)
+{
+	double line_left = t->line, line_per_pps = 0, pps;
+	bool fixed[EXP_MAX] = { false };
+	bool again = true;
+	unsigned int k;
+
+	for (k = 0; k < t->nb; k++) {
+		struct exp_node *n = &t->n[k];
+
+		n->rate = 0;
+		if (n->queue < 0)
+			continue;
+		if (n->demand <= 0 || !isfinite(t->line)) {
+			n->rate = n->demand;
+			fixed[k] = true;
+			continue;
+		}
+		line_per_pps += t->line_bits[n->queue];
+	}
+	if (!isfinite(t->line))
+		return;
+	while (again && line_per_pps > 0) {
+		again = false;
+		pps = line_left / line_per_pps;
+		for (k = 0; k < t->nb; k++) {
+			struct exp_node *n = &t->n[k];
+
+			if (n->queue < 0 || fixed[k] ||
+			    n->demand > pps * t->l2_bits[n->queue])
+				continue;
+			fixed[k] = true;
+			n->rate = n->demand;
+			line_left -= n->demand * t->line_bits[n->queue] /
+				     t->l2_bits[n->queue];
+			line_per_pps -= t->line_bits[n->queue];
+			again = true;
+		}
+	}
+	pps = line_per_pps > 0 ? line_left / line_per_pps : 0;
+	for (k = 0; k < t->nb; k++)
+		if (t->n[k].queue >= 0 && !fixed[k])
+			t->n[k].rate = pps * t->l2_bits[t->n[k].queue];
+	/* The groups' figures: the sums of their queues'. */
+	for (k = t->nb; k-- > 1;)
+		t->n[t->n[k].parent].rate += t->n[k].rate;
+}
+
+/*
+ * The tree asks for no scheduling element (mlx5-tm's rule, DESIGN and
+ * doc/guides/rte_tm.rst): no non-leaf shaper, every weight 1, no
+ * committed rate; or the port has no weighted scheduling at all.
+ */
+static bool
+exp_is_flat(const struct pace_run *run, const struct pace_state *st)
+{
+	const struct pace_options *opt = &run->opt;
+	unsigned int i;
+
+	if (run->tm.caps_ok && run->tm.caps.sched_wfq_weight_max <= 1)
+		return true;
+	for (i = 0; i < opt->nb_groups; i++)
+		if (st->gshaper[i].rate != 0 || st->gshaper[i].committed != 0 ||
+		    st->gweight[i] != 1)
+			return false;
+	for (i = 0; i < opt->nb_queues; i++)
+		if (st->shaper[i].committed != 0 || st->weight[i] != 1)
+			return false;
+	return true;
+}
+
 void
 pace_expect(const struct pace_run *run, struct pace_state *st)
 {
 	const struct pace_options *opt = &run->opt;
 	static struct exp_tree t;
-	int gnode[PACE_MAX_GROUPS], pass[PACE_MAX_GROUPS + 1];
-	int qnode[PACE_MAX_QUEUES];
-	bool has_sub[PACE_MAX_GROUPS + 1] = { false };
-	double line = run->line_bps ? (double)run->line_bps : INFINITY;
-	unsigned int i;
-	int k;
+	unsigned int i, k;
 
-	t.nb = 0;
-	exp_add(&t, -1, 1, 0, line);
-	for (i = 0; i < opt->nb_groups; i++) {
-		const struct pace_group_plan *g = &opt->groups[i];
-		int parent = g->place.group;
+	memset(st->expected, 0, sizeof(st->expected));
+	memset(st->gexpected, 0, sizeof(st->gexpected));
+	t.line = run->line_bps ? (double)run->line_bps : INFINITY;
+	for (i = 0; i < opt->nb_queues; i++)
+		frame_bits(&opt->queues[i], &t.l2_bits[i], &t.line_bits[i]);
+	if (!exp_build(&t, run, st))
+		return;
+	exp_demands(&t);
+	if (exp_is_flat(run, st))
+		exp_flat(&t);
+	else
+		exp_scheduled(&t);
+	for (k = 0; k < t.nb; k++) {
+		int q = t.n[k].queue;
 
-		has_sub[parent < 0 ? PACE_MAX_GROUPS : parent] = true;
-		gnode[i] = exp_add(&t, parent < 0 ? 0 : gnode[parent],
-				   st->gweight[i],
-				   (double)st->gshaper[i].committed,
-				   group_ceiling(&st->gshaper[i]));
-	}
-	/* A parent with subgroups holds its own queues in a pass-through
-	 * node of weight 1 beside them (pace_tm.c). */
-	for (k = -1; k < (int)opt->nb_groups; k++) {
-		int slot = k < 0 ? PACE_MAX_GROUPS : k;
-		int top = k < 0 ? 0 : gnode[k];
-
-		pass[slot] = has_sub[slot] ? exp_add(&t, top, 1, 0, INFINITY) :
-			     top;
-	}
-	for (i = 0; i < opt->nb_queues; i++) {
-		const struct pace_shaper *sh = &st->shaper[i];
-		int g = st->group[i];
-		double ceil = INFINITY;
-
-		if (sh->rate != 0)
-			ceil = sh->packet_mode ? (double)sh->rate *
-			       frame_bits(run, i) : (double)sh->rate;
-		qnode[i] = exp_add(&t, pass[g < 0 ? PACE_MAX_GROUPS : g],
-				   st->weight[i], (double)sh->committed, ceil);
-		t.n[qnode[i]].demand = ceil;
-	}
-	/* Demands bottom-up: children come after their parents. */
-	for (k = (int)t.nb - 1; k > 0; k--) {
-		struct exp_node *n = &t.n[k];
-
-		n->demand = fmin(n->demand, n->ceiling);
-		t.n[n->parent].demand += n->demand;
-	}
-	t.n[0].demand = fmin(t.n[0].demand, line);
-	exp_share(&t, 0, t.n[0].demand, fmin(line, t.n[0].ceiling));
-	for (i = 0; i < opt->nb_queues; i++) {
-		double r = t.n[qnode[i]].rate;
-
-		st->expected[i] = st->shaper[i].packet_mode ?
-				  r / frame_bits(run, i) : r;
+		if (q >= 0)
+			st->expected[q] = st->shaper[q].packet_mode ?
+					  t.n[k].rate / t.l2_bits[q] :
+					  t.n[k].rate;
 	}
 	for (i = 0; i < opt->nb_groups; i++)
-		st->gexpected[i] = t.n[gnode[i]].rate;
+		st->gexpected[i] = t.n[run->tm.group_node[i]].rate;
 }

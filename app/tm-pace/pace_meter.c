@@ -11,10 +11,25 @@
 
 #include "pace_meter.h"
 
+/* In real time the device thread may sleep this long between passes. */
+#define RT_PASS_NS 1000000ull
+/* A sender that met a full ring in fewer bursts had room: it fell short. */
+#define SENDER_ROOM_PCT 50
+
+/* Id of xstat "tx_q<queue>_<what>" of the port; false if it has none. */
+static bool
+xstat_id(const struct pace_run *run, uint16_t queue, const char *what,
+	 uint64_t *id)
+{
+	char name[RTE_ETH_XSTATS_NAME_SIZE];
+
+	snprintf(name, sizeof(name), "tx_q%u_%s", queue, what);
+	return rte_eth_xstats_get_id_by_name(run->port_id, name, id) == 0;
+}
+
 void
 pace_meter_init(struct pace_run *run)
 {
-	char name[RTE_ETH_XSTATS_NAME_SIZE];
 	struct pace_emu_lag lag;
 	unsigned int i;
 
@@ -29,22 +44,20 @@ pace_meter_init(struct pace_run *run)
 		if (!pace_emu_wire(&run->emu, run->opt.queues[i].queue, &w))
 			run->wire_from_model = false;
 	}
-	for (i = 0; i < run->opt.nb_queues && !run->hw.present; i++) {
+	for (i = 0; i < run->opt.nb_queues; i++) {
 		uint16_t q = run->opt.queues[i].queue;
 
-		if (run->wire_from_model) {
-			run->have_wire[i] = true;
+		/* The PMD's count of the queue's failed completions. */
+		run->have_errors[i] =
+			xstat_id(run, q, "error_cqes", &run->xid_error_cqes[i]) &&
+			xstat_id(run, q, "flush_cqes", &run->xid_flush_cqes[i]) &&
+			xstat_id(run, q, "recoveries", &run->xid_recoveries[i]);
+		if (run->hw.present)
 			continue;
-		}
-		snprintf(name, sizeof(name), "tx_q%u_wire_packets", q);
-		if (rte_eth_xstats_get_id_by_name(run->port_id, name,
-					&run->xid_wire_pkts[i]) != 0)
-			continue;
-		snprintf(name, sizeof(name), "tx_q%u_wire_bytes", q);
-		if (rte_eth_xstats_get_id_by_name(run->port_id, name,
-					&run->xid_wire_bytes[i]) != 0)
-			continue;
-		run->have_wire[i] = true;
+		run->have_wire[i] = run->wire_from_model ||
+			(xstat_id(run, q, "wire_packets", &run->xid_wire_pkts[i])
+			 && xstat_id(run, q, "wire_bytes",
+				     &run->xid_wire_bytes[i]));
 	}
 	/* The device model's lag, when the port is an emulated device. */
 	/* Reading the figures starts the first interval. */
@@ -59,16 +72,20 @@ pace_meter_init(struct pace_run *run)
 const struct pace_sample *
 pace_meter_sample(struct pace_run *run, uint64_t t_ns)
 {
-	uint64_t ids[2 * PACE_MAX_QUEUES + 1], vals[2 * PACE_MAX_QUEUES + 1];
+	uint64_t ids[5 * PACE_MAX_QUEUES], vals[5 * PACE_MAX_QUEUES];
+	uint64_t *dst[5 * PACE_MAX_QUEUES];
+	uint64_t flush[PACE_MAX_QUEUES] = { 0 };
 	struct rte_eth_stats st;
 	struct pace_sample *s;
-	unsigned int i, n = 0;
+	unsigned int i, k, n = 0;
 
 	if (run->nb_samples == run->max_samples)
 		return NULL;
 	s = &run->samples[run->nb_samples];
 	memset(s, 0, sizeof(*s));
 	s->t_ns = t_ns;
+	/* Before the departures: none can be later than it. */
+	s->device_ns = run->emu.present ? pace_emu_now_ns(&run->emu) : 0;
 	/* Sender counters first: the port's can then only be ahead. */
 	for (i = 0; i < run->opt.nb_queues; i++)
 		pace_txq_read(&run->txq[i], &s->q[i].tx);
@@ -98,8 +115,18 @@ pace_meter_sample(struct pace_run *run, uint64_t t_ns)
 		} else if (run->hw.present) {
 			qs->cqe_ok = pace_hw_cqe(&run->hw, q, &qs->cqe);
 		} else if (run->have_wire[i]) {
-			ids[n++] = run->xid_wire_pkts[i];
-			ids[n++] = run->xid_wire_bytes[i];
+			ids[n] = run->xid_wire_pkts[i];
+			dst[n++] = &qs->wire_pkts;
+			ids[n] = run->xid_wire_bytes[i];
+			dst[n++] = &qs->wire_bytes;
+		}
+		if (run->have_errors[i]) {
+			ids[n] = run->xid_error_cqes[i];
+			dst[n++] = &qs->errors;
+			ids[n] = run->xid_flush_cqes[i];
+			dst[n++] = &flush[i];
+			ids[n] = run->xid_recoveries[i];
+			dst[n++] = &qs->recoveries;
 		}
 	}
 	if (run->hw.present)
@@ -107,14 +134,11 @@ pace_meter_sample(struct pace_run *run, uint64_t t_ns)
 					    &s->vport_octets);
 	if (n > 0 && rte_eth_xstats_get_by_id(run->port_id, ids, vals, n) ==
 	    (int)n) {
-		n = 0;
-		for (i = 0; i < run->opt.nb_queues; i++) {
-			if (!run->have_wire[i] || run->wire_from_model)
-				continue;
-			s->q[i].wire_pkts = vals[n++];
-			s->q[i].wire_bytes = vals[n++];
-		}
+		for (k = 0; k < n; k++)
+			*dst[k] = vals[k];
 	}
+	for (i = 0; i < run->opt.nb_queues; i++)
+		s->q[i].errors += flush[i];
 	if (run->have_lag) {
 		const struct pace_sample *prev = run->nb_samples > 0 ?
 						 s - 1 : NULL;
@@ -202,63 +226,13 @@ counters(const struct pace_run *run, unsigned int idx,
 	}
 }
 
-/*
- * Frames (@p pkts) or bits of plan queue @p idx from a to b, and the
- * seconds they took; false when not measurable.
- */
-static bool
-amount_between(const struct pace_run *run, unsigned int idx,
-	       const struct pace_sample *a, const struct pace_sample *b,
-	       bool pkts, double *amount, double *dt)
-{
-	uint64_t pa, ba, pb, bb;
 
-	if (b->t_ns <= a->t_ns)
-		return false;
-	*dt = (double)(b->t_ns - a->t_ns) / 1e9;
-	switch (pace_meter_source(run, idx)) {
-	case PACE_SRC_NONE:
-		return false;
-	case PACE_SRC_CQE:
-		/* Bytes completed between two CQEs over their time stamps. */
-		if (!a->q[idx].cqe_ok || !b->q[idx].cqe_ok ||
-		    b->q[idx].cqe.last_ns <= a->q[idx].cqe.last_ns)
-			return false;
-		*dt = (double)(b->q[idx].cqe.last_ns -
-			       a->q[idx].cqe.last_ns) / 1e9;
-		break;
-	default:
-		break;
-	}
-	counters(run, idx, a, &pa, &ba);
-	counters(run, idx, b, &pb, &bb);
-	if (pb < pa || bb < ba)
-		return false;
-	/*
-	 * With departure times, the frames that left after a's last one
-	 * took exactly the time between the two last departures.
-	 */
-	if (pace_meter_source(run, idx) == PACE_SRC_WIRE &&
-	    a->q[idx].wire_last_ns != 0 &&
-	    b->q[idx].wire_last_ns > a->q[idx].wire_last_ns)
-		*dt = (double)(b->q[idx].wire_last_ns -
-			       a->q[idx].wire_last_ns) / 1e9;
-	*amount = pkts ? (double)(pb - pa) : (double)(bb - ba) * 8;
-	return true;
-}
-
-/* bit/s, or pkt/s when @p pkts, of plan queue @p idx from a to b. */
-static double
-rate_between(const struct pace_run *run, unsigned int idx,
-	     const struct pace_sample *a, const struct pace_sample *b,
-	     bool pkts)
-{
-	double amount, dt;
-
-	if (!amount_between(run, idx, a, b, pkts, &amount, &dt))
-		return -1;
-	return amount / dt;
-}
+/* The plan queues a row measures: one queue, or those under a group. */
+struct members {
+	unsigned int idx[PACE_MAX_QUEUES];
+	unsigned int n;
+	bool pkts;      /* packets (a packet-mode queue), not bits */
+};
 
 /* Group @p g is @p top or below it. */
 static bool
@@ -281,6 +255,151 @@ group_at(const struct pace_run *run, unsigned int idx, uint64_t t_ns)
 		if (run->changes[c].ret == 0 && run->changes[c].t_ns <= t_ns)
 			g = run->changes[c].after.group[idx];
 	return g;
+}
+
+/* The top group of group @p g (-1: none). */
+static int
+top_group(const struct pace_options *opt, int g)
+{
+	while (g >= 0 && opt->groups[g].place.group >= 0)
+		g = opt->groups[g].place.group;
+	return g;
+}
+
+/* Plan queue @p idx alone; its packets when @p pkts. */
+static void
+members_of_queue(unsigned int idx, bool pkts, struct members *m)
+{
+	m->idx[0] = idx;
+	m->n = 1;
+	m->pkts = pkts;
+}
+
+/* The queues of group @p g (-1: all) in state @p st. */
+static void
+members_of_group(const struct pace_run *run, int g,
+		 const struct pace_state *st, struct members *m)
+{
+	unsigned int i;
+
+	m->n = 0;
+	m->pkts = false;
+	for (i = 0; i < run->opt.nb_queues; i++)
+		if (g < 0 || in_group(&run->opt, st->group[i], g))
+			m->idx[m->n++] = i;
+}
+
+/*
+ * Device time of plan queue @p idx's last departure (or, on a real NIC,
+ * of its last CQE) at sample @p s; 0 unknown.
+ */
+static uint64_t
+last_ns(const struct pace_run *run, unsigned int idx,
+	const struct pace_sample *s)
+{
+	switch (pace_meter_source(run, idx)) {
+	case PACE_SRC_WIRE:
+		return s->q[idx].wire_last_ns;
+	case PACE_SRC_CQE:
+		return s->q[idx].cqe_ok ? s->q[idx].cqe.last_ns : 0;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Frames (packet mode) or bits of @p m from a to b and the device time
+ * they took: from the latest departure of any of them at a to the latest
+ * at b (or between their latest CQEs' time stamps). Departures are
+ * processed in time order, so every frame of @p m that left by the one
+ * is counted at a, by the other at b: the figure is exact, and a group's
+ * cannot exceed its ceiling by more than a frame whatever its queues'
+ * bursts. Without departure times, over the time between the samples.
+ * @p idle_ns: device time since the latest departure at b (wire figures
+ * of the emulated device only). False when not measurable.
+ */
+static bool
+members_between(const struct pace_run *run, const struct members *m,
+		const struct pace_sample *a, const struct pace_sample *b,
+		double *amount, double *dt, uint64_t *idle_ns)
+{
+	uint64_t la = 0, lb = 0;
+	bool clock = m->n > 0, wire = m->n > 0;
+	unsigned int k;
+
+	*amount = 0;
+	*idle_ns = 0;
+	if (b->t_ns <= a->t_ns)
+		return false;
+	*dt = (double)(b->t_ns - a->t_ns) / 1e9;
+	for (k = 0; k < m->n; k++) {
+		unsigned int i = m->idx[k];
+		enum pace_source src = pace_meter_source(run, i);
+		uint64_t pa, ba, pb, bb;
+
+		if (src == PACE_SRC_NONE)
+			return false;
+		/* Completions: bytes between two CQEs, none new is no figure. */
+		if (src == PACE_SRC_CQE &&
+		    (!a->q[i].cqe_ok || !b->q[i].cqe_ok ||
+		     b->q[i].cqe.last_ns <= a->q[i].cqe.last_ns))
+			return false;
+		counters(run, i, a, &pa, &ba);
+		counters(run, i, b, &pb, &bb);
+		if (pb < pa || bb < ba)
+			return false;
+		*amount += m->pkts ? (double)(pb - pa) : (double)(bb - ba) * 8;
+		wire &= src == PACE_SRC_WIRE;
+		if (last_ns(run, i, a) == 0 && last_ns(run, i, b) == 0)
+			continue;   /* nothing left yet: no clock to read */
+		if (src != PACE_SRC_WIRE && src != PACE_SRC_CQE)
+			clock = false;
+		la = RTE_MAX(la, last_ns(run, i, a));
+		lb = RTE_MAX(lb, last_ns(run, i, b));
+	}
+	/* Before the first departure: from the time of sample a. */
+	if (la == 0 && wire)
+		la = a->device_ns;
+	if (clock && la != 0 && lb >= la)
+		*dt = (double)(lb - la) / 1e9;
+	if (wire && b->device_ns > lb)
+		*idle_ns = b->device_ns - lb;
+	return true;
+}
+
+/*
+ * How long @p m may go without a departure at the end of the window from
+ * a to b before it has stopped: PACE_STOP_FRAMES frames of its slowest
+ * queue at its expected rate, at least PACE_STOP_MIN_NS, at least what
+ * moves its rate over the window by half the tolerance (a scheduler's
+ * round may keep a queue waiting, and a shorter silence, counted or not,
+ * cannot move the figure by more); in real time plus the device thread's
+ * sleep and lateness. 0 when it is expected to send nothing.
+ */
+static uint64_t
+stop_allowance_ns(const struct pace_run *run, const struct members *m,
+		  const struct pace_sample *a, const struct pace_sample *b)
+{
+	double frame_ns = 0, window_ns = (double)(b->t_ns - a->t_ns);
+	unsigned int k;
+
+	for (k = 0; k < m->n; k++) {
+		unsigned int i = m->idx[k];
+		const struct pace_queue_plan *qp = &run->opt.queues[i];
+		double e = b->q[i].expected, ns;
+
+		if (!(e > 0))
+			continue;
+		ns = b->q[i].shaper.packet_mode ? 1e9 / e :
+		     1e9 * 4.0 * (qp->size_min + qp->size_max) / e;
+		frame_ns = RTE_MAX(frame_ns, ns);
+	}
+	if (frame_ns == 0)
+		return 0;
+	return (uint64_t)RTE_MAX(RTE_MAX(PACE_STOP_FRAMES * frame_ns,
+					 (double)PACE_STOP_MIN_NS),
+				 window_ns * run->opt.tolerance_pct / 200) +
+	       (run->have_lag ? RT_PASS_NS + b->interval_lag_ns : 0);
 }
 
 /*
@@ -307,57 +426,29 @@ ring_half_ns(const struct pace_run *run, unsigned int idx,
 
 /*
  * Lateness of the model in the interval that ends at sample @p s that
- * still leaves plan queue @p idx's figures a NIC's: half its ring time,
- * or the least of those of the queues under its top group, for that
- * group's scheduling element gives the share of a queue whose ring ran
- * dry to the others.
+ * still leaves the figures of @p m a NIC's: half the ring time of each of
+ * its queues, or of any queue under their top groups, for a scheduling
+ * element gives the share of a queue whose ring ran dry to the others,
+ * so one late queue moves them all.
  */
 static double
-kept_up_bound_ns(const struct pace_run *run, unsigned int idx,
+kept_up_bound_ns(const struct pace_run *run, const struct members *m,
 		 const struct pace_sample *s)
 {
-	int g = group_at(run, idx, s[-1].t_ns);
-	double bound = ring_half_ns(run, idx, s);
-	unsigned int j;
+	double bound = INFINITY;
+	unsigned int k, j;
 
-	while (g >= 0 && run->opt.groups[g].place.group >= 0)
-		g = run->opt.groups[g].place.group;
-	for (j = 0; j < run->opt.nb_queues && g >= 0; j++)
-		if (j != idx && s->q[j].expected > 0 &&
-		    in_group(&run->opt, group_at(run, j, s[-1].t_ns), g))
-			bound = RTE_MIN(bound, ring_half_ns(run, j, s));
-	return bound;
-}
+	for (k = 0; k < m->n; k++) {
+		unsigned int i = m->idx[k];
+		int top = top_group(&run->opt, group_at(run, i, s[-1].t_ns));
 
-/*
- * Rate of plan queue @p idx from a to b over the sample intervals in
- * which the device model kept up with real time for it (no pass later
- * than kept_up_bound_ns()): a later model writes completions so late that the
- * ring runs dry, and the departures have gaps that a NIC, which is never
- * late, would not leave. The intervals left out add their time to
- * @p *left_out_ns. Negative when no interval is measurable, or every one
- * had a pass that late.
- */
-static double
-rate_kept_up(const struct pace_run *run, unsigned int idx,
-	     const struct pace_sample *a, const struct pace_sample *b,
-	     bool pkts, uint64_t *left_out_ns)
-{
-	double sum = 0, time = 0, amount, dt;
-	const struct pace_sample *s;
-
-	for (s = a + 1; s <= b; s++) {
-		if (!amount_between(run, idx, s - 1, s, pkts, &amount, &dt))
-			return -1;
-		if ((double)s->interval_lag_ns >=
-		    kept_up_bound_ns(run, idx, s)) {
-			*left_out_ns += s->t_ns - s[-1].t_ns;
-			continue;
-		}
-		sum += amount;
-		time += dt;
+		for (j = 0; j < run->opt.nb_queues; j++)
+			if ((j == i || (top >= 0 && top_group(&run->opt,
+				group_at(run, j, s[-1].t_ns)) == top)) &&
+			    s->q[j].expected > 0)
+				bound = RTE_MIN(bound, ring_half_ns(run, j, s));
 	}
-	return time > 0 ? sum / time : -1;
+	return bound;
 }
 
 /* The device model had late passes between samples @p a and @p b. */
@@ -368,33 +459,86 @@ late_between(const struct pace_run *run, const struct pace_sample *a,
 	return run->have_lag && b->lag > a->lag;
 }
 
-/*
- * Achieved rate of plan queue @p idx over a window: where the model had
- * late passes, over the intervals in which it kept up for the queue
- * (@p *left_out_ns: the time left out), else, or when it kept up in none,
- * over the whole window.
- */
-static double
-window_rate(const struct pace_run *run, unsigned int idx,
-	    const struct pace_sample *a, const struct pace_sample *b,
-	    bool pkts, uint64_t *left_out_ns)
-{
-	*left_out_ns = 0;
-	if (late_between(run, a, b)) {
-		double r = rate_kept_up(run, idx, a, b, pkts, left_out_ns);
+/* What one window of one row measured. */
+struct window {
+	double rate;            /* < 0: not measurable */
+	uint64_t left_out_ns;   /* late intervals left out */
+	double lag_lost;        /* share of the time lateness may have cost */
+	bool stopped;
+	uint64_t stopped_ns;
+};
 
-		if (r >= 0)
-			return r;
-		*left_out_ns = 0;
+/*
+ * The rate of @p m from a to b. Where the model had late passes, over
+ * the sample intervals in which it kept up for them (no pass later than
+ * kept_up_bound_ns(): a later model writes completions so late that the
+ * ring runs dry, and the departures have gaps that a NIC, which is never
+ * late, would not leave); the intervals left out add their time to
+ * left_out_ns. When none kept up, over the whole window, and lag_lost is
+ * then the share of it that the lateness may have cost: in each interval
+ * at most its late passes (at least one) times its worst lateness, for a
+ * late pass delays what it notices by its lateness and no more. A row
+ * with no departure at b for longer than stop_allowance_ns() has
+ * stopped: the time since its last departure counts.
+ */
+static void
+window_measure(const struct pace_run *run, const struct members *m,
+	       const struct pace_sample *a, const struct pace_sample *b,
+	       struct window *w)
+{
+	bool late = late_between(run, a, b), b_used = false;
+	double sum = 0, time = 0, amount, dt, lost = 0;
+	const struct pace_sample *s;
+	uint64_t idle = 0, allow;
+	unsigned int kept = 0;
+
+	memset(w, 0, sizeof(*w));
+	w->rate = -1;
+	for (s = a + 1; s <= b; s++) {
+		if (!members_between(run, m, s - 1, s, &amount, &dt, &idle))
+			return;
+		if (late && (double)s->interval_lag_ns >=
+		    kept_up_bound_ns(run, m, s)) {
+			w->left_out_ns += s->t_ns - s[-1].t_ns;
+			lost += RTE_MIN((double)(s->t_ns - s[-1].t_ns),
+					(double)RTE_MAX(s->lag - s[-1].lag,
+							(uint64_t)1) *
+					(double)s->interval_lag_ns);
+			continue;
+		}
+		sum += amount;
+		time += dt;
+		kept++;
+		b_used = s == b;
 	}
-	return rate_between(run, idx, a, b, pkts);
+	if (kept == 0) {
+		/* No interval kept up: the whole window, lateness counted. */
+		if (!members_between(run, m, a, b, &sum, &time, &idle))
+			return;
+		w->left_out_ns = 0;
+		w->lag_lost = lost / ((double)(b->t_ns - a->t_ns));
+		b_used = true;
+	}
+	allow = stop_allowance_ns(run, m, a, b);
+	if (allow > 0 && idle > allow) {
+		w->stopped = true;
+		w->stopped_ns = idle;
+		if (b_used)
+			time += (double)idle / 1e9;
+	}
+	w->rate = time > 0 ? sum / time : 0;
 }
 
 double
 pace_meter_rate(const struct pace_run *run, unsigned int idx,
 		const struct pace_sample *a, const struct pace_sample *b)
 {
-	return rate_between(run, idx, a, b, b->q[idx].shaper.packet_mode);
+	struct members m;
+	struct window w;
+
+	members_of_queue(idx, b->q[idx].shaper.packet_mode, &m);
+	window_measure(run, &m, a, b, &w);
+	return w.rate;
 }
 
 double
@@ -435,107 +579,215 @@ phase_window(const struct pace_run *run, uint64_t planned_ns, uint64_t end_ns,
 }
 
 /*
- * The verdict on an achieved rate: its error against @p expected, whether
- * it is within tolerance, and whether a late device thread explains it
- * (@p late: the model was late in the window). A late device thread can
- * only lower a queue's rate (departure times are computed, completions
- * come late), and raise a queue's under a group (@p grouped), which gets
- * the share of a sibling whose ring ran dry. Even the intervals kept as
- * the model's best (rate_kept_up()) are not beyond doubt then: a verdict
- * outside tolerance in a late window stays DEVICE-LAG, never OFF.
+ * bit/s (or pkt/s, @p pkts) by which the sender of plan queue @p idx
+ * fell short of its expected rate from a to b although its ring had room
+ * (fewer than SENDER_ROOM_PCT % of its bursts met a full ring): what it
+ * did not post, the pacing could not send. 0 when it posted enough, or
+ * its ring was full (the device, not the sender, set the rate).
  */
-static void
-judge(const struct pace_run *run, double achieved, double expected,
-      bool late, bool grouped, double *error_pct, bool *within,
-      bool *device_lag)
+static double
+sender_shortfall(const struct pace_run *run, unsigned int idx,
+		 const struct pace_sample *a, const struct pace_sample *b,
+		 bool pkts)
 {
-	double tol = run->opt.tolerance_pct / 100;
+	double expected = b->q[idx].expected, posted, dt;
 
-	*error_pct = 100 * (achieved - expected) / expected;
-	*within = fabs(*error_pct) <= 100 * tol;
-	*device_lag = late && (achieved < expected * (1 - tol) ||
-			       (grouped && achieved > expected * (1 + tol)));
+	if (!run->shaped || !(expected > 0) || b->t_ns <= a->t_ns ||
+	    pace_meter_ring_full_pct(idx, a, b) >= SENDER_ROOM_PCT)
+		return 0;
+	dt = (double)(b->t_ns - a->t_ns) / 1e9;
+	if (!pkts && b->q[idx].shaper.packet_mode)
+		expected *= 4.0 * (run->opt.queues[idx].size_min +
+				   run->opt.queues[idx].size_max);
+	posted = pkts ? (double)(b->q[idx].tx.pkts - a->q[idx].tx.pkts) / dt :
+		 (double)(b->q[idx].tx.bytes - a->q[idx].tx.bytes) * 8 / dt;
+	return posted < expected ? expected - posted : 0;
 }
 
-/*
- * Plan queue @p idx achieved less than expected from a to b although its
- * ring had room: its sender, not its pacing, set the rate. In virtual
- * time a send attempt fills the ring: same measure.
- */
+/* Plan queue @p i is one of @p m. */
 static bool
-sender_short(const struct pace_run *run, unsigned int idx,
-	     const struct pace_sample *a, const struct pace_sample *b,
-	     double achieved)
+is_member(const struct members *m, unsigned int i)
 {
-	double tol = run->opt.tolerance_pct / 100;
+	unsigned int k;
 
-	return run->shaped && achieved >= 0 &&
-	       achieved < b->q[idx].expected * (1 - tol) &&
-	       pace_meter_ring_full_pct(idx, a, b) < 50;
-}
-
-/*
- * Another queue of plan queue @p idx's group was sender-short from a to
- * b: its weighted share went to its siblings (the NIC's scheduling
- * element is work-conserving), whose expected rates assume every queue
- * backlogged.
- */
-static bool
-sibling_short(const struct pace_run *run, unsigned int idx,
-	      const struct pace_sample *a, const struct pace_sample *b)
-{
-	int g = group_at(run, idx, a->t_ns);
-	unsigned int j;
-
-	if (g < 0)
-		return false;
-	for (j = 0; j < run->opt.nb_queues; j++)
-		if (j != idx && group_at(run, j, a->t_ns) == g &&
-		    sender_short(run, j, a, b, pace_meter_rate(run, j, a, b)))
+	for (k = 0; k < m->n; k++)
+		if (m->idx[k] == i)
 			return true;
 	return false;
 }
 
-/* Measure one phase of plan queue @p idx over its window. */
-static void
-measure_phase(const struct pace_run *run, unsigned int idx,
-	      struct pace_phase *ph)
+/*
+ * The queues whose unused share @p m may have got: those outside it under
+ * the same top groups (queues of no group: the other queues of no group,
+ * with which they share the line).
+ */
+static bool
+is_rival(const struct pace_run *run, const struct members *m, unsigned int j,
+	 uint64_t t_ns)
 {
-	const struct pace_sample *a, *b, *first = NULL;
-	double tol = run->opt.tolerance_pct / 100;
-	uint64_t pa, ba, pb, bb;
+	int top = top_group(&run->opt, group_at(run, j, t_ns));
+	unsigned int k;
+
+	if (is_member(m, j))
+		return false;
+	for (k = 0; k < m->n; k++)
+		if (top_group(&run->opt, group_at(run, m->idx[k], t_ns)) == top)
+			return true;
+	return false;
+}
+
+/*
+ * The verdict on @p f (expected, achieved and lag_lost's share set):
+ * its error and tolerance, and whether the device model's lateness or a
+ * sender's shortfall accounts for an error beyond tolerance. A shortfall
+ * is explained up to the share of the time the lateness may have cost
+ * (@p lag_lost) and what the row's own senders did not post
+ * (@p short_bps); a rate above expected up to what its rivals lost the
+ * same ways (@p rivals_lag_bps, @p rivals_short_bps), which a
+ * work-conserving scheduler gives to the others. Together they must
+ * cover the error beyond tolerance; the larger names it.
+ */
+static void
+judge(const struct pace_run *run, struct pace_figure *f, double lag_lost,
+      double short_bps, double rivals_lag_bps, double rivals_short_bps)
+{
+	double tol = run->opt.tolerance_pct, off, lag_pct, sender_pct;
+
+	if (!(f->expected > 0)) {
+		f->error_pct = NAN;
+		f->idle = !(f->achieved > 0);
+		f->within = f->idle;
+		return;
+	}
+	f->error_pct = 100 * (f->achieved - f->expected) / f->expected;
+	f->within = fabs(f->error_pct) <= tol;
+	if (f->error_pct < 0) {
+		lag_pct = 100 * lag_lost;
+		sender_pct = 100 * short_bps / f->expected;
+	} else {
+		lag_pct = 100 * rivals_lag_bps / f->expected;
+		sender_pct = 100 * rivals_short_bps / f->expected;
+	}
+	f->lag_explains_pct = lag_pct;
+	f->sender_explains_pct = sender_pct;
+	off = fabs(f->error_pct);
+	if (f->within || (lag_pct == 0 && sender_pct == 0) ||
+	    off > lag_pct + sender_pct + tol)
+		return;
+	f->device_lag = lag_pct >= sender_pct;
+	f->sender_limited = !f->device_lag;
+}
+
+/* Errors, resets and drops of @p m from sample a to sample b. */
+static void
+count_trouble(const struct members *m, const struct pace_sample *a,
+	      const struct pace_sample *b, struct pace_figure *f)
+{
+	unsigned int k;
+
+	for (k = 0; k < m->n; k++) {
+		const struct pace_qsample *x = &a->q[m->idx[k]];
+		const struct pace_qsample *y = &b->q[m->idx[k]];
+
+		f->mtu_drops += y->wire_mtu_drops - x->wire_mtu_drops;
+		f->errors += y->errors - x->errors;
+		f->recoveries += y->recoveries - x->recoveries;
+	}
+}
+
+/* Measure @p f (expected set) of @p m over the window from a to b. */
+static void
+measure_between(const struct pace_run *run, const struct members *m,
+		const struct pace_sample *a, const struct pace_sample *b,
+		struct pace_figure *f)
+{
+	double short_bps = 0, rivals_short = 0, rivals_expected = 0;
+	struct window w;
+	unsigned int i, k;
+
+	window_measure(run, m, a, b, &w);
+	if (w.rate < 0)
+		return;
+	f->measured = true;
+	f->achieved = w.rate;
+	f->lag_left_out_ns = w.left_out_ns;
+	f->stopped = w.stopped;
+	f->stopped_ns = w.stopped_ns;
+	for (k = 0; k < m->n; k++)
+		short_bps += sender_shortfall(run, m->idx[k], a, b, m->pkts);
+	for (i = 0; i < run->opt.nb_queues; i++) {
+		double e = b->q[i].expected;
+
+		if (!is_rival(run, m, i, a->t_ns))
+			continue;
+		if (b->q[i].shaper.packet_mode)
+			e *= 4.0 * (run->opt.queues[i].size_min +
+				    run->opt.queues[i].size_max);
+		rivals_expected += e;
+		rivals_short += sender_shortfall(run, i, a, b, false);
+	}
+	if (m->pkts) {
+		/* The rivals' bits in this queue's packets. */
+		double bits = 4.0 * (run->opt.queues[m->idx[0]].size_min +
+				     run->opt.queues[m->idx[0]].size_max);
+
+		rivals_expected /= bits;
+		rivals_short /= bits;
+	}
+	judge(run, f, w.lag_lost, short_bps, w.lag_lost * rivals_expected,
+	      rivals_short);
+}
+
+/*
+ * Measure @p f (expected set) of @p m over the window of a phase
+ * (planned start plus settle time, to its end; @p wa, @p wb: its first
+ * and last sample, NULL when too short), the errors and drops over the
+ * whole phase (start to end), settling included.
+ */
+static void
+measure_phase(const struct pace_run *run, const struct members *m,
+	      uint64_t planned_ns, uint64_t start_ns, uint64_t end_ns,
+	      struct pace_figure *f, const struct pace_sample **wa,
+	      const struct pace_sample **wb)
+{
+	const struct pace_sample *first = NULL, *last = NULL;
 	unsigned int i;
 
-	/* Frames the port dropped never count as sent. */
 	for (i = 0; i < run->nb_samples; i++) {
 		const struct pace_sample *s = &run->samples[i];
 
-		if (s->t_ns < ph->start_ns || s->t_ns > ph->end_ns)
+		if (s->t_ns < start_ns || s->t_ns > end_ns)
 			continue;
 		if (first == NULL)
 			first = s;
-		ph->mtu_drops = s->q[idx].wire_mtu_drops -
-				first->q[idx].wire_mtu_drops;
+		last = s;
 	}
-	if (!phase_window(run, ph->planned_ns, ph->end_ns, &a, &b))
+	if (first != NULL)
+		count_trouble(m, first, last, f);
+	if (!phase_window(run, planned_ns, end_ns, wa, wb)) {
+		*wa = NULL;
+		*wb = NULL;
 		return;
-	ph->achieved = window_rate(run, idx, a, b,
-				   b->q[idx].shaper.packet_mode,
-				   &ph->lag_left_out_ns);
-	if (ph->achieved < 0)
-		return;
-	ph->measured = true;
-	counters(run, idx, a, &pa, &ba);
-	counters(run, idx, b, &pb, &bb);
-	ph->pkts = pb - pa;
-	judge(run, ph->achieved, ph->expected, late_between(run, a, b),
-	      group_at(run, idx, a->t_ns) >= 0, &ph->error_pct, &ph->within,
-	      &ph->device_lag);
-	ph->ring_full_pct = pace_meter_ring_full_pct(idx, a, b);
-	ph->sender_limited = sender_short(run, idx, a, b, ph->achieved) ||
-			     (run->shaped &&
-			      ph->achieved > ph->expected * (1 + tol) &&
-			      sibling_short(run, idx, a, b));
+	}
+	measure_between(run, m, *wa, *wb, f);
+	if (!f->measured) {
+		*wa = NULL;
+		*wb = NULL;
+	}
+}
+
+void
+pace_meter_interval(const struct pace_run *run, unsigned int idx,
+		    const struct pace_sample *a, const struct pace_sample *b,
+		    struct pace_figure *f)
+{
+	struct members m;
+
+	memset(f, 0, sizeof(*f));
+	members_of_queue(idx, b->q[idx].shaper.packet_mode, &m);
+	f->expected = b->q[idx].expected;
+	count_trouble(&m, a, b, f);
+	measure_between(run, &m, a, b, f);
 }
 
 /* Queue @p idx is set up, or should achieve, differently in @p b. */
@@ -610,13 +862,16 @@ pace_meter_phases(const struct pace_run *run, unsigned int idx,
 	memset(ph, 0, sizeof(*ph) * max);
 	for (i = 0; i < n; i++) {
 		const struct pace_state *st = span[i].state;
+		const struct pace_sample *a, *b;
+		struct members m;
+		uint64_t pa, ba, pb, bb;
 		unsigned int k;
 
 		ph[i].planned_ns = span[i].planned_ns;
 		ph[i].start_ns = span[i].start_ns;
 		ph[i].end_ns = span[i].end_ns;
 		ph[i].shaper = st->shaper[idx];
-		ph[i].expected = st->expected[idx];
+		ph[i].fig.expected = st->expected[idx];
 		ph[i].weight = st->weight[idx];
 		/* Profile and pacing entry from the phase's last sample. */
 		ph[i].profile_id = i == 0 ?
@@ -634,7 +889,15 @@ pace_meter_phases(const struct pace_run *run, unsigned int idx,
 				ph[i].pp_index = s->q[idx].pp_index;
 			}
 		}
-		measure_phase(run, idx, &ph[i]);
+		members_of_queue(idx, st->shaper[idx].packet_mode, &m);
+		measure_phase(run, &m, ph[i].planned_ns, ph[i].start_ns,
+			ph[i].end_ns, &ph[i].fig, &a, &b);
+		if (a == NULL)
+			continue;
+		counters(run, idx, a, &pa, &ba);
+		counters(run, idx, b, &pb, &bb);
+		ph[i].pkts = pb - pa;
+		ph[i].ring_full_pct = pace_meter_ring_full_pct(idx, a, b);
 	}
 	return n;
 }
@@ -689,40 +952,6 @@ group_expected(const struct pace_run *run, const struct pace_state *st, int g)
 	return sum;
 }
 
-static void
-measure_group(const struct pace_run *run, int g, struct pace_group_phase *ph)
-{
-	const struct pace_sample *a, *b;
-	bool sender = false;
-	unsigned int i;
-	double sum = 0;
-
-	if (!phase_window(run, ph->planned_ns, ph->end_ns, &a, &b))
-		return;
-	for (i = 0; i < run->opt.nb_queues; i++) {
-		uint64_t left_out;
-		double r;
-
-		if (g >= 0 && !in_group(&run->opt, ph->state.group[i], g))
-			continue;
-		r = window_rate(run, i, a, b, false, &left_out);
-		if (r < 0)
-			return;
-		sum += r;
-		sender |= sender_short(run, i, a, b,
-				       pace_meter_rate(run, i, a, b));
-		ph->lag_left_out_ns = RTE_MAX(ph->lag_left_out_ns, left_out);
-	}
-	ph->measured = true;
-	ph->achieved = sum;
-	/* A group's ceiling holds whatever its queues' lateness. */
-	judge(run, sum, ph->expected, late_between(run, a, b), false,
-	      &ph->error_pct, &ph->within, &ph->device_lag);
-	/* A queue's sender fell short: so did the sum. */
-	ph->sender_limited = sender && !ph->within &&
-			     sum < ph->expected;
-}
-
 unsigned int
 pace_meter_group_phases(const struct pace_run *run, int g,
 			struct pace_group_phase *ph, unsigned int max)
@@ -733,12 +962,17 @@ pace_meter_group_phases(const struct pace_run *run, int g,
 
 	memset(ph, 0, sizeof(*ph) * max);
 	for (i = 0; i < n; i++) {
+		const struct pace_sample *a, *b;
+		struct members m;
+
 		ph[i].planned_ns = span[i].planned_ns;
 		ph[i].start_ns = span[i].start_ns;
 		ph[i].end_ns = span[i].end_ns;
 		ph[i].state = *span[i].state;
-		ph[i].expected = group_expected(run, span[i].state, g);
-		measure_group(run, g, &ph[i]);
+		ph[i].fig.expected = group_expected(run, span[i].state, g);
+		members_of_group(run, g, span[i].state, &m);
+		measure_phase(run, &m, ph[i].planned_ns, ph[i].start_ns,
+			ph[i].end_ns, &ph[i].fig, &a, &b);
 	}
 	return n;
 }

@@ -14,6 +14,15 @@
 
 #include "pace_run.h"
 
+/**
+ * A row (a queue, a group) that sent nothing at the end of its window for
+ * longer than PACE_STOP_FRAMES of its frames take at its expected rate,
+ * PACE_STOP_MIN_NS, and half the tolerance of the window, has stopped
+ * (emulated device's wire).
+ */
+#define PACE_STOP_FRAMES 8
+#define PACE_STOP_MIN_NS 2000000ull
+
 /** Look up the xstats the port offers (wire counters, lag). */
 void pace_meter_init(struct pace_run *run);
 
@@ -35,6 +44,14 @@ const char *pace_source_name(enum pace_source src);
 double pace_meter_rate(const struct pace_run *run, unsigned int idx,
 		       const struct pace_sample *a,
 		       const struct pace_sample *b);
+
+/**
+ * Measure plan queue @p idx from sample @p a to sample @p b (one live
+ * interval) into @p f, against its expected rate at @p b.
+ */
+void pace_meter_interval(const struct pace_run *run, unsigned int idx,
+			 const struct pace_sample *a,
+			 const struct pace_sample *b, struct pace_figure *f);
 
 /**
  * Packets of plan queue @p idx at sample @p s, from the queue's source
@@ -62,14 +79,11 @@ struct pace_group_phase {
 	uint64_t start_ns;
 	uint64_t end_ns;
 	struct pace_state state;   /**< Settings in force. */
-	double expected;           /**< bit/s: sum of its queues'. */
-	bool measured;
-	double achieved;           /**< bit/s: sum of its queues'. */
-	double error_pct;
-	bool within;
-	bool sender_limited;       /**< Short: a queue's sender was. */
-	bool device_lag;
-	uint64_t lag_left_out_ns;  /**< Time left out: the model was late. */
+	/**
+	 * Expected: the sum of its queues'; achieved: their bytes over the
+	 * group's own departures (the latest of its queues').
+	 */
+	struct pace_figure fig;
 };
 
 /**

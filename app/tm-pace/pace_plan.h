@@ -124,6 +124,16 @@ void pace_usage(FILE *out, const char *prog);
 /** Parse "1.5G", "200M", "10000": bits/s or packets/s, SI multipliers. */
 int pace_parse_rate(const char *s, uint64_t *out);
 
+/**
+ * A rate in bits/s as rte_tm takes it, in bytes/s: rounded down, so that
+ * a shaper never allows more than the plan asked.
+ */
+static inline uint64_t
+pace_bytes_per_s(uint64_t bits_per_s)
+{
+	return bits_per_s / 8;
+}
+
 /** Parse "64K", "1M", "1500": bytes, binary multipliers. */
 int pace_parse_size(const char *s, uint64_t *out);
 

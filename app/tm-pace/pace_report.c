@@ -89,13 +89,82 @@ fmt_rate(char *buf, size_t len, double v, const struct pace_shaper *sh)
 			 unit(sh));
 }
 
+/* An error in % as printed, "-" when there is none (nothing expected). */
+static const char *
+fmt_error(char *buf, size_t len, const struct pace_figure *f)
+{
+	if (!f->measured || isnan(f->error_pct))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%+.2f%%", shown_pct(f->error_pct));
+	return buf;
+}
+
+/*
+ * The status of a row (a queue's or a group's phase, or a live interval):
+ * what makes its figure no measure of pacing first, then its verdict.
+ * @p unreadable: a queue whose device gives no evidence it can be read
+ * from.
+ */
+static const char *
+figure_status(const struct pace_run *run, const struct pace_figure *f,
+	      bool unreadable)
+{
+	if (f->mtu_drops > 0)
+		return "MTU-DROPS";
+	if (f->errors > 0)
+		return "ERRORS";
+	if (f->stopped)
+		return "STOPPED";
+	if (!run->shaped)
+		return "UNSHAPED";
+	if (!f->measured)
+		return unreadable ? "UNREADABLE" : "too short";
+	if (f->idle)
+		return "idle";
+	return f->device_lag ? "DEVICE-LAG" : f->sender_limited ?
+	       "SENDER-LIMITED" : f->within ? "ok" : "OFF";
+}
+
+/* A row that measures pacing within tolerance (or has nothing to). */
+static bool
+figure_ok(const struct pace_run *run, const struct pace_figure *f)
+{
+	const char *st = figure_status(run, f, false);
+
+	return strcmp(st, "ok") == 0 || strcmp(st, "idle") == 0;
+}
+
+/* Why a row's status is what it is: after its figures. */
+static void
+figure_note(const struct pace_figure *f, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (f->errors > 0)
+		snprintf(buf, len, "  %" PRIu64 " error or flush completion(s),"
+			 " %" PRIu64 " queue reset(s)", f->errors,
+			 f->recoveries);
+	else if (f->stopped)
+		snprintf(buf, len, "  no departure in its last %.1f ms",
+			 (double)f->stopped_ns / 1e6);
+	else if (f->device_lag || f->sender_limited)
+		snprintf(buf, len, "  explained: lateness up to %.1f%%, "
+			 "senders %.1f%%", f->lag_explains_pct,
+			 f->sender_explains_pct);
+	else if (f->measured && !f->within && !f->idle &&
+		 (f->lag_explains_pct > 0 || f->sender_explains_pct > 0))
+		snprintf(buf, len, "  not explained: lateness at most %.1f%%, "
+			 "senders %.1f%%", f->lag_explains_pct,
+			 f->sender_explains_pct);
+}
+
 void
 pace_report_live(const struct pace_run *run)
 {
 	static unsigned int drawn;
 	const struct pace_sample *a, *b;
 	bool tty = isatty(STDOUT_FILENO);
-	char shaper[48], ach[48], prof[16];
+	char shaper[48], ach[48], prof[16], err[16];
 	unsigned int i;
 
 	if (run->opt.quiet || run->nb_samples < 2)
@@ -116,66 +185,37 @@ pace_report_live(const struct pace_run *run)
 	}
 	for (i = 0; i < run->opt.nb_queues; i++) {
 		const struct pace_qsample *qs = &b->q[i];
-		double r = pace_meter_rate(run, i, a, b);
-		double err = 100 * (r - qs->expected) / qs->expected;
 		uint64_t pkts = pace_meter_packets(run, i, b);
-
 		double full = pace_meter_ring_full_pct(i, a, b);
-		const char *note = "";
+		struct pace_figure f;
+		const char *st;
 
+		pace_meter_interval(run, i, a, b, &f);
+		st = figure_status(run, &f, false);
+		/* Only what says the figure is no measure of pacing. */
+		if (strcmp(st, "ok") == 0 || strcmp(st, "OFF") == 0 ||
+		    strcmp(st, "idle") == 0 || strcmp(st, "too short") == 0)
+			st = "";
 		fmt_config(shaper, sizeof(shaper), &qs->shaper, 0, -1, NULL);
-		fmt_rate(ach, sizeof(ach), r, &qs->shaper);
+		fmt_rate(ach, sizeof(ach), f.measured ? f.achieved : -1,
+			 &qs->shaper);
 		fmt_profile(prof, sizeof(prof), qs->profile_id);
-		if (!run->shaped)
-			note = "  UNSHAPED";
-		else if (run->have_lag && b->lag > a->lag &&
-			 err < -run->opt.tolerance_pct)
-			note = "  DEVICE-LAG";
-		else if (r >= 0 && full < 50 && err < -run->opt.tolerance_pct)
-			note = "  SENDER-LIMITED";
+		fmt_error(err, sizeof(err), &f);
 		if (tty) {
-			printf("\033[2K %5u  %-24s %7s  %-18s %+7.2f%% %12"
-			       PRIu64 " %4.0f%%%s\n", run->opt.queues[i].queue,
-			       shaper, prof, ach, r < 0 ? 0 : shown_pct(err),
-			       pkts, full, note);
+			printf("\033[2K %5u  %-24s %7s  %-18s %8s %12" PRIu64
+			       " %4.0f%%%s%s\n", run->opt.queues[i].queue,
+			       shaper, prof, ach, err, pkts, full,
+			       st[0] ? "  " : "", st);
 			drawn++;
 		} else {
-			printf("t=%.1fs queue %u %s achieved %s error %+.2f%% "
-			       "packets %" PRIu64 " ring-full %.0f%%%s\n",
+			printf("t=%.1fs queue %u %s achieved %s error %s "
+			       "packets %" PRIu64 " ring-full %.0f%%%s%s\n",
 			       (double)b->t_ns / 1e9, run->opt.queues[i].queue,
-			       shaper, ach, r < 0 ? 0 : shown_pct(err), pkts,
-			       full, note);
+			       shaper, ach, err, pkts, full, st[0] ? "  " : "",
+			       st);
 		}
 	}
 	fflush(stdout);
-}
-
-/*
- * The status of a measured row of a shaped port (a queue's or a group's):
- * a late device model explains it first, then a sender that fell short.
- */
-static const char *
-measured_status(bool device_lag, bool sender_limited, bool within)
-{
-	return device_lag ? "DEVICE-LAG" : sender_limited ? "SENDER-LIMITED" :
-	       within ? "ok" : "OFF";
-}
-
-static const char *
-phase_status(const struct pace_run *run, unsigned int idx,
-	     const struct pace_phase *ph)
-{
-	enum pace_source src = pace_meter_source(run, idx);
-
-	if (ph->mtu_drops > 0)
-		return "MTU-DROPS";
-	if (!run->shaped)
-		return "UNSHAPED";
-	if (!ph->measured)
-		return src == PACE_SRC_NONE || src == PACE_SRC_CQE ?
-		       "UNREADABLE" : "too short";
-	return measured_status(ph->device_lag, ph->sender_limited,
-			       ph->within);
 }
 
 /* Queues sharing @p profile with plan queue @p idx, as "4,5". */
@@ -274,10 +314,12 @@ print_change(const struct pace_run *run, const struct pace_applied_change *c)
 	char what[160];
 
 	fmt_change(run, c, what, sizeof(what));
-	printf("change at %.3fs: %s: %s%s%s\n", (double)c->t_ns / 1e9, what,
-	       c->ret == 0 ? "applied (" : !run->shaped ?
-	       "not applied (no hierarchy" : "REFUSED (", c->ret == 0 ?
-	       c->call : "", ")");
+	if (c->ret == 0)
+		printf("change at %.3fs: %s: applied (%s)\n",
+		       (double)c->t_ns / 1e9, what, c->call);
+	else
+		printf("change at %.3fs: %s: REFUSED: %s\n",
+		       (double)c->t_ns / 1e9, what, c->reason);
 }
 
 /* What the summary found, over all rows. */
@@ -286,24 +328,37 @@ struct verdict {
 	bool lag;
 	bool sender;
 	bool lag_left_out;  /* some average leaves a late interval out */
+	bool errors;
+	bool stopped;
 };
 
-/* Count one row in @p v: @p ok, measured and within tolerance. */
+/* Count one row in @p v. */
 static void
-verdict_add(struct verdict *v, bool ok, bool device_lag, bool sender_limited,
-	    uint64_t lag_left_out_ns)
+verdict_add(const struct pace_run *run, struct verdict *v,
+	    const struct pace_figure *f)
 {
-	v->all_ok &= ok;
-	v->lag |= device_lag;
-	v->sender |= sender_limited;
-	v->lag_left_out |= lag_left_out_ns > 0;
+	v->all_ok &= figure_ok(run, f);
+	v->lag |= f->device_lag;
+	v->sender |= f->sender_limited;
+	v->lag_left_out |= f->lag_left_out_ns > 0;
+	v->errors |= strcmp(figure_status(run, f, false), "ERRORS") == 0;
+	v->stopped |= strcmp(figure_status(run, f, false), "STOPPED") == 0;
 }
 
-#define ROW_FMT "%-22s %6.1fs  %-28s %7s %7s %4s  %-16s %-16s %+7.2f%% %10" \
-	PRIu64 " %4.0f%%  %s%s%s\n"
+#define ROW_FMT "%-22s %6.1fs  %-28s %7s %7s %4s  %-16s %-16s %8s %10" \
+	PRIu64 " %4.0f%%  %s%s%s%s\n"
 /* A group's row: no packets or ring of its own. */
 #define GROUP_ROW_FMT "%-22s %6.1fs  %-28s %7s %7s %4s  %-16s %-16s " \
-	"%+7.2f%% %10s %5s  %s\n"
+	"%8s %10s %5s  %s%s\n"
+
+/* A queue whose device gives no figure it can be read from. */
+static bool
+unreadable(const struct pace_run *run, unsigned int idx)
+{
+	enum pace_source src = pace_meter_source(run, idx);
+
+	return src == PACE_SRC_NONE || src == PACE_SRC_CQE;
+}
 
 static void
 summary_queue(const struct pace_run *run, unsigned int i, unsigned int depth,
@@ -311,14 +366,15 @@ summary_queue(const struct pace_run *run, unsigned int i, unsigned int depth,
 {
 	struct pace_phase ph[PACE_MAX_PHASES];
 	char name[40], cfg[64], ach[32], exp[32], with[64], burst[32];
-	char prof[16], pp[16];
+	char prof[16], pp[16], err[16], note[128];
 	unsigned int k, n = pace_meter_phases(run, i, ph, PACE_MAX_PHASES);
 	bool grouped = run->opt.nb_groups > 0;
 
 	snprintf(name, sizeof(name), "%*squeue %u", 2 * depth, "",
 		 run->opt.queues[i].queue);
 	for (k = 0; k < n; k++) {
-		const char *st = phase_status(run, i, &ph[k]);
+		const struct pace_figure *f = &ph[k].fig;
+		const char *st = figure_status(run, f, unreadable(run, i));
 		int g = run->initial.group[i];
 		unsigned int c;
 
@@ -330,12 +386,9 @@ summary_queue(const struct pace_run *run, unsigned int i, unsigned int depth,
 		fmt_config(cfg, sizeof(cfg), &ph[k].shaper,
 			   grouped ? ph[k].weight : 0,
 			   g != run->initial.group[i] ? g : -1, &run->opt);
-		if (ph[k].measured)
-			fmt_rate(ach, sizeof(ach), ph[k].achieved,
-				 &ph[k].shaper);
-		else
-			snprintf(ach, sizeof(ach), "-");
-		fmt_rate(exp, sizeof(exp), ph[k].expected, &ph[k].shaper);
+		fmt_rate(ach, sizeof(ach), f->measured ? f->achieved : -1,
+			 &ph[k].shaper);
+		fmt_rate(exp, sizeof(exp), f->expected, &ph[k].shaper);
 		if (ph[k].shaper.burst == 0)
 			snprintf(burst, sizeof(burst), "default");
 		else
@@ -347,15 +400,14 @@ summary_queue(const struct pace_run *run, unsigned int i, unsigned int depth,
 			snprintf(pp, sizeof(pp), "-");
 		else
 			snprintf(pp, sizeof(pp), "%d", ph[k].pp_index);
+		figure_note(f, note, sizeof(note));
 		printf(ROW_FMT, k == 0 ? name : "", (double)ph[k].start_ns / 1e9,
-		       cfg, burst, prof, pp, exp, ach,
-		       ph[k].measured ? shown_pct(ph[k].error_pct) : 0.0,
-		       ph[k].pkts, ph[k].ring_full_pct, st,
-		       k == n - 1 && with[0] ? "  shares profile with queue " :
-		       "", k == n - 1 ? with : "");
-		verdict_add(v, ph[k].measured && ph[k].within &&
-			    ph[k].mtu_drops == 0, ph[k].device_lag,
-			    ph[k].sender_limited, ph[k].lag_left_out_ns);
+		       cfg, burst, prof, pp, exp, ach, fmt_error(err,
+		       sizeof(err), f), ph[k].pkts, ph[k].ring_full_pct, st,
+		       note, k == n - 1 && with[0] ?
+		       "  shares profile with queue " : "",
+		       k == n - 1 ? with : "");
+		verdict_add(run, v, f);
 	}
 }
 
@@ -366,7 +418,7 @@ summary_group(const struct pace_run *run, int g, unsigned int depth,
 {
 	static struct pace_group_phase ph[PACE_MAX_PHASES];
 	const struct pace_shaper none = { 0 };
-	char name[40], cfg[64], ach[32], exp[32];
+	char name[40], cfg[64], ach[32], exp[32], err[16], note[128];
 	unsigned int k, n = pace_meter_group_phases(run, g, ph,
 						     PACE_MAX_PHASES);
 
@@ -376,7 +428,7 @@ summary_group(const struct pace_run *run, int g, unsigned int depth,
 		snprintf(name, sizeof(name), "%*sgroup %s", 2 * depth, "",
 			 run->opt.groups[g].name);
 	for (k = 0; k < n; k++) {
-		const char *st;
+		const struct pace_figure *f = &ph[k].fig;
 
 		if (g < 0)
 			snprintf(cfg, sizeof(cfg), "no shaper (port %s)",
@@ -384,22 +436,15 @@ summary_group(const struct pace_run *run, int g, unsigned int depth,
 		else
 			fmt_config(cfg, sizeof(cfg), &ph[k].state.gshaper[g],
 				   ph[k].state.gweight[g], -1, NULL);
-		fmt_rate(exp, sizeof(exp), ph[k].expected, &none);
-		if (ph[k].measured)
-			fmt_rate(ach, sizeof(ach), ph[k].achieved, &none);
-		else
-			snprintf(ach, sizeof(ach), "-");
-		st = !run->shaped ? "UNSHAPED" : !ph[k].measured ?
-		     "too short" : measured_status(ph[k].device_lag,
-						   ph[k].sender_limited,
-						   ph[k].within);
+		fmt_rate(exp, sizeof(exp), f->expected, &none);
+		fmt_rate(ach, sizeof(ach), f->measured ? f->achieved : -1,
+			 &none);
+		figure_note(f, note, sizeof(note));
 		printf(GROUP_ROW_FMT, k == 0 ? name : "",
 		       (double)ph[k].start_ns / 1e9, cfg, "", "", "", exp, ach,
-		       ph[k].measured ? shown_pct(ph[k].error_pct) : 0.0, "",
-		       "", st);
-		verdict_add(v, ph[k].measured && ph[k].within,
-			    ph[k].device_lag, ph[k].sender_limited,
-			    ph[k].lag_left_out_ns);
+		       fmt_error(err, sizeof(err), f), "", "",
+		       figure_status(run, f, false), note);
+		verdict_add(run, v, f);
 	}
 }
 
@@ -426,7 +471,7 @@ pace_report_summary(const struct pace_run *run)
 {
 	struct verdict v = { .all_ok = true };
 	bool all_ok, lag, sender;
-	unsigned int i;
+	unsigned int i, refused = 0;
 
 	printf("\nSummary: port %u (%s, driver %s), %.1fs of %s time, "
 	       "tolerance %.1f%%%s\n", run->port_id, run->port_name,
@@ -446,12 +491,16 @@ pace_report_summary(const struct pace_run *run)
 	all_ok = v.all_ok;
 	lag = v.lag;
 	sender = v.sender;
-	for (i = 0; i < run->nb_changes; i++)
+	for (i = 0; i < run->nb_changes; i++) {
 		print_change(run, &run->changes[i]);
+		refused += run->changes[i].ret != 0;
+	}
 	if (run->opt.nb_groups > 0)
 		printf("expected: what the settings give with every queue "
 		       "backlogged (doc/guides/tm_pace.rst); a group's and "
-		       "the root's figures are the sums of their queues'\n");
+		       "the root's expected rates are the sums of their "
+		       "queues', their achieved rates their queues' bytes "
+		       "over their own departures\n");
 	for (i = 0; i < run->opt.nb_queues; i++) {
 		if (pace_meter_source(run, i) != pace_meter_source(run, 0))
 			break;
@@ -467,13 +516,27 @@ pace_report_summary(const struct pace_run *run)
 			       "completion with a time stamp it could be "
 			       "read from: no rate is given for it\n",
 			       run->opt.queues[i].queue);
+	if (v.errors)
+		printf("ERRORS: the device completed WQEs of the queues marked "
+		       "ERRORS in error (error or flush completions; the "
+		       "driver reset their send queues): frames were lost, "
+		       "whatever the rate\n");
+	if (v.stopped)
+		printf("STOPPED: the queues and groups marked STOPPED sent "
+		       "nothing at the end of their phase for longer than %u "
+		       "of their frames take, %.0f ms and half the tolerance "
+		       "of the phase: the time since their last departure "
+		       "counts in their rate\n", PACE_STOP_FRAMES,
+		       (double)PACE_STOP_MIN_NS / 1e6);
 	if (sender && run->shaped)
-		printf("SENDER-LIMITED: the Tx ring had room while the rate "
-		       "fell short (or, above its share in a group, a "
-		       "sibling's did, and the group gave its share away): "
-		       "this machine could not send fast enough; "
-		       "those figures do not measure pacing (use more lcores, "
-		       "bigger frames or lower rates)\n");
+		printf("SENDER-LIMITED: the senders posted less than the "
+		       "expected rate while their Tx rings had room (or, above "
+		       "its share, a row's rivals' did, and the scheduler "
+		       "gave their share away), and that shortfall accounts "
+		       "for the error (the row's note says how much): this "
+		       "machine could not send fast enough; those figures do "
+		       "not measure pacing (use more lcores, bigger frames or "
+		       "lower rates)\n");
 	if (run->have_lag && run->nb_samples > 0 &&
 	    run->samples[run->nb_samples - 1].lag > 0) {
 		const struct pace_sample *last =
@@ -481,18 +544,18 @@ pace_report_summary(const struct pace_run *run)
 
 		if (lag)
 			printf("DEVICE-LAG: the emulated device fell behind "
-			       "real time (%" PRIu64 " %s, worst %.0f us late): "
-			       "completions came late, the rates marked "
-			       "DEVICE-LAG do not measure pacing (fewer or "
-			       "slower queues, a less busy machine, or "
+			       "real time (%" PRIu64 " %s, worst %.0f us late), "
+			       "and that lateness accounts for the error of the "
+			       "rows marked DEVICE-LAG (the row's note says how "
+			       "much it can): they do not measure pacing (fewer "
+			       "or slower queues, a less busy machine, or "
 			       "clock=virtual)\n", last->lag, run->lag_name,
 			       (double)last->max_lag_ns / 1e3);
 		else
 			printf("note: the emulated device was late %" PRIu64
-			       " times (%s, worst %.0f us); lateness can only "
-			       "lower rates and no queue fell outside its "
-			       "tolerance, so the figures stand\n", last->lag,
-			       run->lag_name,
+			       " times (%s, worst %.0f us); that lateness "
+			       "accounts for no row's error: the figures "
+			       "stand\n", last->lag, run->lag_name,
 			       (double)last->max_lag_ns / 1e3);
 		if (v.lag_left_out)
 			printf("averages over the sample intervals in which "
@@ -507,15 +570,15 @@ pace_report_summary(const struct pace_run *run)
 		       "rates are what the port took unshaped, not pacing\n");
 	if (!run->shaped)
 		printf("RESULT: no pacing measured (the plan was refused)\n");
-	else if (lag || sender)
-		printf("RESULT: %s, but NOT a measure of pacing (%s)\n",
-		       all_ok ? "every queue within tolerance" :
-		       "NOT every queue within tolerance",
-		       lag ? "DEVICE-LAG" : "SENDER-LIMITED");
 	else
-		printf("RESULT: %s\n", all_ok ?
+		printf("RESULT: %s%s%s%s%s\n", all_ok ?
 		       "every queue within tolerance" :
-		       "NOT every queue within tolerance");
+		       "NOT every queue within tolerance", lag || sender ?
+		       ", but NOT a measure of pacing (" : "",
+		       lag ? "DEVICE-LAG" : sender ? "SENDER-LIMITED" : "",
+		       lag || sender ? ")" : "", refused > 0 ?
+		       "; a change was REFUSED: the plan was not carried "
+		       "out" : "");
 	fflush(stdout);
 	return all_ok && run->shaped && !lag && !sender;
 }
@@ -527,7 +590,44 @@ json_shaper(FILE *f, const struct pace_shaper *sh)
 		"\"%s\", \"burst\": %" PRIu64 ", \"tm_peak_rate\": %" PRIu64
 		"}", sh->packet_mode ? "packets" : "bytes", sh->rate,
 		unit(sh), sh->burst,
-		sh->packet_mode ? sh->rate : (sh->rate + 4) / 8);
+		sh->packet_mode ? sh->rate : pace_bytes_per_s(sh->rate));
+}
+
+/*
+ * The fields of a row's figure, every row alike; @p *all_ok and
+ * @p *reliable cleared by a row that is not ok, or no measure of pacing.
+ */
+static void
+json_figure(FILE *f, const struct pace_run *run, const struct pace_figure *x,
+	    const char *status, bool *all_ok, bool *reliable)
+{
+	fprintf(f, "\"expected\": %.1f, \"measured\": %s, ", x->expected,
+		x->measured ? "true" : "false");
+	if (x->measured)
+		fprintf(f, "\"achieved\": %.1f, ", x->achieved);
+	else
+		fprintf(f, "\"achieved\": null, ");
+	if (x->measured && !isnan(x->error_pct))
+		fprintf(f, "\"error_pct\": %.4f, ", x->error_pct);
+	else
+		fprintf(f, "\"error_pct\": null, ");
+	fprintf(f, "\"within_tolerance\": %s, \"idle\": %s, "
+		"\"errors\": %" PRIu64 ", \"recoveries\": %" PRIu64 ", "
+		"\"mtu_drops\": %" PRIu64 ", \"stopped\": %s, "
+		"\"stopped_s\": %.6f, \"sender_limited\": %s, "
+		"\"sender_explains_pct\": %.2f, \"device_lag\": %s, "
+		"\"lag_explains_pct\": %.2f, \"lag_left_out_s\": %.1f, "
+		"\"status\": \"%s\"}",
+		x->within ? "true" : "false", x->idle ? "true" : "false",
+		x->errors, x->recoveries, x->mtu_drops,
+		x->stopped ? "true" : "false", (double)x->stopped_ns / 1e9,
+		x->sender_limited ? "true" : "false", x->sender_explains_pct,
+		x->device_lag ? "true" : "false", x->lag_explains_pct,
+		(double)x->lag_left_out_ns / 1e9, status);
+	if (!figure_ok(run, x))
+		*all_ok = false;
+	if (x->device_lag || x->sender_limited)
+		*reliable = false;
 }
 
 static void
@@ -543,33 +643,17 @@ json_phases(FILE *f, const struct pace_run *run, unsigned int idx,
 			"\"configured\": %" PRIu64 ", \"unit\": \"%s\", "
 			"\"burst\": %" PRIu64 ", \"profile_id\": %u, "
 			"\"pp_index\": %d, \"committed\": %" PRIu64 ", "
-			"\"weight\": %u, \"expected\": %.1f, "
-			"\"measured\": %s, ",
+			"\"weight\": %u, \"packets\": %" PRIu64 ", "
+			"\"ring_full_pct\": %.2f, ",
 			(double)ph[k].start_ns / 1e9,
 			(double)ph[k].end_ns / 1e9, ph[k].shaper.rate,
 			unit(&ph[k].shaper), ph[k].shaper.burst,
 			ph[k].profile_id, ph[k].pp_index,
-			ph[k].shaper.committed, ph[k].weight, ph[k].expected,
-			ph[k].measured ? "true" : "false");
-		if (ph[k].measured)
-			fprintf(f, "\"achieved\": %.1f, \"error_pct\": %.4f, ",
-				ph[k].achieved, ph[k].error_pct);
-		else
-			fprintf(f, "\"achieved\": null, \"error_pct\": null, ");
-		fprintf(f, "\"packets\": %" PRIu64 ", \"ring_full_pct\": %.2f, "
-			"\"within_tolerance\": %s, \"sender_limited\": %s, "
-			"\"device_lag\": %s, \"lag_left_out_s\": %.1f, "
-			"\"status\": \"%s\"}%s\n",
-			ph[k].pkts, ph[k].ring_full_pct,
-			ph[k].within ? "true" : "false",
-			ph[k].sender_limited ? "true" : "false",
-			ph[k].device_lag ? "true" : "false",
-			(double)ph[k].lag_left_out_ns / 1e9,
-			phase_status(run, idx, &ph[k]), k + 1 < n ? "," : "");
-		if (!ph[k].measured || !ph[k].within)
-			*all_ok = false;
-		if (ph[k].device_lag || ph[k].sender_limited)
-			*reliable = false;
+			ph[k].shaper.committed, ph[k].weight, ph[k].pkts,
+			ph[k].ring_full_pct);
+		json_figure(f, run, &ph[k].fig, figure_status(run, &ph[k].fig,
+			    unreadable(run, idx)), all_ok, reliable);
+		fprintf(f, "%s\n", k + 1 < n ? "," : "");
 	}
 	fprintf(f, "      ],\n");
 }
@@ -637,23 +721,9 @@ json_group(FILE *f, const struct pace_run *run, int g, bool comma,
 				ph[k].state.gshaper[g].rate,
 				ph[k].state.gshaper[g].committed,
 				ph[k].state.gweight[g]);
-		fprintf(f, "\"unit\": \"bit/s\", \"expected\": %.1f, ",
-			ph[k].expected);
-		if (ph[k].measured)
-			fprintf(f, "\"achieved\": %.1f, \"error_pct\": %.4f, ",
-				ph[k].achieved, ph[k].error_pct);
-		else
-			fprintf(f, "\"achieved\": null, \"error_pct\": null, ");
-		fprintf(f, "\"within_tolerance\": %s, \"sender_limited\": %s, "
-			"\"device_lag\": %s, \"lag_left_out_s\": %.1f}",
-			ph[k].within ? "true" : "false",
-			ph[k].sender_limited ? "true" : "false",
-			ph[k].device_lag ? "true" : "false",
-			(double)ph[k].lag_left_out_ns / 1e9);
-		if (!ph[k].measured || !ph[k].within)
-			*all_ok = false;
-		if (ph[k].device_lag || ph[k].sender_limited)
-			*reliable = false;
+		fprintf(f, "\"unit\": \"bit/s\", ");
+		json_figure(f, run, &ph[k].fig, figure_status(run, &ph[k].fig,
+			    false), all_ok, reliable);
 	}
 	fprintf(f, "]}");
 }
@@ -727,8 +797,10 @@ pace_report_json(const struct pace_run *run, const char *path)
 		json_str_write(f, what);
 		fprintf(f, ", \"calls\": ");
 		json_str_write(f, c->call);
-		fprintf(f, ", \"applied\": %s, \"errno\": %d}",
+		fprintf(f, ", \"applied\": %s, \"errno\": %d, \"reason\": ",
 			c->ret == 0 ? "true" : "false", -c->ret);
+		json_str_write(f, c->reason);
+		fprintf(f, "}");
 	}
 	fprintf(f, "],\n  \"queues\": [\n");
 	for (i = 0; i < run->opt.nb_queues; i++) {

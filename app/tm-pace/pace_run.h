@@ -38,6 +38,8 @@ struct pace_qsample {
 	uint64_t wire_last_ns;      /**< Last departure, device time; 0 unknown. */
 	int32_t pp_index;           /**< Device pacing entry, -1 unknown. */
 	uint64_t wire_mtu_drops;    /**< Frames dropped at the port (MTU). */
+	uint64_t errors;            /**< Error and flush completions. */
+	uint64_t recoveries;        /**< Times the driver reset its SQ. */
 	bool cqe_ok;                /**< Completion evidence read. */
 	struct pace_hw_cqe cqe;     /**< Real mlx5-tm NIC (pace_hw.h). */
 	uint64_t q_pkts;
@@ -51,6 +53,8 @@ struct pace_qsample {
 /** One sample of every planned queue. */
 struct pace_sample {
 	uint64_t t_ns;              /**< Since the start of traffic. */
+	/** Device time when taken (departures' clock), 0 unknown. */
+	uint64_t device_ns;
 	uint64_t lag;               /**< Device-model late passes so far. */
 	uint64_t max_lag_ns;        /**< Largest lateness so far. */
 	uint64_t interval_lag_ns;   /**< Largest lateness since the last. */
@@ -83,8 +87,37 @@ struct pace_applied_change {
 	int plan_idx;               /**< Queue changed, -1 for a group. */
 	char call[64];              /**< rte_tm calls made. */
 	int ret;                    /**< 0 or the refusal's -errno. */
+	/** Why it was refused: the call, the error and the driver's word. */
+	char reason[sizeof(((struct pace_tm_failure *)0)->call) +
+		    sizeof(((struct pace_tm_failure *)0)->message) + 96];
 	struct pace_state before;
 	struct pace_state after;    /**< Equal to before when refused. */
+};
+
+/**
+ * What a row (a queue's or a group's phase) measured over its window, and
+ * what explains an error: the same fields and rules for every row.
+ */
+struct pace_figure {
+	double expected;            /**< What the configuration gives. */
+	bool measured;              /**< Long enough to average. */
+	double achieved;            /**< bit/s, or pkt/s for packet mode. */
+	double error_pct;           /**< NAN when nothing is expected. */
+	bool within;                /**< Within tolerance, or idle. */
+	bool idle;                  /**< Nothing expected, nothing sent. */
+	/** No departure for stopped_ns at the end of the window. */
+	bool stopped;
+	uint64_t stopped_ns;
+	uint64_t errors;            /**< Error and flush completions. */
+	uint64_t recoveries;        /**< SQ resets after an error. */
+	uint64_t mtu_drops;         /**< Frames the port dropped (MTU). */
+	/** Error explained by the device model's lateness, and up to what. */
+	bool device_lag;
+	double lag_explains_pct;
+	uint64_t lag_left_out_ns;   /**< Time left out: the model was late. */
+	/** Error explained by senders that fell short, and up to what. */
+	bool sender_limited;
+	double sender_explains_pct;
 };
 
 /** Figures of one queue over one constant-shaper phase. */
@@ -95,18 +128,10 @@ struct pace_phase {
 	struct pace_shaper shaper;
 	uint32_t profile_id;
 	int32_t pp_index;           /**< Device pacing entry, -1 unknown. */
-	bool measured;              /**< Long enough to average. */
-	double achieved;            /**< bit/s, or pkt/s for packet mode. */
-	double expected;            /**< What the configuration gives. */
 	uint32_t weight;
-	double error_pct;
 	uint64_t pkts;
 	double ring_full_pct;       /**< Bursts that met a full ring. */
-	bool within;
-	bool sender_limited;
-	bool device_lag;
-	uint64_t lag_left_out_ns;   /**< Time left out: the model was late. */
-	uint64_t mtu_drops;         /**< Frames the port dropped (MTU). */
+	struct pace_figure fig;
 };
 
 #define PACE_MAX_PHASES (PACE_MAX_CHANGES + 1)
@@ -129,6 +154,11 @@ struct pace_run {
 	bool wire_from_model;       /**< Departure times known. */
 	uint64_t xid_wire_pkts[PACE_MAX_QUEUES];
 	uint64_t xid_wire_bytes[PACE_MAX_QUEUES];
+	/** The port counts each queue's error completions and resets. */
+	bool have_errors[PACE_MAX_QUEUES];
+	uint64_t xid_error_cqes[PACE_MAX_QUEUES];
+	uint64_t xid_flush_cqes[PACE_MAX_QUEUES];
+	uint64_t xid_recoveries[PACE_MAX_QUEUES];
 	bool have_lag;              /**< Emulated device in real time. */
 	char lag_name[64];
 	uint64_t line_bps;          /**< Port link speed, 0 unknown. */
@@ -144,14 +174,18 @@ struct pace_run {
 };
 
 /**
- * Fill the expected rates of @p st from its settings: with every planned
- * queue backlogged, each node's rate is shared among its children in
- * proportion to their targets (committed rate plus a weighted part of
- * what the committed rates leave of the smallest ceiling on the node's
- * path from the root, or the line rate: the rule mlx5-tm programs as
- * bw_share), a child capped below its part (by its ceiling
- * or its own demand) giving the rest to its siblings; group ceilings are
- * applied in whole Mbit/s, rounded down, as the device holds them.
+ * Fill the expected rates of @p st from its settings, on the tree laid
+ * out in run->tm (pace_tm_layout(); none without it): with every planned
+ * queue backlogged, each child gets min(its own limit, its weighted
+ * max-min share of what its parent gets), shares in proportion to the
+ * targets (committed rate plus a weighted part of what the committed
+ * rates leave of the smallest ceiling on the path from the root, or the
+ * line rate: the rule mlx5-tm programs as bw_share), in L2 bytes; a tree
+ * with no scheduling element (no non-leaf shaper, every weight 1, no
+ * committed rate, or a port without weighted scheduling) shares the line
+ * packet-fair. The line carries max(len, 60) + 24 bytes of line time per
+ * frame (run->line_bps, 0 unknown); group ceilings count in whole Mbit/s,
+ * rounded down, as the device holds them.
  */
 void pace_expect(const struct pace_run *run, struct pace_state *st);
 

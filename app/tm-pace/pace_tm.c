@@ -113,6 +113,8 @@ refused(struct pace_tm *tm, int ret, const struct rte_tm_error *err,
 		"(the driver gave no message)");
 	if (tm->nb_failures < PACE_TM_MAX_ERRORS)
 		tm->failures[tm->nb_failures++] = f;
+	tm->last_refusal = f;
+	tm->nb_refusals++;
 	return -f.errnum;
 }
 
@@ -125,8 +127,8 @@ shaper_to_params(const struct pace_shaper *sh, struct rte_tm_shaper_params *p)
 		p->peak.rate = sh->rate;
 	} else {
 		/* The plan is in bits/s; rte_tm counts bytes/s. */
-		p->peak.rate = (sh->rate + 4) / 8;
-		p->committed.rate = (sh->committed + 4) / 8;
+		p->peak.rate = pace_bytes_per_s(sh->rate);
+		p->committed.rate = pace_bytes_per_s(sh->committed);
 	}
 	p->peak.size = sh->burst;
 }
@@ -338,12 +340,11 @@ leaf_parents(struct pace_tm *tm, uint16_t nb_txq,
 }
 
 /* The nodes of the plan, parents first, with their shapers. */
-static int
+static void
 plan_nodes(struct pace_tm *tm, uint16_t nb_txq, const struct pace_options *opt)
 {
 	unsigned int i;
 	uint16_t q;
-	int ret;
 
 	new_node(tm, PACE_TM_ROOT_ID, PACE_TM_ROOT, -1, 1);
 	for (i = 0; i < opt->nb_groups; i++) {
@@ -356,12 +357,6 @@ plan_nodes(struct pace_tm *tm, uint16_t nb_txq, const struct pace_options *opt)
 		tm->nodes[n].group = (int)i;
 		tm->nodes[n].shaper = gp->shaper;
 		tm->group_node[i] = n;
-		if (gp->shaper.rate != 0) {
-			ret = profile_get(tm, &gp->shaper, opt->share,
-					  &tm->nodes[n].profile);
-			if (ret < 0)
-				return ret;
-		}
 	}
 	leaf_parents(tm, nb_txq, opt);
 	/* Queues outside the plan get leaves without a shaper. */
@@ -374,52 +369,58 @@ plan_nodes(struct pace_tm *tm, uint16_t nb_txq, const struct pace_options *opt)
 				 qp == NULL ? 1 : qp->place.weight);
 
 		tm->leaf_node[q] = n;
-		if (qp == NULL)
-			continue;
-		tm->nodes[n].shaper = qp->shaper;
-		if (qp->shaper.rate != 0) {
-			ret = profile_get(tm, &qp->shaper, opt->share,
-					  &tm->nodes[n].profile);
-			if (ret < 0)
-				return ret;
-		}
+		if (qp != NULL)
+			tm->nodes[n].shaper = qp->shaper;
 	}
-	return 0;
 }
 
-int
-pace_tm_build(struct pace_tm *tm, uint16_t port_id, uint16_t nb_txq,
-	      const struct pace_options *opt)
+void
+pace_tm_layout(struct pace_tm *tm, uint16_t port_id, uint16_t nb_txq,
+	       const struct pace_options *opt)
 {
-	struct rte_tm_error err = { 0 };
 	unsigned int i;
-	int ret;
 
 	memset(tm, 0, sizeof(*tm));
 	tm->port_id = port_id;
 	tm->next_profile_id = 1;
 	for (i = 0; i < PACE_MAX_QUEUES; i++)
 		tm->leaf_node[i] = -1;
+	plan_nodes(tm, nb_txq, opt);
+}
 
-	ret = rte_tm_capabilities_get(port_id, &tm->caps, &err);
+int
+pace_tm_build(struct pace_tm *tm, const struct pace_options *opt)
+{
+	struct rte_tm_error err = { 0 };
+	unsigned int i;
+	int ret;
+
+	ret = rte_tm_capabilities_get(tm->port_id, &tm->caps, &err);
 	if (ret != 0)
 		return refused(tm, ret, &err, "rte_tm_capabilities_get(port "
-			       "%u)", port_id);
+			       "%u)", tm->port_id);
 	tm->caps_ok = true;
 	print_caps(tm);
 
-	ret = plan_nodes(tm, nb_txq, opt);
-	if (ret < 0)
-		return ret;
+	/* Profiles first, in node order (parents first). */
+	for (i = 0; i < tm->nb_nodes; i++) {
+		struct pace_tm_node *n = &tm->nodes[i];
+
+		if (n->shaper.rate == 0)
+			continue;
+		ret = profile_get(tm, &n->shaper, opt->share, &n->profile);
+		if (ret < 0)
+			return ret;
+	}
 	for (i = 0; i < tm->nb_nodes; i++) {
 		ret = add_node(tm, opt, &tm->nodes[i]);
 		if (ret < 0)
 			return ret;
 	}
-	ret = rte_tm_hierarchy_commit(port_id, 1, &err);
+	ret = rte_tm_hierarchy_commit(tm->port_id, 1, &err);
 	if (ret != 0)
 		return refused(tm, ret, &err, "rte_tm_hierarchy_commit(port "
-			       "%u)", port_id);
+			       "%u)", tm->port_id);
 	tm->committed = true;
 	return 0;
 }

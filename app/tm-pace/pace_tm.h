@@ -80,20 +80,31 @@ struct pace_tm {
 	int leaf_parent[PACE_MAX_GROUPS + 1];
 	struct pace_tm_failure failures[PACE_TM_MAX_ERRORS];
 	unsigned int nb_failures;
+	unsigned int nb_refusals;        /**< All of them, kept or not. */
+	struct pace_tm_failure last_refusal;
 };
 
 /** Name of an rte_tm error type ("RTE_TM_ERROR_TYPE_..."). */
 const char *pace_tm_error_type_name(enum rte_tm_error_type type);
 
 /**
- * Build and commit the hierarchy of @p opt on a configured, stopped port
- * with @p nb_txq Tx queues. Every refusal is printed (call, errno, error
- * type, driver message) and recorded in @p tm->failures.
+ * Lay out the hierarchy of @p opt for port @p port_id with @p nb_txq Tx
+ * queues in @p tm: the nodes the tool will add, parents first, with
+ * their weights and shapers (no rte_tm call: the expected rates follow
+ * this tree whether or not the port takes it).
+ */
+void pace_tm_layout(struct pace_tm *tm, uint16_t port_id, uint16_t nb_txq,
+		    const struct pace_options *opt);
+
+/**
+ * Add the shaper profiles and nodes laid out in @p tm (pace_tm_layout())
+ * to its configured, stopped port and commit them. Every refusal is
+ * printed (call, errno, error type, driver message) and recorded in
+ * @p tm->failures.
  *
  * @return 0, or a negative errno of the first refusal.
  */
-int pace_tm_build(struct pace_tm *tm, uint16_t port_id, uint16_t nb_txq,
-		  const struct pace_options *opt);
+int pace_tm_build(struct pace_tm *tm, const struct pace_options *opt);
 
 /**
  * Apply a change (--at) on the running port: a new shaper is a profile

@@ -27,6 +27,9 @@ const char *const mlx5_emu_config_keys[] = {
 	"cap_pp_typical_size",
 	"cap_wqe_rate_pp",
 	"line_rate",
+	"link_max_speed",
+	"pci_device_id",
+	"mtu_set",
 	"cap_log_max_wq_sz",
 	"cap_log_max_cq_sz",
 	"cap_inline_mode",
@@ -52,6 +55,9 @@ const char *const mlx5_emu_config_keys[] = {
 	"sched_zero_bw_share",
 	"sched_sq_pp_and_group",
 	"sched_root_values",
+	"sched_id_base",
+	"sched_create_sq_group",
+	"sched_modify_sq_group",
 	"cap_sq_ts_format",
 	"cap_packet_pacing_uid",
 	"mtu",
@@ -80,6 +86,8 @@ mlx5_emu_config_init(struct mlx5_emu_config *cfg, const char *profile)
 	cfg->pp_typical_size = -1;
 	cfg->wqe_rate_pp = -1;
 	cfg->line_rate_mbps = -1;
+	cfg->link_max_speed_mbps = -1;
+	cfg->pci_device_id = -1;
 	cfg->log_max_wq_sz = -1;
 	cfg->log_max_cq_sz = -1;
 	cfg->wqe_inline_mode = -1;
@@ -95,6 +103,7 @@ mlx5_emu_config_init(struct mlx5_emu_config *cfg, const char *profile)
 	cfg->eswitch_switchdev = 0;
 	cfg->pp_foreign = 0;
 	cfg->rst2rdy_pp_ignore = 0;
+	cfg->mtu_set_ignore = 0;
 	return 0;
 }
 
@@ -389,6 +398,8 @@ static const struct emu_int_key emu_int_keys[] = {
 	EMU_KEY("lag_threshold_us", lag_threshold_us, 1, 60000000,
 		"microseconds, 1..60000000"),
 	EMU_KEY("cap_packet_pacing_uid", packet_pacing_uid, 0, 1, "0 or 1"),
+	EMU_KEY("pci_device_id", pci_device_id, 0, UINT16_MAX,
+		"a PCI device id, 0..0xffff (0xa2d2: BlueField)"),
 	EMU_KEY("mtu", mtu, EMU_MIN_MTU, EMU_MAX_MTU,
 		"a netdev MTU in bytes, 68..9960"),
 	EMU_KEY("pp_foreign", pp_foreign, 0, UINT16_MAX,
@@ -408,8 +419,10 @@ struct emu_name_key {
 static const struct emu_name_key emu_name_keys[] = {
 	EMU_NAMES("cap_sq_ts_format", sq_ts_format, "free_run", "rt", "both"),
 	EMU_NAMES("link", link_up, "down", "up"),
-	EMU_NAMES("eswitch", eswitch_switchdev, "legacy", "switchdev"),
+	EMU_NAMES("eswitch", eswitch_switchdev, "legacy", "switchdev",
+		  "representor"),
 	EMU_NAMES("rst2rdy_pp", rst2rdy_pp_ignore, "apply", "ignore"),
+	EMU_NAMES("mtu_set", mtu_set_ignore, "apply", "ignore"),
 };
 
 /* Set a named-value key; -ENOENT when @p key is not one. */
@@ -481,6 +494,20 @@ mlx5_emu_config_set(struct mlx5_emu_config *cfg, const char *key,
 				"number with suffix M or G (25G, 400G), above "
 				"0", value);
 		cfg->line_rate_mbps = (int64_t)v;
+		return 0;
+	}
+	if (strcmp(key, "link_max_speed") == 0) {
+		/* A port that reports no link mode: 0, unknown. */
+		if (strcmp(value, "unknown") == 0) {
+			cfg->link_max_speed_mbps = 0;
+			return 0;
+		}
+		if (!emu_parse_rate_mbps(value, &v))
+			return emu_cfg_error(err, errlen,
+				"link_max_speed='%s': expected Mb/s (100000) "
+				"or a number with suffix M or G (25G, 400G), "
+				"above 0, or unknown", value);
+		cfg->link_max_speed_mbps = (int64_t)v;
 		return 0;
 	}
 	if (strcmp(key, "cpus") == 0) {

@@ -27,14 +27,6 @@
 #include "emu_internal.h"
 #include "emu_sched.h"
 
-enum emu_cmd_kind {
-	EMU_CMD_GENERAL,
-	EMU_CMD_CREATE,
-	EMU_CMD_DESTROY,
-	EMU_CMD_MODIFY,
-	EMU_CMD_QUERY,
-};
-
 /* A handler returns a PRM status and sets *synd when it is not OK. */
 typedef uint8_t (*emu_cmd_fn)(struct mlx5_emu *emu, const void *in,
 			      size_t inlen, void *out, uint32_t *synd);
@@ -571,7 +563,12 @@ emu_cmd_create_sq(struct mlx5_emu *emu, const void *in,
 	if (!emu_pp_index_valid(emu, (uint16_t)pp_index))
 		EMU_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR,
 			 MLX5_EMU_SYND_BAD_PP_INDEX);
-	group = MLX5_GET(sqc, sqc, qos_queue_group_id);
+	/*
+	 * Devarg sched_create_sq_group=ignore: firmware that leaves the
+	 * field alone (unverified; no public code sets it in CREATE_SQ).
+	 */
+	group = emu->cfg.sched.create_sq_group_ignore ? 0 :
+		MLX5_GET(sqc, sqc, qos_queue_group_id);
 	st = emu_sched_sq_check(emu, group, (uint16_t)pp_index, synd);
 	if (st != MLX5_CMD_STAT_OK)
 		return st;
@@ -703,6 +700,12 @@ emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in,
 	if (set_pp && !emu_pp_index_valid(emu, (uint16_t)pp_index))
 		EMU_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR,
 			 MLX5_EMU_SYND_BAD_PP_INDEX);
+	/* Bit 2 where the device has no NIC scheduling (unverified). */
+	if (set_group) {
+		st = emu_sched_sq_group_bit(emu, synd);
+		if (st != MLX5_CMD_STAT_OK)
+			return st;
+	}
 	st = emu_sched_sq_check(emu, set_group ? group : sq->qos_group,
 				set_pp ? (uint16_t)pp_index : sq->pp_index,
 				synd);
@@ -716,7 +719,9 @@ emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in,
 		set_pp = false;
 	if (set_pp)
 		emu_engine_sq_set_pp(emu, sq, (uint16_t)pp_index);
-	if (set_group)
+	/* sched_modify_sq_group=ignore: accepted, nothing moves. */
+	if (set_group &&
+	    emu->cfg.sched.modify_sq_group != MLX5_EMU_SQ_GROUP_BIT_IGNORE)
 		emu_sq_sched_attach(emu, sq, (uint16_t)group);
 	if (next == MLX5_SQC_STATE_RST) {
 		sq->state = MLX5_SQC_STATE_RST;
@@ -827,6 +832,18 @@ static const struct emu_cmd emu_cmds[] = {
 	EMU_CMD(DESTROY_SCHEDULING_ELEMENT, "", destroy_scheduling_element_in,
 		destroy_scheduling_element_out, emu_sched_cmd_destroy,
 		EMU_CMD_DESTROY, EMU_OBJ_SCHED),
+	/* Sizes of the header: each object type has its own (below). */
+	EMU_CMD(CREATE_GENERAL_OBJECT, "", general_obj_in_cmd_hdr,
+		general_obj_out_cmd_hdr, NULL, EMU_CMD_CREATE,
+		EMU_OBJ_GENERAL),
+	EMU_CMD(MODIFY_GENERAL_OBJECT, "", general_obj_in_cmd_hdr,
+		general_obj_out_cmd_hdr, NULL, EMU_CMD_MODIFY,
+		EMU_OBJ_GENERAL),
+	EMU_CMD(QUERY_GENERAL_OBJECT, "", general_obj_in_cmd_hdr,
+		general_obj_out_cmd_hdr, NULL, EMU_CMD_QUERY, EMU_OBJ_GENERAL),
+	EMU_CMD(DESTROY_GENERAL_OBJECT, "", general_obj_in_cmd_hdr,
+		general_obj_out_cmd_hdr, NULL, EMU_CMD_DESTROY,
+		EMU_OBJ_GENERAL),
 	EMU_CMD(CREATE_TIS, "", create_tis_in, create_tis_out,
 		emu_cmd_create_tis, EMU_CMD_CREATE, EMU_OBJ_TIS),
 	EMU_CMD(MODIFY_TIS, "", modify_tis_in, modify_tis_out,
@@ -854,6 +871,70 @@ static const struct emu_cmd emu_cmds[] = {
 };
 
 #define EMU_NB_CMDS (sizeof(emu_cmds) / sizeof(emu_cmds[0]))
+
+/* A general object type: its command sizes and handlers, by kind. */
+struct emu_gen_obj {
+	uint16_t obj_type;
+	enum emu_obj_type type;
+	size_t in_sz[EMU_CMD_QUERY + 1];
+	size_t out_sz[EMU_CMD_QUERY + 1];
+	emu_cmd_fn fn[EMU_CMD_QUERY + 1];
+};
+
+#define EMU_HDR_IN MLX5_ST_SZ_BYTES(general_obj_in_cmd_hdr)
+#define EMU_HDR_OUT MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr)
+
+static const struct emu_gen_obj emu_gen_objs[] = {
+	{
+		.obj_type = MLX5_GENERAL_OBJ_TYPE_SCHEDULING_ELEMENT,
+		.type = EMU_OBJ_SCHED_GEN,
+		.in_sz = {
+			[EMU_CMD_CREATE] =
+				MLX5_ST_SZ_BYTES(create_sched_elem_in),
+			[EMU_CMD_MODIFY] =
+				MLX5_ST_SZ_BYTES(create_sched_elem_in),
+			[EMU_CMD_QUERY] = EMU_HDR_IN,
+			[EMU_CMD_DESTROY] = EMU_HDR_IN,
+		},
+		.out_sz = {
+			[EMU_CMD_CREATE] = EMU_HDR_OUT,
+			[EMU_CMD_MODIFY] = EMU_HDR_OUT,
+			[EMU_CMD_QUERY] =
+				MLX5_ST_SZ_BYTES(query_sched_elem_out),
+			[EMU_CMD_DESTROY] = EMU_HDR_OUT,
+		},
+		.fn = {
+			[EMU_CMD_CREATE] = emu_sched_gen_create,
+			[EMU_CMD_MODIFY] = emu_sched_gen_modify,
+			[EMU_CMD_QUERY] = emu_sched_gen_query,
+			[EMU_CMD_DESTROY] = emu_sched_gen_destroy,
+		},
+	},
+};
+
+/* The general object type named by @p in (a general command), or NULL. */
+static const struct emu_gen_obj *
+emu_gen_obj_find(const void *in)
+{
+	uint16_t t = (uint16_t)MLX5_GET(general_obj_in_cmd_hdr, in, obj_type);
+	size_t i;
+
+	for (i = 0; i < sizeof(emu_gen_objs) / sizeof(emu_gen_objs[0]); i++)
+		if (emu_gen_objs[i].obj_type == t)
+			return &emu_gen_objs[i];
+	return NULL;
+}
+
+static const struct emu_gen_obj *
+emu_gen_obj_of(enum emu_obj_type type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(emu_gen_objs) / sizeof(emu_gen_objs[0]); i++)
+		if (emu_gen_objs[i].type == type)
+			return &emu_gen_objs[i];
+	return NULL;
+}
 
 static const struct emu_cmd *
 emu_cmd_find(uint16_t opcode)
@@ -897,21 +978,30 @@ emu_fw_opcode_parse(const char *s, uint16_t *opcode)
 }
 
 bool
-emu_fw_is_create(uint16_t opcode, enum emu_obj_type *type)
+emu_fw_is_create(const void *in, enum emu_obj_type *type)
 {
-	const struct emu_cmd *c = emu_cmd_find(opcode);
+	const struct emu_cmd *c;
+	const struct emu_gen_obj *g;
 
+	c = emu_cmd_find((uint16_t)MLX5_GET(mbox_in, in, opcode));
 	if (c == NULL || c->kind != EMU_CMD_CREATE)
 		return false;
 	*type = c->type;
+	if (c->type == EMU_OBJ_GENERAL) {
+		g = emu_gen_obj_find(in);
+		/* Firmware answers a type it does not have. */
+		*type = g != NULL ? g->type : EMU_OBJ_GENERAL;
+	}
 	return true;
 }
 
-uint16_t
+static uint16_t
 emu_fw_destroy_opcode(enum emu_obj_type type)
 {
 	size_t i;
 
+	if (emu_gen_obj_of(type) != NULL)
+		return MLX5_CMD_OP_DESTROY_GENERAL_OBJECT;
 	for (i = 0; i < EMU_NB_CMDS; i++)
 		if (emu_cmds[i].kind == EMU_CMD_DESTROY &&
 		    emu_cmds[i].type == type)
@@ -919,36 +1009,31 @@ emu_fw_destroy_opcode(enum emu_obj_type type)
 	return 0;
 }
 
-bool
-emu_fw_opcode_targets(uint16_t opcode, enum emu_obj_type *type,
-		      bool *is_modify)
+enum emu_cmd_kind
+emu_fw_cmd_target(const void *in, enum emu_obj_type *type, uint32_t *id)
 {
+	uint16_t opcode = (uint16_t)MLX5_GET(mbox_in, in, opcode);
 	const struct emu_cmd *c = emu_cmd_find(opcode);
+	const struct emu_gen_obj *g;
 
-	if (c == NULL || (c->kind != EMU_CMD_MODIFY &&
-			  c->kind != EMU_CMD_QUERY &&
-			  c->kind != EMU_CMD_DESTROY))
-		return false;
+	if (c == NULL || c->kind == EMU_CMD_GENERAL ||
+	    c->kind == EMU_CMD_CREATE)
+		return EMU_CMD_GENERAL;
 	*type = c->type;
-	*is_modify = c->kind == EMU_CMD_MODIFY;
-	return true;
-}
-
-/*
- * Object number named by a MODIFY/QUERY/DESTROY command: bits 0x48-0x5f,
- * or the 32-bit scheduling_element_id at 0x60.
- */
-uint32_t
-emu_fw_cmd_obj_id(const void *in, uint16_t opcode)
-{
-	enum emu_obj_type type;
-	bool is_modify;
-
-	if (emu_fw_opcode_targets(opcode, &type, &is_modify) &&
-	    type == EMU_OBJ_SCHED)
-		return MLX5_GET(destroy_scheduling_element_in, in,
-				scheduling_element_id);
-	return MLX5_GET(destroy_sq_in, in, sqn);
+	if (c->type == EMU_OBJ_GENERAL) {
+		/* The general-object header: obj_type and obj_id. */
+		g = emu_gen_obj_find(in);
+		*type = g != NULL ? g->type : EMU_OBJ_GENERAL;
+		*id = MLX5_GET(general_obj_in_cmd_hdr, in, obj_id);
+	} else if (c->type == EMU_OBJ_SCHED) {
+		/* The 32-bit scheduling_element_id at 0x60. */
+		*id = MLX5_GET(destroy_scheduling_element_in, in,
+			       scheduling_element_id);
+	} else {
+		/* Bits 0x48-0x5f. */
+		*id = MLX5_GET(destroy_sq_in, in, sqn);
+	}
+	return c->kind;
 }
 
 /* Object number in a CREATE_* answer (0x48-0x5f; elements at 0x80). */
@@ -958,17 +1043,24 @@ emu_fw_created_obj_id(const void *out, enum emu_obj_type type)
 	if (type == EMU_OBJ_SCHED)
 		return MLX5_GET(create_scheduling_element_out, out,
 				scheduling_element_id);
+	if (emu_gen_obj_of(type) != NULL)
+		return MLX5_GET(general_obj_out_cmd_hdr, out, obj_id);
 	return MLX5_GET(create_sq_out, out, sqn);
 }
 
-/* The DESTROY_* command of object @p id of @p type, into @p in. */
+/*
+ * The DESTROY_* command of object @p id of @p type, into @p in, as the
+ * kernel's DEVX builds it when the object goes: DESTROY_GENERAL_OBJECT
+ * with the type and obj_id for a general object.
+ */
 size_t
 emu_fw_destroy_cmd(enum emu_obj_type type, uint32_t id, void *in,
 		   size_t len)
 {
+	const struct emu_gen_obj *g = emu_gen_obj_of(type);
 	size_t sz = type == EMU_OBJ_SCHED ?
 		    MLX5_ST_SZ_BYTES(destroy_scheduling_element_in) :
-		    MLX5_ST_SZ_BYTES(destroy_sq_in);
+		    g != NULL ? EMU_HDR_IN : MLX5_ST_SZ_BYTES(destroy_sq_in);
 
 	if (len < sz)
 		return 0;
@@ -979,6 +1071,9 @@ emu_fw_destroy_cmd(enum emu_obj_type type, uint32_t id, void *in,
 			 scheduling_hierarchy, MLX5_SCHEDULING_HIERARCHY_NIC);
 		MLX5_SET(destroy_scheduling_element_in, in,
 			 scheduling_element_id, id);
+	} else if (g != NULL) {
+		MLX5_SET(general_obj_in_cmd_hdr, in, obj_type, g->obj_type);
+		MLX5_SET(general_obj_in_cmd_hdr, in, obj_id, id);
 	} else {
 		MLX5_SET(destroy_sq_in, in, sqn, id);
 	}
@@ -997,6 +1092,7 @@ int
 emu_fw_exec(struct mlx5_emu *emu, const void *in, size_t inlen,
 	    void *out, size_t outlen, uint64_t start)
 {
+	const struct emu_gen_obj *g;
 	const struct emu_cmd *c;
 	uint32_t synd = 0;
 	uint16_t opcode;
@@ -1007,27 +1103,39 @@ emu_fw_exec(struct mlx5_emu *emu, const void *in, size_t inlen,
 	opcode = (uint16_t)MLX5_GET(mbox_in, in, opcode);
 	memset(out, 0, outlen);
 	c = emu_cmd_find(opcode);
+	g = c != NULL && c->type == EMU_OBJ_GENERAL && inlen >= c->in_sz ?
+	    emu_gen_obj_find(in) : NULL;
 	if (emu_fault_cmd_hit(emu, opcode, &status, &synd)) {
 		/* injected */
 	} else if (c == NULL) {
 		status = MLX5_CMD_STAT_BAD_OP_ERR;
 		synd = MLX5_EMU_SYND_BAD_OPCODE;
-	} else if (inlen < c->in_sz) {
+	} else if (inlen < (g != NULL ? g->in_sz[c->kind] : c->in_sz)) {
 		status = MLX5_CMD_STAT_BAD_INP_LEN_ERR;
 		synd = MLX5_EMU_SYND_BAD_INLEN;
-	} else if (outlen < c->out_sz) {
+	} else if (outlen < (g != NULL ? g->out_sz[c->kind] : c->out_sz)) {
 		status = MLX5_CMD_STAT_BAD_OUTP_LEN_ERR;
 		synd = MLX5_EMU_SYND_BAD_OUTLEN;
+	} else if (c->type == EMU_OBJ_GENERAL && g == NULL) {
+		/* A general object type the device does not have. */
+		status = MLX5_CMD_STAT_BAD_PARAM_ERR;
+		synd = MLX5_EMU_SYND_BAD_FIELD;
 	} else {
-		status = c->fn(emu, in, inlen, out, &synd);
+		status = (g != NULL ? g->fn[c->kind] : c->fn)(emu, in, inlen,
+							       out, &synd);
 	}
 	emu->cmd_count++;
 	emu->cmd_ns += emu_mono_ns() - start;
+	if (status != MLX5_CMD_STAT_OK) {
+		memset(out, 0, outlen);
+		MLX5_SET(mbox_out, out, status, status);
+		MLX5_SET(mbox_out, out, syndrome, synd);
+	}
+	if (emu->cmd_hook != NULL)
+		emu->cmd_hook(emu->cmd_hook_arg, in, inlen, out, outlen,
+			      status);
 	if (status == MLX5_CMD_STAT_OK)
 		return 0;
-	memset(out, 0, outlen);
-	MLX5_SET(mbox_out, out, status, status);
-	MLX5_SET(mbox_out, out, syndrome, synd);
 	emu->last_err.opcode = opcode;
 	emu->last_err.status = status;
 	emu->last_err.syndrome = synd;
@@ -1036,4 +1144,13 @@ emu_fw_exec(struct mlx5_emu *emu, const void *in, size_t inlen,
 		"syndrome 0x%08x", opcode, emu_fw_opcode_name(opcode), status,
 		synd);
 	return -EREMOTEIO;
+}
+
+void
+mlx5_emu_set_cmd_hook(struct mlx5_emu *emu, mlx5_emu_cmd_hook_t fn, void *arg)
+{
+	emu_lock(emu);
+	emu->cmd_hook = fn;
+	emu->cmd_hook_arg = arg;
+	emu_unlock(emu);
 }

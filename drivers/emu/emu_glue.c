@@ -15,6 +15,7 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -259,9 +260,8 @@ emu_obj_create(struct mlx5_tm_glue_dev *dev, const void *in, size_t inlen,
 	uint64_t start = emu_mono_ns();
 	int ret;
 
-	if (emu == NULL || in == NULL || inlen < 8 ||
-	    !emu_fw_is_create((uint16_t)MLX5_GET(mbox_in, in, opcode),
-			      &type)) {
+	if (emu == NULL || in == NULL || inlen < 16 ||
+	    !emu_fw_is_create(in, &type)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -292,17 +292,16 @@ emu_obj_cmd(struct mlx5_tm_devx_obj *o, const void *in, size_t inlen,
 	struct emu_devx_obj *obj = (struct emu_devx_obj *)o;
 	uint64_t start = emu_mono_ns();
 	enum emu_obj_type type;
-	bool is_modify;
-	uint16_t opcode;
+	enum emu_cmd_kind kind;
+	uint32_t id = 0;
 	int ret;
 
 	if (obj == NULL || in == NULL || inlen < 16)
 		return -EINVAL;
-	opcode = (uint16_t)MLX5_GET(mbox_in, in, opcode);
-	if (!emu_fw_opcode_targets(opcode, &type, &is_modify) ||
-	    type != obj->type || is_modify != want_modify ||
-	    opcode == emu_fw_destroy_opcode(type) ||
-	    emu_fw_cmd_obj_id(in, opcode) != obj->id)
+	/* As the kernel: the command must name this very object. */
+	kind = emu_fw_cmd_target(in, &type, &id);
+	if (kind != (want_modify ? EMU_CMD_MODIFY : EMU_CMD_QUERY) ||
+	    type != obj->type || id != obj->id)
 		return -EINVAL;
 	emu_lock(obj->emu);
 	ret = emu_fw_exec(obj->emu, in, inlen, out, outlen, start);
@@ -365,7 +364,17 @@ emu_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
 	info->max_mtu = EMU_MAX_MTU;
 	info->link_up = emu->link_up;
 	info->speed_mbps = emu->link_up ? emu->caps.line_rate_mbps : 0;
+	/* Unknown while the link is down, as a NIC's (ethtool, sysfs). */
+	info->max_speed_mbps = emu->cfg.link_max_speed_mbps >= 0 ?
+		(uint32_t)emu->cfg.link_max_speed_mbps :
+		emu->caps.line_rate_mbps;
+	/* eswitch=legacy|switchdev|representor (a VF's representor). */
 	info->switchdev = emu->cfg.eswitch_switchdev != 0;
+	info->representor = emu->cfg.eswitch_switchdev == 2;
+	info->esw_mode = emu->cfg.eswitch_switchdev != 0;
+	if (info->representor)
+		snprintf(info->phys_port_name, sizeof(info->phys_port_name),
+			 "pf0vf0");
 	info->pci_device_id = emu->caps.pci_device_id;
 	emu_unlock(emu);
 	return 0;
@@ -383,7 +392,9 @@ emu_port_set_mtu(struct mlx5_tm_glue_dev *dev, uint32_t mtu)
 		return -EINVAL;
 	emu_lock(emu);
 	emu_engine_sync(emu);
-	emu->mtu = mtu;
+	/* mtu_set=ignore: a netdev that says yes and keeps its MTU. */
+	if (!emu->cfg.mtu_set_ignore)
+		emu->mtu = mtu;
 	emu_unlock(emu);
 	return 0;
 }

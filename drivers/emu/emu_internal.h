@@ -59,6 +59,14 @@
 #define EMU_MAX_MTU (EMU_MAX_FRAME + EMU_FCS_LEN - EMU_HARD_MTU)
 /* Frames shorter than this (without FCS) are padded on the line. */
 #define EMU_MIN_FRAME 60u
+/*
+ * What a backlogged SQ's pacing, or an element's ceiling, keeps of its
+ * schedule when others hold its packets back: up to this far behind
+ * (bytes; WQEs in WQE-rate mode), so that it can catch up when they
+ * stop. An assumption (doc/guides/device_model.rst, Departures).
+ */
+#define EMU_PACE_KEEP_BYTES 16384u
+#define EMU_PACE_KEEP_WQES 256u
 
 /* UAR page: size and the doorbell (BlueFlame) registers watched in it. */
 #define EMU_UAR_PAGE_SIZE 4096u
@@ -167,7 +175,18 @@ enum emu_obj_type {
 	EMU_OBJ_TIS,
 	EMU_OBJ_CQ,
 	EMU_OBJ_SQ,
-	EMU_OBJ_SCHED,
+	EMU_OBJ_SCHED,      /* legacy CREATE_SCHEDULING_ELEMENT */
+	EMU_OBJ_SCHED_GEN,  /* general object SCHEDULING_ELEMENT */
+	EMU_OBJ_GENERAL,    /* general object of a type not modelled */
+};
+
+/* What a firmware command does to its object. */
+enum emu_cmd_kind {
+	EMU_CMD_GENERAL,
+	EMU_CMD_CREATE,
+	EMU_CMD_DESTROY,
+	EMU_CMD_MODIFY,
+	EMU_CMD_QUERY,
 };
 
 /* What the glue returns as struct mlx5_tm_devx_obj. */
@@ -303,10 +322,13 @@ struct emu_sched_elem;
 struct emu_sched_node {
 	struct emu_sched_elem *parent;      /* NULL: not in the tree */
 	struct emu_sched_node *prev, *next; /* siblings, circular */
-	int64_t deficit;                    /* surplus round robin, bytes */
+	uint64_t finish;                    /* virtual finish of its last packet */
+	uint64_t finish_rem;                /* remainder of finish, < weight */
+	uint64_t weight;                    /* the weight weight_inv is for */
+	uint64_t weight_inv;                /* UINT64_MAX / weight + 1 */
 	uint64_t elig_ps;                   /* SQ: this decision's eligibility */
 	uint64_t mark;                      /* decision it can send in */
-	uint64_t busy;                      /* decision it has work in */
+	uint32_t key;                       /* order among equal finishes */
 	bool is_sq;
 };
 
@@ -337,8 +359,12 @@ struct emu_sq {
 	uint16_t rung_pi;       /* WQEBBs posted and rung */
 	bool active;            /* in the engine's active list */
 	uint64_t ready_ps;      /* head may not be processed before this */
+	uint64_t backlog_ps;    /* WQEs posted without a break since then */
 	uint64_t tat_ps;        /* pacing: theoretical arrival time */
 	uint64_t tat_rem;       /* remainder of tat, in rate units */
+	uint32_t keep_rate;     /* the entry rate (and mode) keep_ps is for */
+	uint8_t keep_mode;
+	uint64_t keep_ps;       /* EMU_PACE_KEEP_BYTES (WQES) at that rate */
 	uint64_t wqe_seen;      /* WQEs decoded (fault injection) */
 	bool elig_valid;        /* elig_ps is up to date */
 	uint64_t elig_ps;       /* head may depart from then on */
@@ -421,6 +447,8 @@ struct mlx5_emu {
 	uint32_t fault_wqe_seen;
 	struct mlx5_emu_cmd_error last_err;
 	uint64_t cmd_count;     /* commands run */
+	mlx5_emu_cmd_hook_t cmd_hook; /* every command as run, or NULL */
+	void *cmd_hook_arg;
 	uint64_t cmd_ns;        /* time spent in them */
 	/* device thread */
 	pthread_t thread;
@@ -508,12 +536,15 @@ void emu_pp_sq_ref(struct mlx5_emu *emu, uint16_t index, int delta);
 /* Its time counts from @p start, when the DEVX call entered the model. */
 int emu_fw_exec(struct mlx5_emu *emu, const void *in, size_t inlen,
 		void *out, size_t outlen, uint64_t start);
-bool emu_fw_is_create(uint16_t opcode, enum emu_obj_type *type);
-uint16_t emu_fw_destroy_opcode(enum emu_obj_type type);
+/* Whether @p in (at least 16 bytes) creates an object, and its type. */
+bool emu_fw_is_create(const void *in, enum emu_obj_type *type);
 bool emu_fw_is_object_cmd(uint16_t opcode);
-bool emu_fw_opcode_targets(uint16_t opcode, enum emu_obj_type *type,
-			   bool *is_modify);
-uint32_t emu_fw_cmd_obj_id(const void *in, uint16_t opcode);
+/*
+ * The object a MODIFY/QUERY/DESTROY command @p in (at least 16 bytes)
+ * names: its type and number; EMU_CMD_GENERAL for any other command.
+ */
+enum emu_cmd_kind emu_fw_cmd_target(const void *in, enum emu_obj_type *type,
+				    uint32_t *id);
 uint32_t emu_fw_created_obj_id(const void *out, enum emu_obj_type type);
 size_t emu_fw_destroy_cmd(enum emu_obj_type type, uint32_t id, void *in,
 			  size_t len);
@@ -557,6 +588,24 @@ void emu_engine_sq_set_pp(struct mlx5_emu *emu, struct emu_sq *sq,
 void emu_engine_sync(struct mlx5_emu *emu);
 int emu_engine_reserve(struct mlx5_emu *emu, uint32_t nb_sqs);
 void emu_engine_fini(struct mlx5_emu *emu);
+
+/*
+ * Where a pacing schedule (TAT) found behind departure time @p t_ps is
+ * brought back to, for an SQ's pacing and an element's ceiling alike: at
+ * most @p keep_ps behind (EMU_PACE_KEEP_*), never less than one packet
+ * (@p interval_ps), and not before its work began (@p since_ps).
+ */
+static inline uint64_t
+emu_pace_floor(uint64_t t_ps, uint64_t interval_ps, uint64_t keep_ps,
+	       uint64_t since_ps)
+{
+	uint64_t floor;
+
+	if (keep_ps < interval_ps)
+		keep_ps = interval_ps;
+	floor = t_ps > keep_ps ? t_ps - keep_ps : 0;
+	return floor > since_ps ? floor : since_ps;
+}
 
 /* emu_clock.c */
 uint64_t emu_mono_ns(void);

@@ -170,6 +170,8 @@ emu_caps_resolve(const struct mlx5_emu_config *cfg, struct mlx5_emu_caps *caps)
 		     caps->sq_ts_format);
 	EMU_OVERRIDE(cfg->packet_pacing_uid, 1, "cap_packet_pacing_uid",
 		     caps->packet_pacing_uid);
+	EMU_OVERRIDE(cfg->pci_device_id, UINT16_MAX, "pci_device_id",
+		     caps->pci_device_id);
 	if (caps->packet_pacing &&
 	    (caps->pp_min_rate_kbps == 0 ||
 	     caps->pp_min_rate_kbps > caps->pp_max_rate_kbps)) {

@@ -10,16 +10,24 @@
  * groups through sqc.qos_queue_group_id.
  *
  * Arbiter: whenever the line is free and some SQ can send, the engine asks
- * which one. From the root down, each element serves the children that
- * have a packet able to leave (their own pacing, every ceiling on the way
- * allowing it) in surplus round robin: a child's turn adds
- * weight * EMU_SCHED_QUANTUM bytes to its deficit and it is served while
- * the deficit is positive, each packet taking its bytes off (so long-run
- * shares follow the weights, as DWRR's). Children that cannot send are
- * skipped (work-conserving); one with no work at all loses its credit.
+ * which one. Each element serves those of its children that have an SQ
+ * below them with a packet able to leave (its own pacing and every
+ * ceiling on the way allowing it) by start-time fair queueing on the L2
+ * frame bytes: each child carries the virtual finish F of its last
+ * packet, each element a virtual time V (the start of the last packet it
+ * served); the child of least F is served, its packet starting at
+ * S = max(V, F) and finishing at S + bytes / weight. A child that could
+ * not send for a while (its own limit held it back, or it had nothing)
+ * comes back at V: served next, with no credit for the time away. So,
+ * packet by packet, a child held below its share by a limit of its own
+ * takes exactly that limit and its siblings divide the rest by weight,
+ * at every level, whatever the frame sizes (the long-run shares DWRR
+ * gives; the order within a round is the model's).
  * max_average_bw is a token bucket (GCRA, one packet deep) on the L2
- * frame bytes that go through the element. doc/guides/device_model.rst
- * lists what is assumed.
+ * frame bytes that go through the element, whose schedule, as an SQ's
+ * pacing, is kept up to EMU_PACE_KEEP_BYTES behind while others hold
+ * the element back and it has work. doc/guides/device_model.rst lists
+ * what is assumed.
  */
 
 #include <errno.h>
@@ -30,8 +38,6 @@
 
 #include "emu_sched.h"
 
-/* Bytes a weight of 1 earns per round. */
-#define EMU_SCHED_QUANTUM 1500u
 /* Picoseconds per byte at 1 Mbit/s. */
 #define EMU_PS_BYTE_MBPS 8000000ULL
 
@@ -81,6 +87,9 @@ emu_sched_config_init(struct mlx5_emu_config *cfg)
 	c->zero_bw_share = 1;
 	c->sq_pp_and_group = 1;
 	c->root_values = 0;
+	c->id_base = 1;
+	c->create_sq_group_ignore = 0;
+	c->modify_sq_group = MLX5_EMU_SQ_GROUP_BIT_CAP;
 }
 
 struct emu_sched_key {
@@ -114,6 +123,9 @@ static const struct emu_sched_key emu_sched_keys[] = {
 		  "a weight, 1..1000000"),
 	SCHED_KEY("sched_sq_pp_and_group", sq_pp_and_group, 0, 1, "0 or 1"),
 	SCHED_KEY("sched_root_values", root_values, 0, 1, "0 or 1"),
+	/* Room above it for 2^16 elements, the largest table. */
+	SCHED_KEY("sched_id_base", id_base, 1, UINT32_MAX - (1u << 16),
+		  "1..4294901759"),
 };
 
 static int
@@ -135,6 +147,31 @@ emu_sched_config_set(struct mlx5_emu_config *cfg, const char *key,
 	char *end;
 	size_t i;
 
+	if (strcmp(key, "sched_create_sq_group") == 0) {
+		if (strcmp(value, "apply") == 0)
+			c->create_sq_group_ignore = 0;
+		else if (strcmp(value, "ignore") == 0)
+			c->create_sq_group_ignore = 1;
+		else
+			return emu_sched_cfg_error(err, errlen, key, value,
+						   "apply, ignore");
+		return 0;
+	}
+	if (strcmp(key, "sched_modify_sq_group") == 0) {
+		if (strcmp(value, "cap") == 0)
+			c->modify_sq_group = MLX5_EMU_SQ_GROUP_BIT_CAP;
+		else if (strcmp(value, "accept") == 0)
+			c->modify_sq_group = MLX5_EMU_SQ_GROUP_BIT_ACCEPT;
+		else if (strcmp(value, "refuse") == 0)
+			c->modify_sq_group = MLX5_EMU_SQ_GROUP_BIT_REFUSE;
+		else if (strcmp(value, "ignore") == 0)
+			c->modify_sq_group = MLX5_EMU_SQ_GROUP_BIT_IGNORE;
+		else
+			return emu_sched_cfg_error(err, errlen, key, value,
+						   "cap, accept, refuse, "
+						   "ignore");
+		return 0;
+	}
 	if (strcmp(key, "sched_unattached") == 0) {
 		if (strcmp(value, "share") == 0)
 			c->unattached = MLX5_EMU_SCHED_UNATTACHED_SHARE;
@@ -216,6 +253,9 @@ emu_sched_fill_caps(const struct mlx5_emu *emu, void *cap)
 	MLX5_SET(qos_cap, cap, nic_tsar_type, s->nic_tsar_type);
 	MLX5_SET(qos_cap, cap, log_max_qos_nic_scheduling_element,
 		 s->log_max_elements);
+	/* The depth as the cap says it: log2, rounded down. */
+	MLX5_SET(qos_cap, cap, log_nic_max_sched_depth,
+		 s->max_depth == 0 ? 0 : 31 - __builtin_clz(s->max_depth));
 }
 
 /* ---- the tree ---- */
@@ -224,7 +264,11 @@ static void
 emu_node_link(struct emu_sched_elem *parent, struct emu_sched_node *n)
 {
 	n->parent = parent;
-	n->deficit = 0;
+	/* A new child starts at its parent's virtual time. */
+	n->finish = parent->vtime;
+	n->finish_rem = 0;
+	n->key = n->is_sq ? EMU_CONTAINER(n, struct emu_sq, sched)->sqn :
+		 EMU_CONTAINER(n, struct emu_sched_elem, node)->id;
 	if (parent->children == NULL) {
 		n->next = n;
 		n->prev = n;
@@ -249,10 +293,6 @@ emu_node_unlink(struct emu_sched_node *n)
 
 	if (p == NULL)
 		return;
-	if (p->cur == n) {
-		p->cur = n->next != n ? n->next : NULL;
-		p->granted = false;
-	}
 	if (n->next == n) {
 		p->children = NULL;
 	} else {
@@ -277,8 +317,12 @@ emu_sched_init(struct mlx5_emu *emu)
 
 	if (s == NULL)
 		return -ENOMEM;
-	/* Ids from 1 (0 is the root); queue-group ids fit sqc's 16 bits. */
-	emu_idtab_init(&s->elems, 1, 1u << emu->caps.sched.log_max_elements);
+	/*
+	 * Ids from sched_id_base (1: 0 is the root); with the default a
+	 * queue group's id fits sqc's 16 bits.
+	 */
+	emu_idtab_init(&s->elems, (uint32_t)emu->cfg.sched.id_base,
+		       1u << emu->caps.sched.log_max_elements);
 	s->root.type = MLX5_SCHED_ELEM_TYPE_TSAR;
 	s->root.tsar_type = MLX5_TSAR_TYPE_DWRR;
 	emu->sched = s;
@@ -338,21 +382,22 @@ emu_sched_check_values(const struct mlx5_emu *emu, const void *ctx,
 	return MLX5_CMD_STAT_OK;
 }
 
-uint8_t
-emu_sched_cmd_create(struct mlx5_emu *emu, const void *in,
-		     size_t inlen __attribute__((unused)), void *out,
-		     uint32_t *synd)
+/*
+ * The element a create describes, @p ctx a scheduling_context in
+ * @p hierarchy: its id in @p id. Both forms of the command (the legacy
+ * CREATE_SCHEDULING_ELEMENT, the general object) come here.
+ */
+static uint8_t
+emu_sched_create(struct mlx5_emu *emu, uint32_t hierarchy, const void *ctx,
+		 uint32_t *id, uint32_t *synd)
 {
 	const struct mlx5_emu_sched_caps *c = &emu->caps.sched;
-	const void *ctx = MLX5_ADDR_OF(create_scheduling_element_in, in,
-				       scheduling_context);
 	struct emu_sched *s = emu->sched;
 	struct emu_sched_elem *parent, *e;
-	uint32_t type, tsar_type = 0, parent_id, id;
+	uint32_t type, tsar_type = 0, parent_id;
 	uint8_t st;
 
-	if (MLX5_GET(create_scheduling_element_in, in, scheduling_hierarchy) !=
-	    MLX5_SCHEDULING_HIERARCHY_NIC)
+	if (hierarchy != MLX5_SCHEDULING_HIERARCHY_NIC)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
 	type = MLX5_GET(scheduling_context, ctx, element_type);
 	if (type > 15 || !(c->nic_element_type & MLX5_SCHED_ELEM_TYPE_CAP(type)))
@@ -392,14 +437,14 @@ emu_sched_cmd_create(struct mlx5_emu *emu, const void *in,
 	if (e == NULL)
 		SCHED_FAIL(MLX5_CMD_STAT_NO_RES_ERR,
 			   MLX5_EMU_SYND_NO_RESOURCES);
-	if (emu_idtab_add(&s->elems, e, &id) < 0) {
+	if (emu_idtab_add(&s->elems, e, id) < 0) {
 		free(e);
 		SCHED_FAIL(MLX5_CMD_STAT_NO_RES_ERR,
 			   MLX5_EMU_SYND_SCHED_TOO_MANY);
 	}
 	/* Departures due before now happen in the old tree. */
 	emu_engine_sync(emu);
-	e->id = id;
+	e->id = *id;
 	e->type = (uint8_t)type;
 	e->tsar_type = (uint8_t)tsar_type;
 	e->depth = (uint8_t)(parent->depth + 1);
@@ -408,33 +453,25 @@ emu_sched_cmd_create(struct mlx5_emu *emu, const void *in,
 	emu_node_link(parent, &e->node);
 	if (type == MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP)
 		s->nb_groups++;
-	MLX5_SET(create_scheduling_element_out, out, scheduling_element_id,
-		 id);
 	return MLX5_CMD_STAT_OK;
 }
 
-uint8_t
-emu_sched_cmd_modify(struct mlx5_emu *emu, const void *in,
-		     size_t inlen __attribute__((unused)),
-		     void *out __attribute__((unused)), uint32_t *synd)
+/* Change what @p mask names of element @p id to @p ctx's values. */
+static uint8_t
+emu_sched_modify(struct mlx5_emu *emu, uint32_t hierarchy, uint32_t id,
+		 uint64_t mask, const void *ctx, uint32_t *synd)
 {
-	const void *ctx = MLX5_ADDR_OF(modify_scheduling_element_in, in,
-				       scheduling_context);
-	uint32_t mask = MLX5_GET(modify_scheduling_element_in, in,
-				 modify_bitmask);
 	struct emu_sched_elem *e;
 	uint32_t ceil;
 	uint8_t st;
 
-	if (MLX5_GET(modify_scheduling_element_in, in, scheduling_hierarchy) !=
-	    MLX5_SCHEDULING_HIERARCHY_NIC)
+	if (hierarchy != MLX5_SCHEDULING_HIERARCHY_NIC)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
-	e = emu_sched_find(emu, MLX5_GET(modify_scheduling_element_in, in,
-					 scheduling_element_id));
+	e = emu_sched_find(emu, id);
 	if (e == NULL)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_RES_ERR, MLX5_EMU_SYND_NO_OBJECT);
-	if (mask & ~(MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE |
-		     MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW))
+	if (mask & ~(uint64_t)(MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE |
+			       MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW))
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
 	st = emu_sched_check_values(emu, ctx, e->node.parent,
 		mask & MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE,
@@ -461,20 +498,16 @@ emu_sched_cmd_modify(struct mlx5_emu *emu, const void *in,
 	return MLX5_CMD_STAT_OK;
 }
 
-uint8_t
-emu_sched_cmd_query(struct mlx5_emu *emu, const void *in,
-		    size_t inlen __attribute__((unused)), void *out,
-		    uint32_t *synd)
+/* What element @p id holds, into scheduling_context @p ctx. */
+static uint8_t
+emu_sched_query(struct mlx5_emu *emu, uint32_t hierarchy, uint32_t id,
+		void *ctx, uint32_t *synd)
 {
-	void *ctx = MLX5_ADDR_OF(query_scheduling_element_out, out,
-				 scheduling_context);
 	struct emu_sched_elem *e;
 
-	if (MLX5_GET(query_scheduling_element_in, in, scheduling_hierarchy) !=
-	    MLX5_SCHEDULING_HIERARCHY_NIC)
+	if (hierarchy != MLX5_SCHEDULING_HIERARCHY_NIC)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
-	e = emu_sched_find(emu, MLX5_GET(query_scheduling_element_in, in,
-					 scheduling_element_id));
+	e = emu_sched_find(emu, id);
 	if (e == NULL)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_RES_ERR, MLX5_EMU_SYND_NO_OBJECT);
 	MLX5_SET(scheduling_context, ctx, element_type, e->type);
@@ -488,18 +521,15 @@ emu_sched_cmd_query(struct mlx5_emu *emu, const void *in,
 	return MLX5_CMD_STAT_OK;
 }
 
-uint8_t
-emu_sched_cmd_destroy(struct mlx5_emu *emu, const void *in,
-		      size_t inlen __attribute__((unused)),
-		      void *out __attribute__((unused)), uint32_t *synd)
+/* Destroy element @p id: refused while it has children or SQs. */
+static uint8_t
+emu_sched_destroy(struct mlx5_emu *emu, uint32_t hierarchy, uint32_t id,
+		  uint32_t *synd)
 {
 	struct emu_sched *s = emu->sched;
-	uint32_t id = MLX5_GET(destroy_scheduling_element_in, in,
-			       scheduling_element_id);
 	struct emu_sched_elem *e;
 
-	if (MLX5_GET(destroy_scheduling_element_in, in, scheduling_hierarchy) !=
-	    MLX5_SCHEDULING_HIERARCHY_NIC)
+	if (hierarchy != MLX5_SCHEDULING_HIERARCHY_NIC)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR, MLX5_EMU_SYND_BAD_FIELD);
 	e = emu_sched_find(emu, id);
 	if (e == NULL)
@@ -516,7 +546,152 @@ emu_sched_cmd_destroy(struct mlx5_emu *emu, const void *in,
 	return MLX5_CMD_STAT_OK;
 }
 
+/* The legacy commands (0x782-0x785), as Linux's mlx5_core sends them. */
+
+uint8_t
+emu_sched_cmd_create(struct mlx5_emu *emu, const void *in,
+		     size_t inlen __attribute__((unused)), void *out,
+		     uint32_t *synd)
+{
+	uint32_t id = 0;
+	uint8_t st;
+
+	st = emu_sched_create(emu, MLX5_GET(create_scheduling_element_in, in,
+					    scheduling_hierarchy),
+			      MLX5_ADDR_OF(create_scheduling_element_in, in,
+					   scheduling_context), &id, synd);
+	if (st == MLX5_CMD_STAT_OK)
+		MLX5_SET(create_scheduling_element_out, out,
+			 scheduling_element_id, id);
+	return st;
+}
+
+uint8_t
+emu_sched_cmd_modify(struct mlx5_emu *emu, const void *in,
+		     size_t inlen __attribute__((unused)),
+		     void *out __attribute__((unused)), uint32_t *synd)
+{
+	return emu_sched_modify(emu,
+		MLX5_GET(modify_scheduling_element_in, in,
+			 scheduling_hierarchy),
+		MLX5_GET(modify_scheduling_element_in, in,
+			 scheduling_element_id),
+		MLX5_GET(modify_scheduling_element_in, in, modify_bitmask),
+		MLX5_ADDR_OF(modify_scheduling_element_in, in,
+			     scheduling_context), synd);
+}
+
+uint8_t
+emu_sched_cmd_query(struct mlx5_emu *emu, const void *in,
+		    size_t inlen __attribute__((unused)), void *out,
+		    uint32_t *synd)
+{
+	return emu_sched_query(emu,
+		MLX5_GET(query_scheduling_element_in, in,
+			 scheduling_hierarchy),
+		MLX5_GET(query_scheduling_element_in, in,
+			 scheduling_element_id),
+		MLX5_ADDR_OF(query_scheduling_element_out, out,
+			     scheduling_context), synd);
+}
+
+uint8_t
+emu_sched_cmd_destroy(struct mlx5_emu *emu, const void *in,
+		      size_t inlen __attribute__((unused)),
+		      void *out __attribute__((unused)), uint32_t *synd)
+{
+	return emu_sched_destroy(emu,
+		MLX5_GET(destroy_scheduling_element_in, in,
+			 scheduling_hierarchy),
+		MLX5_GET(destroy_scheduling_element_in, in,
+			 scheduling_element_id), synd);
+}
+
+/*
+ * The general object SCHEDULING_ELEMENT (obj_type 0x26), as libmlx5's
+ * mlx5dv_sched_node_*()/mlx5dv_sched_leaf_*() build it: the element id is
+ * the object's obj_id; sched_elem holds the hierarchy and the context. A
+ * create takes the values the context holds (libmlx5 leaves those its
+ * modify_field_select does not name at 0); a modify changes what
+ * modify_field_select names, its element type and parent ignored.
+ */
+
+uint8_t
+emu_sched_gen_create(struct mlx5_emu *emu, const void *in,
+		     size_t inlen __attribute__((unused)), void *out,
+		     uint32_t *synd)
+{
+	const void *elem = MLX5_ADDR_OF(create_sched_elem_in, in, sched_elem);
+	uint32_t id = 0;
+	uint8_t st;
+
+	st = emu_sched_create(emu, MLX5_GET(sched_elem, elem,
+					    scheduling_hierarchy),
+			      MLX5_ADDR_OF(sched_elem, elem, sched_context),
+			      &id, synd);
+	if (st == MLX5_CMD_STAT_OK)
+		MLX5_SET(general_obj_out_cmd_hdr, out, obj_id, id);
+	return st;
+}
+
+uint8_t
+emu_sched_gen_modify(struct mlx5_emu *emu, const void *in,
+		     size_t inlen __attribute__((unused)),
+		     void *out __attribute__((unused)), uint32_t *synd)
+{
+	const void *elem = MLX5_ADDR_OF(create_sched_elem_in, in, sched_elem);
+
+	return emu_sched_modify(emu,
+		MLX5_GET(sched_elem, elem, scheduling_hierarchy),
+		MLX5_GET(general_obj_in_cmd_hdr, in, obj_id),
+		MLX5_GET64(sched_elem, elem, modify_field_select),
+		MLX5_ADDR_OF(sched_elem, elem, sched_context), synd);
+}
+
+uint8_t
+emu_sched_gen_query(struct mlx5_emu *emu, const void *in,
+		    size_t inlen __attribute__((unused)), void *out,
+		    uint32_t *synd)
+{
+	void *elem = MLX5_ADDR_OF(query_sched_elem_out, out, sched_elem);
+	uint32_t id = MLX5_GET(general_obj_in_cmd_hdr, in, obj_id);
+	uint8_t st;
+
+	st = emu_sched_query(emu, MLX5_SCHEDULING_HIERARCHY_NIC, id,
+			     MLX5_ADDR_OF(sched_elem, elem, sched_context),
+			     synd);
+	if (st != MLX5_CMD_STAT_OK)
+		return st;
+	MLX5_SET(general_obj_out_cmd_hdr, out, obj_id, id);
+	MLX5_SET(sched_elem, elem, scheduling_hierarchy,
+		 MLX5_SCHEDULING_HIERARCHY_NIC);
+	return MLX5_CMD_STAT_OK;
+}
+
+uint8_t
+emu_sched_gen_destroy(struct mlx5_emu *emu, const void *in,
+		      size_t inlen __attribute__((unused)),
+		      void *out __attribute__((unused)), uint32_t *synd)
+{
+	return emu_sched_destroy(emu, MLX5_SCHEDULING_HIERARCHY_NIC,
+				 MLX5_GET(general_obj_in_cmd_hdr, in, obj_id),
+				 synd);
+}
+
 /* ---- SQs ---- */
+
+uint8_t
+emu_sched_sq_group_bit(const struct mlx5_emu *emu, uint32_t *synd)
+{
+	enum mlx5_emu_sq_group_bit b = emu->cfg.sched.modify_sq_group;
+
+	if (b == MLX5_EMU_SQ_GROUP_BIT_REFUSE ||
+	    (b == MLX5_EMU_SQ_GROUP_BIT_CAP &&
+	     !emu->caps.sched.nic_sq_scheduling))
+		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR,
+			   MLX5_EMU_SYND_SCHED_UNSUPPORTED);
+	return MLX5_CMD_STAT_OK;
+}
 
 uint8_t
 emu_sched_sq_check(const struct mlx5_emu *emu, uint32_t group,
@@ -541,10 +716,35 @@ emu_sched_sq_check(const struct mlx5_emu *emu, uint32_t group,
 	return MLX5_CMD_STAT_OK;
 }
 
+/*
+ * Count an SQ that got work (@p delta 1, at @p now_ps) or has none left
+ * (-1) in element @p e and those above it: an element's ceiling restarts
+ * its schedule when it gets work after having none.
+ */
+static void
+emu_sched_backlog_up(struct emu_sched_elem *e, int delta, uint64_t now_ps)
+{
+	for (; e != NULL && e->depth > 0; e = e->node.parent) {
+		if (delta < 0)
+			e->backlog--;
+		else if (e->backlog++ == 0)
+			e->backlog_ps = now_ps;
+	}
+}
+
+void
+emu_sched_sq_backlog(struct mlx5_emu *emu __attribute__((unused)),
+		     struct emu_sq *sq, int delta)
+{
+	emu_sched_backlog_up(sq->sched.parent, delta, sq->backlog_ps);
+}
+
 void
 emu_sq_sched_detach(struct mlx5_emu *emu __attribute__((unused)),
 		    struct emu_sq *sq)
 {
+	if (sq->active)
+		emu_sched_backlog_up(sq->sched.parent, -1, 0);
 	emu_node_unlink(&sq->sched);
 	sq->qos_group = 0;
 }
@@ -562,6 +762,9 @@ emu_sq_sched_attach(struct mlx5_emu *emu, struct emu_sq *sq, uint16_t group)
 		emu_node_link(e, &sq->sched);
 	else if (emu->cfg.sched.unattached == MLX5_EMU_SCHED_UNATTACHED_SHARE)
 		emu_node_link(&emu->sched->root, &sq->sched);
+	/* Moved with work: its new elements have work from now on. */
+	if (sq->active)
+		emu_sched_backlog_up(sq->sched.parent, 1, emu->sim_ps);
 }
 
 /* ---- arbiter ---- */
@@ -587,63 +790,78 @@ emu_sched_sq_elig(struct mlx5_emu *emu __attribute__((unused)),
 	return elig_ps;
 }
 
-static uint64_t
-emu_node_quantum(const struct mlx5_emu *emu, const struct emu_sched_node *n)
+/* A child's weight among its siblings. */
+static inline uint64_t
+emu_node_weight(const struct mlx5_emu *emu, const struct emu_sched_node *n)
 {
 	const struct emu_sched_elem *e;
-	uint64_t w;
 
 	if (n->is_sq)
 		/* SQs of a queue group: equal; unattached: the default. */
-		w = n->parent->depth > 0 ? 1 : emu->cfg.sched.zero_bw_share;
-	else {
-		e = EMU_CONTAINER(n, const struct emu_sched_elem, node);
-		w = e->bw_share != 0 ? e->bw_share :
-		    (uint64_t)emu->cfg.sched.zero_bw_share;
-	}
-	return w * EMU_SCHED_QUANTUM;
+		return n->parent->depth > 0 ? 1 :
+		       (uint64_t)emu->cfg.sched.zero_bw_share;
+	e = EMU_CONTAINER(n, const struct emu_sched_elem, node);
+	return e->bw_share != 0 ? e->bw_share :
+	       (uint64_t)emu->cfg.sched.zero_bw_share;
 }
 
-/* Mark @p n and its ancestors with decision @p gen in field @p fld. */
-#define EMU_MARK_UP(n, fld, gen) do { \
-	struct emu_sched_node *m_ = (n); \
-	while (m_ != NULL && m_->fld != (gen)) { \
-		m_->fld = (gen); \
-		m_ = m_->parent != NULL ? &m_->parent->node : NULL; \
-	} \
-} while (0)
-
-static struct emu_sq *
-emu_sched_pick_in(struct mlx5_emu *emu, struct emu_sched_elem *e,
-		  uint64_t gen)
+/*
+ * Move the finish of @p n on by @p len bytes over its weight, exactly (the
+ * remainder kept). Without a division per packet: the quotient by a
+ * weight w >= 2 is the high half of num * (UINT64_MAX / w + 1), exact
+ * while num * w < 2^64 (num < 2^32 here), and the reciprocal is
+ * computed again only when the weight changes.
+ */
+static inline void
+emu_node_advance(const struct mlx5_emu *emu, struct emu_sched_node *n,
+		 uint32_t len)
 {
-	struct emu_sched_node *c = e->cur != NULL ? e->cur : e->children;
-	uint64_t guard = (uint64_t)(e->nb_elems + e->nb_sqs + 1) *
-			 (EMU_MAX_FRAME / EMU_SCHED_QUANTUM + 3);
+	uint64_t w = emu_node_weight(emu, n);
+	uint64_t num = len + n->finish_rem, q;
 
-	while (c != NULL && guard-- > 0) {
-		e->cur = c;
-		if (c->mark != gen) {
-			/* Nothing to send at all: no credit kept. */
-			if (c->busy != gen && c->deficit > 0)
-				c->deficit = 0;
-			c = c->next;
-			e->granted = false;
-			continue;
-		}
-		if (!e->granted) {
-			c->deficit += (int64_t)emu_node_quantum(emu, c);
-			e->granted = true;
-		}
-		if (c->deficit > 0)
-			return c->is_sq ?
-			       EMU_CONTAINER(c, struct emu_sq, sched) :
-			       emu_sched_pick_in(emu, EMU_CONTAINER(c,
-					struct emu_sched_elem, node), gen);
-		c = c->next;
-		e->granted = false;
+	if (w == 1) {
+		n->finish += len;
+		return;
 	}
-	return NULL;
+	if (w >= (1ull << 31)) {
+		q = num / w;
+	} else {
+		if (n->weight != w) {
+			n->weight = w;
+			n->weight_inv = UINT64_MAX / w + 1;
+		}
+		q = (uint64_t)(((unsigned __int128)num * n->weight_inv) >> 64);
+	}
+	n->finish += q;
+	n->finish_rem = num - q * w;
+}
+
+/* Is @p a served before its sibling @p b? The least finish first. */
+static inline bool
+emu_node_before(const struct emu_sched_node *a, const struct emu_sched_node *b)
+{
+	int64_t d = (int64_t)(a->finish - b->finish);
+
+	return d != 0 ? d < 0 : a->key < b->key;
+}
+
+/*
+ * The SQ of node @p n can send in decision @p gen: mark it and its
+ * ancestors, each element keeping the child it serves first (best).
+ */
+static inline void
+emu_sched_offer(struct emu_sched_node *n, uint64_t gen)
+{
+	while (n->mark != gen) {
+		struct emu_sched_elem *p = n->parent;
+
+		n->mark = gen;
+		if (p == NULL)
+			return;
+		if (p->node.mark != gen || emu_node_before(n, p->best))
+			p->best = n;
+		n = &p->node;
+	}
 }
 
 struct emu_sq *
@@ -651,16 +869,15 @@ emu_sched_pick(struct mlx5_emu *emu, uint64_t t_ps)
 {
 	struct emu_sched *s = emu->sched;
 	struct emu_sq *strict = NULL;
+	struct emu_sched_node *n;
 	uint64_t gen = ++s->gen;
 	uint32_t i, last = emu->rr_last_sqn;
 
 	for (i = 0; i < emu->nb_active; i++) {
 		struct emu_sq *sq = emu->active[i];
 
-		if (!sq->head.valid || sq->head.kind != EMU_WQE_SEND)
-			continue;
-		EMU_MARK_UP(&sq->sched, busy, gen);
-		if (sq->sched.elig_ps > t_ps)
+		if (!sq->head.valid || sq->head.kind != EMU_WQE_SEND ||
+		    sq->sched.elig_ps > t_ps)
 			continue;
 		if (sq->sched.parent == NULL) {
 			/* Strict: round robin by SQ number, before the tree. */
@@ -672,40 +889,68 @@ emu_sched_pick(struct mlx5_emu *emu, uint64_t t_ps)
 				strict = sq;
 			continue;
 		}
-		EMU_MARK_UP(&sq->sched, mark, gen);
+		emu_sched_offer(&sq->sched, gen);
 	}
 	if (strict != NULL)
 		return strict;
 	if (s->root.node.mark != gen)
 		return NULL;
-	return emu_sched_pick_in(emu, &s->root, gen);
+	for (n = s->root.best; !n->is_sq;
+	     n = EMU_CONTAINER(n, struct emu_sched_elem, node)->best)
+		;
+	return EMU_CONTAINER(n, struct emu_sq, sched);
+}
+
+/*
+ * The ceiling schedule of @p e, found behind departure time @p t_ps by
+ * more than one packet (@p interval_ps) or from before its work began:
+ * brought back to at most EMU_PACE_KEEP_BYTES behind, and not before the
+ * element got work. Out of line: the usual charge stays short.
+ */
+static __attribute__((noinline, cold)) void
+emu_elem_pace_behind(struct emu_sched_elem *e, uint64_t t_ps,
+		     uint64_t interval_ps)
+{
+	uint64_t floor;
+
+	if (e->keep_mbps != e->max_average_bw) {
+		e->keep_mbps = e->max_average_bw;
+		e->keep_ps = (uint64_t)EMU_PACE_KEEP_BYTES * EMU_PS_BYTE_MBPS /
+			     e->max_average_bw;
+	}
+	floor = emu_pace_floor(t_ps, interval_ps, e->keep_ps, e->backlog_ps);
+	if (e->tat_ps < floor) {
+		e->tat_ps = floor;
+		e->tat_rem = 0;
+	}
 }
 
 void
-emu_sched_charge(struct mlx5_emu *emu __attribute__((unused)),
-		 struct emu_sq *sq, uint64_t t_ps, uint32_t len)
+emu_sched_charge(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t_ps,
+		 uint32_t len)
 {
 	struct emu_sched_node *n;
 
 	for (n = &sq->sched; n->parent != NULL; n = &n->parent->node) {
 		struct emu_sched_elem *e = n->parent;
-		uint64_t num, interval, floor;
+		uint64_t num, interval;
 
-		n->deficit -= len;
+		/* Starts at max(V, F): nothing banked while it was away. */
+		if ((int64_t)(n->finish - e->vtime) < 0)
+			n->finish = e->vtime;
+		e->vtime = n->finish;
+		emu_node_advance(emu, n, len);
 		if (e->depth == 0)
 			break;
 		e->packets++;
 		e->bytes += len;
 		if (e->max_average_bw == 0)
 			continue;
-		/* As an SQ's pacing: a late packet keeps its schedule. */
+		/* As an SQ's pacing: a packet held back keeps its schedule. */
 		num = (uint64_t)len * EMU_PS_BYTE_MBPS;
 		interval = num / e->max_average_bw;
-		floor = t_ps > interval ? t_ps - interval : 0;
-		if (e->tat_ps < floor) {
-			e->tat_ps = floor;
-			e->tat_rem = 0;
-		}
+		if (e->tat_ps + interval < t_ps || e->tat_ps < e->backlog_ps)
+			emu_elem_pace_behind(e, t_ps, interval);
 		num += e->tat_rem;
 		e->tat_ps += num / e->max_average_bw;
 		e->tat_rem = num % e->max_average_bw;

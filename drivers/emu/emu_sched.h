@@ -25,10 +25,14 @@ struct emu_sched_elem {
 	struct emu_sched_node *children; /* circular list, NULL if none */
 	uint32_t nb_elems;               /* element children */
 	uint32_t nb_sqs;                 /* SQ children */
-	struct emu_sched_node *cur;      /* round-robin position */
-	bool granted;                    /* cur got its quantum this turn */
+	uint64_t vtime;                  /* start of the last packet served */
+	struct emu_sched_node *best;     /* child to serve, in a decision */
+	uint32_t backlog;                /* SQs below with WQEs posted */
+	uint64_t backlog_ps;             /* since when, without a break */
 	uint64_t tat_ps;                 /* ceiling: theoretical arrival */
 	uint64_t tat_rem;
+	uint32_t keep_mbps;              /* the ceiling keep_ps is for */
+	uint64_t keep_ps;                /* EMU_PACE_KEEP_BYTES at it */
 	uint64_t packets;
 	uint64_t bytes;
 };
@@ -62,13 +66,28 @@ uint8_t emu_sched_cmd_query(struct mlx5_emu *emu, const void *in,
 			    size_t inlen, void *out, uint32_t *synd);
 uint8_t emu_sched_cmd_destroy(struct mlx5_emu *emu, const void *in,
 			      size_t inlen, void *out, uint32_t *synd);
+/* The same as the general object SCHEDULING_ELEMENT (obj_type 0x26). */
+uint8_t emu_sched_gen_create(struct mlx5_emu *emu, const void *in,
+			     size_t inlen, void *out, uint32_t *synd);
+uint8_t emu_sched_gen_modify(struct mlx5_emu *emu, const void *in,
+			     size_t inlen, void *out, uint32_t *synd);
+uint8_t emu_sched_gen_query(struct mlx5_emu *emu, const void *in,
+			    size_t inlen, void *out, uint32_t *synd);
+uint8_t emu_sched_gen_destroy(struct mlx5_emu *emu, const void *in,
+			      size_t inlen, void *out, uint32_t *synd);
 
-/* SQs: may @p group (0: none) go with @p pp_index? MLX5_CMD_STAT_*. */
+/*
+ * SQs: may @p group (0: none) go with @p pp_index? MLX5_CMD_STAT_*. And
+ * may a MODIFY_SQ carry modify_bitmask bit 2 (sched_modify_sq_group)?
+ */
+uint8_t emu_sched_sq_group_bit(const struct mlx5_emu *emu, uint32_t *synd);
 uint8_t emu_sched_sq_check(const struct mlx5_emu *emu, uint32_t group,
 			   uint16_t pp_index, uint32_t *synd);
 void emu_sq_sched_attach(struct mlx5_emu *emu, struct emu_sq *sq,
 			 uint16_t group);
 void emu_sq_sched_detach(struct mlx5_emu *emu, struct emu_sq *sq);
+/* @p sq got WQEs to send (@p delta 1) or has none left (-1). */
+void emu_sched_sq_backlog(struct mlx5_emu *emu, struct emu_sq *sq, int delta);
 
 /* Arbiter, for the send engine. */
 bool emu_sched_on(const struct mlx5_emu *emu);

@@ -17,8 +17,10 @@
  * (WQE-rate mode); depth b = burst_upper_bound (bytes, or WQEs in WQE-rate
  * mode; 0 = one packet). A packet of cost c may leave once the bucket
  * holds min(c, b) tokens; it then takes c. TAT (theoretical arrival time)
- * is kept in picoseconds with an exact remainder. A packet delayed by line
- * contention keeps its schedule for up to one packet (see emu_sq_charge).
+ * is kept in picoseconds with an exact remainder. A packet held back by
+ * others (the line, the arbiter) keeps its schedule: while the SQ stays
+ * backlogged its TAT falls behind by up to EMU_PACE_KEEP_BYTES (WQEs)
+ * and it catches up when they let it (see emu_sq_charge).
  *
  * Line: each packet occupies the line for (max(len, 60) + 24) bytes at
  * the line rate (FCS, preamble and inter-frame gap included).
@@ -81,6 +83,7 @@ emu_engine_reserve(struct mlx5_emu *emu, uint32_t nb_sqs)
 	return 0;
 }
 
+/* @p sq has WQEs posted, from its ready_ps on. */
 static void
 emu_active_add(struct mlx5_emu *emu, struct emu_sq *sq)
 {
@@ -89,6 +92,8 @@ emu_active_add(struct mlx5_emu *emu, struct emu_sq *sq)
 	/* Room reserved at CREATE_SQ: every SQ fits. */
 	emu->active[emu->nb_active++] = sq;
 	sq->active = true;
+	sq->backlog_ps = sq->ready_ps;
+	emu_sched_sq_backlog(emu, sq, 1);
 }
 
 static void
@@ -105,6 +110,7 @@ emu_active_del(struct mlx5_emu *emu, struct emu_sq *sq)
 		}
 	}
 	sq->active = false;
+	emu_sched_sq_backlog(emu, sq, -1);
 }
 
 /* Earliest departure of the head (a SEND) as far as the SQ is concerned. */
@@ -133,29 +139,52 @@ emu_sq_eligible(struct mlx5_emu *emu, struct emu_sq *sq)
 }
 
 /*
+ * The schedule of @p sq, found behind departure time @p t by more than
+ * one packet (@p interval) or from before its backlog began: brought back
+ * to at most EMU_PACE_KEEP_BYTES (WQEs) behind, and not before the SQ got
+ * WQEs. Out of line: the usual charge stays short.
+ */
+static __attribute__((noinline, cold)) void
+emu_sq_pace_behind(struct emu_sq *sq, const struct emu_pp_entry *e,
+		   uint64_t t, uint64_t interval)
+{
+	uint64_t floor;
+
+	if (sq->keep_rate != e->rate || sq->keep_mode != e->mode) {
+		sq->keep_rate = e->rate;
+		sq->keep_mode = e->mode;
+		sq->keep_ps = (e->mode == MLX5_PP_RATE_MODE_WQE_RATE ?
+			       EMU_PACE_KEEP_WQES : EMU_PACE_KEEP_BYTES) *
+			      emu_pp_unit(e) / e->rate;
+	}
+	floor = emu_pace_floor(t, interval, sq->keep_ps, sq->backlog_ps);
+	if (sq->tat_ps < floor) {
+		sq->tat_ps = floor;
+		sq->tat_rem = 0;
+	}
+}
+
+/*
  * Charge the bucket of @p sq for the head leaving at @p t. A head that
- * waited for the line (not for its own doorbell) keeps its place in the
- * schedule for up to one packet, so that line contention does not cost a
- * paced SQ its rate; an SQ that was idle restarts its schedule.
+ * others held back keeps its place in the schedule: a TAT behind @p t is
+ * brought back to at most EMU_PACE_KEEP_BYTES (WQEs) behind, never less
+ * than one packet, so that the SQ can catch up when the line has room
+ * and never exceeds its rate over the time it has been backlogged; an
+ * SQ that had nothing to send restarts its schedule from then.
  */
 static void
 emu_sq_charge(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 {
 	const struct emu_pp_entry *e = emu_pp_get(emu, sq->pp_index);
-	uint64_t num, interval, floor;
+	uint64_t num, interval;
 
 	if (e == NULL || emu_pp_cost(e, &sq->head) == 0)
 		return;
 	/* At most 9978 bytes * 8e9 or 1e12: 64 bits are enough. */
 	num = emu_pp_cost(e, &sq->head) * emu_pp_unit(e);
 	interval = num / e->rate;
-	floor = t > interval ? t - interval : 0;
-	if (floor < sq->ready_ps)
-		floor = sq->ready_ps;
-	if (sq->tat_ps < floor) {
-		sq->tat_ps = floor;
-		sq->tat_rem = 0;
-	}
+	if (sq->tat_ps + interval < t || sq->tat_ps < sq->backlog_ps)
+		emu_sq_pace_behind(sq, e, t, interval);
 	num += sq->tat_rem;
 	sq->tat_ps += num / e->rate;
 	sq->tat_rem = num % e->rate;

@@ -74,6 +74,21 @@ enum mlx5_emu_sched_unattached {
 	MLX5_EMU_SCHED_UNATTACHED_STRICT,
 };
 
+/** What firmware does with MODIFY_SQ modify_bitmask bit 2 (unverified). */
+enum mlx5_emu_sq_group_bit {
+	/** Accepted where qos_cap.nic_sq_scheduling, refused elsewhere. */
+	MLX5_EMU_SQ_GROUP_BIT_CAP = 0,
+	/** Accepted everywhere (a group id of 0 on a device without). */
+	MLX5_EMU_SQ_GROUP_BIT_ACCEPT,
+	/** Refused everywhere (as a VF's firmware might). */
+	MLX5_EMU_SQ_GROUP_BIT_REFUSE,
+	/**
+	 * Accepted and ignored: the SQ stays where it is (a queue group's
+	 * ceiling and weight then do nothing for it).
+	 */
+	MLX5_EMU_SQ_GROUP_BIT_IGNORE,
+};
+
 /**
  * NIC scheduling options: capability overrides (a negative value keeps
  * the profile's) and the model's choices where the hardware is not known.
@@ -99,6 +114,18 @@ struct mlx5_emu_sched_config {
 	 * bw_share and a max_average_bw (default 0: both must be 0).
 	 */
 	int64_t root_values;
+	/**
+	 * sched_id_base=N: the first element id firmware hands out (default
+	 * 1); ids above 65535 cannot be an SQ's 16-bit qos_queue_group_id.
+	 */
+	int64_t id_base;
+	/**
+	 * sched_create_sq_group=apply|ignore: whether CREATE_SQ applies the
+	 * sqc.qos_queue_group_id it carries (unverified; default apply).
+	 */
+	int64_t create_sq_group_ignore;
+	/** sched_modify_sq_group=cap|accept|refuse|ignore: MODIFY_SQ bit 2. */
+	enum mlx5_emu_sq_group_bit modify_sq_group;
 };
 
 /** Options of the model, from devargs; every capability overridable. */
@@ -115,6 +142,19 @@ struct mlx5_emu_config {
 	int64_t pp_typical_size;         /**< cap_pp_typical_size=0|1. */
 	int64_t wqe_rate_pp;             /**< cap_wqe_rate_pp=0|1. */
 	int64_t line_rate_mbps;          /**< line_rate=MBPS (or 25G...). */
+	/**
+	 * link_max_speed=MBPS (or 100G...): the fastest link mode the port
+	 * reports supporting (ethtool's supported modes), its line rate
+	 * while the link is down; default: the line rate.
+	 */
+	int64_t link_max_speed_mbps;
+	/** pci_device_id=ID: the PCI device id the port reports. */
+	int64_t pci_device_id;
+	/**
+	 * mtu_set=apply|ignore: whether port_set_mtu (SIOCSIFMTU) changes
+	 * the port's MTU or only says it did (default apply).
+	 */
+	int64_t mtu_set_ignore;
 	int64_t log_max_wq_sz;           /**< cap_log_max_wq_sz=N. */
 	int64_t log_max_cq_sz;           /**< cap_log_max_cq_sz=N. */
 	int64_t wqe_inline_mode;         /**< cap_inline_mode=0|1|2. */
@@ -155,7 +195,10 @@ struct mlx5_emu_config {
 	int64_t mtu;
 	/** link=up|down: the port's link; default up. */
 	int64_t link_up;
-	/** eswitch=legacy|switchdev: E-Switch mode; default legacy. */
+	/**
+	 * eswitch=legacy|switchdev|representor (0, 1, 2): E-Switch mode,
+	 * or a port that is a VF's representor (switchdev); default legacy.
+	 */
 	int64_t eswitch_switchdev;
 	/** pp_foreign=N: rate-table entries held by other users at open. */
 	int64_t pp_foreign;
@@ -505,6 +548,19 @@ void mlx5_emu_last_cmd_error(struct mlx5_emu *emu,
 void mlx5_emu_cmd_stats(struct mlx5_emu *emu, uint64_t *count, uint64_t *ns);
 
 /* ---- Fault injection (also from devargs) ---- */
+
+/**
+ * Called for every firmware command the model runs, the ones the glue
+ * builds itself included (a DEVX destroy, as the kernel builds it): the
+ * input, and the output as answered (@p status 0: OK).
+ */
+typedef void (*mlx5_emu_cmd_hook_t)(void *arg, const void *in, size_t inlen,
+				    const void *out, size_t outlen,
+				    uint8_t status);
+
+/** Watch every command with @p fn (NULL: stop); under the device lock. */
+void mlx5_emu_set_cmd_hook(struct mlx5_emu *emu, mlx5_emu_cmd_hook_t fn,
+			   void *arg);
 
 /** Arm a command fault (replaces any armed one); nth 0 disarms. */
 int mlx5_emu_fault_cmd(struct mlx5_emu *emu,

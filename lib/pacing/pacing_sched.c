@@ -12,8 +12,9 @@
 #include "pacing_sched.h"
 
 /*
- * Scales tried for the largest share: the top of the range gives the
- * finest ratios, so a huge max_share needs no exhaustive search.
+ * Scales tried for the largest share, at each end of the range: the top
+ * gives the finest ratios, the bottom the smallest shares (the shortest
+ * DWRR rounds), so a huge max_share needs no exhaustive search.
  */
 #define SCHED_SCALES_TRIED 1024u
 
@@ -49,21 +50,30 @@ pacing_sched_ceiling(uint64_t bytes_per_s, uint32_t max_mbps, uint32_t *out,
 	return 0;
 }
 
+/* What one scale of a family's shares gives. */
+struct scale_fit {
+	double spread;  /* max(s / t) / min(s / t) - 1 */
+	double worst;   /* largest |contended - target| / target */
+	uint32_t over;  /* child of max(s / t) */
+	uint32_t under; /* child of min(s / t) */
+};
+
 /*
- * Shares for one scale k (the largest target gets about k), and with
- * @p fill the children's results. Returns the largest relative error
- * (>= 0), or a negative value when they cannot guarantee every committed
- * rate.
+ * Shares for one scale k (the largest target gets k), and with @p fill the
+ * children's results. Returns false when they cannot guarantee every
+ * committed rate, else fills @p f.
  */
-static double
+static bool
 shares_for_scale(struct pacing_sched_child *c, const double *target,
 		 uint32_t n, double t_max, uint64_t parent_rate, uint32_t k,
-		 uint32_t *share, bool fill)
+		 uint32_t *share, bool fill, struct scale_fit *f)
 {
+	double r_max = -1.0, r_min = -1.0;
 	uint64_t sum = 0;
-	double worst = 0.0;
 	uint32_t i;
 
+	f->worst = 0.0;
+	f->over = f->under = 0;
 	for (i = 0; i < n; i++) {
 		double s = target[i] * k / t_max;
 		uint64_t v = (uint64_t)llround(s);
@@ -72,18 +82,29 @@ shares_for_scale(struct pacing_sched_child *c, const double *target,
 		sum += share[i];
 	}
 	for (i = 0; i < n; i++) {
-		double got, e = 0.0;
+		double got, r, e = 0.0;
 
 		/* Contended rate P * s / S >= c, in integers. */
 		if (c[i].committed_rate != 0 &&
 		    (unsigned __int128)parent_rate * share[i] <
 		    (unsigned __int128)c[i].committed_rate * sum)
-			return -1.0;
+			return false;
 		got = (double)parent_rate * share[i] / (double)sum;
-		if (target[i] > 0.0)
+		/* A target of 0 (committed rates take all) has no ratio. */
+		if (target[i] > 0.0) {
 			e = fabs(got - target[i]) / target[i];
-		if (e > worst)
-			worst = e;
+			r = share[i] / target[i];
+			if (r_max < 0.0 || r > r_max) {
+				r_max = r;
+				f->over = i;
+			}
+			if (r_min < 0.0 || r < r_min) {
+				r_min = r;
+				f->under = i;
+			}
+		}
+		if (e > f->worst)
+			f->worst = e;
 		if (!fill)
 			continue;
 		c[i].bw_share = share[i];
@@ -91,18 +112,58 @@ shares_for_scale(struct pacing_sched_child *c, const double *target,
 			((unsigned __int128)parent_rate * share[i] / sum);
 		c[i].error_ppm = (uint32_t)llround(e * 1e6);
 	}
-	return worst;
+	f->spread = r_min > 0.0 ? r_max / r_min - 1.0 : 0.0;
+	return true;
+}
+
+/* @p a fits better than @p b: smaller spread, then smaller worst error. */
+static bool
+better(const struct scale_fit *a, const struct scale_fit *b)
+{
+	if (a->spread != b->spread)
+		return a->spread < b->spread;
+	return a->worst < b->worst;
+}
+
+static uint32_t
+ppm_of(double x)
+{
+	return x * 1e6 >= (double)UINT32_MAX ? UINT32_MAX :
+	       (uint32_t)llround(x * 1e6);
+}
+
+/* The refusal of a fit above the tolerance, naming the two children. */
+static int
+refuse_fit(const struct pacing_sched_child *c, const struct pacing_sched_fit *f,
+	   uint32_t max_share, uint32_t tolerance_ppm,
+	   struct pacing_error *err)
+{
+	const struct pacing_sched_child *o = &c[f->over], *u = &c[f->under];
+
+	return pacing_error_set(err, o->committed_rate != 0 ||
+			u->committed_rate != 0 ? PACING_FIELD_COMMITTED_RATE :
+			PACING_FIELD_WEIGHT, -ERANGE,
+		"children %u (weight %u, committed %.3f Mbit/s) and %u "
+		"(weight %u, committed %.3f Mbit/s): bw_share %u..%u holds "
+		"their ratio within %.2f%% at best (shares %u and %u), not "
+		"within %.2f%%", f->over, o->weight, mbps(o->committed_rate),
+		f->under, u->weight, mbps(u->committed_rate), 1u, max_share,
+		f->error_ppm / 1e4, f->over_share, f->under_share,
+		tolerance_ppm / 1e4);
 }
 
 int
 pacing_sched_shares(struct pacing_sched_child *c, uint32_t n,
 		    uint64_t parent_rate, uint32_t max_share,
+		    uint32_t tolerance_ppm, struct pacing_sched_fit *fit,
 		    struct pacing_error *err)
 {
 	uint64_t weights = 0, committed = 0;
-	double *target = NULL, t_max = 0.0, best = -1.0;
+	double *target = NULL, t_max = 0.0;
+	struct scale_fit best = { .spread = -1.0 }, f;
+	struct pacing_sched_fit out;
 	uint32_t *share = NULL;
-	uint32_t i, k, k_low, best_k = 0;
+	uint32_t i, k, k_high, best_k = 0;
 	int ret = 0;
 
 	pacing_error_clear(err);
@@ -142,20 +203,26 @@ pacing_sched_shares(struct pacing_sched_child *c, uint32_t n,
 		if (target[i] > t_max)
 			t_max = target[i];
 	}
-	k_low = max_share > SCHED_SCALES_TRIED ?
-		max_share - SCHED_SCALES_TRIED + 1 : 1;
-	for (k = max_share; k >= k_low && best != 0.0; k--) {
-		double e = shares_for_scale(c, target, n, t_max, parent_rate,
-					    k, share, false);
-
-		if (e >= 0.0 && (best < 0.0 || e < best)) {
-			best = e;
+	/*
+	 * Smallest scale first, a larger one only when it fits better: of
+	 * equally good shares the smallest, so that the device interleaves
+	 * its children at the finest grain (exact ones end the search).
+	 */
+	k_high = max_share > SCHED_SCALES_TRIED ?
+		 max_share - SCHED_SCALES_TRIED + 1 : 1;
+	for (k = 1; k <= max_share && best.spread != 0.0; k++) {
+		if (k > SCHED_SCALES_TRIED && k < k_high)
+			k = k_high;
+		if (shares_for_scale(c, target, n, t_max, parent_rate, k,
+				     share, false, &f) &&
+		    (best.spread < 0.0 || better(&f, &best))) {
+			best = f;
 			best_k = k;
 		}
-		if (k == 1)
+		if (k == max_share)
 			break;
 	}
-	if (best < 0.0) {
+	if (best.spread < 0.0) {
 		ret = pacing_error_set(err, PACING_FIELD_COMMITTED_RATE,
 			-EINVAL, "committed rates summing to %.3f Mbit/s of "
 			"the parent's %.3f Mbit/s cannot be guaranteed with "
@@ -165,8 +232,23 @@ pacing_sched_shares(struct pacing_sched_child *c, uint32_t n,
 			mbps(parent_rate), max_share, n);
 		goto out;
 	}
+	/* The best scale again, for its shares. */
 	shares_for_scale(c, target, n, t_max, parent_rate, best_k, share,
-			 true);
+			 false, &f);
+	out = (struct pacing_sched_fit){
+		.error_ppm = ppm_of(best.spread),
+		.over = best.over, .under = best.under,
+		.over_share = share[best.over],
+		.under_share = share[best.under],
+	};
+	if (fit != NULL)
+		*fit = out;
+	if (out.error_ppm > tolerance_ppm) {
+		ret = refuse_fit(c, &out, max_share, tolerance_ppm, err);
+		goto out;
+	}
+	shares_for_scale(c, target, n, t_max, parent_rate, best_k, share,
+			 true, &f);
 out:
 	free(target);
 	free(share);

@@ -4,13 +4,18 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tm_plan.h"
 
-/* Element keys: what an element stands for, equal across two plans. */
-enum key_kind { KEY_PORT, KEY_NODE, KEY_OWN_GROUP, KEY_SHARED_GROUP };
+/*
+ * Element keys: what an element stands for, equal across two plans. A
+ * queue group is named by its first leaf (the smallest id), so that a
+ * group continues while that leaf stays in it.
+ */
+enum key_kind { KEY_PORT, KEY_NODE, KEY_GROUP };
 
 static uint64_t
 make_key(enum key_kind kind, uint32_t id, uint32_t weight)
@@ -78,6 +83,7 @@ struct builder {
 	struct tm_plan *p;
 	uint64_t *eff;                   /* per element: effective ceiling */
 	struct pacing_sched_child *kids; /* shares of one family */
+	bool shared;                     /* leaves may share a group */
 	struct rte_tm_error *error;
 };
 
@@ -205,53 +211,203 @@ ceiling_of(const struct tm_tree *t, const struct tm_node *n)
 }
 
 /*
+ * Leaves the device cannot tell apart in one queue group, whatever their
+ * siblings do: same weight, no committed rate, both unshaped or the same
+ * byte-mode pacing context. Never packet-mode leaves: the same packets/s
+ * is a different rate in bytes for each frame size, and a group shares
+ * bytes.
+ */
+static bool
+interchangeable(const struct tm_node *a, const struct tm_node *b)
+{
+	const struct tm_profile *x = a->profile, *y = b->profile;
+
+	if (a->weight != b->weight || committed(a) != 0 || committed(b) != 0)
+		return false;
+	if (x == NULL || y == NULL)
+		return x == y;
+	return x->pacing.ctx.rate_mode == PACING_RATE_MODE_DATA &&
+	       pacing_ctx_equal(&x->pacing.ctx, &y->pacing.ctx);
+}
+
+/* Order of leaves that puts interchangeable ones next to each other. */
+static int
+cmp_leaves(const void *pa, const void *pb)
+{
+	const struct tm_node *a = ((const struct tm_plan_order *)pa)->node;
+	const struct tm_node *b = ((const struct tm_plan_order *)pb)->node;
+	const struct pacing_ctx *x, *y;
+
+	if (a->weight != b->weight)
+		return a->weight < b->weight ? -1 : 1;
+	if ((a->profile == NULL) != (b->profile == NULL))
+		return a->profile == NULL ? -1 : 1;
+	if (a->profile != NULL) {
+		x = &a->profile->pacing.ctx;
+		y = &b->profile->pacing.ctx;
+		if (x->rate_mode != y->rate_mode)
+			return x->rate_mode < y->rate_mode ? -1 : 1;
+		if (x->rate_limit != y->rate_limit)
+			return x->rate_limit < y->rate_limit ? -1 : 1;
+		if (x->burst_upper_bound != y->burst_upper_bound)
+			return x->burst_upper_bound < y->burst_upper_bound ?
+			       -1 : 1;
+		if (x->typical_packet_size != y->typical_packet_size)
+			return x->typical_packet_size <
+			       y->typical_packet_size ? -1 : 1;
+	}
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/*
+ * All children of one parent are leaves of one weight without committed
+ * rates (sorted: non-leaf nodes and committed leaves come first, then by
+ * weight): one group is the whole family, exact whatever limits them.
+ */
+static bool
+one_family_group(const struct tm_plan_order *kids, uint32_t n)
+{
+	const struct tm_node *a = kids[0].node, *z = kids[n - 1].node;
+
+	return a->leaf && committed(a) == 0 && a->weight == z->weight;
+}
+
+/* Leaf @p k in group element @p g (new when TM_PLAN_NONE); the group. */
+static uint32_t
+join_group(struct builder *b, const struct tm_node *parent,
+	   struct tm_node *k, uint32_t g)
+{
+	if (g == TM_PLAN_NONE)
+		g = add_elem(b, make_key(KEY_GROUP, k->id, 0), parent->elem,
+			     parent->id, TM_ELEM_GROUP, 0, 0);
+	b->p->elems[g].weight += k->weight;
+	b->p->queues[k->id].group = g;
+	k->elem = g;
+	return g;
+}
+
+/* The smallest leaf id of a group: its name (see KEY_GROUP). */
+static uint32_t
+group_leaf(const struct tm_elem *e)
+{
+	return (uint32_t)(e->key >> 16);
+}
+
+/* Element @p elem of a family as a message names it. */
+static void
+describe_unit(const struct builder *b, uint32_t elem, char *buf,
+	      size_t size)
+{
+	const struct tm_elem *e = &b->p->elems[elem];
+	const struct tm_node *leaf;
+	uint32_t n;
+
+	if (e->type == TM_ELEM_TSAR) {
+		snprintf(buf, size, "node %" PRIu32 " (weight %" PRIu32 ")",
+			 e->node_id, e->weight);
+		return;
+	}
+	leaf = b->t->leaves[group_leaf(e)];
+	n = e->weight / leaf->weight;
+	if (n == 1)
+		snprintf(buf, size, "node %" PRIu32 " (weight %" PRIu32 "%s)",
+			 leaf->id, e->weight, committed(leaf) != 0 ?
+			 ", with a committed rate" : "");
+	else
+		snprintf(buf, size, "the queue group of leaf %" PRIu32
+			 " and %" PRIu32 " more (weight %" PRIu32 " = %"
+			 PRIu32 " x %" PRIu32 ": the tree's %" PRIu32
+			 " leaves outnumber the device's %" PRIu32
+			 " queue groups, so interchangeable leaves share)",
+			 leaf->id, n - 1, e->weight, leaf->weight, n,
+			 b->t->n_leaves, b->t->lim.groups_max);
+}
+
+/* The refusal of shares the device cannot hold within the tolerance. */
+static int
+refuse_shares(const struct builder *b, const struct tm_node *parent,
+	      uint32_t first, const struct pacing_sched_fit *fit)
+{
+	const struct pacing_sched_child *o = &b->kids[fit->over];
+	const struct pacing_sched_child *u = &b->kids[fit->under];
+	bool rates = o->committed_rate != 0 || u->committed_rate != 0;
+	char over[200], under[200];
+
+	describe_unit(b, first + fit->over, over, sizeof(over));
+	describe_unit(b, first + fit->under, under, sizeof(under));
+	return tm_error(b->error, rates ?
+		RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_RATE :
+		RTE_TM_ERROR_TYPE_NODE_WEIGHT, EINVAL,
+		"the children of node %" PRIu32 ": %s and %s: the device's "
+		"bw_share holds 1..%" PRIu32 ", and no shares in it keep the "
+		"ratio of their %s within 1%% (best: %" PRIu32 " and %"
+		PRIu32 ", %.2f%% off): %s", parent->id, over, under,
+		b->t->lim.max_share, rates ? "targets (committed rate plus "
+		"a weighted part of what committed rates leave)" : "weights",
+		fit->over_share, fit->under_share, fit->error_ppm / 1e4,
+		rates ? "change the committed rates or weights so that the "
+		"targets' ratio is one of small whole numbers" :
+		"use weights whose ratio is one of small whole numbers");
+}
+
+/*
  * The elements of the children @p kids[0 .. n - 1] of @p parent: non-leaf
- * nodes get a TSAR, leaves a queue group (shared by equal weights).
+ * nodes get a TSAR, leaves queue groups: one each, or with b->shared one
+ * per set of interchangeable leaves (the whole family when it is one).
  */
 static int
 add_family(struct builder *b, const struct tm_node *parent,
-	   const struct tm_plan_order *kids, uint32_t n)
+	   struct tm_plan_order *kids, uint32_t n)
 {
-	uint32_t first = b->p->n_elems, units = 0, i, u;
+	uint32_t first = b->p->n_elems, units, i, u, g = TM_PLAN_NONE;
+	bool whole = b->shared && one_family_group(kids, n);
+	struct pacing_sched_fit fit;
 	struct pacing_error perr;
+	struct tm_node *prev = NULL;
 	int ret;
 
+	if (b->shared && !whole) {
+		/* The run of leaves without committed rate, reordered. */
+		for (i = 0; i < n && (!kids[i].node->leaf ||
+				      committed(kids[i].node) != 0); i++)
+			;
+		qsort(&kids[i], n - i, sizeof(*kids), cmp_leaves);
+	}
+	/* The whole family's group is named by its smallest leaf id. */
+	for (i = 1, u = 0; whole && i < n; i++)
+		if (kids[i].node->id < kids[u].node->id)
+			u = i;
+	if (whole)
+		g = join_group(b, parent, kids[u].node, TM_PLAN_NONE);
 	for (i = 0; i < n; i++) {
 		struct tm_node *k = kids[i].node;
-		struct tm_elem *last = units > 0 ?
-			&b->p->elems[b->p->n_elems - 1] : NULL;
-		uint64_t key;
 
-		if (!k->leaf) {
+		if (whole) {
+			if (i != u)
+				join_group(b, parent, k, g);
+		} else if (!k->leaf) {
 			k->elem = add_elem(b, make_key(KEY_NODE, k->id, 0),
 					   parent->elem, k->id, TM_ELEM_TSAR,
 					   k->weight, ceiling_of(b->t, k));
-		} else if (committed(k) != 0) {
-			k->elem = add_elem(b, make_key(KEY_OWN_GROUP, k->id, 0),
-					   parent->elem, parent->id,
-					   TM_ELEM_GROUP, k->weight, 0);
 		} else {
-			key = make_key(KEY_SHARED_GROUP, parent->id, k->weight);
-			if (last != NULL && last->key == key) {
-				last->weight += k->weight;
-				k->elem = b->p->n_elems - 1;
-				b->p->queues[k->id].group = k->elem;
-				continue;
-			}
-			k->elem = add_elem(b, key, parent->elem, parent->id,
-					   TM_ELEM_GROUP, k->weight, 0);
+			bool same = b->shared && prev != NULL &&
+				    interchangeable(prev, k);
+
+			g = join_group(b, parent, k, same ? g : TM_PLAN_NONE);
 		}
-		if (k->leaf)
-			b->p->queues[k->id].group = k->elem;
-		b->kids[units].weight = k->weight;
-		b->kids[units].committed_rate = committed(k);
-		units++;
+		/* A unit's committed rate is its first node's (groups of
+		 * several have none). */
+		b->kids[k->elem - first].committed_rate = committed(k);
+		prev = k;
 	}
-	/* One element per unit; a shared group weighs weight x count. */
+	units = b->p->n_elems - first;
 	for (u = 0; u < units; u++)
 		b->kids[u].weight = b->p->elems[first + u].weight;
 	ret = pacing_sched_shares(b->kids, units, b->eff[parent->elem],
-				  b->t->lim.max_share, &perr);
+				  b->t->lim.max_share,
+				  PACING_SCHED_TOLERANCE_PPM, &fit, &perr);
+	if (ret == -ERANGE)
+		return refuse_shares(b, parent, first, &fit);
 	if (ret != 0)
 		return tm_error(b->error, RTE_TM_ERROR_TYPE_NODE_ID, -ret,
 			"the children of node %" PRIu32 " (a ceiling of %"
@@ -278,12 +434,18 @@ check_fit(const struct tm_tree *t, const struct tm_plan *p, bool port,
 			port ? " and a port element for the root's shaper" :
 			"", t->lim.depth_max, port ? ": fewer levels, or no "
 			"shaper on the root" : ": fewer levels");
+	/* Only with shared groups: one per leaf fits by construction. */
 	if (p->n_groups > t->lim.groups_max)
 		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOSPC,
-			"the hierarchy needs %" PRIu32 " queue groups (one per "
-			"parent and weight, one per leaf with a committed "
-			"rate), the device has %" PRIu32, p->n_groups,
-			t->lim.groups_max);
+			"the hierarchy needs %" PRIu32 " queue groups for its %"
+			PRIu32 " leaves even where leaves share one (leaves of "
+			"one parent with the same weight, no committed rate "
+			"and the same byte-mode pacing or none; or all the "
+			"children of a parent when they are leaves of one "
+			"weight without committed rates), the device has %"
+			PRIu32 ": fewer leaves, or fewer distinct leaf rates "
+			"and weights under each parent", p->n_groups,
+			t->n_leaves, t->lim.groups_max);
 	if (p->n_elems > t->lim.elements_max)
 		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOSPC,
 			"the hierarchy needs %" PRIu32 " scheduling elements, "
@@ -302,8 +464,18 @@ build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 	struct tm_node *n;
 	int ret;
 
+	/* Unshaped parents share the line: it must be known. */
+	if (t->lim.line_rate_mbps == 0)
+		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, EAGAIN,
+			"the port's line rate is unknown (its link is down "
+			"and it reports no link mode): weights, committed "
+			"rates and non-leaf shapers share it out; bring the "
+			"link up and try again, or use leaf shapers alone");
 	b.eff = p->eff;
 	b.kids = p->kids;
+	/* One group per leaf while the device's groups last. */
+	b.shared = t->n_leaves > t->lim.groups_max;
+	p->shared_groups = b.shared;
 	order = p->order;
 	TAILQ_FOREACH(n, &t->nodes, next) {
 		if (n->level + 1u > depth)
@@ -336,6 +508,30 @@ build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 	return check_fit(t, p, port, depth + port, error);
 }
 
+/*
+ * Whether tree @p t asks for scheduling elements: a non-leaf shaper, a
+ * weight other than 1 or a committed rate somewhere. Without any, leaf
+ * shapers are the whole of it: pacing indexes only, no element, as before
+ * the hierarchy existed (and no line rate needed).
+ */
+static bool
+needs_elements(const struct tm_tree *t)
+{
+	const struct tm_node *n;
+
+	TAILQ_FOREACH(n, &t->nodes, next)
+		if (n->weight != 1 || committed(n) != 0 ||
+		    (!n->leaf && n->profile != NULL))
+			return true;
+	return false;
+}
+
+bool
+tm_plan_tree_needs_elements(const struct tm_tree *t)
+{
+	return t->lim.sched && t->root != NULL && needs_elements(t);
+}
+
 /* Queue @p t as its leaf says (its group is the elements' business). */
 static void
 follow_leaf(struct tm_queue *t, const struct tm_node *leaf)
@@ -354,6 +550,7 @@ tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *p,
 
 	p->n_elems = 0;
 	p->n_groups = 0;
+	p->shared_groups = false;
 	if (reserve_plan(p, t->nb_txq, t->n_nodes + 2) != 0)
 		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
 				"no memory for the plan of %" PRIu32 " nodes",
@@ -366,7 +563,7 @@ tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *p,
 		if (leaf != NULL)
 			follow_leaf(&p->queues[q], leaf);
 	}
-	if (!active || !t->lim.sched || t->root == NULL)
+	if (!active || !tm_plan_tree_needs_elements(t))
 		return 0;
 	return build_elems(t, p, error);
 }
@@ -387,6 +584,7 @@ tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src, uint16_t nb_txq)
 		       sizeof(*src->elems) * src->n_elems);
 	dst->n_elems = src->n_elems;
 	dst->n_groups = src->n_groups;
+	dst->shared_groups = src->shared_groups;
 	return 0;
 }
 
@@ -412,9 +610,12 @@ tm_plan_node_update(struct tm_plan *p, const struct tm_plan *applied,
 	int ret;
 
 	/* Without committed rates, shares do not depend on the ceiling
-	 * above them (pacing_sched_shares: targets scale with it). */
+	 * above them (pacing_sched_shares: targets scale with it); shared
+	 * groups depend on the leaves' pacing (a leaf may move). */
 	if (committed(node) != committed_before ||
-	    (node->leaf ? node->id >= applied->nb_txq :
+	    (applied->n_elems > 0) != tm_plan_tree_needs_elements(t) ||
+	    (node->leaf ? node->id >= applied->nb_txq ||
+	     applied->shared_groups :
 	     node->parent == NULL || node->elem >= applied->n_elems ||
 	     applied->elems[node->elem].key != make_key(KEY_NODE, node->id,
 							0) ||

@@ -19,14 +19,25 @@
  *   root is a zero-valued port TSAR under the device root and the root's
  *   TSAR, carrying the ceiling, under it;
  * - every other non-leaf node is a TSAR under its parent's TSAR;
- * - the leaves of one parent with the same weight and no committed rate
- *   share one queue group, whose weight is weight x count (the SQs of a
- *   group share it equally); a leaf with a committed rate has its own;
+ * - every leaf has a queue group of its own while the tree has no more
+ *   leaves than the device has groups (the way Linux's mlx5 HTB offload
+ *   maps classes: only DWRR between elements is relied on). Beyond that,
+ *   leaves share a group where that is exact (plan.shared_groups): the
+ *   leaves of one parent with the same weight, no committed rate and the
+ *   same byte-mode pacing context or none (packet-mode leaves never), or
+ *   all the children of a parent when they are leaves of one weight
+ *   without committed rates; a group weighs the sum of its leaves'
+ *   weights (the SQs of a group share it equally);
  * - bw_share from the weights and committed rates of siblings
  *   (pacing_sched_shares) against the parent's effective ceiling: the
- *   smallest ceiling on its path, or the port's line rate; ceilings by
- *   pacing_sched_ceiling (rounded down).
- * Without tm_limits.sched a plan has no element: leaf shapers only.
+ *   smallest ceiling on its path, or the port's line rate; shares that
+ *   cannot hold every child within 1% of its target, whatever its
+ *   siblings do (PACING_SCHED_TOLERANCE_PPM), are refused naming the two
+ *   children; ceilings by pacing_sched_ceiling (rounded down).
+ * Without tm_limits.sched, or for a tree that asks for no element (no
+ * non-leaf shaper, every weight 1, no committed rate:
+ * tm_plan_tree_needs_elements()), a plan has no element: leaf shapers
+ * only, pacing indexes only.
  */
 
 #include <stdbool.h>
@@ -80,6 +91,8 @@ struct tm_plan {
 	struct tm_elem *elems; /**< Parents before children. */
 	uint32_t n_elems;
 	uint32_t n_groups;
+	/** Leaves share queue groups (more leaves than the device's groups). */
+	bool shared_groups;
 	struct tm_queue *queues;
 	uint16_t nb_txq;
 	uint16_t queues_cap;
@@ -143,6 +156,13 @@ int tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *plan,
 		  struct rte_tm_error *error);
 
 /**
+ * Whether the plan of hierarchy @p t has scheduling elements: the device
+ * has the hierarchy and the tree asks for it (a non-leaf shaper, a weight
+ * other than 1 or a committed rate). A flat tree of leaf shapers does not.
+ */
+bool tm_plan_tree_needs_elements(const struct tm_tree *t);
+
+/**
  * Make @p dst (empty or built before) a copy of @p src (executor fields
  * included) for @p nb_txq queues: those beyond @p src are unlimited, in
  * no group.
@@ -157,8 +177,10 @@ int tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src,
  * Make @p plan the @p applied plan of tree @p t with node @p node's
  * private shaper changed, without rebuilding it (a copy, no sort): a
  * leaf's pacing, or a non-root node's ceiling. Only when the node's
- * committed rate was @p committed_before and, for a non-leaf node, no
- * node below it has a committed rate: no share changes.
+ * committed rate was @p committed_before, the tree still asks for
+ * elements exactly when @p applied has some, and, for a non-leaf node, no
+ * node below it has a committed rate: no share changes; for a leaf, when
+ * leaves have groups of their own (with shared groups it may move).
  *
  * @return
  *   0; -EAGAIN when that does not hold (build the whole plan), -ENOMEM.

@@ -242,6 +242,15 @@ tm_tree_children_max(const struct tm_tree *h, uint32_t level)
 }
 
 uint32_t
+tm_tree_weight_max(const struct tm_tree *h)
+{
+	if (!h->lim.sched)
+		return 1;
+	return h->lim.max_share < TM_TREE_WEIGHT_MAX ? h->lim.max_share :
+	       TM_TREE_WEIGHT_MAX;
+}
+
+uint32_t
 tm_tree_nodes_max(const struct tm_tree *h)
 {
 	uint32_t n = h->nb_txq, level;
@@ -275,11 +284,14 @@ check_sched_params(const struct tm_tree *h, uint32_t node_id,
 			"the device has no NIC scheduling hierarchy, so no "
 			"WFQ between siblings; the only weight is 1",
 			node_id, weight);
-	if (weight > TM_TREE_WEIGHT_MAX)
+	if (weight > tm_tree_weight_max(h))
 		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_WEIGHT, EINVAL,
-			"node %" PRIu32 ": weight %" PRIu32 " too large; "
-			"allowed 1..%u", node_id, weight, TM_TREE_WEIGHT_MAX);
+			"node %" PRIu32 ": weight %" PRIu32 " too large: the "
+			"device holds a weight as its element's bw_share, "
+			"1..%" PRIu32 " (max_tsar_bw_share), so weights are "
+			"1..%" PRIu32 " (any ratio of them exact)", node_id,
+			weight, h->lim.max_share, tm_tree_weight_max(h));
 	return 0;
 }
 
@@ -629,6 +641,14 @@ tm_tree_profile_check_use(const struct tm_tree *h, uint32_t node_id,
 			ENOTSUP, "non-leaf node %" PRIu32 ": shaper profile %"
 			PRIu32 " is in packet mode; a scheduling element's "
 			"ceiling is in Mbit/s: byte mode only", node_id, p->id);
+	if (h->lim.line_rate_mbps == 0)
+		return tm_error(error,
+			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
+			EAGAIN, "non-leaf node %" PRIu32 ": the port's line "
+			"rate is unknown (its link is down and it reports no "
+			"link mode), and a non-leaf ceiling must not exceed "
+			"it: bring the link up and try again, or shape the "
+			"leaves only", node_id);
 	if (pacing_sched_ceiling(p->params.peak.rate, h->lim.line_rate_mbps,
 				 &mbps, &perr) != 0)
 		return tm_error(error,

@@ -19,8 +19,9 @@
  *   of non-leaf nodes;
  * - all leaves on one level, below every non-leaf node;
  * - one priority (0); with a scheduling hierarchy (tm_limits.sched)
- *   weights 1..TM_TREE_WEIGHT_MAX, private shapers on every node and
- *   committed rates; without one, weight 1 and leaf shapers only
+ *   weights 1..tm_tree_weight_max() (the device's bw_share range, so
+ *   that every weight is an exact share), private shapers on every node
+ *   and committed rates; without one, weight 1 and leaf shapers only
  *   (non-leaf levels pass everything through).
  */
 
@@ -44,7 +45,10 @@
 	((uint64_t)(RTE_TM_STATS_N_PKTS | RTE_TM_STATS_N_BYTES))
 /** Size of the (per-thread) message buffer an error points to. */
 #define TM_TREE_MSG_SIZE 512
-/** Largest weight (weights times leaves sharing a group fit 32 bits). */
+/**
+ * Largest weight whatever the device's share range (weights times leaves
+ * sharing a group fit 32 bits).
+ */
 #define TM_TREE_WEIGHT_MAX 65535
 
 /** What the device can schedule, filled by the driver from its caps. */
@@ -280,6 +284,12 @@ uint32_t tm_tree_nonleaf_max(uint32_t level);
 /** Most children a non-leaf node on @p level may have. */
 uint32_t tm_tree_children_max(const struct tm_tree *h,
 				   uint32_t level);
+
+/**
+ * Largest weight a node may have: 1 without a scheduling hierarchy, else
+ * the device's largest bw_share (at most TM_TREE_WEIGHT_MAX).
+ */
+uint32_t tm_tree_weight_max(const struct tm_tree *h);
 
 /** Most nodes a hierarchy may have. */
 uint32_t tm_tree_nodes_max(const struct tm_tree *h);

@@ -37,8 +37,25 @@ STEPS = [
     "objects.stop", "smoke.one_frame", "ring.wrap", "mtu.oversize",
     "ratetable.capacity", "ratetable.sharing", "ratetable.dedicated",
     "ratetable.range", "packet_mode", "live_change", "mixed_queues",
+    "sched.objects", "sched.pp_and_group", "sched.ceiling", "sched.shares",
+    "sched.reparent", "recovery", "commit_link_down",
 ]
 BUILD_SKIP = "not supported by this driver build"
+# The steps of the NIC scheduling hierarchy, skipped (said so) on a
+# device without it: ConnectX-5.
+SCHED_STEPS = [n for n in STEPS if n.startswith("sched.")]
+NO_HIERARCHY = "the device has no NIC scheduling hierarchy"
+
+# Each step's guard: the device-model knob reproducing the defect it
+# guards, under which it must fail (doc/guides/hw_check.rst).
+GUARDS = [
+    ("mtu_set=ignore", ["mtu"]),
+    ("sched_modify_sq_group=ignore", ["sched.objects", "sched.ceiling",
+                                      "sched.shares", "sched.reparent"]),
+    ("sched_sq_pp_and_group=0", ["sched.pp_and_group"]),
+    ("sched_modify_sq_group=refuse", ["recovery"]),
+    ("link_max_speed=unknown", ["commit_link_down"]),
+]
 
 CASES = Cases()
 check = CASES.check
@@ -113,6 +130,12 @@ def test_profile(profile):
             print("note: %s: %s skipped: %s" % (profile, s["name"],
                                                 s["reason"]))
             continue
+        if profile == "cx5" and s["name"] in SCHED_STEPS:
+            check("cx5: %s skipped, saying why" % s["name"],
+                  s["verdict"] == "skip" and
+                  s["reason"].startswith(NO_HIERARCHY),
+                  "%s: %s" % (s["verdict"], s["reason"]))
+            continue
         check("%s: %s passed" % (profile, s["name"]),
               s["verdict"] == "pass", "%s: %s" % (s["verdict"],
                                                   s["reason"]))
@@ -141,6 +164,17 @@ def test_suggestion_with_overrides():
           ev.get("suggestion_reproduces") is True)
 
 
+def test_guard(knob, steps):
+    """Under the knob reproducing their defect, these steps fail."""
+    report = os.path.join(WORK, "guard.json")
+    run("net_mlx5_tm0,emu=cx6dx,%s" % knob, ["--quick", "--json", report])
+    rep = json.load(open(report))
+    verdict = {s["name"]: s["verdict"] for s in rep["steps"]}
+    for name in steps:
+        check("%s: step %s fails" % (knob, name),
+              verdict.get(name) == "fail", verdict.get(name))
+
+
 def test_no_device():
     rc, out, err = run("net_mlx5_tm0,dev=mlx5_99")
     check("dev= without a NIC: exit 2", rc == 2, "rc=%d" % rc)
@@ -157,6 +191,8 @@ def main():
         for profile in ("cx6dx", "cx5", "cx7"):
             case(test_profile, profile)
         case(test_suggestion_with_overrides)
+        for knob, steps in GUARDS:
+            case(test_guard, knob, steps)
         case(test_no_device)
     shutil.rmtree(WORK, ignore_errors=True)
     return CASES.report()

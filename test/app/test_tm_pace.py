@@ -357,6 +357,242 @@ def test_groups_virtual():
         r"    queue 1 ", out, re.M) is not None, out[-3000:])
 
 
+def short_run(profile, plan, extra_devargs="", name="short"):
+    """A short run of @plan (tool arguments) on an emulated @profile in
+    virtual time: (exit status, stdout, stderr, JSON report or None)."""
+    report = os.path.join(WORK, name + ".json")
+    if os.path.exists(report):
+        os.unlink(report)
+    rc, out, err = run(eal("net_mlx5_tm0,emu=%s,clock=virtual%s" %
+                           (profile, extra_devargs), pmd_eal_args()) +
+                       ["--"] + plan + ["--json", report, "--quiet"])
+    return rc, out, err, report_of(report)
+
+
+def expected_of(rep):
+    """Expected rate of the first phase of every node: {"queue 0": ...,
+    "group a": ...}; {} without a report."""
+    if rep is None:
+        return {}
+    got = {"queue %d" % q["queue"]: q["phases"][0]["expected"]
+           for q in rep["queues"]}
+    got.update({"group " + g["name"]: g["phases"][0]["expected"]
+                for g in rep["groups"]})
+    return got
+
+
+def near(got, want, rel=1e-6):
+    """Every node of @want in @got, each within @rel of its value."""
+    return all(k in got and abs(got[k] - v) <= rel * v
+               for k, v in want.items())
+
+
+# A few ms of device time: the expected column is the settings' alone.
+SHORT = ["--duration", "20ms", "--interval", "10ms", "--settle", "10ms"]
+LINE = 100e9            # cx5 and cx6dx
+
+
+def line_l2(size):
+    """L2 bit/s of a line full of @size-byte frames: each takes
+    max(size, 60) + 24 bytes of line time (FCS, preamble, gap)."""
+    return LINE * size / (max(size, 60) + 24)
+
+
+def test_expected_tree_as_built():
+    """A group with subgroups and no queue of its own has no pass-through
+    node: committed 600M of group a under top's 1000M gives a 600 + 400/2
+    and b 200, not 846/154 (the rule counted a node the tool never
+    adds)."""
+    rc, out, err, rep = short_run("cx6dx", [
+        "--group", "top:peak=1000M", "--group",
+        "a:parent=top,peak=1000M,cir=600M", "--group",
+        "b:parent=top,peak=1000M", "--queue", "0:group=a", "--queue",
+        "1:group=a", "--queue", "2:group=b", "--queue", "3:group=b",
+        "--pkt-size", "1000"] + SHORT, name="tree")
+    got = expected_of(rep)
+    check("expected: committed rates among subgroups of a group with no "
+          "queue of its own (800/200, queues 400/400/100/100)",
+          near(got, {"group top": 1e9, "group a": 800e6, "group b": 200e6,
+                     "queue 0": 400e6, "queue 1": 400e6, "queue 2": 100e6,
+                     "queue 3": 100e6}), "got %s %s" % (got, err[-500:]))
+
+
+def test_expected_line_framing():
+    """At line rate the expected L2 rate is what the line carries: each
+    frame takes max(len, 60) + 24 bytes of line time; a queue's mix of
+    sizes costs its mean; groups share the L2 bytes that fit."""
+    rc, out, err, rep = short_run("cx6dx", [
+        "--queue", "0:peak=100G", "--pkt-size", "256"] + SHORT,
+        name="line256")
+    got = expected_of(rep)
+    check("expected: one queue at line rate, 256-byte frames: 91.43G of "
+          "L2 bytes on a 100G line", near(got, {"queue 0": line_l2(256)}),
+          "got %s %s" % (got, err[-500:]))
+    rc, out, err, rep = short_run("cx5", [
+        "--queue", "0:peak=100G,size=60..100"] + SHORT, name="linemix")
+    got = expected_of(rep)
+    check("expected: frames of 60..100 bytes in turn: the mix's line time "
+          "(mean 80 L2 bytes, 104 bytes of line time)",
+          near(got, {"queue 0": LINE * 80 / 104}), "got %s" % got)
+    rc, out, err, rep = short_run("cx6dx", [
+        "--group", "a:peak=80G,weight=1", "--group", "b:peak=80G,weight=3",
+        "--queue", "0:group=a", "--queue", "1:group=a", "--queue",
+        "2:group=b", "--queue", "3:group=b", "--pkt-size", "1500"] + SHORT,
+        name="line1500")
+    got = expected_of(rep)
+    l2 = line_l2(1500)
+    check("expected: groups weighted 1:3 under the line share the L2 "
+          "bytes that fit (1500-byte frames)",
+          near(got, {"group a": l2 / 4, "group b": 3 * l2 / 4,
+                     "queue 0": l2 / 8, "queue 3": 3 * l2 / 8}),
+          "got %s" % got)
+
+
+def flat_share(caps, sizes):
+    """Packet-fair shares of the line (bit/s of L2 bytes) of queues
+    capped at @caps (L2 bit/s) with frames of @sizes: water-filling in
+    packets per second, a different method from the tool's loop."""
+    pps_cap = [c / (8 * s) for c, s in zip(caps, sizes)]
+    cost = [8 * (max(s, 60) + 24) for s in sizes]
+
+    def line_used(level):
+        return sum(min(p, level) * c for p, c in zip(pps_cap, cost))
+
+    lo, hi = 0.0, max(pps_cap)
+    if line_used(hi) <= LINE:
+        return list(caps)
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if line_used(mid) > LINE:
+            hi = mid
+        else:
+            lo = mid
+    return [min(p, lo) * 8 * s for p, s in zip(pps_cap, sizes)]
+
+
+def test_expected_flat_line_packet_fair():
+    """Without scheduling elements (cx5; on cx6dx a tree with no non-leaf
+    shaper, every weight 1 and no committed rate) the queues share the
+    line packet-fair, each capped by its pacing; with elements they share
+    it by L2 bytes."""
+    plan = ["--queue", "0:peak=60G,size=9000", "--queue",
+            "1:peak=60G,size=1000"]
+    want = flat_share([60e9, 60e9], [9000, 1000])
+    for profile in ("cx5", "cx6dx"):
+        rc, out, err, rep = short_run(profile, plan + SHORT,
+                                      name="flat" + profile)
+        got = expected_of(rep)
+        check("expected on %s: 60G of 9000-byte and 60G of 1000-byte "
+              "frames, no element: packet-fair (%.2fG / %.2fG)" %
+              (profile, want[0] / 1e9, want[1] / 1e9),
+              near(got, {"queue 0": want[0], "queue 1": want[1]}),
+              "got %s %s" % (got, err[-500:]))
+    rc, out, err, rep = short_run("cx6dx", [
+        "--group", "g:peak=100G", "--queue", "0:group=g,peak=60G,size=9000",
+        "--queue", "1:group=g,peak=60G,size=1000"] + SHORT, name="flatg")
+    got = expected_of(rep)
+    # Equal L2 bytes x each, 9024/9000 and 1024/1000 of line time each.
+    each = LINE / (9024 / 9000 + 1024 / 1000)
+    check("expected on cx6dx: the same queues under a group with a "
+          "ceiling (elements): equal L2 bytes (%.2fG each)" % (each / 1e9),
+          near(got, {"queue 0": each, "queue 1": each}), "got %s" % got)
+    # cx5 has no packet-rate pacing: a flat tree on cx6dx.
+    rc, out, err, rep = short_run("cx6dx", [
+        "--queue", "0:pps=10M,size=1000", "--queue", "1:peak=90G,size=1500"]
+        + SHORT, name="flatpps")
+    got = expected_of(rep)
+    want = flat_share([10e6 * 8000, 90e9], [1000, 1500])
+    check("expected on cx6dx: a pps queue (pps x frame size) and a byte "
+          "queue at the line, no element: packet-fair, the pps queue's "
+          "figure in pkt/s",
+          near(got, {"queue 0": want[0] / 8000, "queue 1": want[1]}),
+          "got %s want %s" % (got, want))
+
+
+def test_rates_round_down():
+    """bits/s to the bytes/s rte_tm takes round down: a shaper never
+    allows more than the plan asked (999999 bit/s: 124999 B/s, not
+    125000)."""
+    rc, out, err, rep = short_run("cx6dx", [
+        "--queue", "0:peak=999999", "--queue", "1:peak=100M"] + SHORT,
+        name="round")
+    q0 = [q for q in rep["queues"] if q["queue"] == 0][0] if rep else {}
+    check("peak=999999 bit/s: rte_tm gets 124999 B/s, the expected rate "
+          "is not above 999999 bit/s",
+          q0 and q0["shaper"]["tm_peak_rate"] == 124999 and
+          q0["phases"][0]["expected"] <= 999999,
+          "%s %s" % (q0, err[-300:]))
+
+
+def test_queue_errors_reported():
+    """A queue whose device completed WQEs in error is reported so, never
+    ok, whatever its rate: the 1300th WQE (queue 0, near the end: it stops
+    for the rest of the run, which the departures' clock hid as 100M ok)
+    and a single flushed WQE (its rate within tolerance)."""
+    for fault in ("1300", "200:5"):
+        rc, out, err, rep = short_run("cx6dx", [
+            "--queue", "0:peak=100M", "--queue", "1:peak=200M",
+            "--duration", "2s", "--interval", "250ms"],
+            extra_devargs=",fault_wqe=" + fault, name="fault")
+        bad = [(q["queue"], ph["status"], ph.get("errors", 0)) for q in
+               rep["queues"] for ph in q["phases"]] if rep else []
+        hit = [b for b in bad if b[1] == "ERRORS" and b[2] > 0]
+        check("fault_wqe=%s: the queue that failed reads ERRORS, the "
+              "run exits 1" % fault, rc == 1 and len(hit) == 1 and
+              "ERRORS" in out, "rc=%d %s %s" % (rc, bad, out[-1500:]))
+
+
+def test_refused_change_says_why():
+    """A live change the port refuses prints the driver's reason and makes
+    the exit status 4, though every queue is within tolerance."""
+    rc, out, err, rep = short_run("cx6dx", [
+        "--queue", "0:peak=100M", "--at", "50ms:0:peak=900G",
+        "--duration", "100ms", "--interval", "10ms", "--settle", "10ms"],
+        name="refused")
+    line = [ln for ln in out.splitlines() if ln.startswith("change at")]
+    ch = rep["changes"] if rep else []
+    check("refused change: exit 4, the change line and the JSON give the "
+          "call, errno, error type and the driver's message",
+          rc == 4 and len(line) == 1 and
+          re.search(r"REFUSED: rte_tm_shaper_profile_add\(.*\): .* \(errno "
+                    r"\d+\), RTE_TM_ERROR_TYPE_\w+: \S", line[0]) and
+          "(the driver gave no message)" not in line[0] and
+          len(ch) == 1 and not ch[0]["applied"] and
+          ch[0]["reason"] in line[0] and
+          re.search(r"^RESULT: .*REFUSED", out, re.M) is not None,
+          "rc=%d %s %s" % (rc, line, ch))
+
+
+def test_emptied_group_reads_idle():
+    """A group whose only queue moves out has nothing to send: its row
+    reads idle with no error figure (not -nan% and OFF), and the run
+    passes."""
+    rc, out, err, rep = short_run("cx6dx", [
+        "--group", "a:peak=100M", "--group", "b:peak=50M", "--queue",
+        "0:group=a", "--queue", "1:group=b", "--at", "100ms:1:group=a",
+        "--duration", "200ms", "--interval", "10ms", "--settle", "20ms"],
+        name="idle")
+    groups = {g["name"]: g["phases"] for g in rep["groups"]} if rep else {}
+    b = groups.get("b", [])
+    check("emptied group: idle, no error figure, exit 0",
+          rc == 0 and len(b) == 2 and b[1]["status"] == "idle" and
+          b[1]["expected"] == 0 and b[1]["error_pct"] is None and
+          "nan" not in out, "rc=%d %s %s" % (rc, b, out[-1500:]))
+
+
+def test_failure_exits_say_why():
+    """A run whose samples cannot be held (10^12 of them) says so and
+    exits 5 (it exited 3, "port refused", with no message)."""
+    rc, out, err = run(emu_args() + [
+        "--", "--queue", "0:peak=100M", "--duration", "1000000s",
+        "--interval", "0.001ms", "--quiet"])
+    check("no memory for the samples: exit 5 and a message naming "
+          "--interval and --duration", rc == 5 and
+          re.search(r"tm-pace: no memory for \d+ samples .*--interval.*"
+                    r"--duration", err) is not None,
+          "rc=%d %s" % (rc, err[-500:]))
+
+
 def test_groups_refused_on_cx5():
     """cx5 has no NIC scheduling hierarchy: the group is refused, the tool
     says why (the driver's message and what the level can do)."""
@@ -455,6 +691,14 @@ def main():
             case(test_virtual_run)
             case(test_three_levels)
             case(test_groups_virtual)
+            case(test_expected_tree_as_built)
+            case(test_expected_line_framing)
+            case(test_expected_flat_line_packet_fair)
+            case(test_rates_round_down)
+            case(test_queue_errors_reported)
+            case(test_refused_change_says_why)
+            case(test_emptied_group_reads_idle)
+            case(test_failure_exits_say_why)
             case(test_groups_refused_on_cx5)
             case(test_rate_above_device_max)
             case(test_jumbo_frames_set_the_mtu)

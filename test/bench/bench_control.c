@@ -199,7 +199,8 @@ add_profiles(uint16_t port, uint32_t first_id, uint32_t n,
  * With @p groups > 0, a level of groups between them (ids CTL_ROOT_ID +
  * 1 + g, each with the ceiling of profile @p rates + 1): leaf i in group
  * i / (n / groups), the first half of each group's leaves of weight 1,
- * the second of weight 2 (two queue groups per group on the NIC).
+ * the second of weight 2, each half on one profile (1 + half % rates), so
+ * that beyond the device's queue groups each half can share one exactly.
  */
 static int
 add_hierarchy(uint16_t port, uint32_t n, uint32_t groups, uint32_t rates)
@@ -221,7 +222,8 @@ add_hierarchy(uint16_t port, uint32_t n, uint32_t groups, uint32_t rates)
 				      &np, &err);
 	for (i = 0; ret == 0 && i < n; i++) {
 		memset(&np, 0, sizeof(np));
-		np.shaper_profile_id = 1 + i % rates;
+		np.shaper_profile_id = 1 + (groups ? i / (per / 2) : i) %
+					 rates;
 		np.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
 		np.leaf.wred.wred_profile_id = RTE_TM_WRED_PROFILE_ID_NONE;
 		ret = rte_tm_node_add(port, i, groups ? CTL_ROOT_ID + 1 +

@@ -14,6 +14,7 @@
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_devx.h"
+#include "mlx5_tm_devx_sched.h"
 #include "mlx5_tm_caps_read.h"
 
 #include "conform_model.h"
@@ -190,4 +191,48 @@ uint8_t
 ours_sq_ts_format(uint8_t cap)
 {
 	return mlx5_tm_sq_ts_format(cap);
+}
+
+void *
+ours_sched_create(struct conform_dev *d, uint8_t type, uint32_t parent,
+		  uint32_t bw_share, uint32_t max_bw, uint32_t *id)
+{
+	const struct mlx5_tm_sched_elem_attr a = {
+		.element_type = type, .parent_id = parent,
+		.bw_share = bw_share, .max_average_bw = max_bw,
+	};
+	struct mlx5_tm_devx_obj *obj = NULL;
+
+	return mlx5_tm_devx_sched_create(ours_priv(d), &a, &obj, id) == 0 ?
+	       obj : NULL;
+}
+
+int
+ours_sched_modify(struct conform_dev *d, void *obj, uint32_t id,
+		  uint8_t type, uint32_t mask, uint32_t bw_share,
+		  uint32_t max_bw)
+{
+	return mlx5_tm_devx_sched_modify(ours_priv(d), obj, id, type, mask,
+					 bw_share, max_bw);
+}
+
+int
+ours_sched_query(struct conform_dev *d, void *obj, uint32_t id,
+		 uint8_t *type, uint32_t *parent, uint32_t *bw_share,
+		 uint32_t *max_bw)
+{
+	struct mlx5_tm_sched_elem_attr a;
+	int ret = mlx5_tm_devx_sched_query(ours_priv(d), obj, id, &a);
+
+	*type = a.element_type;
+	*parent = a.parent_id;
+	*bw_share = a.bw_share;
+	*max_bw = a.max_average_bw;
+	return ret;
+}
+
+int
+ours_sched_destroy(struct conform_dev *d, void *obj, uint32_t id)
+{
+	return mlx5_tm_devx_sched_destroy(ours_priv(d), obj, id);
 }

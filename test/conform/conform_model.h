@@ -35,6 +35,17 @@ int ours_modify_sq(struct conform_dev *d, void *sq, uint32_t sqn,
 /** The PMD's QUERY_SQ: the SQ's state or a negative errno. */
 int ours_sq_state(struct conform_dev *d, void *sq, uint32_t sqn);
 
+/* The PMD's scheduling-element builders (mlx5_tm_devx_sched.c). */
+void *ours_sched_create(struct conform_dev *d, uint8_t type, uint32_t parent,
+			uint32_t bw_share, uint32_t max_bw, uint32_t *id);
+int ours_sched_modify(struct conform_dev *d, void *obj, uint32_t id,
+		      uint8_t type, uint32_t mask, uint32_t bw_share,
+		      uint32_t max_bw);
+int ours_sched_query(struct conform_dev *d, void *obj, uint32_t id,
+		     uint8_t *type, uint32_t *parent, uint32_t *bw_share,
+		     uint32_t *max_bw);
+int ours_sched_destroy(struct conform_dev *d, void *obj, uint32_t id);
+
 /*
  * QUERY_SQ / QUERY_CQ of a glue object, read with our layouts: DPDK 22.11
  * has neither command (nor their layouts) upstream.

@@ -29,9 +29,10 @@
 
 #include "conform.h"
 #include "conform_model.h"
+#include "conform_rdma.h"
 #include "conform_upstream.h"
 
-unsigned int c_passed, c_failed;
+unsigned int c_passed, c_failed, c_skipped;
 
 /* The open case: its name, whether a comparison of it failed. */
 static char case_name[192];
@@ -819,6 +820,308 @@ out:
 	side_close(&u, true);
 }
 
+/* ---- (d) scheduling elements against rdma-core's layouts ---- */
+
+/* Opcodes and values (the PRM's), this file seeing no layout. */
+#define OP_CREATE_GENERAL_OBJECT 0xa00
+#define OP_MODIFY_GENERAL_OBJECT 0xa01
+#define OP_QUERY_GENERAL_OBJECT 0xa02
+#define OP_DESTROY_GENERAL_OBJECT 0xa03
+#define OBJ_TYPE_SCHEDULING_ELEMENT 0x26
+#define ELEM_TSAR 0
+#define ELEM_QUEUE_GROUP 4
+#define HIERARCHY_NIC 3
+#define SEL_BW_SHARE 0x1
+#define SEL_MAX_AVG_BW 0x2
+
+/* The cases of compare_sched(), counted skipped without rdma-core. */
+#define SCHED_CASES 6
+
+/* The last DESTROY_GENERAL_OBJECT the model ran (the glue builds it). */
+static uint8_t destroy_in[64];
+static size_t destroy_len;
+
+static void
+destroy_hook(void *arg, const void *in, size_t inlen, const void *out,
+	     size_t outlen, uint8_t status)
+{
+	const uint8_t *b = in;
+
+	(void)arg;
+	(void)out;
+	(void)outlen;
+	(void)status;
+	if (inlen >= 2 && (b[0] << 8 | b[1]) == OP_DESTROY_GENERAL_OBJECT &&
+	    inlen <= sizeof(destroy_in)) {
+		memcpy(destroy_in, in, inlen);
+		destroy_len = inlen;
+	}
+}
+
+/*
+ * Compare the PMD's last recorded @p opcode command with libmlx5's for
+ * @p a (element @p id), field by field in rdma-core's layout.
+ */
+static void
+sched_cmd_case(const char *cfg, const char *what, uint16_t opcode,
+	       enum rdma_sched_cmd cmd, uint32_t id,
+	       const struct rdma_sched_attr *a)
+{
+	const struct conform_cmd *o = conform_rec_last(opcode);
+	uint8_t want[512];
+	size_t len = rdma_sched_build(cmd, id, a, want);
+	char names[256];
+	unsigned int n;
+
+	if (o == NULL) {
+		conform_case(false, "%s sched %s: no command 0x%x recorded",
+			     cfg, what, opcode);
+		return;
+	}
+	n = rdma_sched_diff(cmd, o->in, want, names, sizeof(names));
+	conform_case(o->inlen == len && n == 0, "%s sched %s: the PMD's "
+		     "0x%x as libmlx5's (%zu bytes, rdma-core's layout %zu)%s%s",
+		     cfg, what, opcode, o->inlen, len, n ? ": differ in " : "",
+		     names);
+}
+
+/* Element @p id in the model holds these values. */
+static bool
+model_holds(struct conform_dev *d, uint32_t id, uint8_t type,
+	    uint32_t parent, uint32_t bw, uint32_t max)
+{
+	struct mlx5_emu_sched_info mi;
+
+	return mlx5_emu_sched_get(d->emu, id, &mi) == 0 &&
+	       mi.element_type == type && mi.parent_id == parent &&
+	       mi.bw_share == bw && mi.max_average_bw == max;
+}
+
+/* The captured destroy of element @p id is rdma-core's. */
+static void
+destroy_case(const char *cfg, const char *what, uint32_t id)
+{
+	uint8_t want[64];
+	size_t len = rdma_sched_build(RDMA_SCHED_DESTROY, id, NULL, want);
+	char names[128];
+	unsigned int n = destroy_len == len ?
+		rdma_sched_diff(RDMA_SCHED_DESTROY, destroy_in, want, names,
+				sizeof(names)) : 1;
+
+	conform_case(destroy_len == len && n == 0, "%s sched destroy %s: the "
+		     "model's DESTROY_GENERAL_OBJECT (as the kernel builds it) "
+		     "in rdma-core's layout (%zu bytes)%s%s", cfg, what,
+		     destroy_len, n ? ": differ in " : "", n ? names : "");
+	destroy_len = 0;
+}
+
+/*
+ * Scheduling elements on @p profile: the PMD's create, modify and query
+ * buffers against libmlx5's in rdma-core's layouts, the destroy the
+ * model runs, libmlx5's own buffers decoded by the model, a query answer
+ * read with rdma-core's layouts, and the comparison naming a mutated
+ * field.
+ */
+static void
+compare_sched(const char *profile)
+{
+	const struct mlx5_tm_glue *g = conform_glue();
+	struct rdma_sched_attr a, q;
+	struct conform_dev d;
+	void *port, *tsar, *grp, *lib;
+	uint32_t port_id = 0, tsar_id = 0, grp_id = 0, lib_id, parent = 0;
+	uint32_t bw = 0, max = 0;
+	uint8_t in[512], out[512], type = 0, hier = 0, mutated[512];
+	const struct conform_cmd *o;
+	char err[256], names[256];
+	const char *why;
+	int ret;
+
+	printf("== %s scheduling elements\n", profile);
+	if (!rdma_ifc_present(&why)) {
+		printf("SKIP %s scheduling elements against rdma-core's "
+		       "layouts (%u cases): %s\n", profile, SCHED_CASES, why);
+		c_skipped += SCHED_CASES;
+		return;
+	}
+	if (conform_dev_open(&d, profile, NULL, err, sizeof(err)) < 0) {
+		conform_case(false, "%s sched: device opens: %s", profile,
+			     err);
+		return;
+	}
+	mlx5_emu_set_cmd_hook(d.emu, destroy_hook, NULL);
+	destroy_len = 0;
+
+	conform_begin("%s sched create: the PMD's CREATE_GENERAL_OBJECT as "
+		      "libmlx5's mlx5dv_sched_node/leaf_create()", profile);
+	conform_rec_clear();
+	port = ours_sched_create(&d, ELEM_TSAR, 0, 0, 0, &port_id);
+	a = (struct rdma_sched_attr){ .element_type = ELEM_TSAR };
+	sched_cmd_case(profile, "create TSAR under the device root (no "
+		       "flags)", OP_CREATE_GENERAL_OBJECT, RDMA_SCHED_CREATE,
+		       0, &a);
+	tsar = ours_sched_create(&d, ELEM_TSAR, port_id, 3, 400, &tsar_id);
+	a = (struct rdma_sched_attr){ .element_type = ELEM_TSAR,
+		.parent_id = port_id, .flags = SEL_BW_SHARE | SEL_MAX_AVG_BW,
+		.bw_share = 3, .max_avg_bw = 400 };
+	sched_cmd_case(profile, "create TSAR (bw_share 3, 400 Mbit/s)",
+		       OP_CREATE_GENERAL_OBJECT, RDMA_SCHED_CREATE, 0, &a);
+	grp = ours_sched_create(&d, ELEM_QUEUE_GROUP, tsar_id, 5, 0, &grp_id);
+	a = (struct rdma_sched_attr){ .element_type = ELEM_QUEUE_GROUP,
+		.parent_id = tsar_id, .flags = SEL_BW_SHARE | SEL_MAX_AVG_BW,
+		.bw_share = 5 };
+	sched_cmd_case(profile, "create queue group (bw_share 5)",
+		       OP_CREATE_GENERAL_OBJECT, RDMA_SCHED_CREATE, 0, &a);
+	o = conform_rec_last(OP_CREATE_GENERAL_OBJECT);
+	conform_case(port != NULL && tsar != NULL && grp != NULL &&
+		     o != NULL && rdma_out_obj_id(o->out) == grp_id &&
+		     model_holds(&d, port_id, ELEM_TSAR, 0, 0, 0) &&
+		     model_holds(&d, tsar_id, ELEM_TSAR, port_id, 3, 400) &&
+		     model_holds(&d, grp_id, ELEM_QUEUE_GROUP, tsar_id, 5, 0),
+		     "%s sched create: the model decoded them (ids %u %u %u, "
+		     "the id read from rdma-core's out header obj_id)",
+		     profile, port_id, tsar_id, grp_id);
+	conform_end();
+
+	conform_begin("%s sched modify: the PMD's MODIFY_GENERAL_OBJECT as "
+		      "libmlx5's mlx5dv_sched_node/leaf_modify()", profile);
+	conform_rec_clear();
+	ret = ours_sched_modify(&d, grp, grp_id, ELEM_QUEUE_GROUP,
+				SEL_BW_SHARE, 7, 0);
+	a = (struct rdma_sched_attr){ .element_type = ELEM_QUEUE_GROUP,
+		.flags = SEL_BW_SHARE, .bw_share = 7 };
+	sched_cmd_case(profile, "modify bw_share alone",
+		       OP_MODIFY_GENERAL_OBJECT, RDMA_SCHED_MODIFY, grp_id, &a);
+	conform_case(ret == 0 &&
+		     model_holds(&d, grp_id, ELEM_QUEUE_GROUP, tsar_id, 7, 0),
+		     "%s sched modify bw_share: the model holds 7", profile);
+	conform_rec_clear();
+	ret = ours_sched_modify(&d, tsar, tsar_id, ELEM_TSAR,
+				SEL_BW_SHARE | SEL_MAX_AVG_BW, 2, 250);
+	a = (struct rdma_sched_attr){ .element_type = ELEM_TSAR,
+		.flags = SEL_BW_SHARE | SEL_MAX_AVG_BW, .bw_share = 2,
+		.max_avg_bw = 250 };
+	sched_cmd_case(profile, "modify both", OP_MODIFY_GENERAL_OBJECT,
+		       RDMA_SCHED_MODIFY, tsar_id, &a);
+	conform_case(ret == 0 &&
+		     model_holds(&d, tsar_id, ELEM_TSAR, port_id, 2, 250),
+		     "%s sched modify both: the model holds 2 and 250",
+		     profile);
+	conform_end();
+
+	conform_begin("%s sched query: the PMD's QUERY_GENERAL_OBJECT and the "
+		      "model's answer in rdma-core's layouts", profile);
+	conform_rec_clear();
+	ret = ours_sched_query(&d, grp, grp_id, &type, &parent, &bw, &max);
+	sched_cmd_case(profile, "query", OP_QUERY_GENERAL_OBJECT,
+		       RDMA_SCHED_QUERY, grp_id, NULL);
+	o = conform_rec_last(OP_QUERY_GENERAL_OBJECT);
+	if (o != NULL)
+		rdma_query_read(o->out, &q, &hier);
+	conform_case(ret == 0 && o != NULL &&
+		     o->outlen == rdma_sched_query_out_size() &&
+		     rdma_out_obj_id(o->out) == grp_id &&
+		     hier == HIERARCHY_NIC &&
+		     q.element_type == ELEM_QUEUE_GROUP &&
+		     q.parent_id == tsar_id && q.bw_share == 7 &&
+		     q.max_avg_bw == 0 && type == q.element_type &&
+		     parent == q.parent_id && bw == q.bw_share &&
+		     max == q.max_avg_bw,
+		     "%s sched query: answer (%zu bytes) read with rdma-core's "
+		     "out header and sched_elem: group under %u, bw_share %u, "
+		     "max_average_bw %u, hierarchy %u; the PMD read the same",
+		     profile, o != NULL ? o->outlen : 0, q.parent_id,
+		     q.bw_share, q.max_avg_bw, hier);
+	conform_end();
+
+	conform_begin("%s sched: libmlx5's own commands decoded by the model",
+		      profile);
+	a = (struct rdma_sched_attr){ .element_type = ELEM_QUEUE_GROUP,
+		.parent_id = tsar_id, .flags = SEL_BW_SHARE | SEL_MAX_AVG_BW,
+		.bw_share = 9, .max_avg_bw = 100 };
+	memset(out, 0, sizeof(out));
+	lib = g->devx_obj_create(d.gdev, in, rdma_sched_build(
+				 RDMA_SCHED_CREATE, 0, &a, in), out,
+				 16);
+	lib_id = rdma_out_obj_id(out);
+	conform_case(lib != NULL && model_holds(&d, lib_id, ELEM_QUEUE_GROUP,
+						tsar_id, 9, 100),
+		     "%s sched libmlx5's create: group %u under %u, 9, 100 "
+		     "Mbit/s", profile, lib_id, tsar_id);
+	a = (struct rdma_sched_attr){ .element_type = ELEM_QUEUE_GROUP,
+		.flags = SEL_MAX_AVG_BW, .max_avg_bw = 50 };
+	ret = lib == NULL ? -1 : g->devx_obj_modify(lib, in,
+		rdma_sched_build(RDMA_SCHED_MODIFY, lib_id, &a, in), out, 16);
+	conform_case(ret == 0 && model_holds(&d, lib_id, ELEM_QUEUE_GROUP,
+					     tsar_id, 9, 50),
+		     "%s sched libmlx5's modify (max_avg_bw alone): 9, 50 "
+		     "Mbit/s", profile);
+	ret = lib == NULL ? -1 : g->devx_obj_destroy(lib);
+	conform_case(ret == 0 && mlx5_emu_sched_get(d.emu, lib_id,
+		     &(struct mlx5_emu_sched_info){ 0 }) != 0,
+		     "%s sched destroy of libmlx5's group: gone", profile);
+	destroy_case(profile, "of libmlx5's group", lib_id);
+	conform_end();
+
+	conform_begin("%s sched: a mutated field is named", profile);
+	conform_rec_clear();
+	o = NULL;
+	{
+		void *g2;
+		uint32_t g2_id = 0;
+
+		g2 = ours_sched_create(&d, ELEM_QUEUE_GROUP, tsar_id, 4, 0,
+				       &g2_id);
+		o = conform_rec_last(OP_CREATE_GENERAL_OBJECT);
+		a = (struct rdma_sched_attr){ .element_type = ELEM_QUEUE_GROUP,
+			.parent_id = tsar_id,
+			.flags = SEL_BW_SHARE | SEL_MAX_AVG_BW, .bw_share = 4 };
+		rdma_sched_build(RDMA_SCHED_CREATE, 0, &a, in);
+		if (o != NULL) {
+			memcpy(mutated, o->in, o->inlen);
+			rdma_sched_mutate(RDMA_SCHED_CREATE, mutated,
+					  "sched_context.parent_element_id");
+		}
+		conform_case(o != NULL && rdma_sched_diff(RDMA_SCHED_CREATE,
+			     mutated, in, names, sizeof(names)) == 1 &&
+			     strcmp(names, "sched_context.parent_element_id") ==
+			     0, "%s sched: our create with parent_element_id "
+			     "flipped differs in exactly that field: %s",
+			     profile, names);
+		if (o != NULL) {
+			memcpy(mutated, o->in, o->inlen);
+			mutated[o->inlen - 1] ^= 1; /* reserved_at_300 */
+		}
+		conform_case(o != NULL && rdma_sched_diff(RDMA_SCHED_CREATE,
+			     mutated, in, names, sizeof(names)) == 1 &&
+			     strcmp(names, "other bits") == 0,
+			     "%s sched: a reserved bit set is seen: %s",
+			     profile, names);
+		if (g2 != NULL) {
+			ours_sched_destroy(&d, g2, g2_id);
+			destroy_len = 0;
+		}
+	}
+	conform_end();
+
+	conform_begin("%s sched destroy: the PMD's elements go as rdma-core "
+		      "lays out DESTROY_GENERAL_OBJECT", profile);
+	conform_case(ours_sched_destroy(&d, grp, grp_id) == 0, "%s sched "
+		     "destroy group", profile);
+	destroy_case(profile, "group", grp_id);
+	conform_case(ours_sched_destroy(&d, tsar, tsar_id) == 0, "%s sched "
+		     "destroy TSAR", profile);
+	destroy_case(profile, "TSAR", tsar_id);
+	conform_case(ours_sched_destroy(&d, port, port_id) == 0, "%s sched "
+		     "destroy port TSAR", profile);
+	destroy_case(profile, "port TSAR", port_id);
+	conform_case(mlx5_emu_sched_list(d.emu, NULL, 0) == 0, "%s sched: "
+		     "none left", profile);
+	conform_end();
+	mlx5_emu_set_cmd_hook(d.emu, NULL, NULL);
+	conform_dev_close(&d);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -864,8 +1167,11 @@ main(int argc, char **argv)
 		conform_end();
 		compare_fields(cfg, conf, &h);
 	}
+	compare_sched("cx6dx");
+	compare_sched("cx7");
 	up_glue_restore();
 	rte_eal_cleanup();
-	printf("%u passed, %u failed\n", c_passed, c_failed);
+	printf("%u passed, %u failed, %u skipped\n", c_passed, c_failed,
+	       c_skipped);
 	return c_failed == 0 ? 0 : 1;
 }

@@ -6,7 +6,9 @@
  * NIC scheduling elements of the device model: capabilities per profile
  * and devargs, the four commands and each of their refusals, queue-group
  * membership of SQs, and the arbiter on the wire in virtual time (weights,
- * ceilings, surplus to siblings, nesting, a live move between groups).
+ * ceilings, surplus to siblings, nesting, a live move between groups,
+ * limits below and above shares at every level), with the line of a port
+ * without elements beside it (paced SQs sharing it).
  */
 
 #include <errno.h>
@@ -530,6 +532,7 @@ struct meter {
 	uint32_t sqn[MAX_FLOWS];
 	uint32_t next_seq[MAX_FLOWS];
 	uint64_t bytes[MAX_FLOWS];
+	uint64_t packets[MAX_FLOWS];
 	uint64_t departed[MAX_FLOWS];
 	uint64_t out_of_order;
 	uint64_t w0, w1;
@@ -553,8 +556,10 @@ meter_hook(void *arg __attribute__((unused)), uint32_t sqn, uint64_t t,
 		m.out_of_order++;
 	m.next_seq[i] = seq + 1;
 	m.departed[i]++;
-	if (t >= m.w0 && t < m.w1)
+	if (t >= m.w0 && t < m.w1) {
 		m.bytes[i] += len;
+		m.packets[i]++;
+	}
 }
 
 static double
@@ -565,14 +570,21 @@ meter_mbps(uint32_t i)
 
 struct flow {
 	struct t_sq s;
+	uint32_t len;       /* frame bytes (0: FRAME) */
+	uint32_t inl;       /* bytes inline (18 for ConnectX-5's L2) */
 	uint32_t seq;       /* next sequence number to post */
 	uint32_t done;      /* WQEs completed */
 	bool on;            /* keep backlogged */
 };
 
-/* Keep every flow that is on at least half a ring deep until @p until. */
+/* Frame buffers per flow: d->buf holds MAX_FLOWS of them. */
+#define FLOW_BUF (1u << 19)
+
+/* Keep every flow that is on backlogged (posting at most its half MB of
+ * frames ahead), time going on by @p step_ns, until @p until. */
 static void
-run_until(struct t_dev *d, struct flow *f, uint32_t n, uint64_t until_ns)
+run_until_step(struct t_dev *d, struct flow *f, uint32_t n, uint64_t until_ns,
+	       uint64_t step_ns)
 {
 	const uint32_t ring = 1u << LOG_SQ;
 	struct t_cqe c[64];
@@ -581,26 +593,36 @@ run_until(struct t_dev *d, struct flow *f, uint32_t n, uint64_t until_ns)
 	while (mlx5_emu_now_ns(d->emu) < until_ns) {
 		for (i = 0; i < n; i++) {
 			struct flow *fl = &f[i];
+			uint32_t len = fl->len != 0 ? fl->len : FRAME;
+			uint32_t slot = (len + 1023) & ~1023u;
+			uint32_t depth = FLOW_BUF / slot < ring - 32 ?
+					 FLOW_BUF / slot : ring - 32;
 			bool posted = false;
 
 			while ((k = t_poll(&fl->s, c, 64)) > 0)
 				fl->done = (uint32_t)c[k - 1].wqe_counter + 1;
 			while (fl->on &&
-			       (uint16_t)(fl->s.pi - fl->done) < ring - 32) {
-				size_t off = ((size_t)i << 19) +
-					     (size_t)(fl->s.pi % ring) * 1024;
-				uint8_t *p = t_frame(d, off, FRAME, fl->seq);
+			       (uint16_t)(fl->s.pi - fl->done) < depth) {
+				size_t off = (size_t)i * FLOW_BUF +
+					     (size_t)(fl->seq % depth) * slot;
+				uint8_t *p = t_frame(d, off, len, fl->seq);
 
 				mlx5_prm_write32(p + 14, 0, fl->seq++);
-				t_post(&fl->s, p, FRAME, 0,
+				t_post(&fl->s, p, len, fl->inl,
 				       (fl->s.pi % 32) == 31);
 				posted = true;
 			}
 			if (posted)
 				t_ring(&fl->s);
 		}
-		mlx5_emu_advance(d->emu, MS);
+		mlx5_emu_advance(d->emu, step_ns);
 	}
+}
+
+static void
+run_until(struct t_dev *d, struct flow *f, uint32_t n, uint64_t until_ns)
+{
+	run_until_step(d, f, n, until_ns, MS);
 }
 
 static void
@@ -655,9 +677,11 @@ measure(struct t_dev *d, struct flow *f, uint32_t n, uint64_t from_ms,
 	m.w0 = from_ms * MS;
 	m.w1 = to_ms * MS;
 	memset(m.bytes, 0, sizeof(m.bytes));
+	memset(m.packets, 0, sizeof(m.packets));
 	run_until(d, f, n, to_ms * MS);
 	for (i = 0; i < n; i++)
-		CHECK(NEAR(meter_mbps(i), want[i], 0.005),
+		CHECK(want[i] == 0 ? m.bytes[i] == 0 :
+		      NEAR(meter_mbps(i), want[i], 0.005),
 		      "%s: flow %u %.2f Mbit/s, want %.2f", what, i,
 		      meter_mbps(i), want[i]);
 }
@@ -852,6 +876,288 @@ test_unattached(bool strict)
 	t_close(&d);
 }
 
+/* ---- limits below and above shares (issue 23) ---- */
+
+/*
+ * Each expected rate below is worked out by hand from the rule "every
+ * child gets min(its own limit, its weighted max-min share of what its
+ * parent gets)": DWRR shares and ceilings count L2 frame bytes, the line
+ * (max(len, 60) + 24) bytes per frame. Weights are given as the driver
+ * scales them (largest 99 or 100 of max_tsar_bw_share 100): a turn of
+ * the old surplus round robin was worth 150 KB there.
+ */
+
+/* Destroy @p n elements, the last created first. */
+static void
+elems_destroy(struct t_dev *d, struct elem *e, uint32_t n)
+{
+	while (n-- > 0)
+		elem_destroy(d, &e[n]);
+}
+
+/*
+ * Three SQs in queue groups of bw_share 1:2:5 under a TSAR at 800 Mbit/s,
+ * 1000-byte frames, the third paced at @p cap Mbit/s. At 50 the third
+ * gets its 50 and the others share the 750 left 1:2: 250/500. At 600 its
+ * share, 800 * 5/8 = 500, is below its pacing: 100/200/500.
+ */
+static void
+test_capped_leaf(uint32_t cap)
+{
+	static const uint32_t share[3] = { 20, 40, 100 };
+	double want[3];
+	struct mlx5_tm_pp *pp;
+	struct elem e[5];
+	struct flow f[3];
+	struct t_dev d;
+	char what[64];
+	uint32_t i;
+
+	if (cap < 500) {
+		want[2] = cap;
+		want[0] = (800.0 - cap) / 3;
+		want[1] = (800.0 - cap) * 2 / 3;
+	} else {
+		want[0] = 100;
+		want[1] = 200;
+		want[2] = 500;
+	}
+	snprintf(what, sizeof(what), "leaf paced at %u in 1:2:5 of 800", cap);
+	memset(f, 0, sizeof(f));
+	CHECK(t_open_kv(&d, "cx6dx", NULL, NULL) == 0, "open");
+	pp = t_pp(&d, cap * 1000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(pp != NULL && tsar(&d, &e[0], 0, 0, 0) == 0 &&
+	      tsar(&d, &e[1], e[0].id, 0, 800) == 0, "tree");
+	for (i = 0; i < 3; i++)
+		CHECK(group(&d, &e[2 + i], e[1].id, share[i], 0) == 0 &&
+		      sq_ready(&d, &f[i].s, (uint16_t)e[2 + i].id,
+			       i == 2 ? pp->index : 0) == 0, "SQ %u", i);
+	flows_start(&d, f, 3);
+	measure(&d, f, 3, 20, 220, want, what);
+	flows_end(&d, f, 3, what);
+	elems_destroy(&d, e, 5);
+	d.g->pp_free(pp);
+	t_close(&d);
+}
+
+/*
+ * A leaf paced in packets: under a TSAR at 400 Mbit/s, SQ 0 at 200 000
+ * WQEs/s of 64-byte frames in a queue group of bw_share 100, SQ 1 of
+ * 1000-byte frames in one of bw_share 50. SQ 0: 200 000 * 64 * 8 = 102.4
+ * Mbit/s, below its share of 266.7; SQ 1 the 297.6 left.
+ */
+static void
+test_pps_leaf(void)
+{
+	static const double want[2] = { 102.4, 297.6 };
+	struct mlx5_tm_pp *pp;
+	struct elem e[4];
+	struct flow f[2];
+	struct t_dev d;
+	double pps;
+
+	memset(f, 0, sizeof(f));
+	f[0].len = 64;
+	CHECK(t_open_kv(&d, "cx6dx", NULL, NULL) == 0, "open");
+	pp = t_pp(&d, 200000, 0, MLX5_PP_RATE_MODE_WQE_RATE, 0, 0);
+	CHECK(pp != NULL && tsar(&d, &e[0], 0, 0, 0) == 0 &&
+	      tsar(&d, &e[1], e[0].id, 0, 400) == 0 &&
+	      group(&d, &e[2], e[1].id, 100, 0) == 0 &&
+	      group(&d, &e[3], e[1].id, 50, 0) == 0, "tree");
+	CHECK(sq_ready(&d, &f[0].s, (uint16_t)e[2].id, pp->index) == 0 &&
+	      sq_ready(&d, &f[1].s, (uint16_t)e[3].id, 0) == 0, "SQs");
+	flows_start(&d, f, 2);
+	measure(&d, f, 2, 20, 220, want, "pps leaf");
+	pps = (double)m.packets[0] / 0.2;
+	CHECK(NEAR(pps, 200000, 0.005), "pps leaf: %.0f WQEs/s", pps);
+	flows_end(&d, f, 2, "pps leaf");
+	elems_destroy(&d, e, 4);
+	d.g->pp_free(pp);
+	t_close(&d);
+}
+
+/*
+ * A committed rate with a peak, as the driver maps cir 200 / peak 250 of
+ * a leaf beside an unlimited one under 1000 Mbit/s: queue groups of
+ * bw_share 99:66 (600/400 under contention), the first SQ paced at 250. It
+ * gets its 250, the other the 750 left.
+ */
+static void
+test_cir_peak_leaf(void)
+{
+	static const double want[2] = { 250, 750 };
+	struct mlx5_tm_pp *pp;
+	struct elem e[4];
+	struct flow f[2];
+	struct t_dev d;
+
+	memset(f, 0, sizeof(f));
+	CHECK(t_open_kv(&d, "cx6dx", NULL, NULL) == 0, "open");
+	pp = t_pp(&d, 250000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(pp != NULL && tsar(&d, &e[0], 0, 0, 0) == 0 &&
+	      tsar(&d, &e[1], e[0].id, 0, 1000) == 0 &&
+	      group(&d, &e[2], e[1].id, 99, 0) == 0 &&
+	      group(&d, &e[3], e[1].id, 66, 0) == 0, "tree");
+	CHECK(sq_ready(&d, &f[0].s, (uint16_t)e[2].id, pp->index) == 0 &&
+	      sq_ready(&d, &f[1].s, (uint16_t)e[3].id, 0) == 0, "SQs");
+	flows_start(&d, f, 2);
+	measure(&d, f, 2, 20, 220, want, "cir+peak leaf");
+	flows_end(&d, f, 2, "cir+peak leaf");
+	elems_destroy(&d, e, 4);
+	d.g->pp_free(pp);
+	t_close(&d);
+}
+
+/*
+ * Groups whose ceilings are above their shares share the line by weight,
+ * with any frame sizes (the issue's 100G examples on a 1 Gbit/s line, all
+ * rates a hundredth). @p sizes 0: TSARs a and b at 800 Mbit/s of weights
+ * 33:99, each over a queue group of two SQs, 1500-byte frames: the line
+ * carries 1000 * 1500/1524 Mbit/s of frame bytes, a quarter to a, three
+ * quarters to b, halved among their SQs. 1: TSARs at 900 of weight 100:100,
+ * one SQ each, of 9000- and 1000-byte frames: equal frame bytes X with
+ * X * (9024/9000 + 1024/1000) = 1000 on the line. Then a's SQs stop
+ * posting for 100 ms (they drain, then have nothing to send) and come
+ * back: from then on the same rates, a having banked no credit.
+ */
+static void
+test_ceilings_share(int sizes)
+{
+	double want[4];
+	struct elem e[5];
+	struct flow f[4];
+	struct t_dev d;
+	const char *what = sizes ? "900/900 of 9000/1000 B" :
+			   "800/800 weighted 1:3";
+	uint32_t i, n = sizes ? 2 : 4;
+
+	memset(f, 0, sizeof(f));
+	if (sizes) {
+		want[0] = 1000 / (9024.0 / 9000 + 1024.0 / 1000);
+		want[1] = want[0];
+		f[0].len = 9000;
+		f[1].len = 1000;
+	} else {
+		double l2 = 1000.0 * 1500 / 1524;
+
+		want[0] = want[1] = l2 / 4 / 2;
+		want[2] = want[3] = l2 * 3 / 4 / 2;
+		for (i = 0; i < 4; i++)
+			f[i].len = 1500;
+	}
+	CHECK(t_open_kv(&d, "cx6dx", "line_rate=1G", "mtu=9000") == 0, "open");
+	CHECK(tsar(&d, &e[0], 0, 0, 0) == 0 &&
+	      tsar(&d, &e[1], e[0].id, sizes ? 100 : 33, sizes ? 900 : 800) ==
+	      0 &&
+	      tsar(&d, &e[2], e[0].id, sizes ? 100 : 99, sizes ? 900 : 800) ==
+	      0 && group(&d, &e[3], e[1].id, 0, 0) == 0 &&
+	      group(&d, &e[4], e[2].id, 0, 0) == 0, "tree");
+	for (i = 0; i < n; i++)
+		CHECK(sq_ready(&d, &f[i].s, (uint16_t)e[3 + i * 2 / n].id,
+			       0) == 0, "SQ %u", i);
+	flows_start(&d, f, n);
+	measure(&d, f, n, 20, 220, want, what);
+	for (i = 0; i < n / 2; i++)
+		f[i].on = false;
+	run_until(&d, f, n, 320 * MS);
+	for (i = 0; i < n / 2; i++)
+		f[i].on = true;
+	measure(&d, f, n, 330, 430, want, sizes ? "a back, 9000/1000 B" :
+		"a back, 1:3");
+	flows_end(&d, f, n, what);
+	elems_destroy(&d, e, 5);
+	t_close(&d);
+}
+
+/*
+ * The line without elements (ConnectX-5), packet-fair round robin: two
+ * SQs paced at 600 Mbit/s on a 1 Gbit/s line, of 9000- and 1000-byte
+ * frames. The first gets its 600 (its pacing); the line never idles
+ * while the second has a packet its pacing allows, so the second gets
+ * the rest: (1 - 0.6 * 9024/9000) * 1000 * 1000/1024. Then the first
+ * stops: the second, alone, may not go above its 600 beyond what it kept
+ * of its schedule (16 KiB, as documented) and one frame.
+ */
+static void
+test_flat_line_paced(void)
+{
+	double want[2] = { 600, (1 - 0.6 * 9024 / 9000) * 1000 * 1000 / 1024 };
+	uint64_t t_stop, most;
+	struct mlx5_tm_pp *pp;
+	struct flow f[2];
+	struct t_dev d;
+	double alone[2];
+
+	memset(f, 0, sizeof(f));
+	f[0].len = 9000;
+	f[1].len = 1000;
+	f[0].inl = f[1].inl = 18;
+	CHECK(t_open_kv(&d, "cx5", "line_rate=1G", "mtu=9000") == 0, "open");
+	pp = t_pp(&d, 600000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(pp != NULL && sq_ready(&d, &f[0].s, 0, pp->index) == 0 &&
+	      sq_ready(&d, &f[1].s, 0, pp->index) == 0, "SQs");
+	flows_start(&d, f, 2);
+	measure(&d, f, 2, 20, 220, want, "two paced SQs on the line");
+	/* The first stops posting; the second alone from t_stop on. */
+	f[0].on = false;
+	t_stop = mlx5_emu_now_ns(d.emu);
+	m.w0 = t_stop;
+	m.w1 = t_stop + 100 * MS;
+	memset(m.bytes, 0, sizeof(m.bytes));
+	run_until(&d, f, 2, m.w1);
+	most = 600000000ull / 8 / 10 + 16384 + 1000;
+	CHECK(m.bytes[1] <= most, "alone: %" PRIu64 " bytes in 100 ms, at "
+	      "most %" PRIu64 " (600 Mbit/s and what it kept)", m.bytes[1],
+	      most);
+	alone[0] = 0;
+	alone[1] = 600;
+	measure(&d, f, 2, t_stop / MS + 120, t_stop / MS + 220, alone,
+		"alone at its pacing");
+	flows_end(&d, f, 2, "two paced SQs");
+	d.g->pp_free(pp);
+	t_close(&d);
+}
+
+/*
+ * Limits at every level: a TSAR at 1000 Mbit/s over A (weight 100,
+ * ceiling 200) and B (100). A: groups a1 (33) and a2 (99), a2's SQ paced
+ * at 100; B: groups b1 (100, 9000-byte frames) and b2 (100, ceiling 300). A's
+ * ceiling is below its share (500): A 200, of which a2 min(100, 150) and
+ * a1 the 100 left; B 800, of which b2 min(300, 400) and b1 the 500 left.
+ */
+static void
+test_nested_limits(void)
+{
+	static const double want[4] = { 100, 100, 500, 300 };
+	struct mlx5_tm_pp *pp;
+	struct elem e[8];
+	struct flow f[4];
+	struct t_dev d;
+	uint32_t i;
+
+	memset(f, 0, sizeof(f));
+	f[2].len = 9000;
+	CHECK(t_open_kv(&d, "cx7", "mtu=9000", NULL) == 0, "open");
+	pp = t_pp(&d, 100000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(pp != NULL && tsar(&d, &e[0], 0, 0, 0) == 0 &&
+	      tsar(&d, &e[1], e[0].id, 0, 1000) == 0 &&
+	      tsar(&d, &e[2], e[1].id, 100, 200) == 0 &&
+	      tsar(&d, &e[3], e[1].id, 100, 0) == 0 &&
+	      group(&d, &e[4], e[2].id, 33, 0) == 0 &&
+	      group(&d, &e[5], e[2].id, 99, 0) == 0 &&
+	      group(&d, &e[6], e[3].id, 100, 0) == 0 &&
+	      group(&d, &e[7], e[3].id, 100, 300) == 0, "tree");
+	for (i = 0; i < 4; i++)
+		CHECK(sq_ready(&d, &f[i].s, (uint16_t)e[4 + i].id,
+			       i == 1 ? pp->index : 0) == 0, "SQ %u", i);
+	flows_start(&d, f, 4);
+	measure(&d, f, 4, 20, 220, want, "limits at every level");
+	flows_end(&d, f, 4, "limits at every level");
+	elems_destroy(&d, e, 8);
+	d.g->pp_free(pp);
+	t_close(&d);
+}
+
 void
 test_emu_sched(void)
 {
@@ -864,4 +1170,12 @@ test_emu_sched(void)
 	T_RUN(test_live_move());
 	T_RUN(test_unattached(false));
 	T_RUN(test_unattached(true));
+	T_RUN(test_capped_leaf(50));
+	T_RUN(test_capped_leaf(600));
+	T_RUN(test_pps_leaf());
+	T_RUN(test_cir_peak_leaf());
+	T_RUN(test_ceilings_share(0));
+	T_RUN(test_ceilings_share(1));
+	T_RUN(test_flat_line_paced());
+	T_RUN(test_nested_limits());
 }

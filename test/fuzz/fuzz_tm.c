@@ -975,12 +975,12 @@ arm_fault(struct port *p, enum op_kind op, char *what, size_t len)
 	static const uint16_t port_ops[] = {
 		MLX5_CMD_OP_CREATE_SQ, MLX5_CMD_OP_MODIFY_SQ,
 		MLX5_CMD_OP_CREATE_CQ, MLX5_CMD_OP_CREATE_TIS,
-		MLX5_CMD_OP_CREATE_SCHEDULING_ELEMENT,
+		MLX5_CMD_OP_CREATE_GENERAL_OBJECT,
 	};
 	static const uint16_t tm_ops[] = {
 		MLX5_CMD_OP_MODIFY_SQ,
-		MLX5_CMD_OP_CREATE_SCHEDULING_ELEMENT,
-		MLX5_CMD_OP_MODIFY_SCHEDULING_ELEMENT,
+		MLX5_CMD_OP_CREATE_GENERAL_OBJECT,
+		MLX5_CMD_OP_MODIFY_GENERAL_OBJECT,
 	};
 	bool port_op = op >= OP_QUEUE_SETUP;
 	struct mlx5_emu_fault_cmd fc;

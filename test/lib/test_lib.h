@@ -34,6 +34,8 @@ void test_sched_committed_over(void);
 void test_sched_committed_full(void);
 void test_sched_bad_args(void);
 void test_sched_many_children(void);
+void test_sched_committed_unholdable(void);
+void test_sched_families(uint64_t seed, unsigned int nb_families);
 
 /* Entry table (test_table.c). */
 void test_share_identical(void);

@@ -28,6 +28,13 @@ random_fixed(void)
 	test_random(seed, nb_ops);
 }
 
+/* Random families of siblings: shares within 1% of the rule. */
+static void
+sched_families(void)
+{
+	test_sched_families(seed, 2000);
+}
+
 static void
 random_more(void)
 {
@@ -90,6 +97,8 @@ main(int argc, char **argv)
 	RUN(test_sched_committed_full);
 	RUN(test_sched_bad_args);
 	RUN(test_sched_many_children);
+	RUN(test_sched_committed_unholdable);
+	RUN(sched_families);
 	RUN(random_fixed);
 	RUN(random_more);
 	return test_report();

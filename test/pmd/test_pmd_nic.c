@@ -220,6 +220,16 @@ test_eswitch(void)
 	      strstr(log, "mode legacy") != NULL, "message: %s", log);
 	if (ret == 0 && rte_eth_dev_get_port_by_name(PORT_NAME, &port) == 0)
 		port_close(port);
+	log_capture_start();
+	ret = rte_vdev_init(PORT_NAME, "emu=cx6dx,clock=virtual,"
+			    "eswitch=representor");
+	log = log_capture_stop();
+	CHECK(ret < 0, "representor probed");
+	CHECK(strstr(log, "representor") != NULL &&
+	      strstr(log, "probe the PF") != NULL &&
+	      strstr(log, "mode legacy") != NULL, "message: %s", log);
+	if (ret == 0 && rte_eth_dev_get_port_by_name(PORT_NAME, &port) == 0)
+		port_close(port);
 	ret = rte_vdev_init(PORT_NAME, "emu=cx6dx,clock=virtual,"
 			    "eswitch=legacy");
 	CHECK(ret == 0, "legacy port refused");
@@ -421,6 +431,64 @@ test_recovery_pacing_index(void)
 	port_close(port);
 }
 
+/*
+ * Recovery sets only what the queue uses and the device supports: on a
+ * ConnectX-5 (whose firmware the model has refuse MODIFY_SQ bit 2, no
+ * NIC scheduling) and on a device that refuses bit 2 everywhere (a VF),
+ * a paced queue whose WQE failed is ready again with its pacing index,
+ * and sends.
+ */
+static void
+test_recovery_bits(void)
+{
+	static const char *const args[] = {
+		"emu=cx5,clock=virtual",
+		"emu=cx6dx,clock=virtual,sched_modify_sq_group=refuse",
+	};
+	struct mlx5_emu_sq_info sq;
+	struct rte_eth_stats st;
+	struct mlx5_emu *emu;
+	uint32_t sqn = 0, i, a;
+	uint16_t port, index;
+	uint64_t before;
+
+	for (a = 0; a < RTE_DIM(args); a++) {
+		if (port_open(args[a], 1, true, &port, &emu) != 0)
+			return;
+		CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 0, &sqn) == 0, "sqn");
+		CHECK(rte_eth_set_queue_rate_limit(port, 0, 1000) == 0 &&
+		      sq_info(port, 0, emu, &sq) == 0 && sq.pp_index != 0,
+		      "%s: 1 Gbps", args[a]);
+		index = sq.pp_index;
+		CHECK(mlx5_emu_fault_wqe(emu, &(struct mlx5_emu_fault_wqe){
+			.sqn = sqn, .nth = 3,
+			.syndrome = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR }) == 0,
+		      "arm");
+		for (i = 0; i < 3; i++)
+			send_one(port, 0, emu, 200);
+		/* Error seen, SQ reset, then made ready again. */
+		for (i = 0; i < 3; i++) {
+			rte_eth_tx_burst(port, 0, NULL, 0);
+			rte_eth_stats_get(port, &st);
+		}
+		CHECK(xstat(port, "tx_q0_recoveries") == 1 &&
+		      sq_info(port, 0, emu, &sq) == 0 &&
+		      sq.state == MLX5_SQC_STATE_RDY &&
+		      sq.pp_index == index && sq.qos_queue_group_id == 0,
+		      "%s: %" PRIu64 " recoveries, state %u, pacing index %u "
+		      "(%u expected)", args[a],
+		      xstat(port, "tx_q0_recoveries"), sq.state, sq.pp_index,
+		      index);
+		before = sq.packets;
+		CHECK(send_one(port, 0, emu, 200) &&
+		      sq_info(port, 0, emu, &sq) == 0 &&
+		      sq.packets == before + 1,
+		      "%s: sends again (%" PRIu64 " frames left, %" PRIu64
+		      " before)", args[a], sq.packets, before);
+		port_close(port);
+	}
+}
+
 /* ---- 7. packet mode ---- */
 
 static unsigned int
@@ -493,6 +561,14 @@ test_vlan_and_link(void)
 	      !(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_VLAN_INSERT),
 	      "VLAN insertion offered on ConnectX-5");
 	port_close(port);
+	/* BlueField-1's NIC is a ConnectX-5 (PCI ids 0xa2d2, 0xa2d3). */
+	if (port_open("emu=cx6dx,clock=virtual,pci_device_id=0xa2d3", 1,
+		      false, &port, &emu) != 0)
+		return;
+	CHECK(rte_eth_dev_info_get(port, &info) == 0 &&
+	      !(info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_VLAN_INSERT),
+	      "VLAN insertion offered on BlueField-1");
+	port_close(port);
 	if (port_open("emu=cx6dx,clock=virtual,link=down", 1, true, &port,
 		      &emu) != 0)
 		return;
@@ -507,6 +583,52 @@ test_vlan_and_link(void)
 	CHECK(link.link_status == RTE_ETH_LINK_UP &&
 	      link.link_speed == caps.line_rate_mbps, "link %u speed %u",
 	      link.link_status, link.link_speed);
+	port_close(port);
+}
+
+/*
+ * The line rate a NIC gives: with the link down at probe its speed is
+ * unknown, so the line rate is the fastest link mode the port supports
+ * (a 25G link on a port of 100G modes here: link_max_speed=100G); a flat
+ * tree commits whatever it is; when the link comes up the line rate
+ * becomes the link's speed, and a non-leaf ceiling above it is refused.
+ */
+static void
+test_line_rate_link_down(void)
+{
+	struct rte_pmd_mlx5_tm_dev_info di;
+	struct rte_tm_shaper_params sp;
+	struct rte_tm_error err;
+	struct rte_eth_link link;
+	struct mlx5_emu *emu;
+	uint16_t port;
+	int ret;
+
+	if (port_open("emu=cx6dx,clock=virtual,line_rate=25G,"
+		      "link_max_speed=100G,link=down", 1, false, &port,
+		      &emu) != 0)
+		return;
+	CHECK(rte_pmd_mlx5_tm_dev_info(port, &di) == 0 &&
+	      di.line_rate_mbps == 100000, "link down at probe: line rate %u, "
+	      "the fastest mode (100000) expected", di.line_rate_mbps);
+	CHECK(tm_commit_rates(port, 1, &err) == 0, "flat tree commits: %s",
+	      err.message != NULL ? err.message : "");
+	CHECK(rte_eth_dev_start(port) == 0, "start");
+	mlx5_emu_set_link(emu, true);
+	rte_eth_link_get_nowait(port, &link);
+	CHECK(link.link_status == RTE_ETH_LINK_UP &&
+	      link.link_speed == 25000 &&
+	      rte_pmd_mlx5_tm_dev_info(port, &di) == 0 &&
+	      di.line_rate_mbps == 25000, "link up: speed %u, line rate %u, "
+	      "25000 expected", link.link_speed, di.line_rate_mbps);
+	memset(&sp, 0, sizeof(sp));
+	sp.peak.rate = 50000ull * 125000; /* 50 Gbit/s */
+	CHECK(rte_tm_shaper_profile_add(port, 90, &sp, &err) == 0, "profile");
+	ret = rte_tm_node_shaper_update(port, ROOT, 90, &err);
+	CHECK(ret != 0 && err.message != NULL &&
+	      strstr(err.message, "1..25000 Mbit/s") != NULL,
+	      "a 50 Gbit/s ceiling above the 25G link refused: %d %s", ret,
+	      err.message != NULL ? err.message : "");
 	port_close(port);
 }
 
@@ -526,13 +648,17 @@ main(int argc, char **argv)
 		return 1;
 	run("MTU: longer frames dropped and counted, mtu_set", test_mtu);
 	run("sqc.ts_format follows cap sq_ts_format", test_ts_format);
-	run("E-Switch switchdev refused at probe", test_eswitch);
+	run("E-Switch switchdev and representors refused at probe, saying "
+	    "what to do", test_eswitch);
 	run("rate table: index 0 reserved, other users", test_rate_table);
 	run("no packet_pacing_uid: no shaping", test_pacing_uid);
 	run("flush CQE on a ready SQ: no reset", test_flush_only);
 	run("recovery applies the pacing index by RDY->RDY",
 	    test_recovery_pacing_index);
+	run("recovery: only the bits the queue uses (cx5, bit 2 refused)",
+	    test_recovery_bits);
 	run("packet mode: burst bound 0 unless given", test_packet_mode_burst);
 	run("VLAN insertion off on ConnectX-5, link", test_vlan_and_link);
+	run("line rate: link down at probe, then up", test_line_rate_link_down);
 	return pmd_test_report(pool);
 }

@@ -262,6 +262,11 @@ SIZE(query_scheduling_element_in, 0x200); /* Linux */
 SIZE(query_scheduling_element_out, 0x400); /* Linux */
 SIZE(destroy_scheduling_element_in, 0x200); /* Linux */
 SIZE(destroy_scheduling_element_out, 0x200); /* Linux */
+SIZE(general_obj_in_cmd_hdr, 0x80); /* rdma-core */
+SIZE(general_obj_out_cmd_hdr, 0x80); /* rdma-core */
+SIZE(sched_elem, 0x400); /* rdma-core */
+SIZE(create_sched_elem_in, 0x480); /* rdma-core */
+SIZE(query_sched_elem_out, 0x480); /* rdma-core layout of a query */
 SIZE(traffic_counter, 0x80); /* Linux */
 SIZE(query_vport_counter_in, 0x100); /* Linux */
 SIZE(query_vport_counter_out, 0x1080); /* Linux */
@@ -339,6 +344,8 @@ test_fields(void)
 	FIELD32(qos_cap, packet_pacing_burst_bound, 0x5, 0x1);
 	FIELD32(qos_cap, packet_pacing_typical_size, 0x6, 0x1);
 	FIELD32(qos_cap, nic_sq_scheduling, 0x8, 0x1);
+	/* rdma-core tests/mlx5_prm_structs.py (QosCaps). */
+	FIELD32(qos_cap, log_nic_max_sched_depth, 0x24, 0x4);
 	FIELD32(qos_cap, nic_bw_share, 0x9, 0x1);
 	FIELD32(qos_cap, nic_rate_limit, 0xa, 0x1);
 	FIELD32(qos_cap, wqe_rate_pp, 0x20, 0x1);
@@ -695,6 +702,33 @@ test_fields(void)
 		0x60, 0x20);
 	FIELD32(destroy_scheduling_element_out, status, 0x0, 0x8);
 	FIELD32(destroy_scheduling_element_out, syndrome, 0x20, 0x20);
+
+	/* General objects: rdma-core mlx5_ifc.h (general_obj_in_cmd_hdr,
+	 * general_obj_out_cmd_hdr, sched_elem, create_sched_elem_in). */
+	FIELD32(general_obj_in_cmd_hdr, opcode, 0x0, 0x10);
+	FIELD32(general_obj_in_cmd_hdr, uid, 0x10, 0x10);
+	FIELD32(general_obj_in_cmd_hdr, obj_type, 0x30, 0x10);
+	FIELD32(general_obj_in_cmd_hdr, obj_id, 0x40, 0x20);
+	FIELD32(general_obj_in_cmd_hdr, log_obj_range, 0x63, 0x5);
+	FIELD32(general_obj_out_cmd_hdr, status, 0x0, 0x8);
+	FIELD32(general_obj_out_cmd_hdr, syndrome, 0x20, 0x20);
+	FIELD32(general_obj_out_cmd_hdr, obj_id, 0x40, 0x20);
+	FIELD(sched_elem, modify_field_select, 0x0, 0x40);
+	FIELD32(sched_elem, scheduling_hierarchy, 0x40, 0x8);
+	FIELD(sched_elem, sched_context, 0x100, 0x200);
+	FIELD(create_sched_elem_in, hdr, 0x0, 0x80);
+	FIELD(create_sched_elem_in, sched_elem, 0x80, 0x400);
+	FIELD32(create_sched_elem_in, sched_elem.scheduling_hierarchy,
+		0xc0, 0x8);
+	FIELD32(create_sched_elem_in, sched_elem.sched_context.element_type,
+		0x180, 0x8);
+	FIELD32(create_sched_elem_in,
+		sched_elem.sched_context.parent_element_id, 0x1c0, 0x20);
+	FIELD32(create_sched_elem_in, sched_elem.sched_context.bw_share,
+		0x220, 0x20);
+	FIELD32(create_sched_elem_in, sched_elem.sched_context.max_average_bw,
+		0x240, 0x20);
+	FIELD(query_sched_elem_out, sched_elem, 0x80, 0x400);
 
 	/* query_nic_vport_context_out: Linux mlx5_ifc.h, DPDK mlx5_prm.h */
 	FIELD32(query_nic_vport_context_out, status, 0x0, 0x8);

@@ -1085,7 +1085,8 @@ test_recovery_vs_live_changes(void)
 	EXPECT_OK(profile_add(p.id, 2, 625000000, false), "5 Gbps");
 	EXPECT_OK(nonleaf_add(p.id, MID, ROOT, 1), "900");
 	EXPECT_OK(nonleaf_add(p.id, MID2, ROOT, 1), "901");
-	/* Groups: {0} under 900; {1, 3} and {2} (weight 2) under 901. */
+	/* A group per leaf: {0} under 900; {1}, {2} (weight 2), {3} under
+	 * 901. */
 	np = tm_leaf_params(1);
 	for (q = 0; q < 4; q++)
 		EXPECT_OK(rte_tm_node_add(p.id, q, q == 0 ? MID : MID2, 0,
@@ -1094,7 +1095,8 @@ test_recovery_vs_live_changes(void)
 	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
 	check_views(&p, "committed");
 
-	/* 1. Queue 0 in recovery (SQ reset) joins {1, 3}; {0} goes. */
+	/* 1. Queue 0 in recovery (SQ reset) gets a group under 901; {0}
+	 * under 900 goes. */
 	fail_next_wqe(&p, 0);
 	rte_eth_tx_burst(p.id, 0, NULL, 0); /* the datapath sees the error */
 	rte_eth_stats_get(p.id, &st);       /* the control path resets */
@@ -1195,10 +1197,10 @@ test_recovery_rollback(void)
 	CHECK(sq_of(&p, 1, &sq) && sq.state == MLX5_SQC_STATE_RST,
 	      "queue 1's SQ in reset: state %u", sq.state);
 	old_group = sq.qos_queue_group_id;
-	arm_cmd_fault(&p, MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT, "DESTROY", 1,
+	arm_cmd_fault(&p, MLX5_CMD_OP_DESTROY_GENERAL_OBJECT, "DESTROY", 1,
 		      MLX5_CMD_STAT_INT_ERR);
 	ret = TM(rte_tm_node_parent_update(p.id, MID, MID2 + 2, 0, 1, &terr));
-	CHECK(ret != 0 && strstr(tmsg(), "DESTROY_SCHEDULING_ELEMENT") != NULL,
+	CHECK(ret != 0 && strstr(tmsg(), "DESTROY_GENERAL_OBJECT") != NULL,
 	      "the injected DESTROY fails the move: %d \"%s\"", ret, tmsg());
 	CHECK(mlx5_emu_sched_list(p.emu, NULL, 0) == n_elems &&
 	      s->applied.n_elems == n_elems &&
@@ -1218,6 +1220,260 @@ test_recovery_rollback(void)
 	CHECK(mlx5_emu_sched_get(p.emu, old_group, &info) != 0,
 	      "queue 1's old group %u destroyed", old_group);
 	check_views(&p, "moved");
+	tm_port_close(&p);
+}
+
+/* ---- weights and queue groups of the scheduling hierarchy ---- */
+
+/* Add node @p id (leaf when below nb_txq) with weight @p weight. */
+static int
+node_add_w(uint16_t port, uint32_t id, uint32_t parent, uint32_t weight,
+	   uint32_t level, uint32_t profile, bool leaf)
+{
+	struct rte_tm_node_params np = leaf ? tm_leaf_params(profile) :
+					      tm_nonleaf_params(profile);
+
+	return TM(rte_tm_node_add(port, id, parent, 0, weight, level, &np,
+				  &terr));
+}
+
+/* A profile of @p peak bytes/s with committed rate @p committed. */
+static int
+profile_add_cir(uint16_t port, uint32_t id, uint64_t peak,
+		uint64_t committed)
+{
+	struct rte_tm_shaper_params sp;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.peak.rate = peak;
+	sp.committed.rate = committed;
+	return TM(rte_tm_shaper_profile_add(port, id, &sp, &terr));
+}
+
+/*
+ * The weight range the capabilities give is the device's bw_share range
+ * (100 on cx6dx and cx7, whatever a devarg makes it, 1 without the
+ * hierarchy) on the port, on the non-leaf levels and on a non-leaf node;
+ * what it gives is accepted and one more is refused at once, naming the
+ * range, at node add and at a live weight change.
+ */
+static void
+test_weight_range(void)
+{
+	static const struct {
+		const char *devargs;
+		uint32_t want;
+	} dev[] = {
+		{ "emu=cx6dx,clock=virtual", 100 },
+		{ "emu=cx7,clock=virtual", 100 },
+		{ "emu=cx6dx,clock=virtual,cap_max_tsar_bw_share=50", 50 },
+		{ "emu=cx5,clock=virtual", 1 },
+	};
+	struct rte_tm_level_capabilities lc;
+	struct rte_tm_node_capabilities nc;
+	struct rte_tm_capabilities cap;
+	char want[32];
+	struct tm_port p;
+	unsigned int i;
+	uint32_t w;
+
+	printf("weight range: the device's bw_share range\n");
+	for (i = 0; i < RTE_DIM(dev); i++) {
+		w = dev[i].want;
+		if (tm_port_open(&p, dev[i].devargs, 2, false) != 0) {
+			CHECK(false, "port %s", dev[i].devargs);
+			continue;
+		}
+		EXPECT_OK(rte_tm_capabilities_get(p.id, &cap, &terr), "caps");
+		EXPECT_OK(rte_tm_level_capabilities_get(p.id, 0, &lc, &terr),
+			  "level 0");
+		CHECK(cap.sched_wfq_weight_max == w &&
+		      lc.nonleaf.sched_wfq_weight_max == w,
+		      "%s: port %u, level 0 %u, expected %u", dev[i].devargs,
+		      cap.sched_wfq_weight_max,
+		      lc.nonleaf.sched_wfq_weight_max, w);
+		EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+		EXPECT_OK(node_add_w(p.id, MID, ROOT, w, 1, NONE, false),
+			  "%s: 900 of weight %u", dev[i].devargs, w);
+		EXPECT_OK(rte_tm_node_capabilities_get(p.id, MID, &nc, &terr),
+			  "900 caps");
+		CHECK(nc.nonleaf.sched_wfq_weight_max == w, "%s: node 900 %u",
+		      dev[i].devargs, nc.nonleaf.sched_wfq_weight_max);
+		snprintf(want, sizeof(want), "weight %u", w + 1);
+		expect_err(node_add_w(p.id, MID2, ROOT, w + 1, 1, NONE, false),
+			   w == 1 ? ENOTSUP : EINVAL,
+			   RTE_TM_ERROR_TYPE_NODE_WEIGHT, want);
+		CHECK(strstr(tmsg(), want) != NULL, "%s: %s", want, tmsg());
+		snprintf(want, sizeof(want), "1..%u", w);
+		CHECK(w == 1 || strstr(tmsg(), want) != NULL,
+		      "the range in \"%s\"", tmsg());
+		EXPECT_OK(leaf_add(p.id, 0, MID, 2, NONE), "leaf 0");
+		EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+		expect_err(TM(rte_tm_node_parent_update(p.id, 0, MID, 0,
+							w + 1, &terr)),
+			   w == 1 ? ENOTSUP : EINVAL,
+			   RTE_TM_ERROR_TYPE_NODE_WEIGHT, "live weight + 1");
+		tm_port_close(&p);
+	}
+}
+
+/*
+ * Shares the device cannot hold within 1% are refused, at commit and at
+ * a live change, naming both children: targets 10 and 1500 Mbit/s (a
+ * committed 1490) under a 1510 Mbit/s group; before and after a refused
+ * live change the device holds what it held.
+ */
+static void
+test_shares_refused(void)
+{
+	struct mlx5_tm_sched *s;
+	unsigned int n_elems;
+	struct tm_port p;
+
+	printf("shares the device cannot hold within 1%%\n");
+	if (tport_open(&p, NULL, 2, true) != 0)
+		return;
+	s = sched_of(&p);
+	EXPECT_OK(profile_add(p.id, 1, 188750000, false), "1510 Mbit/s");
+	EXPECT_OK(profile_add_cir(p.id, 2, 188750000, 186250000),
+		  "1490 committed");
+	EXPECT_OK(profile_add_cir(p.id, 3, 188750000, 62500000),
+		  "500 committed");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	EXPECT_OK(node_add_w(p.id, MID, ROOT, 1, 1, 1, false), "900");
+	EXPECT_OK(leaf_add(p.id, 0, MID, 2, NONE), "leaf 0");
+	EXPECT_OK(leaf_add(p.id, 1, MID, 2, 2), "leaf 1, 1490 committed");
+	expect_err(TM(rte_tm_hierarchy_commit(p.id, 0, &terr)), EINVAL,
+		   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_RATE,
+		   "commit of 10:1500");
+	CHECK(strstr(tmsg(), "node 0 (weight 1)") != NULL &&
+	      strstr(tmsg(), "node 1 (weight 1, with a committed rate)") &&
+	      strstr(tmsg(), "1..100") != NULL, "message: %s", tmsg());
+	CHECK(!s->committed && mlx5_emu_sched_list(p.emu, NULL, 0) == 0,
+	      "nothing committed, no element");
+	/* 500 committed: 505:1005 holds; then 1490 again, live. */
+	EXPECT_OK(rte_tm_node_shaper_update(p.id, 1, 3, &terr), "500");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	n_elems = mlx5_emu_sched_list(p.emu, NULL, 0);
+	check_views(&p, "committed");
+	expect_err(TM(rte_tm_node_shaper_update(p.id, 1, 2, &terr)), EINVAL,
+		   RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_RATE,
+		   "live 10:1500");
+	CHECK(tm_tree_leaf(&s->hier, 1)->profile->id == 3 &&
+	      mlx5_emu_sched_list(p.emu, NULL, 0) == n_elems,
+	      "the leaf keeps profile 3, the device its %u elements",
+	      n_elems);
+	check_views(&p, "after the refused change");
+	tm_port_close(&p);
+}
+
+/*
+ * A leaf group of its own for each leaf while the device has groups:
+ * the issue's 50 Mbit/s leaf of weight 1 beside an unshaped one of
+ * weight 1 and one of weight 2 under an 800 Mbit/s group; on the device
+ * each SQ in a group of its own, shares 1:1:2.
+ */
+static void
+test_groups_per_leaf(void)
+{
+	struct mlx5_emu_sched_info gi[3];
+	struct mlx5_emu_sq_info sq[3];
+	struct tm_port p;
+	uint16_t q;
+
+	printf("a queue group per leaf\n");
+	if (tport_open(&p, NULL, 3, true) != 0)
+		return;
+	EXPECT_OK(profile_add(p.id, 1, 100000000, false), "800 Mbit/s");
+	EXPECT_OK(profile_add(p.id, 2, 6250000, false), "50 Mbit/s");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	EXPECT_OK(node_add_w(p.id, MID, ROOT, 1, 1, 1, false), "900");
+	EXPECT_OK(node_add_w(p.id, 0, MID, 1, 2, 2, true), "leaf 0");
+	EXPECT_OK(node_add_w(p.id, 1, MID, 1, 2, NONE, true), "leaf 1");
+	EXPECT_OK(node_add_w(p.id, 2, MID, 2, 2, NONE, true), "leaf 2");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	for (q = 0; q < 3; q++)
+		CHECK(sq_of(&p, q, &sq[q]) && sq[q].qos_queue_group_id != 0 &&
+		      mlx5_emu_sched_get(p.emu, sq[q].qos_queue_group_id,
+					 &gi[q]) == 0, "queue %u's group", q);
+	CHECK(sq[0].qos_queue_group_id != sq[1].qos_queue_group_id &&
+	      sq[1].qos_queue_group_id != sq[2].qos_queue_group_id &&
+	      sq[0].qos_queue_group_id != sq[2].qos_queue_group_id,
+	      "three groups: %u %u %u", sq[0].qos_queue_group_id,
+	      sq[1].qos_queue_group_id, sq[2].qos_queue_group_id);
+	CHECK(gi[0].bw_share == gi[1].bw_share &&
+	      gi[2].bw_share == 2 * gi[0].bw_share, "shares 1:1:2: %u %u %u",
+	      gi[0].bw_share, gi[1].bw_share, gi[2].bw_share);
+	check_views(&p, "committed");
+	tm_port_close(&p);
+}
+
+/*
+ * More leaves than the device's groups (4: cap_log_max_qos_nic_queue_group
+ * = 2): interchangeable leaves share. A live shaper change makes a leaf
+ * leave its shared group while the port runs (MODIFY_SQ into a group of
+ * its own); its old partner stays where it was; back again, it rejoins.
+ */
+static void
+test_shared_group_live_move(void)
+{
+	static const uint32_t prof[5] = { NONE, NONE, 2, 2, NONE };
+	struct mlx5_emu_sq_info sq[5];
+	struct mlx5_tm_sched *s;
+	uint16_t before2;
+	struct tm_port p;
+	uint16_t q;
+
+	printf("a leaf leaves its shared queue group live\n");
+	if (tport_open(&p, "cap_log_max_qos_nic_queue_group=2", 5,
+		       true) != 0)
+		return;
+	s = sched_of(&p);
+	EXPECT_OK(profile_add(p.id, 1, 100000000, false), "800 Mbit/s");
+	EXPECT_OK(profile_add(p.id, 2, 12500000, false), "100 Mbit/s");
+	EXPECT_OK(profile_add(p.id, 3, 25000000, false), "200 Mbit/s");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	EXPECT_OK(node_add_w(p.id, MID, ROOT, 1, 1, 1, false), "900");
+	for (q = 0; q < 5; q++)
+		EXPECT_OK(node_add_w(p.id, q, MID, q == 4 ? 2 : 1, 2, prof[q],
+				     true), "leaf %u", q);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	for (q = 0; q < 5; q++)
+		CHECK(sq_of(&p, q, &sq[q]), "queue %u", q);
+	CHECK(s->applied.shared_groups && s->applied.n_groups == 3 &&
+	      sq[0].qos_queue_group_id == sq[1].qos_queue_group_id &&
+	      sq[2].qos_queue_group_id == sq[3].qos_queue_group_id &&
+	      sq[0].qos_queue_group_id != sq[2].qos_queue_group_id &&
+	      sq[4].qos_queue_group_id != sq[0].qos_queue_group_id &&
+	      sq[4].qos_queue_group_id != sq[2].qos_queue_group_id,
+	      "{0, 1} unshaped, {2, 3} at 100 Mbit/s, {4} weight 2: groups "
+	      "%u %u %u %u %u", sq[0].qos_queue_group_id,
+	      sq[1].qos_queue_group_id, sq[2].qos_queue_group_id,
+	      sq[3].qos_queue_group_id, sq[4].qos_queue_group_id);
+	before2 = sq[2].qos_queue_group_id;
+	CHECK(send_frames(p.id, 3, 8) == 8, "queue 3 sends");
+	EXPECT_OK(rte_tm_node_shaper_update(p.id, 3, 3, &terr),
+		  "200 Mbit/s on queue 3, live");
+	CHECK(sq_of(&p, 2, &sq[2]) && sq_of(&p, 3, &sq[3]) &&
+	      sq[3].state == MLX5_SQC_STATE_RDY &&
+	      sq[2].qos_queue_group_id == before2 &&
+	      sq[3].qos_queue_group_id != before2 &&
+	      sq[3].qos_queue_group_id == expected_group(s, 3) &&
+	      sq[3].pp_index == expected_index(s, 3) &&
+	      s->applied.n_groups == 4, "queue 3 in a group of its own (%u), "
+	      "queue 2 kept in %u (now %u), %u groups",
+	      sq[3].qos_queue_group_id, before2, sq[2].qos_queue_group_id,
+	      s->applied.n_groups);
+	check_views(&p, "after the move");
+	mlx5_emu_drain(p.emu);
+	EXPECT_OK(rte_tm_node_shaper_update(p.id, 3, 2, &terr),
+		  "100 Mbit/s again");
+	CHECK(sq_of(&p, 3, &sq[3]) && sq[3].qos_queue_group_id == before2 &&
+	      s->applied.n_groups == 3, "queue 3 back with queue 2 in %u: %u",
+	      before2, sq[3].qos_queue_group_id);
+	check_views(&p, "back");
+	CHECK(send_frames(p.id, 3, 8) == 8, "queue 3 sends again");
+	mlx5_emu_drain(p.emu);
 	tm_port_close(&p);
 }
 
@@ -2212,6 +2468,10 @@ main(int argc, char **argv)
 	TM_CASE(test_recovery_vs_live_changes());
 	TM_CASE(test_recovery_rollback());
 	TM_CASE(test_rollback());
+	TM_CASE(test_weight_range());
+	TM_CASE(test_shares_refused());
+	TM_CASE(test_groups_per_leaf());
+	TM_CASE(test_shared_group_live_move());
 	TM_CASE(test_dedicated());
 	TM_CASE(test_reconfigure());
 	TM_CASE(test_telemetry());

@@ -226,15 +226,18 @@ test_tree(void)
 
 	/* Modify: each bit alone, then both. */
 	CHECK(mlx5_tm_devx_sched_modify(priv, tsar.obj, tsar.id,
+			MLX5_SCHED_ELEM_TYPE_TSAR,
 			MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW, 99,
 			250) == 0 &&
 	      elem_holds(&tsar, MLX5_SCHED_ELEM_TYPE_TSAR, port.id, 0, 250, 2),
 	      "max_average_bw alone: 250, bw_share untouched");
 	CHECK(mlx5_tm_devx_sched_modify(priv, ga.obj, ga.id,
+			MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP,
 			MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE, 3, 77) == 0 &&
 	      elem_holds(&ga, MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP, tsar.id, 3, 0,
 			 3), "bw_share alone: 3, max_average_bw untouched");
 	CHECK(mlx5_tm_devx_sched_modify(priv, gb.obj, gb.id,
+			MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP,
 			MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE |
 			MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW, 7,
 			100) == 0 &&
@@ -290,8 +293,8 @@ test_tree(void)
 	      mlx5_emu_sched_get(emu, tsar.id, &list[0]) == 0 &&
 	      last_syndrome() == MLX5_EMU_SYND_SCHED_IN_USE,
 	      "TSAR with children: refused (in use), kept");
-	snprintf(what, sizeof(what), "DESTROY_SCHEDULING_ELEMENT %u failed",
-		 tsar.id);
+	snprintf(what, sizeof(what),
+		 "DESTROY_GENERAL_OBJECT SCHEDULING_ELEMENT %u failed", tsar.id);
 	CHECK(log_has(what), "refusal logged naming the element");
 	CHECK(elem_destroy(&gb) == -EREMOTEIO &&
 	      last_syndrome() == MLX5_EMU_SYND_SCHED_IN_USE,
@@ -352,6 +355,7 @@ test_refusals(void)
 
 	log_start();
 	CHECK(mlx5_tm_devx_sched_modify(priv, e[1].obj, e[1].id,
+			MLX5_SCHED_ELEM_TYPE_TSAR,
 			MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE, 1000,
 			0) == -EREMOTEIO &&
 	      log_has_syndrome(MLX5_EMU_SYND_BAD_FIELD) &&
@@ -362,7 +366,7 @@ test_refusals(void)
 		CHECK(elem_destroy(&e[i - 1]) == 0, "level %u destroyed", i);
 }
 
-/* CREATE_SQ and RST->RDY carry the group. */
+/* CREATE_SQ carries no group; RST->RDY may (as Linux's mlx5e). */
 static void
 test_sq_create(void)
 {
@@ -408,12 +412,10 @@ test_sq_create(void)
 	sqa.umem_id = umem->umem_id;
 	sqa.ring_off = 4096;
 	sqa.dbr_off = 3 * 4096 + 64;
-	sqa.qos_group_id = (uint16_t)grp.id;
 	sq1 = mlx5_tm_devx_sq_create(priv, &sqa, &sqn1);
 	CHECK(sq1 != NULL && mlx5_emu_sq_get(emu, sqn1, &si) == 0 &&
-	      si.qos_queue_group_id == grp.id &&
-	      si.state == MLX5_SQC_STATE_RST, "CREATE_SQ into the group");
-	sqa.qos_group_id = 0;
+	      si.qos_queue_group_id == 0 &&
+	      si.state == MLX5_SQC_STATE_RST, "CREATE_SQ names no group");
 	sqa.ring_off = 2 * 4096;
 	sqa.dbr_off = 3 * 4096 + 128;
 	sq2 = mlx5_tm_devx_sq_create(priv, &sqa, &sqn2);
@@ -467,22 +469,23 @@ test_faults(void)
 	CHECK(elem_create(&port, MLX5_SCHED_ELEM_TYPE_TSAR, 0, 0, 0) == 0,
 	      "port TSAR");
 
-	fault_arm(MLX5_CMD_OP_CREATE_SCHEDULING_ELEMENT, 2);
+	fault_arm(MLX5_CMD_OP_CREATE_GENERAL_OBJECT, 2);
 	CHECK(elem_create(&g1, MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP, port.id, 1,
 			  0) == 0, "1st create passes");
 	ret = elem_create(&g2, MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP, port.id, 1,
 			  0);
 	CHECK(ret == -EREMOTEIO && g2.obj == NULL &&
 	      mlx5_emu_sched_list(emu, NULL, 0) == 2 &&
-	      log_has_syndrome(0xf00u + MLX5_CMD_OP_CREATE_SCHEDULING_ELEMENT),
+	      log_has_syndrome(0xf00u + MLX5_CMD_OP_CREATE_GENERAL_OBJECT),
 	      "2nd create fails, nothing made, logged: %d", ret);
 
-	fault_arm(MLX5_CMD_OP_MODIFY_SCHEDULING_ELEMENT, 1);
+	fault_arm(MLX5_CMD_OP_MODIFY_GENERAL_OBJECT, 1);
 	CHECK(mlx5_tm_devx_sched_modify(priv, g1.obj, g1.id,
+			MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP,
 			MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE, 9,
 			0) == -EREMOTEIO &&
 	      mlx5_emu_sched_get(emu, g1.id, &mi) == 0 && mi.bw_share == 1 &&
-	      log_has_syndrome(0xf00u + MLX5_CMD_OP_MODIFY_SCHEDULING_ELEMENT),
+	      log_has_syndrome(0xf00u + MLX5_CMD_OP_MODIFY_GENERAL_OBJECT),
 	      "modify fails, value kept, logged");
 
 	fault_arm(MLX5_CMD_OP_MODIFY_SQ, 1);
@@ -493,14 +496,152 @@ test_faults(void)
 	CHECK(sq_join(0, (uint16_t)g1.id) == 0 && sq_join(0, 0) == 0,
 	      "one-shot: the next MODIFY_SQ passes");
 
-	fault_arm(MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT, 1);
+	fault_arm(MLX5_CMD_OP_DESTROY_GENERAL_OBJECT, 1);
 	CHECK(elem_destroy(&g1) < 0 &&
 	      mlx5_emu_sched_get(emu, g1.id, &mi) == 0 &&
-	      log_has("DESTROY_SCHEDULING_ELEMENT"),
+	      log_has("DESTROY_GENERAL_OBJECT SCHEDULING_ELEMENT"),
 	      "destroy fails, element and handle kept, logged");
 	CHECK(elem_destroy(&g1) == 0 && elem_destroy(&port) == 0 &&
 	      mlx5_emu_sched_list(emu, NULL, 0) == 0,
 	      "retried destroy passes, nothing left");
+}
+
+/*
+ * The hardware path sends no legacy scheduling opcode (0x782-0x785): with
+ * each failing at its first use, elements are still created, modified,
+ * queried and destroyed, and the armed fault never fires.
+ */
+static void
+test_no_legacy(void)
+{
+	static const uint16_t legacy[] = {
+		MLX5_CMD_OP_CREATE_SCHEDULING_ELEMENT,
+		MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT,
+		MLX5_CMD_OP_QUERY_SCHEDULING_ELEMENT,
+		MLX5_CMD_OP_MODIFY_SCHEDULING_ELEMENT,
+	};
+	struct mlx5_emu_cmd_error before, after;
+	struct elem port, grp;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(legacy); i++) {
+		fault_arm(legacy[i], 1);
+		mlx5_emu_last_cmd_error(emu, &before);
+		CHECK(elem_create(&port, MLX5_SCHED_ELEM_TYPE_TSAR, 0, 0,
+				  0) == 0 &&
+		      elem_create(&grp, MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP,
+				  port.id, 1, 0) == 0 &&
+		      mlx5_tm_devx_sched_modify(priv, grp.obj, grp.id,
+				MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP,
+				MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE, 4,
+				0) == 0 &&
+		      elem_holds(&grp, MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP,
+				 port.id, 4, 0, 2) &&
+		      elem_destroy(&grp) == 0 && elem_destroy(&port) == 0,
+		      "opcode 0x%x failing: elements made, changed, read and "
+		      "destroyed all the same", legacy[i]);
+		mlx5_emu_last_cmd_error(emu, &after);
+		CHECK(after.count == before.count, "opcode 0x%x never sent",
+		      legacy[i]);
+	}
+	fault_arm(0, 0);
+}
+
+/* The model's status of the last failed command (0: none failed). */
+static uint8_t
+last_status(void)
+{
+	struct mlx5_emu_cmd_error err;
+
+	mlx5_emu_last_cmd_error(emu, &err);
+	return err.status;
+}
+
+/*
+ * The model's rules for the general object: its size per type, a type
+ * it does not have, modify_field_select, DEVX's "an object command names
+ * its own object"; and the legacy form, which it still accepts (the
+ * kernel's own mlx5_core sends it) though the driver never does.
+ */
+static void
+test_general_object_rules(void)
+{
+	const struct mlx5_tm_glue *g = priv->glue;
+	uint32_t in[MLX5_ST_SZ_DW(create_sched_elem_in)] = { 0 };
+	uint32_t out[MLX5_ST_SZ_DW(query_sched_elem_out)] = { 0 };
+	uint32_t lin[MLX5_ST_SZ_DW(create_scheduling_element_in)] = { 0 };
+	uint32_t lout[MLX5_ST_SZ_DW(create_scheduling_element_out)] = { 0 };
+	void *hdr = MLX5_ADDR_OF(create_sched_elem_in, in, hdr);
+	void *elem = MLX5_ADDR_OF(create_sched_elem_in, in, sched_elem);
+	struct mlx5_tm_devx_obj *o;
+	struct elem a, b;
+	int ret;
+
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, opcode,
+		 MLX5_CMD_OP_CREATE_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_type, 0x25);
+	MLX5_SET(sched_elem, elem, scheduling_hierarchy,
+		 MLX5_SCHEDULING_HIERARCHY_NIC);
+	o = g->devx_obj_create(priv->gdev, in, sizeof(in), out,
+			       MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr));
+	CHECK(o == NULL && errno == EREMOTEIO &&
+	      last_status() == MLX5_CMD_STAT_BAD_PARAM_ERR,
+	      "an object type the device does not have: BAD_PARAM");
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_type,
+		 MLX5_GENERAL_OBJ_TYPE_SCHEDULING_ELEMENT);
+	o = g->devx_obj_create(priv->gdev, in,
+			       MLX5_ST_SZ_BYTES(general_obj_in_cmd_hdr), out,
+			       MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr));
+	CHECK(o == NULL && last_status() == MLX5_CMD_STAT_BAD_INP_LEN_ERR,
+	      "a create of the header alone: BAD_INP_LEN");
+	CHECK(elem_create(&a, MLX5_SCHED_ELEM_TYPE_TSAR, 0, 0, 0) == 0 &&
+	      elem_create(&b, MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP, a.id, 1,
+			  0) == 0, "a TSAR and a group");
+	/* A modify through b's object naming a: DEVX refuses it. */
+	memset(in, 0, sizeof(in));
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, opcode,
+		 MLX5_CMD_OP_MODIFY_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_type,
+		 MLX5_GENERAL_OBJ_TYPE_SCHEDULING_ELEMENT);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_id, a.id);
+	MLX5_SET(sched_elem, elem, scheduling_hierarchy,
+		 MLX5_SCHEDULING_HIERARCHY_NIC);
+	MLX5_SET64(sched_elem, elem, modify_field_select,
+		   MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE);
+	ret = g->devx_obj_modify(b.obj, in, sizeof(in), out,
+				 MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr));
+	CHECK(ret == -EINVAL, "a modify naming another object: %d", ret);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_id, b.id);
+	MLX5_SET64(sched_elem, elem, modify_field_select, 0x4);
+	ret = g->devx_obj_modify(b.obj, in, sizeof(in), out,
+				 MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr));
+	CHECK(ret == -EREMOTEIO &&
+	      last_status() == MLX5_CMD_STAT_BAD_PARAM_ERR,
+	      "modify_field_select bit 2 (no such field): %d", ret);
+	memset(in, 0, sizeof(in));
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, opcode,
+		 MLX5_CMD_OP_QUERY_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_type,
+		 MLX5_GENERAL_OBJ_TYPE_SCHEDULING_ELEMENT);
+	MLX5_SET(general_obj_in_cmd_hdr, hdr, obj_id, b.id);
+	ret = g->devx_obj_query(b.obj, in,
+				MLX5_ST_SZ_BYTES(general_obj_in_cmd_hdr), out,
+				MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr));
+	CHECK(ret == -EREMOTEIO &&
+	      last_status() == MLX5_CMD_STAT_BAD_OUTP_LEN_ERR,
+	      "a query into the header alone: BAD_OUTP_LEN");
+	CHECK(elem_destroy(&b) == 0 && elem_destroy(&a) == 0, "destroyed");
+	/* The legacy form: still accepted, the same element. */
+	MLX5_SET(create_scheduling_element_in, lin, opcode,
+		 MLX5_CMD_OP_CREATE_SCHEDULING_ELEMENT);
+	MLX5_SET(create_scheduling_element_in, lin, scheduling_hierarchy,
+		 MLX5_SCHEDULING_HIERARCHY_NIC);
+	o = g->devx_obj_create(priv->gdev, lin, sizeof(lin), lout,
+			       sizeof(lout));
+	CHECK(o != NULL && mlx5_emu_sched_list(emu, NULL, 0) == 1 &&
+	      g->devx_obj_destroy(o) == 0 &&
+	      mlx5_emu_sched_list(emu, NULL, 0) == 0,
+	      "the legacy CREATE_SCHEDULING_ELEMENT still accepted");
 }
 
 static int
@@ -549,6 +690,8 @@ main(int argc, char **argv)
 		TM_CASE(test_refusals());
 		TM_CASE(test_sq_create());
 		TM_CASE(test_faults());
+		TM_CASE(test_no_legacy());
+		TM_CASE(test_general_object_rules());
 		rte_eth_dev_stop(port);
 		rte_eth_dev_close(port);
 	}

@@ -438,38 +438,6 @@ test_plan_mapping(void)
 	tm_tree_fini(&h);
 }
 
-/* Equal-weight siblings without committed rate share one group. */
-static void
-test_plan_sharing(void)
-{
-	const uint32_t w[10] = { 1, 1, 1, 1, 1, 1, 1, 1, 3, 3 };
-	const uint32_t pr[10] = { NONE, NONE, NONE, NONE, NONE, NONE, NONE,
-				  NONE, NONE, 3 };
-	struct rte_tm_error err;
-	const struct tm_elem *a, *b, *c;
-	struct tm_plan p = { 0 };
-	struct tm_tree h;
-	uint32_t q;
-
-	group_tree(&h, &cx6dx, NONE, w, pr, 10);
-	CHECK(tm_plan_build(&h, true, &p, &err) == 0, "plan: %s",
-	      err.message);
-	a = tm_plan_elem(&p, p.queues[0].group);
-	b = tm_plan_elem(&p, p.queues[8].group);
-	c = tm_plan_elem(&p, p.queues[9].group);
-	for (q = 1; q < 8; q++)
-		CHECK(p.queues[q].group == p.queues[0].group,
-		      "queue %u shares the weight-1 group", q);
-	CHECK(p.n_groups == 3 && a != b && b != c, "3 groups: %u",
-	      p.n_groups);
-	CHECK(a->weight == 8 && b->weight == 3, "group weights 8 and 3: "
-	      "%u %u", a->weight, b->weight);
-	CHECK(p.queues[9].shaped && p.queues[9].ctx.rate_limit == 400000,
-	      "committed leaf keeps its pacing entry (peak)");
-	tm_plan_fini(&p);
-	tm_tree_fini(&h);
-}
-
 /* Ceilings round down to a whole Mbit/s; below 1 Mbit/s is refused. */
 static void
 test_plan_rounding(void)
@@ -532,7 +500,8 @@ test_plan_refusals(void)
 	{
 		struct rte_tm_node_params lf = tm_leaf_params(NONE);
 
-		CHECK(add(&h, 0, 800, 0, 1, 3, &lf, &type) == 0, "leaf: %s",
+		/* Weight 2: a tree that asks for elements, root or not. */
+		CHECK(add(&h, 0, 800, 0, 2, 3, &lf, &type) == 0, "leaf: %s",
 		      MSG);
 	}
 	CHECK(tm_plan_build(&h, true, &p, &err) == -ENOTSUP &&
@@ -596,6 +565,89 @@ count_ops(const struct tm_diff *d, enum tm_op_type type)
 	for (i = 0; i < d->n_ops; i++)
 		n += d->ops[i].type == type;
 	return n;
+}
+
+/*
+ * A tree of leaf shapers only (no non-leaf shaper, weights 1, no
+ * committed rate) has no element, on a device with the hierarchy and
+ * with no line rate known; any one of the three asks for the hierarchy.
+ * Moving between the two is a difference like any other.
+ */
+static void
+test_plan_flat(void)
+{
+	const uint32_t w1[3] = { 1, 1, 1 }, w2[3] = { 1, 2, 1 };
+	const uint32_t pr[3] = { 2, 2, NONE }, prc[3] = { 3, 2, NONE };
+	struct tm_limits no_speed = cx6dx;
+	struct tm_plan flat = { 0 }, hier = { 0 }, b = { 0 };
+	struct rte_tm_error err;
+	struct tm_diff d = { 0 };
+	struct tm_node *mid;
+	struct tm_tree h;
+	uint16_t q;
+
+	no_speed.line_rate_mbps = 0;
+	group_tree(&h, &no_speed, NONE, w1, pr, 3);
+	CHECK(!tm_plan_tree_needs_elements(&h) &&
+	      tm_plan_build(&h, true, &flat, &err) == 0 &&
+	      flat.n_elems == 0 && flat.n_groups == 0 &&
+	      flat.queues[0].shaped && flat.queues[1].shaped &&
+	      !flat.queues[2].shaped, "leaf shapers, no line rate: no "
+	      "element, pacing only: %u elements", flat.n_elems);
+	for (q = 0; q < 3; q++)
+		CHECK(flat.queues[q].group == TM_PLAN_NONE, "queue %u in no "
+		      "group", q);
+	tm_tree_fini(&h);
+	/* Without a line rate, a tree that asks for elements says why not. */
+	group_tree(&h, &no_speed, NONE, w2, pr, 3);
+	CHECK(tm_plan_build(&h, true, &b, &err) == -EAGAIN &&
+	      strstr(err.message, "line rate is unknown") != NULL,
+	      "weights, no line rate: %s", err.message);
+	tm_tree_fini(&h);
+	/* Each reason alone asks for the hierarchy. */
+	group_tree(&h, &cx6dx, 1, w1, pr, 3);
+	CHECK(tm_plan_tree_needs_elements(&h), "non-leaf shaper");
+	tm_tree_fini(&h);
+	group_tree(&h, &cx6dx, NONE, w2, pr, 3);
+	CHECK(tm_plan_tree_needs_elements(&h), "weight 2");
+	tm_tree_fini(&h);
+	group_tree(&h, &cx6dx, NONE, w1, prc, 3);
+	CHECK(tm_plan_tree_needs_elements(&h), "committed rate");
+	tm_tree_fini(&h);
+	/* Flat to a hierarchy and back: a non-leaf shaper given, taken. */
+	group_tree(&h, &cx6dx, NONE, w1, pr, 3);
+	mid = tm_tree_node_find(&h, MID);
+	CHECK(tm_plan_build(&h, true, &flat, &err) == 0 && flat.n_elems == 0,
+	      "flat plan");
+	tm_tree_node_set_profile(mid, tm_tree_profile_find(&h, 1));
+	CHECK(tm_plan_node_update(&b, &flat, &h, mid, 0) == -EAGAIN,
+	      "shaper on 900 of a flat plan: rebuilt (-EAGAIN)");
+	CHECK(tm_plan_build(&h, true, &hier, &err) == 0 &&
+	      hier.n_elems == 5 && hier.n_groups == 3, "hierarchy: root, "
+	      "900, a group per leaf: %u %u", hier.n_elems, hier.n_groups);
+	CHECK(tm_plan_diff(&flat, &hier, &d) == 0 &&
+	      count_ops(&d, TM_OP_CREATE) == 5 &&
+	      count_ops(&d, TM_OP_MOVE) == 3 &&
+	      count_ops(&d, TM_OP_PACE) == 0 &&
+	      count_ops(&d, TM_OP_RELEASE) == 0, "flat to hierarchy: "
+	      "elements created, queues moved, entries kept");
+	check_order(&flat, &hier, &d, "flat to hierarchy");
+	tm_tree_node_set_profile(mid, NULL);
+	CHECK(tm_plan_node_update(&b, &hier, &h, mid, 0) == -EAGAIN,
+	      "last reason gone: rebuilt (-EAGAIN)");
+	CHECK(tm_plan_build(&h, true, &b, &err) == 0 && b.n_elems == 0 &&
+	      tm_plan_diff(&hier, &b, &d) == 0 &&
+	      count_ops(&d, TM_OP_DESTROY) == 5 &&
+	      count_ops(&d, TM_OP_MOVE) == 3 &&
+	      count_ops(&d, TM_OP_CREATE) == 0 &&
+	      count_ops(&d, TM_OP_RELEASE) == 0, "hierarchy to flat: queues "
+	      "out, elements destroyed, entries kept");
+	check_order(&hier, &b, &d, "hierarchy to flat");
+	tm_diff_fini(&d);
+	tm_plan_fini(&flat);
+	tm_plan_fini(&hier);
+	tm_plan_fini(&b);
+	tm_tree_fini(&h);
 }
 
 static void
@@ -726,6 +778,342 @@ test_plan_node_update(void)
 	tm_tree_fini(&h);
 }
 
+/*
+ * Every leaf has a queue group of its own while the device's groups last:
+ * a capped leaf's surplus cannot stay with an equal-weight sibling in one
+ * group (issue 23: the 50 Mbit/s leaf of weight 1 beside an unshaped one
+ * of weight 1 and one of weight 2 gave +40% / -20%).
+ */
+static void
+test_plan_own_groups(void)
+{
+	const uint32_t w[3] = { 1, 1, 2 };
+	const uint32_t pr[3] = { 2, NONE, NONE };
+	const uint32_t w10[10] = { 1, 1, 1, 1, 1, 1, 1, 1, 3, 3 };
+	const uint32_t pr10[10] = { NONE, NONE, NONE, NONE, NONE, NONE, NONE,
+				    NONE, NONE, 3 };
+	const struct tm_elem *g[10];
+	struct rte_tm_error err;
+	struct tm_plan p = { 0 };
+	struct tm_tree h;
+	uint32_t q, r;
+
+	group_tree(&h, &cx6dx, 1, w, pr, 3);
+	CHECK(tm_plan_build(&h, true, &p, &err) == 0, "plan: %s",
+	      err.message);
+	for (q = 0; q < 3; q++)
+		g[q] = tm_plan_elem(&p, p.queues[q].group);
+	CHECK(p.n_groups == 3 && !p.shared_groups && g[0] != g[1] &&
+	      g[1] != g[2] && g[0] != g[2], "3 groups, one per leaf: %u",
+	      p.n_groups);
+	CHECK(g[0]->weight == 1 && g[1]->weight == 1 && g[2]->weight == 2 &&
+	      g[0]->bw_share == g[1]->bw_share &&
+	      g[2]->bw_share == 2 * g[0]->bw_share, "shares 1:1:2: %u %u %u",
+	      g[0]->bw_share, g[1]->bw_share, g[2]->bw_share);
+	tm_plan_fini(&p);
+	tm_tree_fini(&h);
+	/* Eight of weight 1, two of weight 3 (one committed): ten groups. */
+	group_tree(&h, &cx6dx, NONE, w10, pr10, 10);
+	CHECK(tm_plan_build(&h, true, &p, &err) == 0, "plan: %s",
+	      err.message);
+	for (q = 0; q < 10; q++) {
+		g[q] = tm_plan_elem(&p, p.queues[q].group);
+		CHECK(g[q] != NULL && g[q]->weight == w10[q],
+		      "queue %u: a group of weight %u", q, w10[q]);
+		for (r = 0; r < q; r++)
+			CHECK(g[q] != g[r], "queues %u and %u share", r, q);
+	}
+	CHECK(p.n_groups == 10, "10 groups: %u", p.n_groups);
+	CHECK(p.queues[9].shaped && p.queues[9].ctx.rate_limit == 400000,
+	      "committed leaf keeps its pacing entry (peak)");
+	tm_plan_fini(&p);
+	tm_tree_fini(&h);
+}
+
+/* A packet-mode profile of @p pps packets/s. */
+static void
+add_pps_profile(struct tm_tree *h, uint32_t id, uint64_t pps)
+{
+	struct rte_tm_shaper_params sp = {
+		.peak = { .rate = pps }, .packet_mode = 1,
+	};
+	struct pacing_result res = {
+		.ctx = { .rate_limit = (uint32_t)pps,
+			 .rate_mode = PACING_RATE_MODE_WQE },
+	};
+	struct rte_tm_error err;
+
+	CHECK(tm_tree_profile_add(h, id, &sp, &res, &err) == 0,
+	      "profile %u add", id);
+}
+
+/*
+ * Root 1000, 900 and 901 under it, on a device of @p groups queue groups;
+ * under 900 leaves 0..7: 0-2 unshaped weight 1, 3 and 4 at 100 Mbit/s
+ * weight 1, 5 unshaped weight 2, 6 and 7 at 200K packets/s weight 1;
+ * under 901 leaves 8..10 of weight 1 at three different rates.
+ */
+static void
+shared_tree(struct tm_tree *h, struct tm_limits *lim, uint32_t groups)
+{
+	static const uint32_t parent[11] = { MID, MID, MID, MID, MID, MID, MID,
+					     MID, MID2, MID2, MID2 };
+	static const uint32_t weight[11] = { 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1 };
+	static const uint32_t prof[11] = { NONE, NONE, NONE, 2, 2, NONE, 6, 6,
+					   NONE, 1, 2 };
+	struct rte_tm_node_params nl = tm_nonleaf_params(NONE);
+	enum rte_tm_error_type type;
+	uint32_t q;
+
+	*lim = cx6dx;
+	lim->groups_max = groups;
+	tm_tree_init(h, lim);
+	tm_tree_set_nb_txq(h, 16);
+	add_rate_profile(h, 1, 50000000, 0);     /* 400 Mbit/s */
+	add_rate_profile(h, 2, 12500000, 0);     /* 100 Mbit/s */
+	add_pps_profile(h, 6, 200000);
+	CHECK(add(h, ROOT, RTE_TM_NODE_ID_NULL, 0, 1, 0, &nl, &type) == 0,
+	      "root: %s", MSG);
+	nl.shaper_profile_id = 1;
+	CHECK(add(h, MID, ROOT, 0, 1, 1, &nl, &type) == 0 &&
+	      add(h, MID2, ROOT, 0, 1, 1, &nl, &type) == 0, "900, 901: %s",
+	      MSG);
+	for (q = 0; q < 11; q++) {
+		struct rte_tm_node_params lf = tm_leaf_params(prof[q]);
+
+		CHECK(add(h, q, parent[q], 0, weight[q], 2, &lf, &type) == 0,
+		      "leaf %u: %s", q, MSG);
+	}
+	check_valid(h, "shared tree");
+}
+
+/*
+ * More leaves than queue groups: only leaves the device cannot tell apart
+ * share one (same parent, weight and byte-mode pacing, or none; never
+ * packet mode), or a whole family of leaves of one weight.
+ */
+static void
+test_plan_shared_groups(void)
+{
+	static const uint32_t want[11] = { 0, 0, 0, 3, 3, 5, 6, 7, 8, 8, 8 };
+	struct rte_tm_error err;
+	struct tm_limits lim;
+	struct tm_plan p = { 0 };
+	const struct tm_elem *g;
+	struct tm_tree h;
+	uint32_t q;
+
+	shared_tree(&h, &lim, 6);
+	CHECK(tm_plan_build(&h, true, &p, &err) == 0, "plan: %s",
+	      err.message);
+	CHECK(p.shared_groups && p.n_groups == 6, "11 leaves, 6 groups: %u",
+	      p.n_groups);
+	for (q = 0; q < 11; q++)
+		CHECK(p.queues[q].group == p.queues[want[q]].group &&
+		      (want[q] == q || q == want[q] + 1 || q == 2 ||
+		       q >= 9) &&
+		      (q == want[q] || p.queues[q].group !=
+		       p.queues[q - 1].group || want[q] == want[q - 1]),
+		      "queue %u with queue %u", q, want[q]);
+	for (q = 1; q < 11; q++)
+		CHECK((p.queues[q].group == p.queues[q - 1].group) ==
+		      (want[q] == want[q - 1]), "queues %u and %u: %s", q - 1,
+		      q, want[q] == want[q - 1] ? "not sharing" : "sharing");
+	g = tm_plan_elem(&p, p.queues[0].group);
+	CHECK(g->weight == 3 && tm_plan_elem(&p, p.queues[3].group)->weight ==
+	      2 && tm_plan_elem(&p, p.queues[5].group)->weight == 2 &&
+	      tm_plan_elem(&p, p.queues[8].group)->weight == 3,
+	      "group weights: the sums of their leaves'");
+	/* 3:2:2:1:1 under 900, every one exact. */
+	CHECK(g->bw_share * 2 == tm_plan_elem(&p, p.queues[3].group)->
+	      bw_share * 3 && tm_plan_elem(&p, p.queues[6].group)->bw_share *
+	      3 == g->bw_share, "shares 3:2:2:1:1: %u", g->bw_share);
+	CHECK(p.queues[3].shaped && p.queues[4].shaped && !p.queues[0].shaped,
+	      "members keep their own pacing");
+	tm_plan_fini(&p);
+	/* Five groups are one too few: refused with the numbers. */
+	tm_tree_fini(&h);
+	shared_tree(&h, &lim, 5);
+	CHECK(tm_plan_build(&h, true, &p, &err) == -ENOSPC &&
+	      err.type == RTE_TM_ERROR_TYPE_UNSPECIFIED &&
+	      strstr(err.message, "needs 6 queue groups for its 11 leaves") &&
+	      strstr(err.message, "has 5") != NULL, "5 groups: %s",
+	      err.message);
+	tm_plan_fini(&p);
+	tm_tree_fini(&h);
+}
+
+/*
+ * Live, with shared groups: a leaf whose pacing changes leaves its group
+ * (a move, its own group created; the group continues with the other,
+ * named by its first leaf); a shaper update cannot take the fast path.
+ * Then a leaf added beyond the device's groups: leaves of one family of
+ * one weight join one group (the first one's, kept), the others' groups
+ * destroyed after the moves; never more groups at once than the device
+ * has.
+ */
+static void
+test_plan_shared_moves(void)
+{
+	const uint32_t w[4] = { 1, 1, 1, 1 };
+	const uint32_t pr[4] = { 1, 2, NONE, NONE };
+	struct tm_plan a = { 0 }, b = { 0 }, fast = { 0 };
+	struct rte_tm_node_params lf = tm_leaf_params(NONE);
+	enum rte_tm_error_type type;
+	struct tm_limits lim;
+	struct rte_tm_error err;
+	struct tm_diff d = { 0 };
+	struct tm_node *leaf3;
+	struct tm_tree h;
+	uint32_t q, groups;
+
+	shared_tree(&h, &lim, 7);
+	leaf3 = tm_tree_leaf(&h, 3);
+	CHECK(tm_plan_build(&h, true, &a, &err) == 0 && a.n_groups == 6,
+	      "plan a: %s", MSG);
+	tm_tree_node_set_profile(leaf3, tm_tree_profile_find(&h, 1));
+	CHECK(tm_plan_node_update(&fast, &a, &h, leaf3, 0) == -EAGAIN,
+	      "leaf shaper update with shared groups: rebuilt");
+	CHECK(tm_plan_build(&h, true, &b, &err) == 0 && b.n_groups == 7,
+	      "plan b: %s", MSG);
+	CHECK(b.queues[3].group != b.queues[4].group &&
+	      tm_plan_elem(&b, b.queues[3].group)->key ==
+	      tm_plan_elem(&a, a.queues[3].group)->key, "3 and 4 apart, "
+	      "the group kept by 3");
+	CHECK(tm_plan_diff(&a, &b, &d) == 0 &&
+	      count_ops(&d, TM_OP_CREATE) == 1 &&
+	      count_ops(&d, TM_OP_DESTROY) == 0 &&
+	      count_ops(&d, TM_OP_MOVE) == 2 &&
+	      count_ops(&d, TM_OP_PACE) == 1 &&
+	      count_ops(&d, TM_OP_RELEASE) == 1, "leaf 3 repaced: %u "
+	      "created, %u moves", count_ops(&d, TM_OP_CREATE),
+	      count_ops(&d, TM_OP_MOVE));
+	check_order(&a, &b, &d, "repace");
+	tm_diff_fini(&d);
+	tm_plan_fini(&a);
+	tm_plan_fini(&b);
+	tm_plan_fini(&fast);
+	tm_tree_fini(&h);
+
+	/* Four leaves of weight 1, four groups: one each, then a fifth. */
+	lim = cx6dx;
+	lim.groups_max = 4;
+	group_tree(&h, &lim, 1, w, pr, 4);
+	CHECK(tm_plan_build(&h, true, &a, &err) == 0 && a.n_groups == 4 &&
+	      !a.shared_groups, "four own groups: %s", MSG);
+	CHECK(add(&h, 4, MID, 0, 1, 2, &lf, &type) == 0, "leaf 4: %s", MSG);
+	CHECK(tm_plan_build(&h, true, &b, &err) == 0 && b.n_groups == 1 &&
+	      b.shared_groups, "five leaves, the family's one group: %s",
+	      MSG);
+	for (q = 1; q < 5; q++)
+		CHECK(b.queues[q].group == b.queues[0].group,
+		      "queue %u in the family's group", q);
+	CHECK(tm_plan_diff(&a, &b, &d) == 0 &&
+	      count_ops(&d, TM_OP_CREATE) == 0 &&
+	      count_ops(&d, TM_OP_DESTROY) == 3 &&
+	      count_ops(&d, TM_OP_MOVE) == 4, "to one group: %u created, "
+	      "%u destroyed, %u moves", count_ops(&d, TM_OP_CREATE),
+	      count_ops(&d, TM_OP_DESTROY), count_ops(&d, TM_OP_MOVE));
+	groups = a.n_groups + count_ops(&d, TM_OP_CREATE);
+	CHECK(groups <= lim.groups_max, "%u groups at once", groups);
+	check_order(&a, &b, &d, "to one group");
+	tm_diff_fini(&d);
+	/* And back: one group each again, the family's kept by leaf 0. */
+	tm_tree_node_delete(&h, tm_tree_leaf(&h, 4));
+	CHECK(tm_plan_build(&h, true, &a, &err) == 0 && a.n_groups == 4,
+	      "four own groups again: %s", MSG);
+	CHECK(tm_plan_diff(&b, &a, &d) == 0 &&
+	      count_ops(&d, TM_OP_CREATE) == 3 &&
+	      count_ops(&d, TM_OP_DESTROY) == 0 &&
+	      b.n_groups + count_ops(&d, TM_OP_CREATE) <= lim.groups_max,
+	      "back: %u created", count_ops(&d, TM_OP_CREATE));
+	check_order(&b, &a, &d, "back");
+	tm_diff_fini(&d);
+	tm_plan_fini(&a);
+	tm_plan_fini(&b);
+	tm_tree_fini(&h);
+}
+
+/*
+ * Weights are the device's bw_share range, 1..100 on cx6dx: 101 is
+ * refused at once (node add, parent update), naming the range; weight
+ * ratios then hold exactly. A shared group of 200 leaves of weight 2
+ * beside one of weight 1 (400:1 in 1..100) and committed rates whose
+ * targets' ratio the range cannot hold within 1% are refused at the
+ * plan, naming both children.
+ */
+static void
+test_plan_weight_range(void)
+{
+	struct rte_tm_node_params nl = tm_nonleaf_params(NONE);
+	struct rte_tm_node_params lf = tm_leaf_params(NONE);
+	const uint32_t w[2] = { 1, 1 };
+	const uint32_t pr[2] = { NONE, 8 };
+	enum rte_tm_error_type type;
+	struct tm_limits lim = cx6dx;
+	struct rte_tm_error err;
+	struct tm_plan p = { 0 };
+	struct tm_tree h;
+	uint32_t q;
+
+	tm_tree_init(&h, &cx6dx);
+	tm_tree_set_nb_txq(&h, 4);
+	CHECK(tm_tree_weight_max(&h) == 100, "weight max %u",
+	      tm_tree_weight_max(&h));
+	CHECK(add(&h, ROOT, RTE_TM_NODE_ID_NULL, 0, 1, 0, &nl, &type) == 0 &&
+	      add(&h, MID, ROOT, 0, 100, 1, &nl, &type) == 0, "weight 100");
+	expect_refusal(&h, "weight 101", MID2, ROOT, 0, 101, 1, nl, EINVAL,
+		       RTE_TM_ERROR_TYPE_NODE_WEIGHT);
+	CHECK(strstr(MSG, "weight 101") != NULL &&
+	      strstr(MSG, "1..100") != NULL, "message: %s", MSG);
+	CHECK(add(&h, 0, MID, 0, 1, 2, &lf, &type) == 0, "leaf 0");
+	CHECK(tm_tree_parent_check(&h, 0, MID, 0, 1000, &err) == NULL &&
+	      err.type == RTE_TM_ERROR_TYPE_NODE_WEIGHT &&
+	      strstr(err.message, "1..100") != NULL,
+	      "parent update to weight 1000 refused");
+	tm_tree_fini(&h);
+
+	/* 201 leaves, 8 groups: 200 of weight 2 share, 400:1 refused. */
+	lim.groups_max = 8;
+	tm_tree_init(&h, &lim);
+	tm_tree_set_nb_txq(&h, 201);
+	CHECK(add(&h, ROOT, RTE_TM_NODE_ID_NULL, 0, 1, 0, &nl, &type) == 0 &&
+	      add(&h, MID, ROOT, 0, 1, 1, &nl, &type) == 0, "root, 900");
+	for (q = 0; q < 201; q++)
+		CHECK(add(&h, q, MID, 0, q == 200 ? 1 : 2, 2, &lf, &type) == 0,
+		      "leaf %u", q);
+	CHECK(tm_plan_build(&h, true, &p, &err) == -EINVAL &&
+	      err.type == RTE_TM_ERROR_TYPE_NODE_WEIGHT &&
+	      strstr(err.message, "node 900") != NULL &&
+	      strstr(err.message, "leaf 0 and 199 more (weight 400 = 2 x "
+		     "200") != NULL &&
+	      strstr(err.message, "node 200 (weight 1)") != NULL &&
+	      strstr(err.message, "1..100") != NULL, "shared 400:1: %s",
+	      err.message);
+	tm_plan_fini(&p);
+	tm_tree_fini(&h);
+
+	/* Targets 10 and 1500 Mbit/s (1490 committed) under 1510. */
+	group_tree(&h, &cx6dx, NONE, w, NULL, 0);
+	add_rate_profile(&h, 7, 188750000, 0);           /* 1510 Mbit/s */
+	add_rate_profile(&h, 8, 188750000, 186250000);   /* 1490 committed */
+	tm_tree_node_set_profile(tm_tree_node_find(&h, MID),
+				 tm_tree_profile_find(&h, 7));
+	for (q = 0; q < 2; q++) {
+		lf = tm_leaf_params(pr[q]);
+		CHECK(add(&h, q, MID, 0, w[q], 2, &lf, &type) == 0, "leaf %u",
+		      q);
+	}
+	CHECK(tm_plan_build(&h, true, &p, &err) == -EINVAL &&
+	      err.type == RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_RATE &&
+	      strstr(err.message, "node 0 (weight 1)") != NULL &&
+	      strstr(err.message, "node 1 (weight 1, with a committed "
+		     "rate)") != NULL, "committed 1490 of 1510: %s",
+	      err.message);
+	tm_plan_fini(&p);
+	tm_tree_fini(&h);
+}
+
 int
 main(void)
 {
@@ -735,10 +1123,14 @@ main(void)
 	TM_CASE(test_parent_update());
 	TM_CASE(test_resize());
 	TM_CASE(test_plan_mapping());
-	TM_CASE(test_plan_sharing());
+	TM_CASE(test_plan_own_groups());
+	TM_CASE(test_plan_shared_groups());
+	TM_CASE(test_plan_shared_moves());
+	TM_CASE(test_plan_weight_range());
 	TM_CASE(test_plan_rounding());
 	TM_CASE(test_plan_refusals());
 	TM_CASE(test_plan_diff());
+	TM_CASE(test_plan_flat());
 	TM_CASE(test_plan_node_update());
 	return tm_check_report();
 }

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_eal.h>
@@ -452,9 +453,9 @@ static void
 test_faults(void)
 {
 	static const uint16_t ops[] = {
-		MLX5_CMD_OP_CREATE_SCHEDULING_ELEMENT,
-		MLX5_CMD_OP_MODIFY_SCHEDULING_ELEMENT,
-		MLX5_CMD_OP_DESTROY_SCHEDULING_ELEMENT,
+		MLX5_CMD_OP_CREATE_GENERAL_OBJECT,
+		MLX5_CMD_OP_MODIFY_GENERAL_OBJECT,
+		MLX5_CMD_OP_DESTROY_GENERAL_OBJECT,
 		MLX5_CMD_OP_MODIFY_SQ,
 	};
 	/* The group it breaks. */
@@ -546,6 +547,241 @@ test_pp_and_group(void)
 	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "entries left at close");
 }
 
+/*
+ * The scheduling elements and queue groups telemetry shows for port
+ * @p port in @p elems and @p groups; false when it cannot be read.
+ */
+static bool
+telemetry_elements(uint16_t port, uint64_t *elems, uint64_t *groups)
+{
+	char cmd[64], buf[16384];
+	const char *e, *g;
+
+	snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u", port);
+	if (tm_telemetry_query(cmd, buf, sizeof(buf)) != 0)
+		return false;
+	e = strstr(buf, "\"elements\":");
+	g = strstr(buf, "\"queue_groups\":");
+	if (e == NULL || g == NULL)
+		return false;
+	*elems = strtoull(e + strlen("\"elements\":"), NULL, 10);
+	*groups = strtoull(g + strlen("\"queue_groups\":"), NULL, 10);
+	return true;
+}
+
+/* Telemetry and the device both say @p want elements (any if ~0u). */
+static void
+check_elements(const struct tport *p, unsigned int want, const char *when)
+{
+	unsigned int dev = mlx5_emu_sched_list(p->port.emu, NULL, 0);
+	uint64_t elems = ~0ull, groups = ~0ull;
+	bool read = telemetry_elements(p->port.id, &elems, &groups);
+
+	printf("  %s: telemetry elements %" PRIu64 ", queue_groups %" PRIu64
+	       ", device %u\n", when, elems, groups, dev);
+	CHECK(read && elems == dev && (want == ~0u ? dev > 0 : dev == want),
+	      "%s: %u elements expected (%s), telemetry %" PRIu64 ", device "
+	      "%u", when, want, want == ~0u ? "some" : "exactly", elems, dev);
+}
+
+/*
+ * Root and shaped leaves only (no non-leaf shaper, weights 1, no
+ * committed rate): no scheduling element, pacing indexes only, the rates
+ * held; a root shaper given live builds the hierarchy, taken back live
+ * removes it, without a frame lost or reordered; a group tree shows its
+ * elements.
+ */
+static void
+test_flat(void)
+{
+	static const double want[3] = { 100, 200, 50 };
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 2, 5 }, .prof = { NONE, NONE, NONE },
+	};
+	double mbps[NB_TXQ];
+	struct tport p;
+	uint16_t q;
+
+	printf("root and shaped leaves: no element, rates held; live to a "
+	       "hierarchy and back\n");
+	if (!tport_open(&p, CX6DX))
+		return;
+	EXPECT_OK(profile(&p, 1, 400 * MBPS, 0), "400 Mbit/s");
+	EXPECT_OK(profile(&p, 2, 100 * MBPS, 0), "100 Mbit/s");
+	EXPECT_OK(profile(&p, 3, 200 * MBPS, 0), "200 Mbit/s");
+	EXPECT_OK(profile(&p, 4, 50 * MBPS, 0), "50 Mbit/s");
+	EXPECT_OK(node(&p, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
+	for (q = 0; q < 3; q++)
+		EXPECT_OK(node(&p, q, ROOT, 1, 1, 2 + q), "leaf %u", q);
+	commit_measure(&p, mbps);
+	check_elements(&p, 0, "flat tree");
+	for (q = 0; q < 3; q++)
+		CHECK(near(mbps[q], want[q], 0.005), "flat: leaf %u: %.2f "
+		      "Mbit/s, %.0f expected", q, mbps[q], want[q]);
+	/* A root shaper above what the leaves take: the rates stay. */
+	EXPECT_OK(rte_tm_node_shaper_update(p.port.id, ROOT, 1, &terr),
+		  "root shaper, live");
+	check_elements(&p, ~0u, "root shaped");
+	measure(&p, mbps);
+	for (q = 0; q < 3; q++)
+		CHECK(near(mbps[q], want[q], 0.005), "root shaped: leaf %u: "
+		      "%.2f Mbit/s, %.0f expected", q, mbps[q], want[q]);
+	EXPECT_OK(rte_tm_node_shaper_update(p.port.id, ROOT, NONE, &terr),
+		  "root shaper removed, live");
+	check_elements(&p, 0, "flat again");
+	measure(&p, mbps);
+	for (q = 0; q < 3; q++)
+		CHECK(near(mbps[q], want[q], 0.005), "flat again: leaf %u: "
+		      "%.2f Mbit/s, %.0f expected", q, mbps[q], want[q]);
+	drain_close(&p, "flat and back");
+	/* A group tree (weights, a group ceiling) shows its elements. */
+	if (!group_port(&p, CX6DX, &g))
+		return;
+	EXPECT_OK(rte_tm_hierarchy_commit(p.port.id, 0, &terr), "commit");
+	check_elements(&p, 5, "group tree: root, 900, 3 groups");
+	tm_port_close(&p.port);
+}
+
+/*
+ * SQs join their queue groups by MODIFY_SQ bit 2 once created, as Linux
+ * and rdma-core attach theirs: with firmware that ignores CREATE_SQ's
+ * qos_queue_group_id (sched_create_sq_group=ignore), a hierarchy
+ * committed before the port starts, and again after a restart, puts
+ * every SQ in its group and the weights hold.
+ */
+static void
+test_attach_by_modify(void)
+{
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 2, 5 }, .prof = { NONE, NONE, NONE },
+	};
+	static const double want[3] = { 50, 100, 250 };
+	struct mlx5_emu_sq_info sq;
+	struct mlx5_emu_sched_info gi;
+	double mbps[NB_TXQ];
+	struct tport p;
+	int round;
+	uint16_t q;
+
+	printf("queue groups by MODIFY_SQ: CREATE_SQ's group ignored\n");
+	memset(&p, 0, sizeof(p));
+	if (tm_port_open(&p.port, CX6DX ",sched_create_sq_group=ignore",
+			 NB_TXQ, false) != 0) {
+		CHECK(false, "port");
+		return;
+	}
+	EXPECT_OK(profile(&p, 1, g.ceiling * MBPS, 0), "group profile");
+	EXPECT_OK(node(&p, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
+	EXPECT_OK(node(&p, MID, ROOT, 1, 1, 1), "900");
+	for (q = 0; q < 3; q++)
+		EXPECT_OK(node(&p, q, MID, g.w[q], 2, NONE), "leaf %u", q);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.port.id, 0, &terr),
+		  "commit before start");
+	for (round = 0; round < 2; round++) {
+		if (round == 1)
+			CHECK(rte_eth_dev_stop(p.port.id) == 0, "stop");
+		CHECK(rte_eth_dev_start(p.port.id) == 0, "start %d", round);
+		for (q = 0; q < NB_TXQ; q++)
+			CHECK(rte_pmd_mlx5_tm_txq_sqn(p.port.id, q,
+						      &p.sqn[q]) == 0,
+			      "SQ of queue %u", q);
+		for (q = 0; q < 3; q++)
+			CHECK(mlx5_emu_sq_get(p.port.emu, p.sqn[q], &sq) == 0 &&
+			      sq.qos_queue_group_id != 0 &&
+			      mlx5_emu_sched_get(p.port.emu,
+						 sq.qos_queue_group_id,
+						 &gi) == 0 &&
+			      gi.element_type ==
+			      MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP,
+			      "start %d: queue %u's SQ in a queue group (%u)",
+			      round, q, sq.qos_queue_group_id);
+	}
+	memset(p.next, 0, sizeof(p.next));
+	memset(p.sent, 0, sizeof(p.sent));
+	mlx5_emu_set_wire_hook(p.port.emu, wire_hook, &p);
+	measure(&p, mbps);
+	for (q = 0; q < 3; q++)
+		CHECK(near(mbps[q], want[q], 0.005), "leaf %u: %.2f Mbit/s, "
+		      "%.0f expected", q, mbps[q], want[q]);
+	drain_close(&p, "attached by MODIFY_SQ");
+}
+
+/*
+ * Queue-group ids firmware numbers beyond 16 bits (sched_id_base) cannot
+ * be an SQ's qos_queue_group_id: the commit is refused with why, nothing
+ * is left on the device (an id of 2^31 or more once sent the port's
+ * bookkeeping into an endless loop).
+ */
+static void
+test_wide_group_ids(void)
+{
+	static const char *const bases[] = { "65536", "2147483648" };
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 2, 5 }, .prof = { NONE, NONE, NONE },
+	};
+	char devargs[128];
+	struct tport p;
+	unsigned int i;
+	int ret;
+
+	printf("queue-group ids beyond 16 bits refused\n");
+	for (i = 0; i < RTE_DIM(bases); i++) {
+		snprintf(devargs, sizeof(devargs), CX6DX ",sched_id_base=%s",
+			 bases[i]);
+		if (!group_port(&p, devargs, &g))
+			return;
+		ret = TM(rte_tm_hierarchy_commit(p.port.id, 0, &terr));
+		CHECK(ret != 0 && strstr(tmsg(), "16 bits") != NULL &&
+		      mlx5_emu_sched_list(p.port.emu, NULL, 0) == 0,
+		      "ids from %s: refused, nothing left: %d \"%s\"",
+		      bases[i], ret, tmsg());
+		tm_port_close(&p.port);
+	}
+	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "entries left at close");
+}
+
+/*
+ * The depth comes from the device (qos_cap.log_nic_max_sched_depth): with
+ * 2 elements from the root to a group (cap_sched_max_depth=2), a tree of
+ * 3 is refused by the plan with the numbers, before any command; one of
+ * 2 (weights under the root) commits.
+ */
+static void
+test_depth_cap(void)
+{
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 2, 5 }, .prof = { NONE, NONE, NONE },
+	};
+	struct mlx5_emu_cmd_error e0, e1;
+	struct tport p;
+	uint16_t q;
+	int ret;
+
+	printf("depth from the device's capabilities\n");
+	if (!group_port(&p, CX6DX ",cap_sched_max_depth=2", &g))
+		return;
+	mlx5_emu_last_cmd_error(p.port.emu, &e0);
+	ret = TM(rte_tm_hierarchy_commit(p.port.id, 0, &terr));
+	mlx5_emu_last_cmd_error(p.port.emu, &e1);
+	CHECK(ret != 0 && strstr(tmsg(), "allows 2") != NULL &&
+	      e1.count == e0.count &&
+	      mlx5_emu_sched_list(p.port.emu, NULL, 0) == 0,
+	      "3 levels refused by the plan, no command failed: %d \"%s\"",
+	      ret, tmsg());
+	tm_port_close(&p.port);
+	if (!tport_open(&p, CX6DX ",cap_sched_max_depth=2"))
+		return;
+	EXPECT_OK(node(&p, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
+	for (q = 0; q < 3; q++)
+		EXPECT_OK(node(&p, q, ROOT, q + 1, 1, NONE), "leaf %u", q);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.port.id, 0, &terr),
+		  "2 levels commit");
+	CHECK(mlx5_emu_sched_list(p.port.emu, NULL, 0) == 4,
+	      "root and 3 groups: %u", mlx5_emu_sched_list(p.port.emu,
+							NULL, 0));
+	tm_port_close(&p.port);
+}
+
 /* cx5: no hierarchy; weights and non-leaf shapers say why not. */
 static void
 test_cx5(void)
@@ -588,6 +824,8 @@ main(int argc, char **argv)
 				       rte_socket_id());
 	CHECK(pool != NULL, "mbuf pool");
 	if (pool != NULL) {
+		TM_CASE(test_flat());
+		TM_CASE(test_attach_by_modify());
 		TM_CASE(test_weights());
 		TM_CASE(test_capped_leaf());
 		TM_CASE(test_committed());
@@ -596,6 +834,8 @@ main(int argc, char **argv)
 		TM_CASE(test_faults());
 		TM_CASE(test_pp_and_group());
 		TM_CASE(test_cx5());
+		TM_CASE(test_wide_group_ids());
+		TM_CASE(test_depth_cap());
 	}
 	rte_mempool_free(pool);
 	rte_eal_cleanup();

@@ -77,8 +77,18 @@ struct mlx5_tm_port_info {
 	uint32_t min_mtu;     /**< Smallest MTU the netdev accepts. */
 	uint32_t max_mtu;     /**< Largest MTU the netdev accepts. */
 	uint32_t speed_mbps;  /**< Link speed; 0 when unknown or down. */
+	/**
+	 * Fastest link mode the port supports (Mbit/s; 0 unknown): its line
+	 * rate while the link is down.
+	 */
+	uint32_t max_speed_mbps;
 	uint8_t link_up;      /**< 1 when the link is up. */
 	uint8_t switchdev;    /**< 1 when the E-Switch is in switchdev mode. */
+	uint8_t representor;  /**< 1 for an E-Switch representor netdev. */
+	/** devlink e-switch mode: -1 unknown, 0 legacy, 1 switchdev. */
+	int8_t esw_mode;
+	char phys_port_name[32]; /**< "" when none. */
+	char phys_switch_id[40]; /**< "" when none. */
 	uint8_t mac[6];       /**< Netdev MAC address; all zero if unknown. */
 	uint16_t pci_device_id; /**< PCI device id (0x1017 ConnectX-5, ...). */
 };
@@ -208,9 +218,10 @@ struct mlx5_tm_glue {
 	int (*dereg_mr)(struct mlx5_tm_mr *mr);
 
 	/**
-	 * Read the port's netdev: MTU, link, MAC, E-Switch mode, PCI id.
-	 * Real: the netdev of the device's PCI function (ioctl and sysfs).
-	 * Emulated: the device model's port.
+	 * Read the port's netdev: MTU, link, speeds, MAC, E-Switch role,
+	 * PCI id. Real: the netdev of the device's PCI function (ioctl,
+	 * sysfs, ethtool, devlink; mlx5_tm_netdev.h). Emulated: the device
+	 * model's port.
 	 */
 	int (*port_query)(struct mlx5_tm_glue_dev *dev,
 			  struct mlx5_tm_port_info *info);

@@ -27,6 +27,7 @@
 #include <infiniband/mlx5dv.h>
 
 #include "mlx5_tm_glue.h"
+#include "mlx5_tm_netdev.h"
 #include "mlx5_tm_prm.h"
 
 /* An open device: the verbs context, opened with DEVX. */
@@ -595,8 +596,12 @@ rdma_sysfs_read(const char *fmt, const char *name, char *buf, size_t len)
 static int
 rdma_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
 {
+	const struct mlx5_tm_netdev_env *env = &mlx5_tm_netdev_env_os;
+	struct mlx5_tm_eswitch esw;
+	uint32_t speed = 0, max = 0;
 	struct ifreq ifr;
 	char buf[64];
+	char pci[64];
 	int fd, ret;
 
 	if (dev == NULL || info == NULL)
@@ -630,19 +635,22 @@ rdma_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
 		goto fail;
 	memcpy(info->mac, ifr.ifr_hwaddr.sa_data, sizeof(info->mac));
 	close(fd);
-	/* "speed" reads -1 or fails while the link is down. */
-	if (info->link_up &&
-	    rdma_sysfs_read("/sys/class/net/%s/speed", info->ifname, buf,
-			    sizeof(buf)) == 0 && atol(buf) > 0)
-		info->speed_mbps = (uint32_t)atol(buf);
-	/*
-	 * As upstream mlx5 (mlx5_sysfs_switch_info): a switch id is
-	 * published for the uplink and its representors in switchdev mode
-	 * only.
-	 */
-	info->switchdev = rdma_sysfs_read("/sys/class/net/%s/phys_switch_id",
-					  info->ifname, buf, sizeof(buf)) == 0 &&
-			  buf[0] != '\0';
+	/* Unknown while the link is down: then the fastest supported mode. */
+	if (env->ethtool_speeds(env->arg, info->ifname, &speed, &max) == 0) {
+		info->speed_mbps = info->link_up ? speed : 0;
+		info->max_speed_mbps = max;
+	}
+	mlx5_tm_netdev_eswitch(env, info->ifname,
+			       ibdev_pci_addr(dev->ctx->device, pci,
+					      sizeof(pci)) == 0 ? pci : NULL,
+			       &esw);
+	info->switchdev = esw.switchdev;
+	info->representor = esw.representor;
+	info->esw_mode = (int8_t)esw.mode;
+	snprintf(info->phys_port_name, sizeof(info->phys_port_name), "%s",
+		 esw.port_name);
+	snprintf(info->phys_switch_id, sizeof(info->phys_switch_id), "%s",
+		 esw.switch_id);
 	return 0;
 fail:
 	ret = -errno;

@@ -171,6 +171,13 @@ mlx5_prm_write64(void *p, size_t qw, uint64_t val)
 #define MLX5_CMD_OP_MODIFY_TIS			0x913
 #define MLX5_CMD_OP_DESTROY_TIS			0x914
 #define MLX5_CMD_OP_QUERY_TIS			0x915
+#define MLX5_CMD_OP_CREATE_GENERAL_OBJECT	0xa00
+#define MLX5_CMD_OP_MODIFY_GENERAL_OBJECT	0xa01
+#define MLX5_CMD_OP_QUERY_GENERAL_OBJECT	0xa02
+#define MLX5_CMD_OP_DESTROY_GENERAL_OBJECT	0xa03
+
+/* general_obj_in_cmd_hdr.obj_type. */
+#define MLX5_GENERAL_OBJ_TYPE_SCHEDULING_ELEMENT 0x26
 
 /* Command status (mbox_out.status). */
 #define MLX5_CMD_STAT_OK			0x0
@@ -269,7 +276,11 @@ mlx5_prm_write64(void *p, size_t qw, uint64_t val)
 /** qos_cap.nic_tsar_type bit of TSAR type @p t. */
 #define MLX5_TSAR_TYPE_CAP(t)			(1u << (t))
 
-/* modify_scheduling_element_in.modify_bitmask. */
+/*
+ * modify_scheduling_element_in.modify_bitmask, and the same bits in
+ * sched_elem.modify_field_select of the general object (rdma-core's
+ * MLX5DV_SCHED_ELEM_ATTR_FLAGS_BW_SHARE and _MAX_AVG_BW).
+ */
 #define MLX5_MODIFY_SCHED_ELEM_BITMASK_BW_SHARE		0x1u
 #define MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW	0x2u
 
@@ -412,7 +423,9 @@ struct mlx5_ifc_qos_cap_bits {
 	u8 packet_pacing_uid[0x1];
 	u8 reserved_at_c[0x14];
 	u8 wqe_rate_pp[0x1];
-	u8 reserved_at_21[0xa];
+	u8 reserved_at_21[0x3];
+	u8 log_nic_max_sched_depth[0x4];
+	u8 reserved_at_28[0x3];
 	u8 log_max_qos_nic_queue_group[0x5];
 	u8 reserved_at_30[0x10];
 	u8 packet_pacing_max_rate[0x20];
@@ -991,6 +1004,51 @@ struct mlx5_ifc_destroy_scheduling_element_out_bits {
 	u8 reserved_at_8[0x18];
 	u8 syndrome[0x20];
 	u8 reserved_at_40[0x1c0];
+};
+
+/*
+ * General objects (CREATE/MODIFY/QUERY/DESTROY_GENERAL_OBJECT): the
+ * command headers, and the scheduling element as rdma-core's mlx5_ifc.h
+ * lays it out (obj_type 0x26, the path libmlx5's mlx5dv_sched_node_* and
+ * mlx5dv_sched_leaf_* take): the element's id is the object's obj_id.
+ */
+struct mlx5_ifc_general_obj_in_cmd_hdr_bits {
+	u8 opcode[0x10];
+	u8 uid[0x10];
+	u8 reserved_at_20[0x10];
+	u8 obj_type[0x10];
+	u8 obj_id[0x20];
+	u8 reserved_at_60[0x3];
+	u8 log_obj_range[0x5];
+	u8 reserved_at_68[0x18];
+};
+
+struct mlx5_ifc_general_obj_out_cmd_hdr_bits {
+	u8 status[0x8];
+	u8 reserved_at_8[0x18];
+	u8 syndrome[0x20];
+	u8 obj_id[0x20];
+	u8 reserved_at_60[0x20];
+};
+
+struct mlx5_ifc_sched_elem_bits {
+	u8 modify_field_select[0x40];
+	u8 scheduling_hierarchy[0x8];
+	u8 reserved_at_48[0x18];
+	u8 reserved_at_60[0xa0];
+	struct mlx5_ifc_scheduling_context_bits sched_context;
+	u8 reserved_at_300[0x100];
+};
+
+/* CREATE_GENERAL_OBJECT and MODIFY_GENERAL_OBJECT of an element. */
+struct mlx5_ifc_create_sched_elem_in_bits {
+	struct mlx5_ifc_general_obj_in_cmd_hdr_bits hdr;
+	struct mlx5_ifc_sched_elem_bits sched_elem;
+};
+
+struct mlx5_ifc_query_sched_elem_out_bits {
+	struct mlx5_ifc_general_obj_out_cmd_hdr_bits hdr;
+	struct mlx5_ifc_sched_elem_bits sched_elem;
 };
 
 /* QUERY_VPORT_COUNTER: the vport's traffic counters (DEVX general command). */

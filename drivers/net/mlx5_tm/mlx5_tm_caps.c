@@ -107,8 +107,8 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 	c->log_max_cq = MLX5_GET(cmd_hca_cap, cap, log_max_cq);
 	c->log_max_wq_sz = MLX5_GET(cmd_hca_cap, cap, log_max_wq_sz);
 	c->log_max_cq_sz = MLX5_GET(cmd_hca_cap, cap, log_max_cq_sz);
-	c->sq_ts_format = mlx5_tm_sq_ts_format(MLX5_GET(cmd_hca_cap, cap,
-							sq_ts_format));
+	c->sq_ts_format_cap = MLX5_GET(cmd_hca_cap, cap, sq_ts_format);
+	c->sq_ts_format = mlx5_tm_sq_ts_format(c->sq_ts_format_cap);
 	c->device_frequency_khz = MLX5_GET(cmd_hca_cap, cap,
 					   device_frequency_khz);
 	has_qos = MLX5_GET(cmd_hca_cap, cap, qos);
@@ -176,14 +176,17 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 				log_max_qos_nic_scheduling_element);
 		c->max_tsar_bw_share = MLX5_GET(qos_cap, cap,
 						max_tsar_bw_share);
+		c->log_nic_max_sched_depth = MLX5_GET(qos_cap, cap,
+						      log_nic_max_sched_depth);
 		c->nic_element_type = MLX5_GET(qos_cap, cap, nic_element_type);
 		c->nic_tsar_type = MLX5_GET(qos_cap, cap, nic_tsar_type);
 		MLX5_TM_PORT_LOG(DEBUG, priv->dev->data->port_id,
-				 "NIC scheduling: sq %u bw_share %u rate_limit %u max_tsar_bw_share %u queue groups 2^%u elements 2^%u element types 0x%x TSAR types 0x%x",
+				 "NIC scheduling: sq %u bw_share %u rate_limit %u max_tsar_bw_share %u queue groups 2^%u elements 2^%u depth 2^%u element types 0x%x TSAR types 0x%x",
 				 c->nic_sq_scheduling, c->nic_bw_share,
 				 c->nic_rate_limit, c->max_tsar_bw_share,
 				 c->log_max_qos_nic_queue_group,
 				 c->log_max_qos_nic_scheduling_element,
+				 c->log_nic_max_sched_depth,
 				 c->nic_element_type, c->nic_tsar_type);
 		if (c->packet_pacing && !c->packet_pacing_uid)
 			MLX5_TM_PORT_LOG(WARNING, priv->dev->data->port_id,

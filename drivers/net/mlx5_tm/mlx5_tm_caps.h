@@ -42,6 +42,8 @@ struct mlx5_tm_caps {
 	bool nic_rate_limit;            /**< max_average_bw honoured. */
 	uint8_t log_max_qos_nic_queue_group;
 	uint8_t log_max_qos_nic_scheduling_element;
+	/** Elements from the device's root to a queue group, log2. */
+	uint8_t log_nic_max_sched_depth;
 	uint32_t max_tsar_bw_share;     /**< Largest bw_share of a child. */
 	uint16_t nic_element_type;      /**< Bit per element type. */
 	uint16_t nic_tsar_type;         /**< Bit per TSAR type. */
@@ -74,7 +76,13 @@ struct mlx5_tm_caps {
 	 * have only that, the default (real time where supported) otherwise.
 	 */
 	uint8_t sq_ts_format;
-	uint32_t line_rate_mbps;        /**< Port speed (emulated: profile). */
+	/** cmd_hca_cap.sq_ts_format as read (0 free run, 1 rt, 2 both). */
+	uint8_t sq_ts_format_cap;
+	/**
+	 * Line rate (Mbit/s): the link speed, else (link down) the fastest
+	 * link mode the port supports; followed on link changes; 0 unknown.
+	 */
+	uint32_t line_rate_mbps;
 };
 
 /**

@@ -117,7 +117,6 @@ mlx5_tm_devx_sq_create(struct mlx5_tm_priv *priv,
 	MLX5_SET(sqc, sqc, allow_multi_pkt_send_wqe, a->allow_mpw);
 	MLX5_SET(sqc, sqc, cqn, a->cqn);
 	MLX5_SET(sqc, sqc, packet_pacing_rate_limit_index, a->pp_index);
-	MLX5_SET(sqc, sqc, qos_queue_group_id, a->qos_group_id);
 	MLX5_SET(sqc, sqc, tis_lst_sz, 1);
 	MLX5_SET(sqc, sqc, tis_num_0, a->tisn);
 	MLX5_SET(wq, wq, wq_type, MLX5_WQ_TYPE_CYCLIC);

@@ -38,7 +38,6 @@ struct mlx5_tm_sq_attr {
 	uint64_t ring_off;
 	uint64_t dbr_off;
 	uint16_t pp_index;   /**< Pacing index (0 = unlimited). */
-	uint16_t qos_group_id; /**< Queue group element (0 = none). */
 	uint8_t min_inline;  /**< MLX5_INLINE_MODE_*. */
 	uint32_t user_index;
 	uint8_t ts_format;   /**< MLX5_SQC_TIMESTAMP_FORMAT_*. */
@@ -64,7 +63,11 @@ struct mlx5_tm_devx_obj *mlx5_tm_devx_cq_create(struct mlx5_tm_priv *priv,
 						const struct mlx5_tm_cq_attr *a,
 						uint32_t *cqn);
 
-/** CREATE_SQ (in RST); its number in @p sqn. */
+/**
+ * CREATE_SQ (in RST); its number in @p sqn. No queue group: an SQ joins
+ * one by MODIFY_SQ bit 2 once created (mlx5_tm_devx_sq_modify_sched()),
+ * as Linux and rdma-core attach theirs.
+ */
 struct mlx5_tm_devx_obj *mlx5_tm_devx_sq_create(struct mlx5_tm_priv *priv,
 						const struct mlx5_tm_sq_attr *a,
 						uint32_t *sqn);

@@ -32,6 +32,7 @@ mlx5_tm_devx_sq_query(struct mlx5_tm_priv *priv, struct mlx5_tm_devx_obj *sq,
 	info->sqn = sqn;
 	info->state = MLX5_GET(sqc, sqc, state);
 	info->pp_index = MLX5_GET(sqc, sqc, packet_pacing_rate_limit_index);
+	info->qos_queue_group_id = MLX5_GET(sqc, sqc, qos_queue_group_id);
 	info->cqn = MLX5_GET(sqc, sqc, cqn);
 	info->tisn = MLX5_GET(sqc, sqc, tis_num_0);
 	info->ts_format = MLX5_GET(sqc, sqc, ts_format);

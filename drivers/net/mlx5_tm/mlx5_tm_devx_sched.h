@@ -8,10 +8,12 @@
 /**
  * @file
  * NIC scheduling elements (SCHEDULING_HIERARCHY_NIC) through the device
- * glue: DWRR TSARs and queue groups, each a DEVX object as the kernel's
- * DEVX makes it (created by devx_obj_create, modified and queried through
- * the object, destroyed with it). SQs join a queue group through
- * mlx5_tm_devx_sq_modify_sched() and mlx5_tm_sq_attr.qos_group_id.
+ * glue: DWRR TSARs and queue groups, each a general object of type
+ * SCHEDULING_ELEMENT (0x26) as libmlx5's mlx5dv_sched_node_* and
+ * mlx5dv_sched_leaf_* build it, made a DEVX object by devx_obj_create
+ * (modified and queried through the object, destroyed with it: the
+ * kernel sends DESTROY_GENERAL_OBJECT). SQs join a queue group through
+ * mlx5_tm_devx_sq_modify_sched() (MODIFY_SQ, modify_bitmask bit 2).
  */
 
 #include <stdint.h>
@@ -28,13 +30,15 @@ struct mlx5_tm_sched_elem_attr {
 };
 
 /**
- * CREATE_SCHEDULING_ELEMENT: a DWRR TSAR or a queue group.
+ * CREATE_GENERAL_OBJECT of a scheduling element: a DWRR TSAR or a queue
+ * group; its bw_share and max_average_bw named in modify_field_select
+ * unless its parent is the device root (libmlx5's rule).
  *
  * @param[out] obj
  *   The element's handle, for modify, query and destroy.
  * @param[out] id
- *   Its scheduling_element_id (a TSAR's id is its children's parent_id,
- *   a queue group's the SQs' qos_queue_group_id).
+ *   Its element id, the out header's obj_id (a TSAR's id is its
+ *   children's parent_id, a queue group's the SQs' qos_queue_group_id).
  * @return
  *   0, or a negative errno (-EREMOTEIO: refused by firmware, logged with
  *   its status and syndrome).
@@ -44,19 +48,21 @@ int mlx5_tm_devx_sched_create(struct mlx5_tm_priv *priv,
 			      struct mlx5_tm_devx_obj **obj, uint32_t *id);
 
 /**
- * MODIFY_SCHEDULING_ELEMENT: change what @p modify_bitmask names
- * (MLX5_MODIFY_SCHED_ELEM_BITMASK_* of mlx5_tm_prm.h) to @p bw_share and @p max_average_bw (Mbit/s).
+ * MODIFY_GENERAL_OBJECT of element @p id of type @p element_type: change
+ * what @p modify_bitmask names (modify_field_select,
+ * MLX5_MODIFY_SCHED_ELEM_BITMASK_* of mlx5_tm_prm.h) to @p bw_share and
+ * @p max_average_bw (Mbit/s).
  *
  * @return
  *   0 or a negative errno (-EREMOTEIO: refused by firmware, logged).
  */
 int mlx5_tm_devx_sched_modify(struct mlx5_tm_priv *priv,
 			      struct mlx5_tm_devx_obj *obj, uint32_t id,
-			      uint32_t modify_bitmask, uint32_t bw_share,
-			      uint32_t max_average_bw);
+			      uint8_t element_type, uint32_t modify_bitmask,
+			      uint32_t bw_share, uint32_t max_average_bw);
 
 /**
- * QUERY_SCHEDULING_ELEMENT: what firmware holds for element @p id.
+ * QUERY_GENERAL_OBJECT: what firmware holds for element @p id.
  *
  * @return
  *   0 with @p a filled, or a negative errno (logged).
@@ -66,7 +72,8 @@ int mlx5_tm_devx_sched_query(struct mlx5_tm_priv *priv,
 			     struct mlx5_tm_sched_elem_attr *a);
 
 /**
- * DESTROY_SCHEDULING_ELEMENT of element @p id; on success @p obj is freed.
+ * Destroy element @p id (the kernel's DESTROY_GENERAL_OBJECT); on success
+ * @p obj is freed.
  * Children and SQs go first (bottom-up).
  *
  * @return

@@ -183,12 +183,45 @@ mlx5_tm_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	return 0;
 }
 
-/* Link of the netdev (hardware) or of the model's port, while started. */
-static int
-mlx5_tm_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
+/*
+ * The port's line rate as its netdev says it: the link speed, else (link
+ * down: speed unknown) the fastest link mode it supports, as upstream
+ * mlx5 reads the speed capabilities from the supported link modes; 0
+ * when neither is known.
+ */
+static uint32_t
+port_line_rate(const struct mlx5_tm_port_info *port)
+{
+	return port->link_up && port->speed_mbps != 0 ? port->speed_mbps :
+	       port->max_speed_mbps;
+}
+
+/*
+ * Follow the line rate of @p port (read just now): capabilities and the
+ * scheduling limits. Takes the sched lock: call with no lock held.
+ */
+static void
+line_rate_refresh(struct rte_eth_dev *dev,
+		  const struct mlx5_tm_port_info *port)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
-	struct mlx5_tm_port_info port;
+	uint32_t mbps = port_line_rate(port);
+
+	if (mbps == 0 || mbps == priv->caps.line_rate_mbps)
+		return;
+	MLX5_TM_PORT_LOG(INFO, dev->data->port_id,
+			 "line rate %u -> %u Mbit/s (link %s)",
+			 priv->caps.line_rate_mbps, mbps,
+			 port->link_up ? "up" : "down: its fastest mode");
+	priv->caps.line_rate_mbps = mbps;
+	mlx5_tm_sched_line_rate(dev, mbps);
+}
+
+/* Link of @p port (NULL: unreadable) while the port is started. */
+static int
+link_status_set(struct rte_eth_dev *dev, const struct mlx5_tm_port_info *port)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 	struct rte_eth_link link = {
 		.link_speed = RTE_ETH_SPEED_NUM_NONE,
 		.link_duplex = RTE_ETH_LINK_FULL_DUPLEX,
@@ -196,13 +229,28 @@ mlx5_tm_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
 		.link_status = RTE_ETH_LINK_DOWN,
 	};
 
-	if (priv->started && priv->glue->port_query(priv->gdev, &port) == 0 &&
-	    port.link_up) {
+	if (priv->started && port != NULL && port->link_up) {
 		link.link_status = RTE_ETH_LINK_UP;
-		link.link_speed = port.speed_mbps != 0 ? port.speed_mbps :
+		link.link_speed = port->speed_mbps != 0 ? port->speed_mbps :
 				  RTE_ETH_SPEED_NUM_UNKNOWN;
 	}
 	return rte_eth_linkstatus_set(dev, &link);
+}
+
+/*
+ * Link of the netdev (hardware) or of the model's port, while started;
+ * the line rate follows a link change.
+ */
+static int
+mlx5_tm_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct mlx5_tm_port_info port;
+	bool read = priv->glue->port_query(priv->gdev, &port) == 0;
+
+	if (read && rte_eal_process_type() == RTE_PROC_PRIMARY)
+		line_rate_refresh(dev, &port);
+	return link_status_set(dev, read ? &port : NULL);
 }
 
 static void
@@ -223,8 +271,9 @@ static int
 mlx5_tm_dev_start(struct rte_eth_dev *dev)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct mlx5_tm_port_info port;
 	eth_tx_burst_t burst;
-	bool fast_free;
+	bool fast_free, read;
 	uint16_t i;
 	int ret;
 
@@ -235,6 +284,10 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 				 "clock=virtual: device time moves only when the application advances it (mlx5_emu_advance() on the model of rte_pmd_mlx5_tm_emu()), and this application never took the model, so no packet would ever leave; start refused. Use clock=realtime (the default) with testpmd and other applications");
 		return -ENOTSUP;
 	}
+	/* The line rate of now, before the locks its refresh takes. */
+	read = priv->glue->port_query(priv->gdev, &port) == 0;
+	if (read)
+		line_rate_refresh(dev, &port);
 	mlx5_tm_sched_lock(dev);
 	pthread_mutex_lock(&priv->lock);
 	ret = mlx5_tm_mr_register_all(priv);
@@ -260,7 +313,7 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 	MLX5_TM_PORT_LOG(DEBUG, dev->data->port_id, "Tx burst %s",
 			 mlx5_tm_tx_burst_name(burst));
 	priv->started = true;
-	mlx5_tm_link_update(dev, 0);
+	link_status_set(dev, read ? &port : NULL);
 	priv->alarm_armed = rte_eal_alarm_set(MLX5_TM_RECOVERY_PERIOD_US,
 					      recovery_alarm, dev) == 0;
 	if (!priv->alarm_armed)
@@ -592,26 +645,24 @@ emu_log(int level, const char *msg)
 		mlx5_tm_logtype, "mlx5_tm: device model: %s\n", msg);
 }
 
-/* Port speed in Mbps: the model's line; the netdev's on hardware. */
-static uint32_t
-line_rate(struct mlx5_tm_priv *priv)
-{
-	if (priv->glue->line_rate_mbps == NULL)
-		return priv->port.speed_mbps;
-	return priv->glue->line_rate_mbps(priv->gdev);
-}
 
-/* ConnectX-5 PCI device ids (PF, VF, Ex, Ex VF). */
+/*
+ * ConnectX-5 PCI device ids (PF, VF, Ex, Ex VF), and BlueField-1 (PF,
+ * VF), whose NIC is a ConnectX-5 (upstream's CONNECTX5BF ids).
+ */
 static bool
 is_connectx5(uint16_t pci_device_id)
 {
-	return pci_device_id >= 0x1017 && pci_device_id <= 0x101a;
+	return (pci_device_id >= 0x1017 && pci_device_id <= 0x101a) ||
+	       pci_device_id == 0xa2d2 || pci_device_id == 0xa2d3;
 }
 
 /*
- * Read the netdev: MTU, link, MAC, E-Switch mode. A port in switchdev
- * mode is refused: its SQs reach the wire only through a per-SQ E-Switch
- * rule (upstream mlx5 adds one), which this PMD does not create.
+ * Read the netdev: MTU, link, MAC, E-Switch role. A representor, or a
+ * port in switchdev mode, is refused: its SQs reach the wire only through
+ * a per-SQ E-Switch rule (upstream mlx5 adds one), which this PMD does
+ * not create. The role is decided as upstream decides it (the port name,
+ * the devlink mode: mlx5_tm_netdev.h), not by a switch id alone.
  */
 static int
 port_read(struct mlx5_tm_priv *priv)
@@ -626,10 +677,18 @@ port_read(struct mlx5_tm_priv *priv)
 				 "cannot read the netdev of %s: %s; MTU assumed 1500, link unknown",
 				 priv->dev_name, strerror(-ret));
 		memset(&priv->port, 0, sizeof(priv->port));
+		priv->port.esw_mode = -1;
 		priv->port.mtu = RTE_ETHER_MTU;
 		priv->port.min_mtu = RTE_ETHER_MIN_MTU;
 		priv->port.max_mtu = RTE_ETHER_MTU;
 		return 0;
+	}
+	if (priv->port.representor) {
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "netdev %s of %s is an E-Switch representor (phys_port_name %s): it stands for another function's port in switchdev mode, its send queues do not reach that port's wire; probe the PF (uplink) or the VF itself, with its E-Switch in legacy mode (devlink dev eswitch set pci/<address> mode legacy)",
+				 priv->port.ifname, priv->dev_name,
+				 priv->port.phys_port_name);
+		return -ENOTSUP;
 	}
 	if (priv->port.switchdev) {
 		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
@@ -745,7 +804,7 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	ret = port_read(priv);
 	if (ret < 0)
 		goto fail;
-	ret = mlx5_tm_caps_read(priv, line_rate(priv));
+	ret = mlx5_tm_caps_read(priv, port_line_rate(&priv->port));
 	if (ret < 0)
 		goto fail;
 	/*

@@ -12,6 +12,8 @@
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_devx_query.h"
 #include "mlx5_tm_tx.h"
+#include "mlx5_tm_devx_sched.h"
+#include "mlx5_tm_sched_priv.h"
 #include "rte_pmd_mlx5_tm.h"
 
 /* The port's device if it is one of ours and open, else NULL. */
@@ -116,6 +118,25 @@ rte_pmd_mlx5_tm_dev_info(uint16_t port_id,
 	info->vlan_cap = c->vlan_cap;
 	info->device_frequency_khz = c->device_frequency_khz;
 	info->line_rate_mbps = c->line_rate_mbps;
+	info->packet_pacing_uid = c->packet_pacing_uid;
+	info->nic_sq_scheduling = c->nic_sq_scheduling;
+	info->nic_bw_share = c->nic_bw_share;
+	info->nic_rate_limit = c->nic_rate_limit;
+	info->max_tsar_bw_share = c->max_tsar_bw_share;
+	info->log_max_qos_nic_queue_group = c->log_max_qos_nic_queue_group;
+	info->log_max_qos_nic_scheduling_element =
+		c->log_max_qos_nic_scheduling_element;
+	info->log_nic_max_sched_depth = c->log_nic_max_sched_depth;
+	info->nic_element_type = c->nic_element_type;
+	info->nic_tsar_type = c->nic_tsar_type;
+	info->sq_ts_format = c->sq_ts_format_cap;
+	info->sqc_ts_format = c->sq_ts_format;
+	info->esw_mode = priv->port.esw_mode;
+	snprintf(info->phys_port_name, sizeof(info->phys_port_name), "%s",
+		 priv->port.phys_port_name);
+	snprintf(info->phys_switch_id, sizeof(info->phys_switch_id), "%s",
+		 priv->port.phys_switch_id);
+	info->link_max_speed_mbps = priv->port.max_speed_mbps;
 	return 0;
 }
 
@@ -252,4 +273,45 @@ rte_pmd_mlx5_tm_vport_tx(uint16_t port_id, struct rte_pmd_mlx5_tm_vport_tx *tx)
 		return api_fail(-EINVAL);
 	ret = mlx5_tm_devx_vport_tx(mlx5_tm_priv(dev), tx);
 	return ret < 0 ? api_fail(ret) : 0;
+}
+
+int
+rte_pmd_mlx5_tm_node_query(uint16_t port_id, uint32_t node_id,
+			   struct rte_pmd_mlx5_tm_elem_info *info)
+{
+	struct rte_eth_dev *dev = our_port(port_id);
+	struct mlx5_tm_sched_elem_attr a;
+	const struct tm_elem *e = NULL;
+	struct mlx5_tm_sched *s;
+	int ret = -ENOENT;
+
+	if (dev == NULL)
+		return api_fail(-ENODEV);
+	if (info == NULL)
+		return api_fail(-EINVAL);
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return api_fail(-ENOTSUP);
+	s = mlx5_tm_sched_get(dev);
+	if (s == NULL)
+		return api_fail(-ENOENT);
+	pthread_mutex_lock(&s->lock);
+	if (node_id < s->applied.nb_txq)
+		e = tm_plan_elem(&s->applied,
+				 tm_plan_queue(&s->applied,
+					       (uint16_t)node_id)->group);
+	else
+		e = tm_plan_node_elem(&s->applied, node_id);
+	if (e != NULL && e->hw != NULL)
+		ret = mlx5_tm_devx_sched_query(mlx5_tm_priv(dev), e->hw,
+					       e->hw_id, &a);
+	if (ret == 0) {
+		memset(info, 0, sizeof(*info));
+		info->element_id = e->hw_id;
+		info->element_type = a.element_type;
+		info->parent_id = a.parent_id;
+		info->bw_share = a.bw_share;
+		info->max_average_bw = a.max_average_bw;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret == 0 ? 0 : api_fail(ret);
 }

@@ -26,16 +26,16 @@
 /*
  * Scheduling fields of a non-leaf node (same names in the port, level and
  * node capability structures): one priority, one WFQ group, weights up to
- * TM_TREE_WEIGHT_MAX with a scheduling hierarchy (1 without), byte or
- * packet mode alike (bw_share shares bytes; with weight 1 it is moot).
+ * the device's max_tsar_bw_share with a scheduling hierarchy (each weight
+ * an exact bw_share; 1 without), byte or packet mode alike (bw_share
+ * shares bytes; with weight 1 it is moot).
  */
 #define FILL_NONLEAF_SCHED(s, c, children) do { \
 	(c).sched_n_children_max = (children); \
 	(c).sched_sp_n_priorities_max = 1; \
 	(c).sched_wfq_n_children_per_group_max = (children); \
 	(c).sched_wfq_n_groups_max = 1; \
-	(c).sched_wfq_weight_max = (s)->hier.lim.sched ? \
-		TM_TREE_WEIGHT_MAX : 1; \
+	(c).sched_wfq_weight_max = tm_tree_weight_max(&(s)->hier); \
 	(c).sched_wfq_packet_mode_supported = 1; \
 	(c).sched_wfq_byte_mode_supported = 1; \
 } while (0)

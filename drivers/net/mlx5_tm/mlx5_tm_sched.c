@@ -51,14 +51,6 @@ mlx5_tm_sched_registry_unlock(void)
 	pthread_mutex_unlock(&registry_lock);
 }
 
-/*
- * No public header names the depth field of qos_cap: the published
- * ConnectX-6 Dx dump reads 4 elements from the root to a queue group (log
- * 2). A device that allows fewer refuses CREATE_SCHEDULING_ELEMENT, and
- * the commit fails cleanly.
- */
-#define MLX5_TM_SCHED_DEPTH 4
-
 /* What the device can schedule, for the hardware-independent model. */
 static void
 limits_of(const struct mlx5_tm_caps *c, struct tm_limits *lim)
@@ -77,7 +69,12 @@ limits_of(const struct mlx5_tm_caps *c, struct tm_limits *lim)
 	lim->max_share = c->max_tsar_bw_share;
 	lim->groups_max = 1u << c->log_max_qos_nic_queue_group;
 	lim->elements_max = 1u << c->log_max_qos_nic_scheduling_element;
-	lim->depth_max = MLX5_TM_SCHED_DEPTH;
+	/*
+	 * qos_cap.log_nic_max_sched_depth (rdma-core's PRM structures name
+	 * it; a published ConnectX-6 Dx dump reads 2: 4 elements from the
+	 * root to a queue group), taken as Linux takes its e-switch twin.
+	 */
+	lim->depth_max = 1u << c->log_nic_max_sched_depth;
 }
 
 int
@@ -397,6 +394,26 @@ mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
 out:
 	pthread_mutex_unlock(&s->lock);
 	return ret;
+}
+
+void
+mlx5_tm_sched_line_rate(struct rte_eth_dev *dev, uint32_t mbps)
+{
+	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+
+	if (s == NULL)
+		return;
+	pthread_mutex_lock(&s->lock);
+	if (s->hier.lim.line_rate_mbps != mbps) {
+		s->hier.lim.line_rate_mbps = mbps;
+		/* Shares and ceilings follow; a flat tree needs none. */
+		if (s->committed &&
+		    mlx5_tm_sched_sync(s, "line rate change", NULL) != 0)
+			MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+					 "line rate now %u Mbit/s: %s", mbps,
+					 s->msg);
+	}
+	pthread_mutex_unlock(&s->lock);
 }
 
 void

@@ -39,6 +39,13 @@ void mlx5_tm_sched_uninit(struct rte_eth_dev *dev);
  */
 void mlx5_tm_sched_reap(struct rte_eth_dev *dev);
 
+/**
+ * The port's line rate is now @p mbps (0: unknown): the largest ceiling
+ * and the rate of unshaped parents; a committed hierarchy is applied
+ * again with it. Takes the sched lock.
+ */
+void mlx5_tm_sched_line_rate(struct rte_eth_dev *dev, uint32_t mbps);
+
 /** ethdev tm_ops_get. */
 int mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops);
 

@@ -33,6 +33,7 @@ struct exec {
 	struct tm_plan *new;
 	struct tm_diff d;
 	struct pacing_error perr; /* of a refused pacing entry */
+	uint32_t wide_id;         /* a queue group's id beyond 16 bits */
 };
 
 /* Distinct pacing entries the new plan holds once every queue moved. */
@@ -97,8 +98,11 @@ group_track(struct mlx5_tm_sched *s, uint32_t hw_id)
 	uint32_t n = s->group_sqs_cap;
 	uint16_t *c;
 
+	/* Callers pass 16-bit ids only (elem_create): n stays finite. */
 	if (hw_id < n)
 		return 0;
+	if (hw_id > UINT16_MAX)
+		return -ERANGE;
 	while (n <= hw_id)
 		n = n != 0 ? n * 2 : 64;
 	pthread_mutex_lock(&priv->lock);
@@ -131,8 +135,17 @@ elem_create(struct exec *x, struct tm_plan *p, struct tm_elem *e)
 
 	ret = mlx5_tm_devx_sched_create(mlx5_tm_priv(x->s->dev), &a, &obj,
 					&e->hw_id);
-	if (ret == 0 && e->type == TM_ELEM_GROUP &&
-	    group_track(x->s, e->hw_id) != 0) {
+	/*
+	 * An SQ names its group in 16 bits (sqc.qos_queue_group_id): a
+	 * group firmware numbered above cannot hold one.
+	 */
+	if (ret == 0 && e->type == TM_ELEM_GROUP && e->hw_id > UINT16_MAX) {
+		x->wide_id = e->hw_id;
+		mlx5_tm_devx_sched_destroy(mlx5_tm_priv(x->s->dev), obj,
+					   e->hw_id);
+		ret = -ERANGE;
+	} else if (ret == 0 && e->type == TM_ELEM_GROUP &&
+		   group_track(x->s, e->hw_id) != 0) {
 		mlx5_tm_devx_sched_destroy(mlx5_tm_priv(x->s->dev), obj,
 					   e->hw_id);
 		ret = -ENOMEM;
@@ -152,7 +165,10 @@ elem_modify(struct exec *x, const struct tm_elem *e, const struct tm_elem *to)
 	if (e->max_average_bw != to->max_average_bw)
 		mask |= MLX5_MODIFY_SCHED_ELEM_BITMASK_MAX_AVERAGE_BW;
 	return mlx5_tm_devx_sched_modify(mlx5_tm_priv(x->s->dev), e->hw,
-					 e->hw_id, mask, to->bw_share,
+					 e->hw_id, e->type == TM_ELEM_TSAR ?
+					 MLX5_SCHED_ELEM_TYPE_TSAR :
+					 MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP,
+					 mask, to->bw_share,
 					 to->max_average_bw);
 }
 
@@ -189,6 +205,7 @@ queue_sched(const struct mlx5_tm_sched *s, const struct tm_plan *p,
 		sq->pp_index = mlx5_tm_pacing_index(s->pacing, t->entry);
 	sq->wqe_rate = t->shaped && t->ctx.rate_mode == PACING_RATE_MODE_WQE;
 	if (t->group != TM_PLAN_NONE)
+		/* Checked when created (elem_create): 16 bits. */
 		sq->qos_group_id = (uint16_t)p->elems[t->group].hw_id;
 }
 
@@ -277,10 +294,10 @@ step(struct exec *x, const struct tm_op *op, bool undo)
 }
 
 static const char *const step_names[] = {
-	[TM_OP_CREATE] = "CREATE_SCHEDULING_ELEMENT",
-	[TM_OP_MODIFY] = "MODIFY_SCHEDULING_ELEMENT",
+	[TM_OP_CREATE] = "CREATE_GENERAL_OBJECT (scheduling element)",
+	[TM_OP_MODIFY] = "MODIFY_GENERAL_OBJECT (scheduling element)",
 	[TM_OP_MOVE] = "MODIFY_SQ",
-	[TM_OP_DESTROY] = "DESTROY_SCHEDULING_ELEMENT",
+	[TM_OP_DESTROY] = "DESTROY_GENERAL_OBJECT (scheduling element)",
 };
 
 /* Say which step failed: the element's node, or the queue. */
@@ -310,6 +327,14 @@ explain_step(struct exec *x, const struct tm_op *op, int ret)
 	}
 	e = op->type == TM_OP_DESTROY ? &x->old->elems[op->index] :
 	    &x->new->elems[op->index];
+	if (op->type == TM_OP_CREATE && ret == -ERANGE) {
+		snprintf(s->msg, sizeof(s->msg), "firmware numbered the queue "
+			 "group of node %" PRIu32 " %" PRIu32 ", beyond the 16 "
+			 "bits of an SQ's qos_queue_group_id (0..65535), so no "
+			 "SQ can join it: destroyed, the previous hierarchy "
+			 "stays", e->node_id, x->wide_id);
+		return;
+	}
 	snprintf(s->msg, sizeof(s->msg), "the device refused %s (%s of node "
 		 "%" PRIu32 ", bw_share %" PRIu32 ", max_average_bw %" PRIu32
 		 " Mbit/s): %s; the previous hierarchy stays",

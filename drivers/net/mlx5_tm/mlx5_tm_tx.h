@@ -173,6 +173,8 @@ struct mlx5_tm_txq {
 	 * lock: in error recovery it keeps the old one until made ready.
 	 */
 	uint16_t sq_group;
+	/** Pacing index the SQ's context holds (0: unlimited), likewise. */
+	uint16_t sq_pp;
 	uint64_t recoveries;
 	struct mlx5_tm_txq_stats base;     /**< Counters at the last reset. */
 	uint64_t recoveries_base;

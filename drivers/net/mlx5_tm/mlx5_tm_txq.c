@@ -238,7 +238,6 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 	sqa.dbr_off = wq_sz + cq_sz;
 	mlx5_tm_sched_queue(priv->dev, txq->qid, &sq, NULL);
 	sqa.pp_index = sq.pp_index;
-	sqa.qos_group_id = sq.qos_group_id;
 	sqa.min_inline = txq->inline_mode;
 	sqa.user_index = txq->qid;
 	sqa.ts_format = priv->caps.sq_ts_format;
@@ -254,13 +253,31 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 				     false, 0);
 	if (ret < 0)
 		goto fail;
+	txq->sq_pp = sq.pp_index;
+	/*
+	 * Its queue group by RDY->RDY bit 2 of its own, as rdma-core's
+	 * mlx5dv_modify_qp_sched_elem() attaches a ready raw-packet QP:
+	 * nothing is posted yet.
+	 */
+	if (sq.qos_group_id != 0) {
+		struct mlx5_tm_sq_sched g = {
+			.set_group = true, .qos_group_id = sq.qos_group_id,
+		};
+
+		ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj,
+						   txq->sqn,
+						   MLX5_SQC_STATE_RDY,
+						   MLX5_SQC_STATE_RDY, &g);
+		if (ret < 0)
+			goto fail;
+	}
 	__atomic_store_n(&txq->empw, txq_empw_ok(txq, &sq),
 			 __ATOMIC_RELEASE);
-	txq_group_set(txq, sqa.qos_group_id);
+	txq_group_set(txq, sq.qos_group_id);
 	txq->live = true;
 	MLX5_TM_TXQ_LOG(DEBUG, priv->dev->data->port_id, txq->qid,
 			"SQ 0x%x CQ 0x%x pacing index %u queue group %u",
-			txq->sqn, txq->cqn, sqa.pp_index, sqa.qos_group_id);
+			txq->sqn, txq->cqn, sqa.pp_index, sq.qos_group_id);
 	return 0;
 fail:
 	mlx5_tm_txq_stop(txq);
@@ -274,6 +291,7 @@ mlx5_tm_txq_stop(struct mlx5_tm_txq *txq)
 
 	txq->live = false;
 	txq_group_set(txq, 0);
+	txq->sq_pp = 0;
 	if (txq->sq_obj != NULL)
 		g->devx_obj_destroy(txq->sq_obj);
 	txq->sq_obj = NULL;
@@ -350,11 +368,25 @@ txq_recover_err(struct mlx5_tm_txq *txq)
 }
 
 /*
- * REARM: RST->RDY carrying the pacing index and queue group (Linux's
- * mlx5e_modify_sq() sets both on a move to RDY), then both again in a
- * RDY->RDY of their own, the way every live change is made: firmware that
- * ignores them in RST->RDY (unverified; devarg rst2rdy_pp=ignore of the
- * device model) gets them there, and firmware that applies them never
+ * What a re-arm sets of @p sched (the applied plan's values): the pacing
+ * index when the queue uses one or its SQ holds one (bit 0), the queue
+ * group likewise (bit 2). A queue can only be in a group on a device
+ * with NIC scheduling, so bit 2 never goes to one without (ConnectX-5, a
+ * VF), whose firmware may refuse it; a queue without pacing sends none.
+ */
+static void
+txq_rearm_bits(const struct mlx5_tm_txq *txq, struct mlx5_tm_sq_sched *sched)
+{
+	sched->set_pp = sched->pp_index != 0 || txq->sq_pp != 0;
+	sched->set_group = sched->qos_group_id != 0 || txq->sq_group != 0;
+}
+
+/*
+ * REARM: RST->RDY carrying what the queue uses (Linux's mlx5e_modify_sq()
+ * sets the index and the group on a move to RDY), then the same again in
+ * a RDY->RDY of its own, the way every live change is made: firmware
+ * that ignores them in RST->RDY (unverified; devarg rst2rdy_pp=ignore of
+ * the device model) gets them there, and firmware that applies them never
  * runs the SQ on an index released while it was in reset. A failed step
  * is retried next time, from the state firmware reports.
  */
@@ -366,6 +398,7 @@ txq_recover_rearm(struct mlx5_tm_txq *txq)
 	int hw;
 
 	mlx5_tm_sched_queue(priv->dev, txq->qid, &sched, NULL);
+	txq_rearm_bits(txq, &sched);
 
 	hw = mlx5_tm_devx_sq_state(priv, txq->sq_obj, txq->sqn);
 	if (hw < 0)
@@ -377,11 +410,13 @@ txq_recover_rearm(struct mlx5_tm_txq *txq)
 		return;
 	if (hw != MLX5_SQC_STATE_RST && hw != MLX5_SQC_STATE_RDY)
 		return;
-	if (mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
+	if ((sched.set_pp || sched.set_group) &&
+	    mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
 					 MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RDY,
 					 &sched) < 0)
 		return;
 	txq_group_set(txq, sched.qos_group_id);
+	txq->sq_pp = sched.pp_index;
 	txq->recoveries++;
 	MLX5_TM_TXQ_LOG(INFO, priv->dev->data->port_id, txq->qid,
 			"SQ 0x%x ready again, pacing index %u", txq->sqn,
@@ -467,6 +502,8 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 						   MLX5_SQC_STATE_RDY, &sched);
 		if (ret == 0 && sched.set_group)
 			txq_group_set(txq, to->qos_group_id);
+		if (ret == 0 && sched.set_pp)
+			txq->sq_pp = to->pp_index;
 		else if (ret != 0)
 			ret = txq_defer_to_rearm(txq, ret);
 	}

@@ -71,7 +71,33 @@ struct rte_pmd_mlx5_tm_dev_info {
 	bool csum_cap;                  /**< L3/L4 checksum offload. */
 	bool vlan_cap;                  /**< VLAN insertion. */
 	uint32_t device_frequency_khz;  /**< Free-running CQE clock. */
-	uint32_t line_rate_mbps;        /**< Port speed the PMD assumes. */
+	/**
+	 * Line rate the PMD uses: the link speed, else (link down) the
+	 * fastest link mode the port supports; 0 unknown.
+	 */
+	uint32_t line_rate_mbps;
+	/* QUERY_HCA_CAP, QoS: pacing objects for DEVX, NIC scheduling. */
+	bool packet_pacing_uid;         /**< Pacing entries given to DEVX. */
+	bool nic_sq_scheduling;         /**< SQs join queue groups. */
+	bool nic_bw_share;              /**< bw_share honoured. */
+	bool nic_rate_limit;            /**< max_average_bw honoured. */
+	uint32_t max_tsar_bw_share;     /**< Largest bw_share. */
+	uint8_t log_max_qos_nic_queue_group;
+	uint8_t log_max_qos_nic_scheduling_element;
+	uint8_t log_nic_max_sched_depth; /**< Elements root to group, log2. */
+	uint16_t nic_element_type;      /**< Bit per element type. */
+	uint16_t nic_tsar_type;         /**< Bit per TSAR type. */
+	/** cmd_hca_cap.sq_ts_format: 0 free running, 1 real time, 2 both. */
+	uint8_t sq_ts_format;
+	/** sqc.ts_format the PMD's SQs use: 0 free running, 1 default. */
+	uint8_t sqc_ts_format;
+	/* The port's netdev (hardware; the device model's port). */
+	/** devlink e-switch mode: -1 unknown, 0 legacy, 1 switchdev. */
+	int8_t esw_mode;
+	char phys_port_name[32];        /**< "" when none. */
+	char phys_switch_id[40];        /**< "" when none. */
+	/** Fastest supported link mode (Mbit/s), 0 unknown. */
+	uint32_t link_max_speed_mbps;
 };
 
 /**
@@ -98,6 +124,7 @@ struct rte_pmd_mlx5_tm_sq_info {
 	uint32_t user_index;
 	uint32_t hw_counter;            /**< WQEBB counter the device is at. */
 	uint32_t sw_counter;
+	uint16_t qos_queue_group_id;    /**< Queue group element, 0 none. */
 };
 
 /**
@@ -110,6 +137,28 @@ struct rte_pmd_mlx5_tm_sq_info {
  */
 int rte_pmd_mlx5_tm_txq_query(uint16_t port_id, uint16_t qid,
 			      struct rte_pmd_mlx5_tm_sq_info *info);
+
+/** A scheduling element as the device reports it (general-object query). */
+struct rte_pmd_mlx5_tm_elem_info {
+	uint32_t element_id;            /**< The object's obj_id. */
+	uint8_t element_type;           /**< 0 TSAR, 4 queue group. */
+	uint32_t parent_id;             /**< Parent element, 0 the root. */
+	uint32_t bw_share;
+	uint32_t max_average_bw;        /**< Mbit/s, 0 unlimited. */
+};
+
+/**
+ * Read back from the device (QUERY_GENERAL_OBJECT) the scheduling element
+ * of rte_tm node @p node_id in the committed hierarchy: a non-leaf
+ * node's TSAR, a leaf's queue group.
+ * @return
+ *   0, or a negative errno (also in rte_errno): -ENODEV not a net_mlx5_tm
+ *   port, -EINVAL @p info NULL, -ENOTSUP a secondary process, -ENOENT no
+ *   element (no such node, nothing committed, or a tree of leaf shapers
+ *   alone, which has none), -EREMOTEIO the device refused the query.
+ */
+int rte_pmd_mlx5_tm_node_query(uint16_t port_id, uint32_t node_id,
+			       struct rte_pmd_mlx5_tm_elem_info *info);
 
 /**
  * Completion evidence of a Tx queue: what the device reported done, with

@@ -10,7 +10,8 @@ PROFILES = ("cx5", "cx6dx", "cx7")
 # Profiles with the NIC scheduling hierarchy: weights, non-leaf shapers,
 # committed rates (dual rate) on every node.
 SCHED = ("cx6dx", "cx7")
-WEIGHT_MAX = 65535
+# Weights are bw_share values: 1..max_tsar_bw_share, 100 on cx6dx and cx7.
+WEIGHT_MAX = 100
 TXQ = 4
 BYTES_PER_KBPS = 125
 

@@ -33,6 +33,31 @@ def bps(mbit):
     return int(mbit * MBIT)
 
 
+def maxmin(total, kids):
+    """The rule, written here apart from the driver: each child gets
+    min(its own limit, its weighted max-min share of @total). @kids is
+    [(weight, limit or None)]; returns the rates, in @kids' order. The
+    children at their limit below the current level keep it, the others
+    divide what is left by weight, until no limit is below its share."""
+    got = [None] * len(kids)
+    left = total
+    while True:
+        free = [i for i in range(len(kids)) if got[i] is None]
+        wsum = sum(kids[i][0] for i in free)
+        if not free or wsum == 0:
+            return got
+        level = left / wsum
+        capped = [i for i in free if kids[i][1] is not None and
+                  kids[i][1] <= level * kids[i][0]]
+        if not capped:
+            for i in free:
+                got[i] = level * kids[i][0]
+            return got
+        for i in capped:
+            got[i] = kids[i][1]
+            left -= kids[i][1]
+
+
 class TestTmSched(TrafficMixin, TestCase):
     suite_name = "tm_sched"
 
@@ -185,6 +210,56 @@ class TestTmSched(TrafficMixin, TestCase):
         self.expect_rates({0: 200, 1: 100, 2: 100},
                           {"group 900": (200, [0]),
                            "group 901": (200, [1, 2])}, "after the move:")
+        self.stop_fwd()
+
+    def test_capped_weighted_leaf(self):
+        """Queues of weights 1:2:5 under a 400 Mbit/s group, queue 2 paced
+        at 50 Mbit/s, below its 250 Mbit/s share: it gets its 50 and the
+        others divide the other 350 by weight (116.67, 233.33); then
+        `set port tm node shaper profile` paces it at 260 Mbit/s, above
+        its share, where the cap no longer binds (50, 100, 250)."""
+        leaves = {0: (GROUP, 1, -1), 1: (GROUP, 2, -1), 2: (GROUP, 5, 2)}
+        self.run_groups(400, leaves, profiles={2: (50, 0), 3: (260, 0)})
+        for cap, prof in ((50, 2), (260, 3)):
+            if prof != 2:
+                self.ok("set port tm node shaper profile 0 2 %d" % prof)
+            want = maxmin(400, [(1, None), (2, None), (5, cap)])
+            self.expect_rates(dict(enumerate(want)),
+                              {"group 900": (400, [0, 1, 2])},
+                              "queue 2 paced at %d Mbit/s:" % cap)
+        self.stop_fwd()
+
+    def test_capped_subgroup(self):
+        """Four levels: group 900 at 400 Mbit/s over subgroups 901 (weight
+        1, no ceiling; queue 0) and 902 (weight 3, ceiling 200 Mbit/s,
+        below its 300 Mbit/s share; queues 1 and 2 of weights 1:2): 902
+        at its ceiling (66.67, 133.33), 901 the other 200; then 902's
+        ceiling goes to 310 Mbit/s live, above its share (100; 100, 200)."""
+        sub1, sub2 = GROUP2, GROUP2 + 1
+        self.launch_hier(txq=3)
+        self.add_profile(1, bps(400))
+        self.add_profile(2, bps(200))
+        self.add_profile(3, bps(310))
+        self.add_root(ROOT)
+        self.add_nonleaf(GROUP, ROOT, 1, profile=1)
+        self.add_nonleaf(sub1, GROUP, 2, weight=1)
+        self.add_nonleaf(sub2, GROUP, 2, profile=2, weight=3)
+        self.add_leaf(0, sub1, 3, -1)
+        self.add_leaf(1, sub2, 3, -1, weight=1)
+        self.add_leaf(2, sub2, 3, -1, weight=2)
+        self.commit()
+        self.start_txonly(pkt_len=FRAME, nb_queues=3)
+        for ceiling, prof in ((200, 2), (310, 3)):
+            if prof != 2:
+                self.ok("set port tm node shaper profile 0 %d %d"
+                        % (sub2, prof))
+            g1, g2 = maxmin(400, [(1, None), (3, ceiling)])
+            q1, q2 = maxmin(g2, [(1, None), (2, None)])
+            self.expect_rates({0: g1, 1: q1, 2: q2},
+                              {"subgroup %d" % sub1: (g1, [0]),
+                               "subgroup %d" % sub2: (g2, [1, 2]),
+                               "group 900": (400, [0, 1, 2])},
+                              "subgroup %d at %d Mbit/s:" % (sub2, ceiling))
         self.stop_fwd()
 
     def test_priority_refused(self):

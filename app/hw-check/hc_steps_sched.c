@@ -1,0 +1,646 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * Steps about the NIC scheduling hierarchy, error recovery and the line
+ * rate: scheduling elements read back from the device (general-object
+ * query), an SQ's queue group read back (QUERY_SQ), a pacing entry and a
+ * group on one SQ, a group ceiling and 1:3 shares measured from the
+ * device's completions, a live re-parent under traffic, a WQE failing
+ * and the queue recovering at its rate, and a commit with the link down.
+ * Rates are chosen where each child takes its share uncapped, in frames
+ * of one size, so that the figures are exact whatever arbitration order
+ * the device has inside a round.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+#include <rte_tm.h>
+
+#include "mlx5_emu.h"
+#include "hc.h"
+
+/* Node ids: the queues are 0..n-1. */
+#define SCHED_ROOT 100000u
+#define SCHED_A 100001u
+#define SCHED_B 100002u
+/* Profile ids. */
+#define PROF_CEIL 1u
+#define PROF_LEAF 2u
+/* Element type of a queue group (PRM). */
+#define ELEM_QUEUE_GROUP 4
+#define ELEM_TSAR 0
+/* Frames of every measured flow. */
+#define FRAME 1500
+
+/* A node of a test tree: id, parent, weight, shaper (bytes/s, 0 none). */
+struct tnode {
+	uint32_t id;
+	uint32_t parent;
+	uint32_t weight;
+	uint64_t peak;
+};
+
+/* Why the step ended early, kept for its verdict. */
+static char why[512];
+
+/* Add profile @p id of @p peak bytes/s (once per port). */
+static int
+profile_add(struct hc *hc, uint32_t id, uint64_t peak)
+{
+	struct rte_tm_shaper_params p;
+	struct rte_tm_error err = { 0 };
+	int ret;
+
+	memset(&p, 0, sizeof(p));
+	p.peak.rate = peak;
+	ret = rte_tm_shaper_profile_add(hc->port_id, id, &p, &err);
+	if (ret != 0)
+		snprintf(why, sizeof(why), "shaper profile %u: %s", id,
+			 err.message != NULL ? err.message : strerror(-ret));
+	return ret;
+}
+
+/*
+ * A fresh port of @p nb_txq queues with the tree @p n[0..cnt-1] (the
+ * root first) committed before the start, started; devargs @p extra.
+ */
+static bool
+tree_port(struct hc *hc, const char *extra, uint16_t nb_txq,
+	  const struct tnode *n, unsigned int cnt)
+{
+	struct rte_tm_error err = { 0 };
+	struct rte_tm_node_params np;
+	uint32_t next_prof = 10;
+	unsigned int i;
+	int ret;
+
+	why[0] = '\0';
+	ret = hc_port_open(hc, extra);
+	if (ret == 0)
+		ret = hc_port_setup(hc, nb_txq, 512);
+	if (ret != 0) {
+		snprintf(why, sizeof(why), "port set-up failed: %s",
+			 strerror(ret < 0 ? -ret : ret));
+		return false;
+	}
+	for (i = 0; i < cnt; i++) {
+		bool leaf = n[i].id < nb_txq;
+
+		memset(&np, 0, sizeof(np));
+		np.shaper_profile_id = RTE_TM_SHAPER_PROFILE_ID_NONE;
+		if (n[i].peak != 0) {
+			if (profile_add(hc, next_prof, n[i].peak) != 0)
+				return false;
+			np.shaper_profile_id = next_prof++;
+		}
+		if (leaf) {
+			np.leaf.cman = RTE_TM_CMAN_TAIL_DROP;
+			np.leaf.wred.wred_profile_id =
+				RTE_TM_WRED_PROFILE_ID_NONE;
+		} else {
+			np.nonleaf.n_sp_priorities = 1;
+		}
+		ret = rte_tm_node_add(hc->port_id, n[i].id, n[i].parent, 0,
+				      n[i].weight, RTE_TM_NODE_LEVEL_ID_ANY,
+				      &np, &err);
+		if (ret != 0) {
+			snprintf(why, sizeof(why), "node %u: %s", n[i].id,
+				 err.message != NULL ? err.message :
+				 strerror(-ret));
+			return false;
+		}
+	}
+	ret = rte_tm_hierarchy_commit(hc->port_id, 1, &err);
+	if (ret != 0) {
+		snprintf(why, sizeof(why), "commit: %s", err.message != NULL ?
+			 err.message : strerror(-ret));
+		return false;
+	}
+	ret = hc_port_start(hc);
+	if (ret != 0)
+		snprintf(why, sizeof(why), "start failed: %s",
+			 strerror(ret < 0 ? -ret : ret));
+	return ret == 0;
+}
+
+/* Skip a step that needs the hierarchy on a device without it. */
+static bool
+need_hierarchy(struct hc *hc)
+{
+	if (hc->info.nic_sq_scheduling)
+		return true;
+	hc_step_end(hc, HC_SKIP, "the device has no NIC scheduling hierarchy "
+		    "(qos_cap.nic_sq_scheduling 0, e.g. ConnectX-5): only "
+		    "queues are shaped there");
+	return false;
+}
+
+/* The evidence of node @p id's element, or false. */
+static bool
+elem_evidence(struct hc *hc, const char *who, uint32_t id,
+	      struct rte_pmd_mlx5_tm_elem_info *e)
+{
+	int ret = rte_pmd_mlx5_tm_node_query(hc->port_id, id, e);
+
+	if (ret != 0) {
+		hc_ev(hc, "%s (node %u): no element read back: %s", who, id,
+		      strerror(-ret));
+		return false;
+	}
+	hc_ev(hc, "%s (node %u): element %u, type %u (%s), parent %u, "
+	      "bw_share %u, max_average_bw %u Mbit/s", who, id, e->element_id,
+	      e->element_type, e->element_type == ELEM_TSAR ? "TSAR" :
+	      e->element_type == ELEM_QUEUE_GROUP ? "queue group" : "?",
+	      e->parent_id, e->bw_share, e->max_average_bw);
+	return true;
+}
+
+/*
+ * One TSAR and one queue group created and read back with the
+ * general-object query, and an SQ attached to the group (MODIFY_SQ bit
+ * 2) read back with QUERY_SQ.
+ */
+static void
+step_objects(struct hc *hc)
+{
+	const struct tnode t[] = {
+		{ SCHED_ROOT, RTE_TM_NODE_ID_NULL, 1, 0 },
+		{ SCHED_A, SCHED_ROOT, 1, 400000000ull / 8 },
+		{ 0, SCHED_A, 2, 0 },
+	};
+	struct rte_pmd_mlx5_tm_elem_info tsar, group;
+	struct rte_pmd_mlx5_tm_sq_info sq;
+	bool ok;
+
+	hc_step_begin(hc, "sched.objects", "a TSAR and a queue group read "
+		      "back (general object), an SQ in its group (QUERY_SQ)");
+	if (!need_hierarchy(hc))
+		return;
+	if (!tree_port(hc, "", 1, t, RTE_DIM(t))) {
+		hc_step_end(hc, HC_FAIL, "%s", why);
+		return;
+	}
+	ok = elem_evidence(hc, "TSAR of the 400 Mbit/s node", SCHED_A, &tsar) &
+	     elem_evidence(hc, "queue group of leaf 0", 0, &group);
+	if (rte_pmd_mlx5_tm_txq_query(hc->port_id, 0, &sq) != 0) {
+		hc_step_end(hc, HC_FAIL, "QUERY_SQ failed");
+		return;
+	}
+	hc_ev(hc, "SQ 0x%x: state %u, queue group %u, pacing index %u",
+	      sq.sqn, sq.state, sq.qos_queue_group_id, sq.pp_index);
+	hc_evj_u64(hc, "tsar_id", tsar.element_id);
+	hc_evj_u64(hc, "tsar_max_average_bw", tsar.max_average_bw);
+	hc_evj_u64(hc, "group_id", group.element_id);
+	hc_evj_u64(hc, "sq_group", sq.qos_queue_group_id);
+	if (!ok || tsar.element_type != ELEM_TSAR ||
+	    tsar.max_average_bw != 400 ||
+	    group.element_type != ELEM_QUEUE_GROUP ||
+	    group.parent_id != tsar.element_id) {
+		hc_step_end(hc, HC_FAIL, "the elements read back are not the "
+			    "ones committed (see the evidence)");
+		return;
+	}
+	if (sq.qos_queue_group_id != group.element_id || sq.state != 1) {
+		hc_step_end(hc, HC_FAIL, "the SQ is in group %u, not its group "
+			    "%u: it did not join it (MODIFY_SQ bit 2), so the "
+			    "group's ceiling and weight do nothing for it",
+			    sq.qos_queue_group_id, group.element_id);
+		return;
+	}
+	hc_step_end(hc, HC_PASS, NULL);
+}
+
+/* Rates of queues 0..n-1 over a window, after a warm-up. */
+static bool
+measure(struct hc *hc, struct hc_flow *f, unsigned int n, double slowest,
+	struct hc_rate *r)
+{
+	struct rte_pmd_mlx5_tm_txq_completions a[4], b[4];
+	uint64_t warm, win;
+	unsigned int i;
+
+	hc_windows(hc, FRAME, slowest, &warm, &win);
+	if (hc_warm_up(hc, f, n, warm) != 0)
+		return false;
+	for (i = 0; i < n; i++)
+		if (hc_cmpl(hc, f[i].queue, &a[i]) != 0)
+			return false;
+	if (hc_send(hc, f, n, win) != 0)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (hc_cmpl(hc, f[i].queue, &b[i]) != 0)
+			return false;
+		hc_rate(&a[i], &b[i], &r[i]);
+	}
+	return true;
+}
+
+/* Flows of frames of FRAME bytes on queues 0..n-1, @p pps expected each. */
+static void
+flows(struct hc_flow *f, unsigned int n, double bps)
+{
+	unsigned int i;
+
+	memset(f, 0, sizeof(*f) * n);
+	for (i = 0; i < n; i++) {
+		f[i].queue = (uint16_t)i;
+		f[i].frame_len = FRAME;
+		f[i].expect_pps = (uint64_t)(bps / (8.0 * FRAME));
+	}
+}
+
+/* Whether @p r is within the tolerance of @p want; evidence either way. */
+static bool
+near_rate(struct hc *hc, const char *who, const struct hc_rate *r,
+	  double want)
+{
+	hc_rate_evidence(hc, who, r, want);
+	return r->valid &&
+	       fabs(hc_err_pct(r->l2_bps, want)) <= hc->opt.tolerance_pct;
+}
+
+/* A pacing entry and a queue group on one SQ, and the entry's rate. */
+static void
+step_pp_and_group(struct hc *hc)
+{
+	const double rate = 200e6;
+	const struct tnode t[] = {
+		{ SCHED_ROOT, RTE_TM_NODE_ID_NULL, 1, 0 },
+		{ 0, SCHED_ROOT, 2, (uint64_t)(rate / 8) },
+	};
+	struct rte_pmd_mlx5_tm_sq_info sq;
+	struct hc_flow f[1];
+	struct hc_rate r[1];
+
+	hc_step_begin(hc, "sched.pp_and_group", "a pacing entry and a queue "
+		      "group on one SQ: the entry's rate holds inside the "
+		      "group");
+	if (!need_hierarchy(hc))
+		return;
+	if (!tree_port(hc, "", 1, t, RTE_DIM(t))) {
+		hc_step_end(hc, HC_FAIL, "%s", why);
+		return;
+	}
+	if (rte_pmd_mlx5_tm_txq_query(hc->port_id, 0, &sq) != 0) {
+		hc_step_end(hc, HC_FAIL, "QUERY_SQ failed");
+		return;
+	}
+	hc_ev(hc, "SQ 0x%x: pacing index %u, queue group %u", sq.sqn,
+	      sq.pp_index, sq.qos_queue_group_id);
+	hc_evj_u64(hc, "pp_index", sq.pp_index);
+	hc_evj_u64(hc, "sq_group", sq.qos_queue_group_id);
+	flows(f, 1, rate);
+	if (!measure(hc, f, 1, rate, r)) {
+		hc_step_end(hc, HC_FAIL, "could not send or read back");
+		return;
+	}
+	hc_evj_num(hc, "l2_bps", r[0].l2_bps);
+	if (sq.pp_index == 0 || sq.qos_queue_group_id == 0) {
+		hc_step_end(hc, HC_FAIL, "the SQ lacks its pacing index or its "
+			    "group");
+		return;
+	}
+	if (!near_rate(hc, "queue 0", &r[0], rate)) {
+		hc_step_end(hc, HC_FAIL, "the entry's rate does not hold "
+			    "inside the group");
+		return;
+	}
+	hc_step_end(hc, HC_PASS, NULL);
+}
+
+/* A group ceiling over two uncapped queues: the sum at the ceiling. */
+static void
+step_ceiling(struct hc *hc)
+{
+	const double ceil = 400e6;
+	const struct tnode t[] = {
+		{ SCHED_ROOT, RTE_TM_NODE_ID_NULL, 1, 0 },
+		{ SCHED_A, SCHED_ROOT, 1, (uint64_t)(ceil / 8) },
+		{ 0, SCHED_A, 1, 0 },
+		{ 1, SCHED_A, 1, 0 },
+	};
+	struct hc_flow f[2];
+	struct hc_rate r[2];
+	bool ok;
+
+	hc_step_begin(hc, "sched.ceiling", "a node's ceiling (400 Mbit/s) "
+		      "over two uncapped queues: each gets half, the sum the "
+		      "ceiling");
+	if (!need_hierarchy(hc))
+		return;
+	if (!tree_port(hc, "", 2, t, RTE_DIM(t))) {
+		hc_step_end(hc, HC_FAIL, "%s", why);
+		return;
+	}
+	flows(f, 2, ceil / 2);
+	if (!measure(hc, f, 2, ceil / 2, r)) {
+		hc_step_end(hc, HC_FAIL, "could not send or read back");
+		return;
+	}
+	ok = near_rate(hc, "queue 0", &r[0], ceil / 2) &
+	     near_rate(hc, "queue 1", &r[1], ceil / 2);
+	hc_evj_num(hc, "q0_l2_bps", r[0].l2_bps);
+	hc_evj_num(hc, "q1_l2_bps", r[1].l2_bps);
+	hc_evj_num(hc, "sum_l2_bps", r[0].l2_bps + r[1].l2_bps);
+	hc_evj_num(hc, "error_pct",
+		   hc_err_pct(r[0].l2_bps + r[1].l2_bps, ceil));
+	if (!ok) {
+		hc_step_end(hc, HC_FAIL, "the ceiling does not hold: %.3f%% "
+			    "off 400 Mbit/s in sum",
+			    hc_err_pct(r[0].l2_bps + r[1].l2_bps, ceil));
+		return;
+	}
+	hc_step_end(hc, HC_PASS, NULL);
+}
+
+/* The tree of the shares and re-parent steps: 400 Mbit/s, A:B 1:3. */
+static const struct tnode shares_tree[] = {
+	{ SCHED_ROOT, RTE_TM_NODE_ID_NULL, 1, 400000000ull / 8 },
+	{ SCHED_A, SCHED_ROOT, 1, 0 },
+	{ SCHED_B, SCHED_ROOT, 3, 0 },
+	{ 0, SCHED_A, 1, 0 },
+	{ 1, SCHED_B, 1, 0 },
+};
+
+/* Two groups 1:3 under a 400 Mbit/s root, both backlogged. */
+static void
+step_shares(struct hc *hc)
+{
+	struct hc_flow f[2];
+	struct hc_rate r[2];
+	bool ok;
+
+	hc_step_begin(hc, "sched.shares", "two nodes of weights 1 and 3 "
+		      "under a 400 Mbit/s root, both backlogged: 100 and 300 "
+		      "Mbit/s");
+	if (!need_hierarchy(hc))
+		return;
+	if (!tree_port(hc, "", 2, shares_tree, RTE_DIM(shares_tree))) {
+		hc_step_end(hc, HC_FAIL, "%s", why);
+		return;
+	}
+	flows(f, 2, 100e6);
+	f[1].expect_pps *= 3;
+	if (!measure(hc, f, 2, 100e6, r)) {
+		hc_step_end(hc, HC_FAIL, "could not send or read back");
+		return;
+	}
+	ok = near_rate(hc, "queue 0 (weight 1)", &r[0], 100e6) &
+	     near_rate(hc, "queue 1 (weight 3)", &r[1], 300e6);
+	hc_evj_num(hc, "q0_l2_bps", r[0].l2_bps);
+	hc_evj_num(hc, "q1_l2_bps", r[1].l2_bps);
+	hc_evj_num(hc, "ratio", r[0].l2_bps > 0 ?
+		   r[1].l2_bps / r[0].l2_bps : 0);
+	if (!ok) {
+		hc_step_end(hc, HC_FAIL, "the shares are not 1:3 (%.3f)",
+			    r[0].l2_bps > 0 ? r[1].l2_bps / r[0].l2_bps : 0);
+		return;
+	}
+	hc_step_end(hc, HC_PASS, NULL);
+}
+
+/*
+ * Queue 0 moved from node A to node B under traffic
+ * (rte_tm_node_parent_update): every posted frame completes, no error
+ * completion, its SQ in B's group after.
+ */
+static void
+step_reparent(struct hc *hc)
+{
+	struct rte_pmd_mlx5_tm_elem_info gb;
+	struct rte_pmd_mlx5_tm_sq_info before, after;
+	struct rte_tm_error err = { 0 };
+	uint64_t warm, win, base0, base1;
+	struct rte_pmd_mlx5_tm_txq_completions c0, c1;
+	struct hc_flow f[2];
+	bool ok = true;
+	int ret;
+
+	hc_step_begin(hc, "sched.reparent", "a queue moved to another node "
+		      "under traffic: nothing lost, its SQ in the new group");
+	if (!need_hierarchy(hc))
+		return;
+	if (!tree_port(hc, "", 2, shares_tree, RTE_DIM(shares_tree))) {
+		hc_step_end(hc, HC_FAIL, "%s", why);
+		return;
+	}
+	if (hc_cmpl(hc, 0, &c0) != 0 || hc_cmpl(hc, 1, &c1) != 0) {
+		hc_step_end(hc, HC_FAIL, "no completion evidence");
+		return;
+	}
+	base0 = c0.last_packets;
+	base1 = c1.last_packets;
+	flows(f, 2, 100e6);
+	f[1].expect_pps *= 3;
+	hc_windows(hc, FRAME, 100e6, &warm, &win);
+	if (hc_send(hc, f, 2, win) != 0 ||
+	    rte_pmd_mlx5_tm_txq_query(hc->port_id, 0, &before) != 0) {
+		hc_step_end(hc, HC_FAIL, "could not send or read back");
+		return;
+	}
+	/* The rings are full of posted frames: the move lands under them. */
+	ret = rte_tm_node_parent_update(hc->port_id, 0, SCHED_B, 0, 1, &err);
+	if (ret != 0) {
+		hc_step_end(hc, HC_FAIL, "the move was refused: %s",
+			    err.message != NULL ? err.message :
+			    strerror(-ret));
+		return;
+	}
+	if (hc_send(hc, f, 2, win) != 0 ||
+	    rte_pmd_mlx5_tm_txq_query(hc->port_id, 0, &after) != 0 ||
+	    rte_pmd_mlx5_tm_node_query(hc->port_id, 1, &gb) != 0) {
+		hc_step_end(hc, HC_FAIL, "could not send or read back");
+		return;
+	}
+	hc_ev(hc, "SQ 0x%x: queue group %u -> %u (node B's group %u), "
+	      "state %u", after.sqn, before.qos_queue_group_id,
+	      after.qos_queue_group_id, gb.element_id, after.state);
+	if (!hc_drain(hc, 0, base0 + f[0].posted) ||
+	    !hc_drain(hc, 1, base1 + f[1].posted)) {
+		hc_ev(hc, "not every posted frame completed");
+		ok = false;
+	}
+	hc_evj_u64(hc, "group_before", before.qos_queue_group_id);
+	hc_evj_u64(hc, "group_after", after.qos_queue_group_id);
+	hc_evj_u64(hc, "posted", f[0].posted + f[1].posted);
+	hc_evj_u64(hc, "error_cqes", hc_xstat(hc, "tx_q0_error_cqes") +
+		   hc_xstat(hc, "tx_q1_error_cqes"));
+	if (after.qos_queue_group_id != gb.element_id ||
+	    after.qos_queue_group_id == before.qos_queue_group_id ||
+	    after.state != 1 || after.sqn != before.sqn) {
+		hc_ev(hc, "expected the same ready SQ in node B's group");
+		ok = false;
+	}
+	if (hc_xstat(hc, "tx_q0_error_cqes") + hc_xstat(hc,
+						       "tx_q1_error_cqes"))
+		ok = false;
+	if (ok)
+		hc_step_end(hc, HC_PASS, NULL);
+	else
+		hc_step_end(hc, HC_FAIL, "see the evidence");
+}
+
+/*
+ * A WQE failing with a bad lkey (local protection): the queue is reset
+ * and made ready again with its pacing index (and group), and sends at
+ * its rate. The failure is made by the device model (fault_wqe); on
+ * hardware no public interface makes a WQE with a bad lkey.
+ */
+static void
+step_recovery(struct hc *hc)
+{
+	const double rate = 200e6;
+	const struct tnode t[] = {
+		{ SCHED_ROOT, RTE_TM_NODE_ID_NULL, 1, 0 },
+		/* Weight 2: a queue group too, where the device has them. */
+		{ 0, SCHED_ROOT, hc->info.nic_sq_scheduling ? 2 : 1,
+		  (uint64_t)(rate / 8) },
+	};
+	struct rte_pmd_mlx5_tm_txq_completions cc;
+	struct rte_pmd_mlx5_tm_sq_info before, after;
+	struct rte_eth_stats st;
+	uint64_t rec, warm, win;
+	struct hc_flow f[1];
+	struct hc_rate r[1];
+	unsigned int i;
+
+	hc_step_begin(hc, "recovery", "a WQE with a bad lkey: the queue "
+		      "recovers with its pacing index and group, at its rate");
+	if (!hc->info.emulated) {
+		hc_step_end(hc, HC_SKIP, "a WQE with a bad lkey is made by the "
+			    "device model only (fault_wqe); no public "
+			    "interface makes one on hardware");
+		return;
+	}
+	if (!tree_port(hc, "", 1, t, RTE_DIM(t))) {
+		hc_step_end(hc, HC_FAIL, "%s", why);
+		return;
+	}
+	if (rte_pmd_mlx5_tm_txq_query(hc->port_id, 0, &before) != 0) {
+		hc_step_end(hc, HC_FAIL, "QUERY_SQ failed");
+		return;
+	}
+	/* The 3rd WQE the SQ processes fails: local protection (4). */
+	if (hc->emu == NULL ||
+	    mlx5_emu_fault_wqe(hc->emu, &(struct mlx5_emu_fault_wqe){
+		.sqn = before.sqn, .nth = 3, .syndrome = 4 }) != 0) {
+		hc_step_end(hc, HC_FAIL, "the device model refused the fault");
+		return;
+	}
+	flows(f, 1, rate);
+	/*
+	 * Send past the failure (100 frames, not a ring's worth: the
+	 * device model takes a doorbell by a change of the UAR register,
+	 * and a refilled ring after the reset would write what the last
+	 * one before it wrote); stats queries take the recovery steps.
+	 */
+	f[0].max_packets = 100;
+	hc_windows(hc, FRAME, rate, &warm, &win);
+	if (hc_cmpl(hc, 0, &cc) != 0 || hc_send(hc, f, 1, warm) != 0) {
+		hc_step_end(hc, HC_FAIL, "could not send");
+		return;
+	}
+	/* Device time passes (the error comes), then the recovery steps. */
+	hc_drain(hc, 0, cc.last_packets + f[0].posted);
+	for (i = 0; i < 4; i++) {
+		rte_eth_stats_get(hc->port_id, &st);
+		hc_cmpl(hc, 0, &cc);
+	}
+	rec = hc_xstat(hc, "tx_q0_recoveries");
+	f[0].max_packets = 0;
+	if (rte_pmd_mlx5_tm_txq_query(hc->port_id, 0, &after) != 0 ||
+	    !measure(hc, f, 1, rate, r)) {
+		hc_step_end(hc, HC_FAIL, "the queue does not send again after "
+			    "the error (%" PRIu64 " recoveries)", rec);
+		return;
+	}
+	hc_ev(hc, "%" PRIu64 " error CQE(s), %" PRIu64 " recovery(ies); SQ "
+	      "0x%x state %u, pacing index %u -> %u, queue group %u -> %u",
+	      hc_xstat(hc, "tx_q0_error_cqes"), rec, after.sqn, after.state,
+	      before.pp_index, after.pp_index, before.qos_queue_group_id,
+	      after.qos_queue_group_id);
+	hc_evj_u64(hc, "recoveries", rec);
+	hc_evj_u64(hc, "pp_before", before.pp_index);
+	hc_evj_u64(hc, "pp_after", after.pp_index);
+	hc_evj_u64(hc, "group_before", before.qos_queue_group_id);
+	hc_evj_u64(hc, "group_after", after.qos_queue_group_id);
+	hc_evj_num(hc, "l2_bps", r[0].l2_bps);
+	if (rec == 0 || after.state != 1 ||
+	    after.pp_index != before.pp_index ||
+	    after.qos_queue_group_id != before.qos_queue_group_id) {
+		hc_step_end(hc, HC_FAIL, "no recovery, or the SQ came back "
+			    "without its pacing index or group");
+		return;
+	}
+	if (!near_rate(hc, "queue 0 after the recovery", &r[0], rate)) {
+		hc_step_end(hc, HC_FAIL, "the rate is not kept after the "
+			    "recovery");
+		return;
+	}
+	hc_step_end(hc, HC_PASS, NULL);
+}
+
+/*
+ * A commit with the link down: the line rate is the fastest link mode
+ * the port supports (its speed is unknown then), so a hierarchy with a
+ * non-leaf shaper commits, as a flat tree does. The device model's link
+ * is set down (link=down); on hardware the link is as it is.
+ */
+static void
+step_link_down(struct hc *hc)
+{
+	const struct tnode hier[] = {
+		{ SCHED_ROOT, RTE_TM_NODE_ID_NULL, 1, 0 },
+		{ SCHED_A, SCHED_ROOT, 1, 400000000ull / 8 },
+		{ 0, SCHED_A, 1, 0 },
+	};
+	const struct tnode flat[] = {
+		{ SCHED_ROOT, RTE_TM_NODE_ID_NULL, 1, 0 },
+		{ 0, SCHED_ROOT, 1, 100000000ull / 8 },
+	};
+	bool sched = hc->info.nic_sq_scheduling;
+	struct rte_eth_link link;
+
+	hc_step_begin(hc, "commit_link_down", "a commit with the link down: "
+		      "the line rate from the fastest supported link mode");
+	if (!tree_port(hc, hc->info.emulated ? "link=down" : "", 1,
+		       sched ? hier : flat, sched ? RTE_DIM(hier) :
+		       RTE_DIM(flat))) {
+		hc_evj_u64(hc, "line_rate_mbps", hc->info.line_rate_mbps);
+		hc_step_end(hc, HC_FAIL, "%s (line rate %u Mbit/s)", why,
+			    hc->info.line_rate_mbps);
+		return;
+	}
+	memset(&link, 0, sizeof(link));
+	rte_eth_link_get_nowait(hc->port_id, &link);
+	hc_ev(hc, "link %s; line rate %u Mbit/s, fastest supported mode %u "
+	      "Mbit/s; %s committed", link.link_status ? "up" : "down",
+	      hc->info.line_rate_mbps, hc->info.link_max_speed_mbps,
+	      sched ? "a 400 Mbit/s node" : "a shaped leaf (no hierarchy)");
+	hc_evj_bool(hc, "link_up", link.link_status);
+	hc_evj_u64(hc, "line_rate_mbps", hc->info.line_rate_mbps);
+	hc_evj_u64(hc, "link_max_speed_mbps", hc->info.link_max_speed_mbps);
+	if (!hc->info.emulated && link.link_status)
+		hc_ev(hc, "note: the link is up; bring it down (ip link set "
+		      "dev <netdev> down) to check this case on hardware");
+	hc_step_end(hc, HC_PASS, NULL);
+}
+
+void
+hc_steps_sched(struct hc *hc)
+{
+	step_objects(hc);
+	step_pp_and_group(hc);
+	step_ceiling(hc);
+	step_shares(hc);
+	step_reparent(hc);
+	step_recovery(hc);
+	step_link_down(hc);
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+#ifndef MLX5_TM_NETDEV_H
+#define MLX5_TM_NETDEV_H
+
+/**
+ * @file
+ * What the kernel says about the netdev of an mlx5 port, for the rdma
+ * glue: its E-Switch role, decided as upstream DPDK mlx5 decides it since
+ * v21.08 (commit 6b157f3bfa, "fix switchdev mode recognition": the port
+ * name, not the mere presence of a switch id, which current kernels
+ * publish for an e-switch manager in legacy mode too) with the devlink
+ * e-switch mode, and its line rate (the link speed, or the fastest link
+ * mode it supports while the link is down, as upstream's speed
+ * capabilities).
+ *
+ * Every input comes through struct mlx5_tm_netdev_env: the sysfs root
+ * and the answers of devlink and ethtool, so that tests give their own
+ * (a directory tree, fixed answers); mlx5_tm_netdev_env_os is the
+ * kernel's.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/** Form of a netdev's phys_port_name (upstream mlx5_translate_port_name). */
+enum mlx5_tm_port_name_type {
+	MLX5_TM_PORT_NAME_NOTSET,  /**< None published. */
+	MLX5_TM_PORT_NAME_LEGACY,  /**< A number: old kernels' names. */
+	MLX5_TM_PORT_NAME_UPLINK,  /**< "p0" ("c1p0"): the uplink. */
+	MLX5_TM_PORT_NAME_PFHPF,   /**< "pf0": host PF representor (BF). */
+	MLX5_TM_PORT_NAME_PFVF,    /**< "pf0vf1": VF representor. */
+	MLX5_TM_PORT_NAME_PFSF,    /**< "pf0sf1": SF representor. */
+	MLX5_TM_PORT_NAME_UNKNOWN, /**< Anything else. */
+};
+
+/** devlink e-switch mode (DEVLINK_ESWITCH_MODE_*), or unknown. */
+enum mlx5_tm_esw_mode {
+	MLX5_TM_ESW_MODE_UNKNOWN = -1, /**< No answer (no devlink, no right). */
+	MLX5_TM_ESW_MODE_LEGACY = 0,
+	MLX5_TM_ESW_MODE_SWITCHDEV = 1,
+};
+
+/** Where the glue reads the kernel. */
+struct mlx5_tm_netdev_env {
+	/** Root of sysfs: "/sys" (class/net/<ifname>/...). */
+	const char *sysfs;
+	/**
+	 * DEVLINK_CMD_ESWITCH_GET of pci/@p pci: 0 with the mode
+	 * (DEVLINK_ESWITCH_MODE_*) in @p mode, or a negative errno.
+	 */
+	int (*devlink_esw_mode)(void *arg, const char *pci, uint16_t *mode);
+	/**
+	 * ETHTOOL_GLINKSETTINGS of @p ifname: 0 with the link speed in
+	 * @p speed (Mbit/s, 0 unknown) and the fastest supported link mode
+	 * in @p max (0 unknown), or a negative errno.
+	 */
+	int (*ethtool_speeds)(void *arg, const char *ifname, uint32_t *speed,
+			      uint32_t *max);
+	void *arg;
+};
+
+/** The kernel's: /sys, generic netlink (devlink), SIOCETHTOOL. */
+extern const struct mlx5_tm_netdev_env mlx5_tm_netdev_env_os;
+
+/** The E-Switch role of a netdev. */
+struct mlx5_tm_eswitch {
+	enum mlx5_tm_port_name_type name_type;
+	char port_name[32];       /**< phys_port_name, "" when none. */
+	char switch_id[40];       /**< phys_switch_id, "" when none. */
+	enum mlx5_tm_esw_mode mode; /**< devlink's answer. */
+	/** A representor netdev (VF, SF, host PF; legacy-named, no device). */
+	bool representor;
+	/** The e-switch is in switchdev mode (devlink, or a representor). */
+	bool switchdev;
+};
+
+/** The form of port name @p name (NULL or "": not set). */
+enum mlx5_tm_port_name_type mlx5_tm_port_name_type(const char *name);
+
+/**
+ * The E-Switch role of netdev @p ifname of PCI function @p pci: its port
+ * name and switch id from sysfs, the devlink mode; a representor by its
+ * name; switchdev when devlink says so or the netdev is a representor.
+ * Without devlink's answer a non-representor is taken as legacy, as
+ * upstream takes a single device with the uplink name.
+ */
+void mlx5_tm_netdev_eswitch(const struct mlx5_tm_netdev_env *env,
+			    const char *ifname, const char *pci,
+			    struct mlx5_tm_eswitch *esw);
+
+/**
+ * The line rate of netdev @p ifname in Mbit/s: its link speed, else
+ * (link down: speed unknown) the fastest link mode it supports; 0 when
+ * neither is known.
+ */
+uint32_t mlx5_tm_netdev_line_rate(const struct mlx5_tm_netdev_env *env,
+				  const char *ifname);
+
+#endif /* MLX5_TM_NETDEV_H */
