@@ -6,25 +6,42 @@
 # how to replay it; the run fails on any violation, leak or sanitizer
 # report.
 #
+# Then the rate oracle (test/oracle/test_oracle, doc/guides/rate_oracle.rst)
+# on the same build: ORACLE_TREES random hierarchies (default 1,000) of
+# seed FUZZ_SEED, each measured on the device model in virtual time and
+# checked within 1% of the max-min solver; a failed tree prints itself and
+# its replay (--seed S --tree N). The run fails if either part fails.
+#
 #   bash scripts/fuzz.sh [BUILD_SAN]
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-build-san}" && pwd)
 BIN="$BUILD/test/fuzz/fuzz_tm"
+ORACLE="$BUILD/test/oracle/test_oracle"
+TREES=${ORACLE_TREES:-1000}
 OPS=${FUZZ_OPS:-1000000}
 PER_SEED=${FUZZ_OPS_PER_SEED:-20000}
 SEED=${FUZZ_SEED:-$(date +%s)}
 SEEDS=$(( (OPS + PER_SEED - 1) / PER_SEED ))
 
-if [ ! -x "$BIN" ]; then
-	echo "fuzz: $BIN not built (ninja -C $BUILD first)" >&2
-	exit 1
-fi
+for b in "$BIN" "$ORACLE"; do
+	if [ ! -x "$b" ]; then
+		echo "fuzz: $b not built (ninja -C $BUILD first)" >&2
+		exit 1
+	fi
+done
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:detect_odr_violation=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$ROOT/test/lsan.supp:print_suppressions=0}"
 echo "fuzz: $SEEDS seeds from $SEED, $PER_SEED operations each ($BUILD)"
-exec "$BIN" --no-huge --no-pci -m 256 --no-shconf \
+status=0
+"$BIN" --no-huge --no-pci -m 256 --no-shconf \
 	--file-prefix="fuzz_$$" --log-level=lib.eal:error -- \
-	--seed "$SEED" --seeds "$SEEDS" --ops "$PER_SEED"
+	--seed "$SEED" --seeds "$SEEDS" --ops "$PER_SEED" || status=1
+echo "fuzz: rate oracle, $TREES trees of seed $SEED ($BUILD)"
+"$ORACLE" --no-huge --no-pci -m 512 --no-shconf \
+	--file-prefix="fuzz_oracle_$$" --log-level=lib.eal:error \
+	--log-level=pmd.net.mlx5_tm:error -- \
+	--seed "$SEED" --trees "$TREES" || status=1
+exit $status

@@ -1,0 +1,787 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright 2026 The mlx5-tm authors
+ */
+
+/*
+ * The oracle: random rte_tm hierarchies (oracle_tree.c) built through the
+ * standard rte_tm API on net_mlx5_tm over the device model in virtual time
+ * (clock=virtual: deterministic, rates on the device's clock), every queue
+ * kept backlogged, each queue's rate measured from the device's per-SQ
+ * wire counters and each non-leaf node's as the sum of its queues, all
+ * checked within 1% of a weighted max-min solver (maxmin.c) written from
+ * the documentation alone, not from the code it checks.
+ *
+ * One case per tree, named oracle/s<seed>-t<index>. A tree the port
+ * refuses passes as a refusal only with a message naming the reason
+ * (counted apart, reasons printed); a tree the rule says must be refused
+ * (committed rates above the parent's effective ceiling) fails if
+ * accepted. A failure prints the tree and every node's expected and
+ * achieved rate; --seed S --tree N replays it alone.
+ *
+ * Readings of the rule (issue 23; the lead arbitrates):
+ * - What the rates must be (DESIGN.md): every child gets min(its own
+ *   limit, its weighted max-min share of what its parent gets),
+ *   work-conserving, at every level.
+ * - Weights: among siblings with committed rates (rte_tm.rst), a child's
+ *   weight is its target t = c + (P - sum c) x w / sum w, P the parent's
+ *   effective ceiling (the smallest ceiling from the root to the parent,
+ *   or the nominal line rate); "shares follow the targets" whether the
+ *   parent receives P or less. Without committed rates t is in proportion
+ *   to w. The root's weight is ignored.
+ * - Units (device_model.rst): shares, element ceilings and byte-mode
+ *   queue pacing count L2 frame bytes without FCS; the line counts
+ *   max(len, 60) + 24 wire bytes per frame at the line rate. So the line
+ *   is solved in wire time: the root passes what fills the line, each
+ *   queue costing its wire bytes per L2 byte.
+ * - Applied limits: a non-leaf ceiling in whole Mbit/s, rounded down; a
+ *   byte-mode leaf rate in whole kbit/s, rounded down (rte_tm.rst). A
+ *   packet-mode leaf sends pps x its mean frame length bytes/s.
+ * - A tree with no non-leaf shaper, all weights 1 and no committed rate
+ *   makes no scheduling element (DESIGN.md): the line is then shared
+ *   packet-fair round robin among the queues (device_model.rst), each
+ *   limited by its own pacing; non-leaf nodes are pass-through. Any other
+ *   tree is scheduled by the elements at every level.
+ * - The queue groups the driver builds are its business: the rule is on
+ *   the rte_tm tree.
+ *
+ * Measurement: after a warm-up of a quarter of the window, a window long
+ *   enough (on the device clock) for the slowest queue to send
+ *   ORACLE_PACKETS frames and for the busiest family to take ORACLE_ROUNDS
+ *   rounds of a coarse DWRR quantum (1500 bytes per bw_share unit, bw_share
+ *   scaled to 100: the model's before it served packet by packet; the
+ *   hardware's is not public): a few packets' or rounds' phase at the
+ *   window's ends stays far under 1%. Trees whose window would cost more
+ *   than --budget frames are redrawn (deterministically: the next draw of
+ *   the tree's own sequence); so trees of extreme rate ratios are rarer
+ *   than drawn. Device time moves in steps short enough that no queue can
+ *   empty its ring of ORACLE_RING frames at the fastest rate the tree
+ *   allows it; a queue found empty after a step inside the window fails the
+ *   tree (its rate would not be a backlogged rate).
+ *
+ * Usage: test_oracle [EAL args] -- [--seed S] [--trees N] [--tree I]
+ *        [--budget FRAMES] [--verbose]
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_bus_vdev.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_tm.h>
+
+#include "maxmin.h"
+#include "mlx5_emu.h"
+#include "oracle_tree.h"
+#include "rte_pmd_mlx5_tm.h"
+#include "tm_port.h"
+
+#define ORACLE_RING 4096      /* descriptors per Tx queue */
+#define ORACLE_BURST 64
+#define ORACLE_PACKETS 600    /* of the slowest queue in the window */
+#define ORACLE_ROUNDS 100     /* DWRR rounds of the busiest family */
+#define ORACLE_QUANTUM 1500.0 /* bytes per bw_share unit */
+#define ORACLE_TOLERANCE 0.01
+#define ORACLE_BUDGET 2000000 /* frames per tree, default */
+#define MAX_FRAME 9000
+#define REASONS_MAX 32
+
+static struct rte_mempool *pool;
+static uint64_t budget = ORACLE_BUDGET;
+static bool verbose;
+static unsigned int passed, failed, refused, measured, redrawn;
+static unsigned int port_seq;
+
+/* Kinds of refusal reasons seen (numbers as '#'), with their counts. */
+static struct {
+	char text[200];
+	unsigned int count;
+} reasons[REASONS_MAX];
+static unsigned int nb_reasons;
+
+/* What measured trees hold, for the closing table (a tree counts in each
+ * of its kinds). */
+enum kind {
+	KIND_PACKET_FAIR,
+	KIND_SCHEDULED,
+	KIND_LINE_BOUND,
+	KIND_CAPPED_WEIGHTED,
+	KIND_CAPPED,
+	KIND_PPS,
+	KIND_COMMITTED,
+	KIND_NONLEAF_CEILING,
+	KIND_MIXED_SIZES,
+	KIND_ALTERNATING,
+	KIND_CX5,
+	KIND_CX6DX,
+	KIND_CX7,
+	KIND_MAX,
+};
+
+static const char *const kind_name[KIND_MAX] = {
+	[KIND_PACKET_FAIR] = "no scheduling element (packet-fair)",
+	[KIND_SCHEDULED] = "scheduled",
+	[KIND_LINE_BOUND] = "line-bound",
+	[KIND_CAPPED_WEIGHTED] = "a capped queue among unequal weights",
+	[KIND_CAPPED] = "a capped queue",
+	[KIND_PPS] = "a packet-mode queue",
+	[KIND_COMMITTED] = "committed rates",
+	[KIND_NONLEAF_CEILING] = "a non-leaf ceiling",
+	[KIND_MIXED_SIZES] = "queues of different frame lengths",
+	[KIND_ALTERNATING] = "a queue alternating lengths",
+	[KIND_CX5] = "cx5",
+	[KIND_CX6DX] = "cx6dx",
+	[KIND_CX7] = "cx7",
+};
+
+static unsigned int kind_measured[KIND_MAX], kind_failed[KIND_MAX];
+
+/* How a tree is measured, from the solver's rates. */
+struct plan {
+	uint64_t step_ns;
+	uint64_t warm_ns;
+	uint64_t window_ns;
+	double frames;     /* frames the run sends, about */
+	bool line_bound;
+};
+
+/* One tree on its port. */
+struct run {
+	const struct ot_tree *t;
+	struct mm_tree m;
+	double want[MM_NODES_MAX];
+	double got[MM_NODES_MAX];
+	struct plan plan;
+	char name[32];
+	bool probed;
+	bool started;
+	uint16_t port;
+	struct mlx5_emu *emu;
+	uint32_t sqn[OT_LEAVES_MAX];
+	struct rte_mbuf *frame[OT_LEAVES_MAX][MM_SIZES_MAX];
+	uint64_t posted[OT_LEAVES_MAX];
+	unsigned int dry[OT_LEAVES_MAX];
+};
+
+/* The most node @p i can send, bytes/s: its limits, its ancestors'
+ * ceilings, the line for its shortest frame. */
+static double
+upper_bound(const struct mm_tree *m, unsigned int i)
+{
+	const struct mm_node *n = &m->node[i];
+	uint32_t shortest = n->sizes[0];
+	double u;
+	unsigned int k;
+	int a;
+
+	for (k = 1; k < n->nb_sizes; k++)
+		if (n->sizes[k] < shortest)
+			shortest = n->sizes[k];
+	u = m->line_bps / 8 * shortest /
+	    ((shortest < 60 ? 60 : shortest) + 24);
+	if (n->ceiling > 0)
+		u = fmin(u, n->ceiling);
+	if (n->pps > 0)
+		u = fmin(u, n->pps * mm_mean_size(n));
+	for (a = n->parent; a >= 0; a = m->node[a].parent)
+		if (m->node[a].ceiling > 0)
+			u = fmin(u, m->node[a].ceiling);
+	return u;
+}
+
+static void
+plan_of(const struct ot_tree *t, const struct mm_tree *m, const double *want,
+	struct plan *p)
+{
+	double window = 0, step = INFINITY, wire = 0, frames = 0;
+	unsigned int i, c;
+
+	memset(p, 0, sizeof(*p));
+	for (i = t->first_leaf; i < t->nb_nodes; i++) {
+		const struct mm_node *n = &m->node[i];
+		uint32_t shortest = n->sizes[0];
+		unsigned int k;
+
+		for (k = 1; k < n->nb_sizes; k++)
+			if (n->sizes[k] < shortest)
+				shortest = n->sizes[k];
+		window = fmax(window, ORACLE_PACKETS * mm_mean_size(n) /
+			      want[i]);
+		step = fmin(step, ORACLE_RING / 2.0 * shortest /
+			    upper_bound(m, i));
+		wire += want[i] * mm_wire_per_byte(n);
+	}
+	if (!m->packet_fair)
+		for (i = 0; i < t->first_leaf; i++) {
+			double phi_max = 0, round_bytes = 0;
+
+			for (c = 1; c < t->nb_nodes; c++)
+				if (m->node[c].parent == (int)i)
+					phi_max = fmax(phi_max,
+						mm_family_weight(m, c));
+			for (c = 1; c < t->nb_nodes; c++)
+				if (m->node[c].parent == (int)i)
+					round_bytes += ORACLE_QUANTUM * fmax(1,
+						round(100 *
+						mm_family_weight(m, c) /
+						phi_max));
+			window = fmax(window, ORACLE_ROUNDS * round_bytes /
+				      want[i]);
+		}
+	p->step_ns = (uint64_t)fmax(1000, step * 1e9);
+	p->window_ns = (uint64_t)ceil(fmax(window * 1e9, 1e6) /
+				      p->step_ns) * p->step_ns;
+	p->warm_ns = (p->window_ns / 4 + p->step_ns - 1) / p->step_ns *
+		     p->step_ns;
+	for (i = t->first_leaf; i < t->nb_nodes; i++)
+		frames += want[i] * (p->window_ns + p->warm_ns) / 1e9 /
+			  mm_mean_size(&m->node[i]);
+	p->frames = frames;
+	p->line_bound = wire >= m->line_bps / 8 * (1 - 1e-9);
+}
+
+/* Keep a tree unless measuring it would cost more than the budget. */
+static bool
+affordable(const struct ot_tree *t, void *arg)
+{
+	static double want[MM_NODES_MAX];
+	struct mm_tree m;
+	struct plan p;
+
+	(void)arg;
+	ot_to_mm(t, &m);
+	if (mm_solve(&m, want, NULL, 0) != 0)
+		return true; /* a tree to refuse: nothing to measure */
+	plan_of(t, &m, want, &p);
+	return p.frames <= (double)budget;
+}
+
+/* @p text with every run of digits as one '#': reasons of one kind. */
+static void
+reason_kind(const char *text, char *kind, size_t len)
+{
+	size_t n = 0;
+
+	for (; *text != '\0' && n + 1 < len; text++) {
+		if (*text >= '0' && *text <= '9') {
+			if (n == 0 || kind[n - 1] != '#')
+				kind[n++] = '#';
+			continue;
+		}
+		kind[n++] = *text;
+	}
+	kind[n] = '\0';
+}
+
+/* Count a refusal by the kind of its reason. */
+static void
+note_reason(const char *text)
+{
+	char kind[sizeof(reasons[0].text)];
+	unsigned int i;
+
+	reason_kind(text, kind, sizeof(kind));
+	for (i = 0; i < nb_reasons; i++)
+		if (strcmp(reasons[i].text, kind) == 0) {
+			reasons[i].count++;
+			return;
+		}
+	if (nb_reasons < REASONS_MAX) {
+		snprintf(reasons[nb_reasons].text,
+			 sizeof(reasons[nb_reasons].text), "%s", kind);
+		reasons[nb_reasons++].count = 1;
+	}
+}
+
+static int
+port_open(struct run *r)
+{
+	char devargs[96];
+	uint16_t q;
+
+	snprintf(r->name, sizeof(r->name), "net_mlx5_tm_or%u", port_seq++);
+	snprintf(devargs, sizeof(devargs), "emu=%s,clock=virtual,mtu=%u",
+		 r->t->profile, MAX_FRAME);
+	if (rte_vdev_init(r->name, devargs) != 0 ||
+	    rte_eth_dev_get_port_by_name(r->name, &r->port) != 0) {
+		printf("  cannot probe %s,%s\n", r->name, devargs);
+		return -1;
+	}
+	r->probed = true;
+	if (tm_port_queues(r->port, (uint16_t)r->t->nb_leaves,
+			   ORACLE_RING) != 0 ||
+	    (r->emu = rte_pmd_mlx5_tm_emu(r->port)) == NULL) {
+		printf("  cannot set up %s\n", r->name);
+		return -1;
+	}
+	for (q = 0; q < r->t->nb_leaves; q++) {
+		const struct ot_node *n = &r->t->node[r->t->first_leaf + q];
+		unsigned int k;
+
+		for (k = 0; k < n->nb_sizes; k++) {
+			struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+			uint8_t *d;
+
+			if (m == NULL) {
+				printf("  no mbuf\n");
+				return -1;
+			}
+			r->frame[q][k] = m;
+			d = (uint8_t *)rte_pktmbuf_append(m, n->sizes[k]);
+			memset(d, 0, n->sizes[k]);
+			d[0] = 0x02; /* locally administered unicast */
+			d[5] = (uint8_t)q;
+			d[12] = 0x08; /* IPv4 */
+		}
+	}
+	return 0;
+}
+
+static void
+port_close(struct run *r)
+{
+	uint16_t q;
+	unsigned int k;
+
+	if (r->probed) {
+		if (r->started)
+			rte_eth_dev_stop(r->port);
+		rte_eth_dev_close(r->port);
+		rte_vdev_uninit(r->name);
+	}
+	for (q = 0; q < OT_LEAVES_MAX; q++)
+		for (k = 0; k < MM_SIZES_MAX; k++)
+			rte_pktmbuf_free(r->frame[q][k]);
+}
+
+static int
+port_start(struct run *r)
+{
+	uint16_t q;
+
+	if (rte_eth_dev_start(r->port) != 0)
+		return -1;
+	r->started = true;
+	for (q = 0; q < r->t->nb_leaves; q++)
+		if (rte_pmd_mlx5_tm_txq_sqn(r->port, q, &r->sqn[q]) != 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * Build the tree through rte_tm; 0, or the call's error with what was
+ * refused in @p what.
+ */
+static int
+build(struct run *r, char *what, size_t len)
+{
+	const struct ot_tree *t = r->t;
+	unsigned int i;
+	char name[32];
+	int ret;
+
+	for (i = 0; i < t->nb_nodes; i++) {
+		const struct ot_node *n = &t->node[i];
+		struct rte_tm_shaper_params sp;
+
+		if (n->peak == 0)
+			continue;
+		memset(&sp, 0, sizeof(sp));
+		sp.peak.rate = n->peak;
+		sp.committed.rate = n->committed;
+		sp.packet_mode = n->packet_mode;
+		ret = TM(rte_tm_shaper_profile_add(r->port, i + 1, &sp,
+						   &terr));
+		if (ret != 0) {
+			snprintf(what, len, "shaper profile of %s",
+				 ot_node_name(t, i, name, sizeof(name)));
+			return ret;
+		}
+	}
+	for (i = 0; i < t->nb_nodes; i++) {
+		const struct ot_node *n = &t->node[i];
+		uint32_t prof = n->peak != 0 ? i + 1 :
+			RTE_TM_SHAPER_PROFILE_ID_NONE;
+		struct rte_tm_node_params np = n->leaf ?
+			tm_leaf_params(prof) : tm_nonleaf_params(prof);
+
+		ret = TM(rte_tm_node_add(r->port, n->id, n->parent < 0 ?
+					 RTE_TM_NODE_ID_NULL :
+					 t->node[n->parent].id, 0, n->weight,
+					 n->level, &np, &terr));
+		if (ret != 0) {
+			snprintf(what, len, "add %s",
+				 ot_node_name(t, i, name, sizeof(name)));
+			return ret;
+		}
+	}
+	ret = TM(rte_tm_hierarchy_commit(r->port, 0, &terr));
+	if (ret != 0)
+		snprintf(what, len, "commit");
+	return ret;
+}
+
+/* Post frames on queue @p q until its ring is full. */
+static void
+fill(struct run *r, uint16_t q)
+{
+	const struct ot_node *n = &r->t->node[r->t->first_leaf + q];
+	struct rte_mbuf *b[ORACLE_BURST];
+	uint16_t i, sent;
+
+	do {
+		for (i = 0; i < ORACLE_BURST; i++) {
+			b[i] = r->frame[q][(r->posted[q] + i) % n->nb_sizes];
+			rte_mbuf_refcnt_update(b[i], 1);
+		}
+		sent = rte_eth_tx_burst(r->port, q, b, ORACLE_BURST);
+		r->posted[q] += sent;
+		for (i = sent; i < ORACLE_BURST; i++)
+			rte_mbuf_refcnt_update(b[i], -1);
+	} while (sent == ORACLE_BURST);
+}
+
+/* Keep every queue backlogged for @p ns; count queues found empty. */
+static void
+run_for(struct run *r, uint64_t ns, bool watch)
+{
+	uint64_t end = mlx5_emu_now_ns(r->emu) + ns;
+	struct mlx5_emu_sq_info info;
+	uint16_t q;
+
+	while (mlx5_emu_now_ns(r->emu) < end) {
+		for (q = 0; q < r->t->nb_leaves; q++)
+			fill(r, q);
+		mlx5_emu_advance(r->emu, r->plan.step_ns);
+		if (!watch)
+			continue;
+		for (q = 0; q < r->t->nb_leaves; q++)
+			if (mlx5_emu_sq_get(r->emu, r->sqn[q], &info) == 0 &&
+			    info.hw_ci == info.rung_pi)
+				r->dry[q]++;
+	}
+}
+
+/* Bytes each queue's SQ sent so far; false when one has errors. */
+static bool
+snapshot(struct run *r, uint64_t *bytes)
+{
+	struct mlx5_emu_sq_info info;
+	bool clean = true;
+	uint16_t q;
+
+	for (q = 0; q < r->t->nb_leaves; q++) {
+		if (mlx5_emu_sq_get(r->emu, r->sqn[q], &info) != 0) {
+			printf("  queue %u: no SQ %u\n", q, r->sqn[q]);
+			clean = false;
+			continue;
+		}
+		bytes[q] = info.bytes;
+		if (info.errors != 0 || info.mtu_drops != 0 ||
+		    info.eswitch_drops != 0) {
+			printf("  queue %u: %" PRIu64 " error CQEs, %" PRIu64
+			       " MTU drops, %" PRIu64 " e-switch drops\n", q,
+			       info.errors, info.mtu_drops,
+			       info.eswitch_drops);
+			clean = false;
+		}
+	}
+	return clean;
+}
+
+static void
+print_rates(const struct run *r)
+{
+	const struct ot_tree *t = r->t;
+	unsigned int i;
+	char name[32];
+
+	printf("  %-12s %16s %16s %9s\n", "node", "expected Mbit/s",
+	       "achieved Mbit/s", "error");
+	for (i = 0; i < t->nb_nodes; i++) {
+		double err = (r->got[i] - r->want[i]) / r->want[i];
+
+		printf("  %-12s %16.4f %16.4f %+8.3f%%%s\n",
+		       ot_node_name(t, i, name, sizeof(name)),
+		       r->want[i] * 8 / 1e6, r->got[i] * 8 / 1e6, err * 100,
+		       fabs(err) > ORACLE_TOLERANCE ? "  <-- OFF" : "");
+	}
+}
+
+/* Measure and check; false: the tree failed. */
+static bool
+measure(struct run *r, char *summary, size_t len)
+{
+	static uint64_t b0[OT_LEAVES_MAX], b1[OT_LEAVES_MAX];
+	const struct ot_tree *t = r->t;
+	double worst = 0;
+	unsigned int i, worst_i = 0, dry_queues = 0;
+	uint64_t t0, t1;
+	bool ok = true;
+	char name[32];
+	int a;
+
+	run_for(r, r->plan.warm_ns, false);
+	ok &= snapshot(r, b0);
+	t0 = mlx5_emu_now_ns(r->emu);
+	run_for(r, r->plan.window_ns, true);
+	ok &= snapshot(r, b1);
+	t1 = mlx5_emu_now_ns(r->emu);
+	for (i = 0; i < t->nb_nodes; i++)
+		r->got[i] = 0;
+	for (i = t->first_leaf; i < t->nb_nodes; i++) {
+		uint16_t q = (uint16_t)(i - t->first_leaf);
+
+		r->got[i] = (double)(b1[q] - b0[q]) * 1e9 / (double)(t1 - t0);
+		for (a = t->node[i].parent; a >= 0; a = t->node[a].parent)
+			r->got[a] += r->got[i];
+		if (r->dry[q] != 0) {
+			printf("  queue %u ran dry after %u of the window's "
+			       "steps of %" PRIu64 " ns: not backlogged\n", q,
+			       r->dry[q], r->plan.step_ns);
+			dry_queues++;
+		}
+	}
+	for (i = 0; i < t->nb_nodes; i++) {
+		double err = fabs(r->got[i] - r->want[i]) / r->want[i];
+
+		if (err > worst) {
+			worst = err;
+			worst_i = i;
+		}
+	}
+	snprintf(summary, len, "worst %.3f%% at %s, %.3f ms of device time "
+		 "(window %.3f ms)", worst * 100,
+		 ot_node_name(t, worst_i, name, sizeof(name)),
+		 (double)(t1 - t0 + r->plan.warm_ns) / 1e6,
+		 (double)(t1 - t0) / 1e6);
+	return ok && dry_queues == 0 && worst <= ORACLE_TOLERANCE;
+}
+
+/* The kinds tree @p t holds, as a bit mask. */
+static unsigned int
+kinds_of(const struct ot_tree *t, const struct mm_tree *m, bool line_bound)
+{
+	unsigned int k = 0, i, j;
+	uint32_t size = t->node[t->first_leaf].sizes[0];
+
+	k |= 1u << (m->packet_fair ? KIND_PACKET_FAIR : KIND_SCHEDULED);
+	if (line_bound)
+		k |= 1u << KIND_LINE_BOUND;
+	k |= 1u << (strcmp(t->profile, "cx5") == 0 ? KIND_CX5 :
+		    strcmp(t->profile, "cx6dx") == 0 ? KIND_CX6DX : KIND_CX7);
+	for (i = 0; i < t->nb_nodes; i++) {
+		const struct ot_node *n = &t->node[i];
+
+		if (n->committed != 0)
+			k |= 1u << KIND_COMMITTED;
+		if (!n->leaf && n->peak != 0)
+			k |= 1u << KIND_NONLEAF_CEILING;
+		if (!n->leaf)
+			continue;
+		if (n->packet_mode)
+			k |= 1u << KIND_PPS;
+		if (n->nb_sizes > 1)
+			k |= 1u << KIND_ALTERNATING;
+		if (n->nb_sizes > 1 || n->sizes[0] != size)
+			k |= 1u << KIND_MIXED_SIZES;
+		if (n->cap_kind == 0)
+			continue;
+		k |= 1u << KIND_CAPPED;
+		for (j = 0; j < t->nb_nodes; j++)
+			if (j != i && t->node[j].parent == n->parent &&
+			    mm_family_weight(m, j) != mm_family_weight(m, i))
+				k |= 1u << KIND_CAPPED_WEIGHTED;
+	}
+	return k;
+}
+
+static void
+count_kinds(unsigned int kinds, bool ok)
+{
+	unsigned int k;
+
+	for (k = 0; k < KIND_MAX; k++)
+		if (kinds & (1u << k)) {
+			kind_measured[k]++;
+			kind_failed[k] += !ok;
+		}
+}
+
+static void
+one_tree(uint64_t seed, unsigned int index)
+{
+	static struct ot_tree t;
+	static struct run r;
+	char why[256], what[64], summary[160], mode[96];
+	bool must_refuse, start_first, ok;
+	int ret;
+
+	ot_draw(&t, seed, index, affordable, NULL);
+	redrawn += t.draws;
+	memset(&r, 0, sizeof(r));
+	r.t = &t;
+	ot_to_mm(&t, &r.m);
+	must_refuse = mm_solve(&r.m, r.want, why, sizeof(why)) != 0;
+	if (!must_refuse)
+		plan_of(&t, &r.m, r.want, &r.plan);
+	/* Half the trees committed on a started port, half before start. */
+	start_first = index % 2 == 0;
+	snprintf(mode, sizeof(mode), "%s %s%s, %u queues, %s", t.profile,
+		 r.m.packet_fair ? "packet-fair" : "scheduled",
+		 r.plan.line_bound ? " line-bound" : "", t.nb_leaves,
+		 start_first ? "committed while started" :
+		 "committed before start");
+	if (verbose)
+		ot_print(&t, stdout, "  ");
+	if (port_open(&r) != 0 || (start_first && port_start(&r) != 0)) {
+		printf("oracle/s%" PRIu64 "-t%u: FAILED (port set-up)\n",
+		       seed, index);
+		failed++;
+		port_close(&r);
+		return;
+	}
+	ret = build(&r, what, sizeof(what));
+	if (ret != 0) {
+		const char *msg = terr.message;
+		bool reason = msg != NULL && msg[0] != '\0';
+
+		refused++;
+		if (reason)
+			note_reason(msg);
+		printf("oracle/s%" PRIu64 "-t%u: %s (%s: refused at %s, %d: "
+		       "%s)\n", seed, index, reason ? "PASSED" : "FAILED",
+		       mode, what, ret, reason ? msg :
+		       "no message: a refusal must name its reason");
+		if (reason)
+			passed++;
+		else
+			failed++;
+		port_close(&r);
+		return;
+	}
+	if (must_refuse) {
+		printf("oracle/s%" PRIu64 "-t%u: FAILED (%s: accepted, but "
+		       "%s)\n", seed, index, mode, why);
+		ot_print(&t, stdout, "  ");
+		failed++;
+		port_close(&r);
+		return;
+	}
+	if (!start_first && port_start(&r) != 0) {
+		printf("oracle/s%" PRIu64 "-t%u: FAILED (port start after "
+		       "commit)\n", seed, index);
+		failed++;
+		port_close(&r);
+		return;
+	}
+	measured++;
+	ok = measure(&r, summary, sizeof(summary));
+	count_kinds(kinds_of(&t, &r.m, r.plan.line_bound), ok);
+	printf("oracle/s%" PRIu64 "-t%u: %s (%s; %s)\n", seed, index,
+	       ok ? "PASSED" : "FAILED", mode, summary);
+	if (!ok || verbose) {
+		if (!ok)
+			ot_print(&t, stdout, "  ");
+		print_rates(&r);
+		if (!ok)
+			printf("  replay: test_oracle <EAL args> -- --seed %"
+			       PRIu64 " --tree %u\n", seed, index);
+	}
+	if (ok)
+		passed++;
+	else
+		failed++;
+	port_close(&r);
+	fflush(stdout);
+}
+
+static int
+usage(const char *prog)
+{
+	printf("usage: %s [EAL args] -- [--seed S] [--trees N] [--tree I] "
+	       "[--budget FRAMES] [--verbose]\n", prog);
+	return 2;
+}
+
+int
+main(int argc, char **argv)
+{
+	uint64_t seed = 1;
+	unsigned int trees = 100, first = 0, i;
+	int ret = rte_eal_init(argc, argv);
+	bool one = false;
+
+	if (ret < 0) {
+		printf("EAL init failed\n0 passed, 1 failed\n");
+		return 1;
+	}
+	for (i = (unsigned int)ret + 1; i < (unsigned int)argc; i++) {
+		if (strcmp(argv[i], "--seed") == 0 && i + 1 < (unsigned)argc)
+			seed = strtoull(argv[++i], NULL, 0);
+		else if (strcmp(argv[i], "--trees") == 0 &&
+			 i + 1 < (unsigned int)argc)
+			trees = (unsigned int)strtoul(argv[++i], NULL, 0);
+		else if (strcmp(argv[i], "--tree") == 0 &&
+			 i + 1 < (unsigned int)argc) {
+			first = (unsigned int)strtoul(argv[++i], NULL, 0);
+			one = true;
+		} else if (strcmp(argv[i], "--budget") == 0 &&
+			   i + 1 < (unsigned int)argc)
+			budget = strtoull(argv[++i], NULL, 0);
+		else if (strcmp(argv[i], "--verbose") == 0)
+			verbose = true;
+		else
+			return usage(argv[0]);
+	}
+	if (one)
+		trees = 1;
+	/* One frame of each length per queue, sent again and again. */
+	pool = rte_pktmbuf_pool_create("oracle", OT_LEAVES_MAX *
+				       MM_SIZES_MAX + 63, 0, 0,
+				       RTE_PKTMBUF_HEADROOM + MAX_FRAME,
+				       rte_socket_id());
+	if (pool == NULL) {
+		printf("mbuf pool: %s\n0 passed, 1 failed\n",
+		       rte_strerror(rte_errno));
+		return 1;
+	}
+	printf("oracle: seed %" PRIu64 ", %u tree%s from %u, budget %" PRIu64
+	       " frames a tree, tolerance %.1f%%\n", seed, trees,
+	       trees == 1 ? "" : "s", first, budget,
+	       ORACLE_TOLERANCE * 100);
+	fflush(stdout);
+	for (i = first; i < first + trees; i++)
+		one_tree(seed, i);
+	printf("oracle: seed %" PRIu64 ", %u trees: %u measured, %u refused "
+	       "(%u redrawn for cost)\n", seed, trees, measured, refused,
+	       redrawn);
+	for (i = 0; i < nb_reasons; i++)
+		printf("  refused %u x: %s\n", reasons[i].count,
+		       reasons[i].text);
+	printf("  measured trees with            measured  failed\n");
+	for (i = 0; i < KIND_MAX; i++)
+		printf("  %-36s %5u %7u\n", kind_name[i], kind_measured[i],
+		       kind_failed[i]);
+	/* A run whose trees were mostly refused checked little. */
+	if (!one) {
+		bool enough = measured * 2 >= trees;
+
+		printf("oracle/coverage: %s (%u of %u trees measured, half "
+		       "at least)\n", enough ? "PASSED" : "FAILED", measured,
+		       trees);
+		if (enough)
+			passed++;
+		else
+			failed++;
+	}
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed == 0 ? 0 : 1;
+}
