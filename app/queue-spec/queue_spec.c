@@ -194,8 +194,8 @@ qspec_name(const char *s, char out[QSPEC_NAME_LEN])
 	return 0;
 }
 
-static char *
-trim(char *s)
+char *
+qspec_trim(char *s)
 {
 	char *e;
 
@@ -223,7 +223,7 @@ qspec_split(const char *spec, char *buf, size_t len, char **head,
 			    "HEAD:ITEMS, a queue number or group name, a "
 			    "colon, then the items");
 	*colon = '\0';
-	*head = trim(buf);
+	*head = qspec_trim(buf);
 	*items = colon + 1;
 	return 0;
 }
@@ -341,9 +341,9 @@ qspec_items(const char *spec, char *items, const struct qspec_syntax *syn,
 
 		if (eq != NULL) {
 			*eq = '\0';
-			val = trim(eq + 1);
+			val = qspec_trim(eq + 1);
 		}
-		item = trim(item);
+		item = qspec_trim(item);
 		for (k = 0; k < NB_KEYS; k++)
 			if (strcmp(item, key_names[k]) == 0)
 				break;

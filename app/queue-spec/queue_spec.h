@@ -136,6 +136,9 @@ int qspec_queue(const char *spec, const char *head, unsigned int max,
 int qspec_items(const char *spec, char *items, const struct qspec_syntax *syn,
 		struct qspec *out, char *err, size_t errlen);
 
+/** @p s without its leading blanks, its trailing ones cut off in place. */
+char *qspec_trim(char *s);
+
 /** The names of @p keys, comma-separated, for messages and help texts. */
 void qspec_key_names(unsigned int keys, char *buf, size_t len);
 

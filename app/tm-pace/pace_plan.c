@@ -179,18 +179,6 @@ bad(const char *what, const char *arg, const char *why)
 	fprintf(stderr, "tm-pace: bad %s '%s': %s\n", what, arg, why);
 }
 
-static char *
-trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
 
 /* Keys of a SPEC; each kind of line allows some of them. */
 #define QUEUE_KEYS (QSPEC_PEAK | QSPEC_PPS | QSPEC_BURST | QSPEC_SIZE | \
@@ -451,23 +439,23 @@ read_plan_file(struct pace_options *opt, const char *path)
 		lineno++;
 		if (hash != NULL)
 			*hash = '\0';
-		s = trim(line);
+		s = qspec_trim(line);
 		if (*s == '\0')
 			continue;
 		if (strncmp(s, "--queue", 7) == 0)
-			s = trim(s + 7);
+			s = qspec_trim(s + 7);
 		else if (strncmp(s, "queue", 5) == 0)
-			s = trim(s + 5);
+			s = qspec_trim(s + 5);
 		if (strncmp(s, "--group", 7) == 0)
-			ret = add_group(opt, trim(s + 7));
+			ret = add_group(opt, qspec_trim(s + 7));
 		else if (strncmp(s, "group", 5) == 0 &&
 			 isspace((unsigned char)s[5]))
-			ret = add_group(opt, trim(s + 5));
+			ret = add_group(opt, qspec_trim(s + 5));
 		else if (strncmp(s, "--at", 4) == 0)
-			ret = add_change(opt, trim(s + 4));
+			ret = add_change(opt, qspec_trim(s + 4));
 		else if (strncmp(s, "at", 2) == 0 &&
 			 isspace((unsigned char)s[2]))
-			ret = add_change(opt, trim(s + 2));
+			ret = add_change(opt, qspec_trim(s + 2));
 		else
 			ret = add_queue(opt, s);
 		if (ret < 0)
