@@ -30,6 +30,7 @@
 #include "conform.h"
 #include "conform_model.h"
 #include "conform_upstream.h"
+#include "test_eal.h"
 
 unsigned int c_passed, c_failed;
 
@@ -865,7 +866,7 @@ main(int argc, char **argv)
 		compare_fields(cfg, conf, &h);
 	}
 	up_glue_restore();
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	printf("%u passed, %u failed\n", c_passed, c_failed);
 	return c_failed == 0 ? 0 : 1;
 }
