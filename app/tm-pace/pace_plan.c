@@ -76,8 +76,9 @@ pace_usage(FILE *out, const char *prog)
 "\n"
 "Traffic:\n"
 "  --pkt-size N|A..B  frame size, bytes without FCS, %d..%d (default\n"
-"                     1500); a range A..B spreads sizes evenly over it;\n"
-"                     above 1514 the port's MTU is raised to fit\n"
+"                     1500); a range A..B sends every size from A to B\n"
+"                     in turn; above 1514 the port's MTU is raised to\n"
+"                     fit the largest\n"
 "  --txd N            Tx descriptors per queue (default 1024)\n"
 "  --tx-burst N       packets per rte_eth_tx_burst call (default 32)\n"
 "  --port N           port to use (default: the first port)\n"
@@ -123,8 +124,10 @@ pace_usage(FILE *out, const char *prog)
 "queue's ring are left out of its average.\n"
 "\n"
 "Exit status: 0 every queue and group within tolerance, 1 one is not,\n"
-"2 a usage error, 3 the port refused the plan (or to start), 4 a live\n"
-"change was refused, 5 out of memory; each but 0 says why.\n",
+"2 a usage error (EAL's arguments included), 3 the port cannot carry out\n"
+"the plan (no such port, a queue or frame size it does not have, the\n"
+"rte_tm hierarchy refused, configure or start failed), 4 a live change\n"
+"was refused, 5 out of memory; each but 0 says why.\n",
 		prog, PACE_MIN_PKT_SIZE, PACE_MAX_PKT_SIZE);
 }
 
