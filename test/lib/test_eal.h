@@ -8,8 +8,9 @@
 /*
  * The end of a test program's EAL: rte_eal_cleanup(), then its runtime
  * directory (/var/run/dpdk/<prefix>, or $XDG_RUNTIME_DIR/dpdk/<prefix>),
- * which DPDK 22.11 leaves behind. The suites run EAL with --no-shconf, so
- * the directory holds at most the telemetry sockets, which telemetry
+ * which DPDK 22.11 leaves behind; a primary's only (a secondary shares
+ * its primary's, which still runs). The suites run EAL with --no-shconf,
+ * so the directory holds at most the telemetry sockets, which telemetry
  * would unlink only at exit (atexit), after this. Under the default
  * prefix "rte", which any DPDK program may be using, the sockets may be
  * another process's: they are left, and so is the directory while it
@@ -33,6 +34,9 @@ test_eal_cleanup(void)
 	unsigned int i;
 	int ret;
 
+	/* A secondary's runtime directory is its primary's. */
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return rte_eal_cleanup();
 	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
 	ret = rte_eal_cleanup();
 	if (dir[0] == '\0')
