@@ -109,10 +109,9 @@ plan_caps_of(const char *name, struct plan_caps *pc)
 }
 
 static void
-quiet_log(int level, const char *msg)
+quiet_log(int level __attribute__((unused)),
+	  const char *msg __attribute__((unused)))
 {
-	(void)level;
-	(void)msg;
 }
 
 /* "cx5, cx6dx, cx7": the device model's profiles. */
