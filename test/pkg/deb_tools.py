@@ -35,44 +35,49 @@ check = CASES.check
 DPDK_VERSION = "22.11.99-1"   # what the fake says libdpdk-dev is
 TOOLS = ["debhelper", "fakeroot", "lintian"]
 
-# The fakes: Python, reading and writing the state directory $FAKE_STATE.
-FAKE_DPKG_QUERY = r'''#!/usr/bin/python3
-import os, sys
-state = os.environ["FAKE_STATE"]
-pkgs = open(os.path.join(state, "installed")).read().split()
-fmt = [a[3:] for a in sys.argv[1:] if a.startswith("-f=")][0]
-names = [a for a in sys.argv[1:] if not a.startswith("-")]
-if fmt == "${Version}":
-    print("%s" % os.environ["FAKE_DPDK_VERSION"], end="")
-elif fmt == "${Status}":
-    if names[0] not in pkgs:
-        sys.exit(1)
-    print("install ok installed", end="")
-elif fmt.startswith("${db:Status-Abbrev}"):
-    for p in pkgs:
-        print("ii  %s" % p)
-else:
-    sys.exit("fake dpkg-query: format %s" % fmt)
-'''
+# The fakes, in sh (they run dozens of times a build): the database is
+# $FAKE_STATE/installed, one package a line; apt.log records the calls.
+FAKE_DPKG_QUERY = r"""#!/bin/sh
+db=$FAKE_STATE/installed
+fmt=""
+for a in "$@"; do
+	case $a in
+	-f=*) fmt=${a#-f=} ;;
+	-*) ;;
+	*) name=$a ;;
+	esac
+done
+case $fmt in
+'${Version}') printf '%s' "$FAKE_DPDK_VERSION" ;;
+'${Status}') grep -qx "$name" "$db" || exit 1
+	printf 'install ok installed' ;;
+'${db:Status-Abbrev}'*) sed 's/^/ii  /' "$db" ;;
+*) echo "fake dpkg-query: format $fmt" >&2; exit 2 ;;
+esac
+"""
 
-FAKE_APT_GET = r'''#!/usr/bin/python3
-import os, sys
-state = os.environ["FAKE_STATE"]
-path = os.path.join(state, "installed")
-pkgs = open(path).read().split()
-with open(os.path.join(state, "apt.log"), "a") as log:
-    log.write(" ".join(sys.argv[1:]) + "\n")
-args = [a for a in sys.argv[1:] if not a.startswith("-")]
-if args and args[0] == "install":
-    for p in args[1:]:
-        for q in (p, p + "-dep"):
-            if q not in pkgs:
-                pkgs.append(q)
-elif args and args[0] in ("purge", "remove"):
-    pkgs = [p for p in pkgs if p not in args[1:]]
-with open(path, "w") as f:
-    f.write("\n".join(pkgs) + "\n")
-'''
+FAKE_APT_GET = r"""#!/bin/sh
+db=$FAKE_STATE/installed
+echo "$*" >> "$FAKE_STATE/apt.log"
+verb=""
+for a in "$@"; do
+	case $a in
+	-*) continue ;;
+	esac
+	if [ -z "$verb" ]; then
+		verb=$a
+		continue
+	fi
+	case $verb in
+	install)
+		for q in "$a" "$a-dep"; do
+			grep -qx "$q" "$db" || echo "$q" >> "$db"
+		done ;;
+	purge|remove)
+		grep -vx "$a" "$db" > "$db.new"; mv "$db.new" "$db" ;;
+	esac
+done
+"""
 
 # A build that writes the three files dpkg-buildpackage leaves beside the
 # source directory; FAKE_BUILD_FAIL=1 fails instead.
