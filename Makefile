@@ -68,9 +68,12 @@ uninstall:
 	fi
 
 # Debian binary packages (debian/) in $(BUILD)/deb, checked with lintian.
+# The packaging tools it installs are removed again unless
+# DEB_KEEP_TOOLS=1 (scripts/deb.sh).
+DEB_KEEP_TOOLS ?= 0
+
 deb:
-	@bash scripts/setup.sh deb
-	@bash scripts/deb.sh $(BUILD)/deb
+	@DEB_KEEP_TOOLS=$(DEB_KEEP_TOOLS) bash scripts/deb.sh $(BUILD)/deb
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN)

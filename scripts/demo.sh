@@ -10,7 +10,10 @@
 #
 #   usage: scripts/demo.sh [BUILD_DIR]     (make demo runs it)
 #
-# Environment: DEMO_DURATION (default 10s; more than the 5s of the change), DEMO_PROFILE (default cx6dx),
+# Environment: DEMO_DURATION (default 10s; more than the 5s of the change),
+# DEMO_PROFILE (default cx6dx; a profile without WQE-rate pacing or the NIC
+# scheduling hierarchy, cx5, runs the plan without its packet-mode queue
+# or its groups),
 # DEMO_CLOCK (realtime, default, or virtual: exact whatever the load),
 # DEMO_LCORES (EAL -l list; default: ONE lcore, which sends and measures,
 # allowed on every cpu, so that the device model's real-time thread, which
@@ -43,6 +46,21 @@ for t in "$BUILD/app/dpdk-tm-pace" "$BUILD/app/tm-pace/dpdk-tm-pace"; do
 done
 PMD="$BUILD/drivers/librte_net_mlx5_tm.so"
 
+# What the profile can do, from the device model's profiles (mlx5-tm-plan
+# reads them through the model's API): packet mode needs WQE-rate pacing,
+# groups the NIC scheduling hierarchy (cx5 has neither).
+PLANNER="$BUILD/app/pace-plan/mlx5-tm-plan"
+caps=$("$PLANNER" --list-caps 2>/dev/null | grep -E "^${PROFILE}[[:space:]]") || {
+	echo "demo: DEMO_PROFILE=$PROFILE is not a profile of the device" \
+		"model ($("$PLANNER" --list-caps 2>/dev/null |
+			awk '/^[a-z]/ { printf "%s%s", s, $1; s = ", " }'))" >&2
+	exit 2
+}
+WQE_RATE=1
+SCHED=1
+grep -q "no WQE-rate pacing" <<< "$caps" && WQE_RATE=0
+grep -q "no NIC scheduling hierarchy" <<< "$caps" && SCHED=0
+
 # The plan: 8 byte-mode queues from 10 Mbit/s to 10 Gbit/s (queues 4 and
 # 5 identical: with --share one profile, one pacing entry), a
 # packet-mode queue, a group of three queues sharing a 400 Mbit/s ceiling
@@ -52,8 +70,11 @@ PMD="$BUILD/drivers/librte_net_mlx5_tm.so"
 # 11's weight. The two fastest queues send 9000-byte frames: the
 # real-time device model then has 350,000 departures a second to compute
 # instead of 1.4 million; the groups add 1,000 Mbit/s of 1500-byte frames
-# (83,000 a second), modest for a loaded 2-core machine.
-cat > "$OUT/plan.txt" <<'PLAN'
+# (83,000 a second), modest for a loaded 2-core machine. A profile without
+# WQE-rate pacing gets no packet-mode queue, one without the NIC
+# scheduling hierarchy no group.
+{
+cat <<'PLAN'
 # dpdk-tm-pace plan of the mlx5-tm demo.
 # peak= is in bits/s (K, M, G = 10^3, 10^6, 10^9): rte_tm gets bytes/s.
 0:peak=10M
@@ -64,7 +85,11 @@ cat > "$OUT/plan.txt" <<'PLAN'
 5:peak=1G                     #   one profile and one pacing entry
 6:peak=2.5G,burst=64K,size=9000  # jumbo frames: fewer packets to
 7:peak=10G,size=9000             #   send and to emulate
+PLAN
+[ "$WQE_RATE" = 1 ] && cat <<'PLAN'
 8:pps=20K,size=64             # packet mode: 20,000 frames/s of 64 bytes
+PLAN
+[ "$SCHED" = 1 ] && cat <<'PLAN'
 # A group (a non-leaf node: a scheduling element of the NIC) with a
 # 400 Mbit/s ceiling, shared 1:2:5 by queues with no shaper of their own:
 # 50, 100 and 250 Mbit/s.
@@ -87,9 +112,13 @@ group low:parent=tiers,peak=60M,weight=3
 group high:parent=tiers,weight=1
 16:group=high,weight=1        # 200 Mbit/s: its share and queue 17's surplus
 17:group=high,weight=2,peak=40M  # capped at 40 Mbit/s, below its 160
-at 5s:queue 2:peak=800M
-at 5s:queue 11:weight=1
 PLAN
+echo "at 5s:queue 2:peak=800M"
+[ "$SCHED" = 1 ] && echo "at 5s:queue 11:weight=1"
+} > "$OUT/plan.txt"
+LEFT_OUT=""
+[ "$WQE_RATE" = 0 ] && LEFT_OUT="the packet-mode queue (no WQE-rate pacing)"
+[ "$SCHED" = 0 ] && LEFT_OUT="${LEFT_OUT:+$LEFT_OUT and }the groups (no NIC scheduling hierarchy)"
 
 have_pmd() {
 	[ -n "$TOOL" ] && [ -f "$PMD" ]
@@ -113,18 +142,25 @@ if ! ldd "$TOOL" 2>/dev/null | grep -q librte_net_mlx5_tm; then
 	cp "$PMD" "$(dirname "$PMD")/librte_net_mlx5_tm_emu.so" "$PRIV/"
 	EAL_D=(-d "$PRIV/librte_net_mlx5_tm.so")
 fi
+PREFIX="mlx5tm-demo-$$"
+# shellcheck source=scripts/eal_runtime.sh
+. "$(dirname "$0")/eal_runtime.sh"
 # shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
 	if [ -n "$PRIV" ]; then
 		rm -rf "$PRIV"
 	fi
+	eal_runtime_remove "$PREFIX"
 }
 trap cleanup EXIT
 
 echo "demo: dpdk-tm-pace on an emulated ConnectX ($PROFILE), $CLOCK clock," \
 	"$DURATION; plan $OUT/plan.txt"
+if [ -n "$LEFT_OUT" ]; then
+	echo "demo: $PROFILE: the plan leaves out $LEFT_OUT"
+fi
 "$TOOL" --no-huge --no-pci -m 512 "${LCORE_ARGS[@]}" --no-telemetry --log-level=lib.eal:error \
-	--file-prefix "mlx5tm-demo-$$" "${EAL_D[@]}" \
+	--file-prefix "$PREFIX" "${EAL_D[@]}" \
 	--vdev "net_mlx5_tm0,emu=$PROFILE,clock=$CLOCK" -- \
 	--plan "$OUT/plan.txt" --share --duration "$DURATION" --interval 1s \
 	--tolerance 2 \

@@ -71,11 +71,14 @@ before=$work/before.txt
 snapshot > "$before"
 
 installed=0
+# shellcheck source=scripts/eal_runtime.sh
+. "$(dirname "$0")/eal_runtime.sh"
 cleanup() {
 	if [ "$installed" = 1 ]; then
 		make -s uninstall BUILD="$BUILD" >/dev/null 2>&1
 	fi
 	rm -rf "$work"
+	eal_runtime_remove "instcheck$$" "instapp$$"
 }
 trap cleanup EXIT
 

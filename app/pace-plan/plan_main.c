@@ -16,12 +16,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mlx5_emu.h"
 #include "pacing_sched.h"
 #include "pacing_table.h"
-#include "plan_caps.h"
-#include "plan_spec.h"
+#include "queue_spec.h"
 
 #define PLAN_MAX_QUEUES 1024
+
+/* The keys of a QUEUE:SPEC. */
+#define PLAN_KEYS (QSPEC_RATE | QSPEC_PEAK | QSPEC_BPS | QSPEC_PPS | \
+		   QSPEC_BURST | QSPEC_CIR | QSPEC_ADJUST | QSPEC_DEDICATED)
+
+/* Long enough for a message quoting a long specification. */
+#define PLAN_ERR_LEN 512
+
+/* How the user wrote the rate of a queue. */
+enum plan_rate_unit {
+	PLAN_RATE_BITS,    /* bit/s (bare number or peak=) */
+	PLAN_RATE_BYTES,   /* bytes/s (Bps=) */
+	PLAN_RATE_PACKETS, /* packets/s (pps=) */
+};
+
+/* One queue of the plan. */
+struct plan_queue {
+	uint16_t qid;
+	enum plan_rate_unit unit;
+	uint64_t rate_as_written;    /* in unit */
+	bool bits_truncated;         /* bit/s not a multiple of 8 */
+	bool dedicated;              /* ",dedicated" */
+	struct pacing_shaper shaper; /* rte_tm-style, bytes/s or pkt/s */
+};
+
+/*
+ * A capability set: a profile of the device model, read through its API
+ * (mlx5_emu.h) so that its values are written once, in the model.
+ */
+struct plan_caps {
+	char name[16];
+	uint32_t line_rate_mbps;
+	struct pacing_caps caps; /* as the PMD plans with them */
+	/* The NIC scheduling hierarchy: a queue's committed rate is a share
+	 * of its queue group, its pacing entry the peak alone. */
+	bool sched;
+};
 
 /* The outcome for one queue. */
 struct plan_row {
@@ -40,11 +77,62 @@ static const char *const example_args[] = {
 	"8:500k", "9:150G", "10:10M,cir=5M", "11:1G,adjust=24",
 };
 
+/*
+ * The capabilities of profile @p name as the PMD reads and plans with
+ * them (mlx5_tm_pacing.c): index 0 of the rate table means "unlimited",
+ * so a table of N has N - 1 usable entries; with the NIC scheduling
+ * hierarchy committed rates become shares of queue groups.
+ */
+static int
+plan_caps_of(const char *name, struct plan_caps *pc)
+{
+	struct mlx5_emu_config cfg;
+	struct mlx5_emu_caps c;
+
+	if (mlx5_emu_config_init(&cfg, name) != 0 ||
+	    mlx5_emu_config_caps(&cfg, &c) != 0)
+		return -ENODEV;
+	memset(pc, 0, sizeof(*pc));
+	snprintf(pc->name, sizeof(pc->name), "%s", c.profile);
+	pc->line_rate_mbps = c.line_rate_mbps;
+	pc->caps.packet_pacing = c.packet_pacing && c.packet_pacing_uid;
+	pc->caps.burst_bound = c.pp_burst_bound;
+	pc->caps.typical_size = c.pp_typical_size;
+	pc->caps.wqe_rate = c.wqe_rate_pp;
+	pc->caps.min_rate_kbps = c.pp_min_rate_kbps;
+	pc->caps.max_rate_kbps = c.pp_max_rate_kbps;
+	pc->caps.table_size = pc->caps.packet_pacing &&
+			      c.pp_table_size > 0 ? c.pp_table_size - 1u : 0;
+	pc->sched = c.sched.nic_sq_scheduling && c.sched.nic_bw_share &&
+		    c.sched.nic_rate_limit && c.sched.max_tsar_bw_share > 0;
+	return 0;
+}
+
+static void
+quiet_log(int level __attribute__((unused)),
+	  const char *msg __attribute__((unused)))
+{
+}
+
+/* "cx5, cx6dx, cx7": the device model's profiles. */
+static void
+profile_list(char *buf, size_t len)
+{
+	const char *const *n;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (n = mlx5_emu_profile_names; *n != NULL && off < len; n++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+					off ? ", " : "", *n);
+}
+
 static void
 usage(FILE *f, const char *prog)
 {
-	const struct plan_caps *c;
+	char profiles[64];
 
+	profile_list(profiles, sizeof(profiles));
 	fprintf(f,
 "Usage: %s [OPTIONS] [QUEUE:SPEC ...]\n"
 "\n"
@@ -54,11 +142,14 @@ usage(FILE *f, const char *prog)
 "message the PMD gives. No device and no DPDK needed.\n"
 "\n"
 "SPEC: RATE[,burst=SIZE][,cir=RATE][,adjust=N][,dedicated]\n"
-"  RATE        bit/s, suffix k M G T (x1000): 1.5G, 100M, 2500k\n"
+"  RATE        bit/s, suffix k M G T (x1000): 1.5G, 100M, 2500k;\n"
+"              or peak=RATE (the same)\n"
 "  Bps=N       bytes/s (the rte_tm unit), exact: Bps=125000124\n"
 "  pps=N       packets/s, packet mode (WQE-rate pacing): pps=2M\n"
-"  burst=SIZE  peak bucket: bytes (packets with pps=), suffix K M G\n"
-"              (x1024); 0 or absent = device default\n"
+"  burst=SIZE  peak bucket: bytes, suffix K M G T (x1024); with pps=\n"
+"              packets, given to the device as WQEs (one per packet);\n"
+"              0 or absent = the port default (--burst-bound, bytes; not\n"
+"              in packet mode) or the device default\n"
 "  cir=RATE    committed rate, bit/s: with the NIC scheduling hierarchy\n"
 "              (cx6dx, cx7) a share of the queue's group, not a pacing\n"
 "              entry (the entry is the peak alone; the share is not\n"
@@ -81,18 +172,21 @@ usage(FILE *f, const char *prog)
 "  --help              this text\n"
 "\n"
 "Without QUEUE:SPEC arguments an example plan is shown.\n"
-"Capability sets (assumed values, those of the device model):",
-		prog);
-	for (c = plan_caps_sets; c->name != NULL; c++)
-		fprintf(f, " %s", c->name);
-	fprintf(f, "\nExit status: 0 when the plan was computed (refusals "
-		"included), 2 on a usage error.\n");
+"Capability sets: the device model's profiles (%s), read from\n"
+"the model; assumed values, not read from adapters.\n"
+"Exit status: 0 when the plan was computed (refusals included), 2 on a\n"
+"usage error.\n",
+		prog, profiles);
 }
 
 static void
 print_caps(const struct plan_caps *pc, const struct pacing_caps *c)
 {
-	printf("%-6s %s\n", pc->name, pc->description);
+	printf("%-6s line %" PRIu32 " Gbit/s, %" PRIu32 " usable pacing "
+	       "entries, %s, %s\n", pc->name, pc->line_rate_mbps / 1000,
+	       c->table_size, c->wqe_rate ? "WQE-rate pacing" :
+	       "no WQE-rate pacing", pc->sched ? "NIC scheduling hierarchy" :
+	       "no NIC scheduling hierarchy");
 	printf("       packet pacing %s, rate %" PRIu32 "..%" PRIu32
 	       " kbps, %" PRIu32 " entries, burst bound %s, typical size "
 	       "%s, WQE rate %s\n", c->packet_pacing ? "yes" : "no",
@@ -260,15 +354,101 @@ print_entries(const struct pacing_table *t, const struct plan_row *rows,
 static int
 parse_u32(const char *opt, const char *s, uint32_t *v)
 {
-	char err[128];
+	char err[PLAN_ERR_LEN];
 	uint64_t x;
 
-	if (plan_parse_number(s, false, &x, err, sizeof(err)) != 0 ||
-	    x > UINT32_MAX) {
-		fprintf(stderr, "mlx5-tm-plan: %s: bad value \"%s\"\n", opt, s);
+	if (qspec_number(s, QSPEC_DECIMAL, opt, &x, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mlx5-tm-plan: %s\n", err);
+		return -1;
+	}
+	if (x > UINT32_MAX) {
+		fprintf(stderr, "mlx5-tm-plan: bad %s '%s': allowed 0..%" PRIu32
+			"\n", opt, s, UINT32_MAX);
 		return -1;
 	}
 	*v = (uint32_t)x;
+	return 0;
+}
+
+/* "Q:SPEC" into @p q. */
+static int
+parse_queue(const char *spec, struct plan_queue *q)
+{
+	static const struct qspec_syntax syn = { .keys = PLAN_KEYS };
+	char buf[256], err[PLAN_ERR_LEN], *head, *items;
+	struct qspec sp;
+
+	memset(q, 0, sizeof(*q));
+	if (qspec_split(spec, buf, sizeof(buf), &head, &items, err,
+			sizeof(err)) != 0 ||
+	    qspec_queue(spec, head, UINT16_MAX, &q->qid, err,
+			sizeof(err)) != 0 ||
+	    qspec_items(spec, items, &syn, &sp, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mlx5-tm-plan: %s\n", err);
+		return -1;
+	}
+	if (sp.rate_key == 0) {
+		fprintf(stderr, "mlx5-tm-plan: bad spec '%s': no rate (a bare "
+			"rate in bit/s first, or peak=, Bps=, pps=)\n", spec);
+		return -1;
+	}
+	q->rate_as_written = sp.rate;
+	q->dedicated = (sp.given & QSPEC_DEDICATED) != 0;
+	q->shaper.peak_size = sp.burst;
+	q->shaper.committed_rate = sp.cir / 8;
+	q->shaper.pkt_length_adjust = sp.adjust;
+	switch (sp.rate_key) {
+	case QSPEC_BPS:
+		q->unit = PLAN_RATE_BYTES;
+		q->shaper.peak_rate = sp.rate;
+		break;
+	case QSPEC_PPS:
+		q->unit = PLAN_RATE_PACKETS;
+		q->shaper.peak_rate = sp.rate;
+		q->shaper.packet_mode = true;
+		break;
+	default:
+		q->unit = PLAN_RATE_BITS;
+		q->shaper.peak_rate = sp.rate / 8;
+		q->bits_truncated = sp.rate % 8 != 0;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The pacing context of @p sh as the PMD makes it (mlx5_tm_pacing_convert
+ * in drivers/net/mlx5_tm/mlx5_tm_pacing.c): in packet mode the bucket is
+ * a number of WQEs (one per packet), not converted to bytes, and the
+ * port's tx_burst_bound, in bytes, is not used.
+ */
+static int
+plan_convert(const struct pacing_shaper *sh, const struct pacing_caps *caps,
+	     const struct pacing_defaults *def, struct pacing_result *res,
+	     struct pacing_error *err)
+{
+	struct pacing_defaults d = *def;
+	struct pacing_shaper s = *sh;
+	int ret;
+
+	if (!s.packet_mode)
+		return pacing_shaper_to_ctx(&s, caps, &d, res, err);
+	s.peak_size = 0;
+	d.burst_bound = 0;
+	ret = pacing_shaper_to_ctx(&s, caps, &d, res, err);
+	if (ret != 0 || sh->peak_size == 0)
+		return ret;
+	if (!caps->burst_bound)
+		return pacing_error_set(err, PACING_FIELD_PEAK_SIZE, -ENOTSUP,
+			"peak size %" PRIu64 " packets: the device does not "
+			"support a burst bound; allowed 0 (device default)",
+			sh->peak_size);
+	if (sh->peak_size > UINT32_MAX)
+		return pacing_error_set(err, PACING_FIELD_PEAK_SIZE, -EINVAL,
+			"peak size %" PRIu64 " packets exceeds the 32-bit "
+			"burst_upper_bound; allowed 0..4294967295 packets",
+			sh->peak_size);
+	res->ctx.burst_upper_bound = (uint32_t)sh->peak_size;
 	return 0;
 }
 
@@ -289,7 +469,8 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct plan_caps *pc = plan_caps_find("cx6dx");
+	const char *const *name;
+	struct plan_caps pc;
 	struct pacing_defaults def = { 0 };
 	struct pacing_caps caps;
 	struct pacing_table *table;
@@ -301,14 +482,19 @@ main(int argc, char **argv)
 	size_t nb, i, j;
 	int opt, ret = 0;
 
+	/* The model words its refusals; the tool words its own. */
+	mlx5_emu_set_log(quiet_log);
+	if (plan_caps_of("cx6dx", &pc) != 0)
+		return 2;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_CAPS:
-			pc = plan_caps_find(optarg);
-			if (pc == NULL) {
-				fprintf(stderr, "mlx5-tm-plan: unknown "
-					"capability set \"%s\" (cx5, cx6dx, "
-					"cx7)\n", optarg);
+			if (plan_caps_of(optarg, &pc) != 0) {
+				char profiles[64];
+
+				profile_list(profiles, sizeof(profiles));
+				fprintf(stderr, "mlx5-tm-plan: bad --caps '%s':"
+					" allowed %s\n", optarg, profiles);
 				return 2;
 			}
 			break;
@@ -339,11 +525,14 @@ main(int argc, char **argv)
 			incremental = true;
 			break;
 		case OPT_LIST:
-			printf("Capability sets (ASSUMED values: those of the "
-			       "device model's profiles, not read from "
-			       "hardware):\n");
-			for (pc = plan_caps_sets; pc->name != NULL; pc++)
-				print_caps(pc, &pc->caps);
+			printf("Capability sets (ASSUMED values: the device "
+			       "model's profiles, not read from hardware):\n");
+			for (name = mlx5_emu_profile_names; *name != NULL;
+			     name++) {
+				if (plan_caps_of(*name, &pc) != 0)
+					return 2;
+				print_caps(&pc, &pc.caps);
+			}
 			return 0;
 		case 'h':
 		case OPT_HELP:
@@ -354,7 +543,7 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
-	caps = pc->caps;
+	caps = pc.caps;
 	if (has_table_size)
 		caps.table_size = table_size;
 	if (optind < argc) {
@@ -380,11 +569,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	for (i = 0; i < nb; i++) {
-		char perr[160];
-
-		if (plan_parse_queue(specs[i], &rows[i].q, perr,
-				     sizeof(perr)) != 0) {
-			fprintf(stderr, "mlx5-tm-plan: %s\n", perr);
+		if (parse_queue(specs[i], &rows[i].q) != 0) {
 			free(rows);
 			return 2;
 		}
@@ -401,14 +586,14 @@ main(int argc, char **argv)
 	if (example) {
 		printf("Example plan (give QUEUE:SPEC arguments for your own; "
 		       "--help). Equivalent to:\n  mlx5-tm-plan --caps %s "
-		       "--typical %" PRIu32 " --tolerance %" PRIu32, pc->name,
+		       "--typical %" PRIu32 " --tolerance %" PRIu32, pc.name,
 		       def.typical_pkt_sz, tolerance);
 		for (i = 0; i < nb; i++)
 			printf(" %s", specs[i]);
 		printf("\n\n");
 	}
 	printf("Capability set (assumed values):\n");
-	print_caps(pc, &caps);
+	print_caps(&pc, &caps);
 	printf("Defaults: tx_burst_bound %" PRIu32 ", tx_typical_pkt_sz %"
 	       PRIu32 " (0 = device default), tolerance %" PRIu32 " ppm, %s"
 	       "\n", def.burst_bound, def.typical_pkt_sz, tolerance,
@@ -426,7 +611,7 @@ main(int argc, char **argv)
 		struct pacing_shaper *sh = &rows[i].q.shaper;
 
 		/* As the PMD: the pacing entry is made from the peak alone. */
-		if (pc->sched && sh->committed_rate != 0 &&
+		if (pc.sched && sh->committed_rate != 0 &&
 		    (sh->packet_mode || sh->committed_rate > sh->peak_rate)) {
 			rows[i].ret = pacing_error_set(&rows[i].err,
 				PACING_FIELD_COMMITTED_RATE, -EINVAL,
@@ -437,12 +622,12 @@ main(int argc, char **argv)
 				sh->packet_mode ? "packets/s" : "bytes/s");
 			continue;
 		}
-		if (pc->sched && sh->committed_rate != 0) {
+		if (pc.sched && sh->committed_rate != 0) {
 			rows[i].committed = sh->committed_rate;
 			sh->committed_rate = 0;
 		}
-		rows[i].ret = pacing_shaper_to_ctx(sh, &caps, &def,
-						   &rows[i].res, &rows[i].err);
+		rows[i].ret = plan_convert(sh, &caps, &def, &rows[i].res,
+					   &rows[i].err);
 	}
 	for (i = 0; ret == 0 && i < nb; i++) {
 		struct plan_row *r = &rows[i];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pace_plan.h"
+#include "queue_spec.h"
 
 #define NS_PER_S 1000000000ULL
 
@@ -75,8 +76,9 @@ pace_usage(FILE *out, const char *prog)
 "\n"
 "Traffic:\n"
 "  --pkt-size N|A..B  frame size, bytes without FCS, %d..%d (default\n"
-"                     1500); a range A..B spreads sizes evenly over it;\n"
-"                     above 1514 the port's MTU is raised to fit\n"
+"                     1500); a range A..B sends every size from A to B\n"
+"                     in turn; above 1514 the port's MTU is raised to\n"
+"                     fit the largest\n"
 "  --txd N            Tx descriptors per queue (default 1024)\n"
 "  --tx-burst N       packets per rte_eth_tx_burst call (default 32)\n"
 "  --port N           port to use (default: the first port)\n"
@@ -122,58 +124,11 @@ pace_usage(FILE *out, const char *prog)
 "queue's ring are left out of its average.\n"
 "\n"
 "Exit status: 0 every queue and group within tolerance, 1 one is not,\n"
-"2 a usage error, 3 the port refused the plan (or to start), 4 a live\n"
-"change was refused, 5 out of memory; each but 0 says why.\n",
+"2 a usage error (EAL's arguments included), 3 the port cannot carry out\n"
+"the plan (no such port, a queue or frame size it does not have, the\n"
+"rte_tm hierarchy refused, configure or start failed), 4 a live change\n"
+"was refused, 5 out of memory; each but 0 says why.\n",
 		prog, PACE_MIN_PKT_SIZE, PACE_MAX_PKT_SIZE);
-}
-
-/* Number with an optional fractional part and a multiplier suffix. */
-static int
-parse_scaled(const char *s, const char *suffixes, const double *mult,
-	     double *out)
-{
-	char *end;
-	double v;
-	const char *p;
-
-	if (s == NULL || *s == '\0')
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno != 0 || end == s || v < 0 || !isfinite(v))
-		return -EINVAL;
-	if (*end != '\0') {
-		p = strchr(suffixes, *end);
-		if (p == NULL || end[1] != '\0')
-			return -EINVAL;
-		v *= mult[p - suffixes];
-	}
-	*out = v;
-	return 0;
-}
-
-int
-pace_parse_rate(const char *s, uint64_t *out)
-{
-	static const double mult[] = { 1e3, 1e3, 1e6, 1e9, 1e9 };
-	double v;
-
-	if (parse_scaled(s, "kKMGg", mult, &v) < 0 || v > 1e15)
-		return -EINVAL;
-	*out = (uint64_t)llround(v);
-	return 0;
-}
-
-int
-pace_parse_size(const char *s, uint64_t *out)
-{
-	static const double mult[] = { 1024, 1024, 1048576, 1073741824.0 };
-	double v;
-
-	if (parse_scaled(s, "kKMG", mult, &v) < 0 || v > 1e12)
-		return -EINVAL;
-	*out = (uint64_t)llround(v);
-	return 0;
 }
 
 int
@@ -221,213 +176,63 @@ pace_fmt_si(char *buf, size_t len, double v)
 	return buf;
 }
 
-/* "N" or "A..B", within the frame size limits. */
-static int
-parse_size_range(const char *s, uint16_t *min, uint16_t *max)
-{
-	char *end;
-	unsigned long a, b;
-
-	errno = 0;
-	a = strtoul(s, &end, 10);
-	if (errno != 0 || end == s)
-		return -EINVAL;
-	if (strncmp(end, "..", 2) == 0) {
-		const char *t = end + 2;
-
-		b = strtoul(t, &end, 10);
-		if (errno != 0 || end == t)
-			return -EINVAL;
-	} else {
-		b = a;
-	}
-	if (*end != '\0' || a > b || a < PACE_MIN_PKT_SIZE ||
-	    b > PACE_MAX_PKT_SIZE)
-		return -EINVAL;
-	*min = (uint16_t)a;
-	*max = (uint16_t)b;
-	return 0;
-}
-
 static void
 bad(const char *what, const char *arg, const char *why)
 {
 	fprintf(stderr, "tm-pace: bad %s '%s': %s\n", what, arg, why);
 }
 
-static char *
-trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
 
 /* Keys of a SPEC; each kind of line allows some of them. */
-enum spec_key {
-	KEY_PEAK = 1 << 0,
-	KEY_PPS = 1 << 1,
-	KEY_BURST = 1 << 2,
-	KEY_SIZE = 1 << 3,
-	KEY_CIR = 1 << 4,
-	KEY_WEIGHT = 1 << 5,
-	KEY_GROUP = 1 << 6,
-	KEY_PARENT = 1 << 7,
-};
+#define QUEUE_KEYS (QSPEC_PEAK | QSPEC_PPS | QSPEC_BURST | QSPEC_SIZE | \
+		    QSPEC_CIR | QSPEC_WEIGHT | QSPEC_GROUP)
+#define QUEUE_CHANGE_KEYS (QUEUE_KEYS & ~QSPEC_SIZE)
+#define GROUP_KEYS (QSPEC_PEAK | QSPEC_CIR | QSPEC_WEIGHT | QSPEC_PARENT)
+#define GROUP_CHANGE_KEYS (QSPEC_PEAK | QSPEC_CIR | QSPEC_WEIGHT)
 
-static const char *const key_names[] = {
-	"peak", "pps", "burst", "size", "cir", "weight", "group", "parent",
-};
-#define NB_KEYS (sizeof(key_names) / sizeof(key_names[0]))
+/* Long enough for a message quoting a 255-character spec. */
+#define ERR_LEN 640
 
-#define QUEUE_KEYS (KEY_PEAK | KEY_PPS | KEY_BURST | KEY_SIZE | KEY_CIR | \
-		    KEY_WEIGHT | KEY_GROUP)
-#define QUEUE_CHANGE_KEYS (QUEUE_KEYS & ~KEY_SIZE)
-#define GROUP_KEYS (KEY_PEAK | KEY_CIR | KEY_WEIGHT | KEY_PARENT)
-#define GROUP_CHANGE_KEYS (KEY_PEAK | KEY_CIR | KEY_WEIGHT)
-
-/* What one SPEC said. */
-struct spec {
-	unsigned int given;          /* enum spec_key bits */
-	struct pace_shaper shaper;
-	uint32_t weight;
-	char group[PACE_GROUP_NAME_LEN]; /* group= or parent= */
-	uint16_t size_min;
-	uint16_t size_max;
-};
-
+/*
+ * The items of @p arg (cut up in place) into @p sp, and its shaper as the
+ * plan keeps it into @p sh.
+ */
 static int
-parse_name(const char *s, char *out)
+parse_items(const char *arg, char *items, unsigned int keys,
+	    struct qspec *sp, struct pace_shaper *sh)
 {
-	size_t i, n = strlen(s);
+	const struct qspec_syntax syn = {
+		.keys = keys,
+		.frame_min = PACE_MIN_PKT_SIZE,
+		.frame_max = PACE_MAX_PKT_SIZE,
+	};
+	char err[ERR_LEN];
 
-	if (n == 0 || n >= PACE_GROUP_NAME_LEN ||
-	    !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+	if (qspec_items(arg, items, &syn, sp, err, sizeof(err)) < 0) {
+		fprintf(stderr, "tm-pace: %s\n", err);
 		return -EINVAL;
-	for (i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_' &&
-		    s[i] != '-')
-			return -EINVAL;
-	memcpy(out, s, n + 1);
-	return 0;
-}
-
-static void
-allowed_keys(unsigned int allowed, char *buf, size_t len)
-{
-	size_t off = 0;
-	unsigned int k;
-
-	buf[0] = '\0';
-	for (k = 0; k < NB_KEYS; k++)
-		if (allowed & (1u << k))
-			off += snprintf(buf + off, len - off, "%s%s",
-					off ? ", " : "", key_names[k]);
-}
-
-/* "k=v,k=v" (cut up in place) into @p sp; @p arg is quoted in messages. */
-static int
-parse_items(const char *arg, char *items, unsigned int allowed,
-	    struct spec *sp)
-{
-	char *item, *save = NULL, *end;
-	char known[96];
-	unsigned int k;
-	unsigned long w;
-
-	memset(sp, 0, sizeof(*sp));
-	allowed_keys(allowed, known, sizeof(known));
-	for (item = strtok_r(items, ",", &save); item != NULL;
-	     item = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(item, '=');
-		const char *val;
-
-		if (eq == NULL) {
-			bad("spec", arg, "items are key=value");
-			return -EINVAL;
-		}
-		*eq = '\0';
-		val = eq + 1;
-		for (k = 0; k < NB_KEYS; k++)
-			if (strcmp(item, key_names[k]) == 0)
-				break;
-		if (k == NB_KEYS || !(allowed & (1u << k))) {
-			fprintf(stderr, "tm-pace: bad key '%s' in '%s': known "
-				"keys here: %s\n", item, arg, known);
-			return -EINVAL;
-		}
-		if (sp->given & (1u << k) ||
-		    ((1u << k) & (KEY_PEAK | KEY_PPS) &&
-		     sp->given & (KEY_PEAK | KEY_PPS))) {
-			bad("spec", arg, "a key given twice, or both peak= "
-			    "and pps=");
-			return -EINVAL;
-		}
-		sp->given |= 1u << k;
-		switch (1u << k) {
-		case KEY_PEAK:
-		case KEY_PPS:
-			if (pace_parse_rate(val, &sp->shaper.rate) < 0 ||
-			    sp->shaper.rate == 0) {
-				bad("rate", arg,
-				    "expected a positive number with K/M/G");
-				return -EINVAL;
-			}
-			sp->shaper.packet_mode = (1u << k) == KEY_PPS;
-			break;
-		case KEY_BURST:
-			if (pace_parse_size(val, &sp->shaper.burst) < 0) {
-				bad("burst", arg, "expected a size with K/M");
-				return -EINVAL;
-			}
-			break;
-		case KEY_SIZE:
-			if (parse_size_range(val, &sp->size_min,
-					     &sp->size_max) < 0) {
-				bad("size", arg, "expected N or A..B within "
-				    "60..9000");
-				return -EINVAL;
-			}
-			break;
-		case KEY_CIR:
-			if (pace_parse_rate(val, &sp->shaper.committed) < 0 ||
-			    sp->shaper.committed == 0) {
-				bad("committed rate (cir=)", arg, "expected "
-				    "a positive number of bits/s with K/M/G");
-				return -EINVAL;
-			}
-			break;
-		case KEY_WEIGHT:
-			errno = 0;
-			w = strtoul(val, &end, 10);
-			if (errno != 0 || end == val || *end != '\0' ||
-			    w < 1 || w > UINT16_MAX) {
-				bad("weight", arg, "expected 1..65535");
-				return -EINVAL;
-			}
-			sp->weight = (uint32_t)w;
-			break;
-		default: /* KEY_GROUP, KEY_PARENT */
-			if (parse_name(val, sp->group) < 0) {
-				bad("group name", arg, "a letter or _, then "
-				    "letters, digits, _ or -; at most 15");
-				return -EINVAL;
-			}
-			break;
-		}
 	}
-	if (sp->given & KEY_CIR) {
-		if (!(sp->given & KEY_PEAK)) {
+	if (sp->rate_key != 0 && sp->rate == 0) {
+		bad("rate", arg, "expected a positive number with k/M/G");
+		return -EINVAL;
+	}
+	memset(sh, 0, sizeof(*sh));
+	sh->packet_mode = sp->rate_key == QSPEC_PPS;
+	sh->rate = sp->rate;
+	sh->burst = sp->burst;
+	sh->committed = sp->cir;
+	if (sp->given & QSPEC_CIR) {
+		if (sp->cir == 0) {
+			bad("committed rate (cir=)", arg, "expected a positive "
+			    "number of bits/s with k/M/G");
+			return -EINVAL;
+		}
+		if (!(sp->given & QSPEC_PEAK)) {
 			bad("spec", arg, "a committed rate (cir=) needs a peak "
 			    "rate (peak=), its ceiling, in bits/s");
 			return -EINVAL;
 		}
-		if (sp->shaper.committed > sp->shaper.rate) {
+		if (sp->cir > sp->rate) {
 			bad("spec", arg, "the committed rate (cir=) is above "
 			    "the peak rate (peak=)");
 			return -EINVAL;
@@ -436,46 +241,38 @@ parse_items(const char *arg, char *items, unsigned int allowed,
 	return 0;
 }
 
-/* "HEAD:k=v,..." : @p head gets what is before the first ':'. */
+/* "HEAD:k=v,..." : @p head and @p items point into @p buf. */
 static int
-split_head(const char *arg, char *buf, size_t len, char **rest)
+split_head(const char *arg, char *buf, size_t len, char **head,
+	   char **items)
 {
-	char *colon;
+	char err[ERR_LEN];
 
-	if (strlen(arg) >= len) {
-		bad("spec", arg, "too long");
+	if (qspec_split(arg, buf, len, head, items, err, sizeof(err)) < 0) {
+		fprintf(stderr, "tm-pace: %s\n", err);
 		return -EINVAL;
 	}
-	strcpy(buf, arg);
-	colon = strchr(buf, ':');
-	if (colon == NULL)
-		return -EINVAL;
-	*colon = '\0';
-	*rest = colon + 1;
 	return 0;
 }
 
 static int
 parse_queue_number(const char *arg, const char *s, uint16_t *queue)
 {
-	char *end;
-	unsigned long q;
+	char err[ERR_LEN];
 
-	errno = 0;
-	q = strtoul(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || q >= PACE_MAX_QUEUES) {
-		bad("queue number", arg, "expected 0..63");
+	if (qspec_queue(arg, s, PACE_MAX_QUEUES - 1, queue, err,
+			sizeof(err)) < 0) {
+		fprintf(stderr, "tm-pace: %s\n", err);
 		return -EINVAL;
 	}
-	*queue = (uint16_t)q;
 	return 0;
 }
 
 static void
-place_from_spec(struct pace_place *pl, const struct spec *sp)
+place_from_spec(struct pace_place *pl, const struct qspec *sp)
 {
 	pl->group = PACE_GROUP_ROOT;
-	pl->weight = sp->given & KEY_WEIGHT ? sp->weight : 1;
+	pl->weight = sp->given & QSPEC_WEIGHT ? sp->weight : 1;
 	snprintf(pl->group_name, sizeof(pl->group_name), "%s", sp->group);
 }
 
@@ -483,24 +280,20 @@ static int
 add_queue(struct pace_options *opt, const char *arg)
 {
 	struct pace_queue_plan qp = { 0 };
-	struct spec sp;
-	char buf[256], *rest;
+	struct qspec sp;
+	char buf[256], *head, *items;
 	unsigned int i;
 
-	if (split_head(arg, buf, sizeof(buf), &rest) < 0) {
-		bad("queue spec", arg, "expected Q:peak=RATE or Q:pps=RATE");
+	if (split_head(arg, buf, sizeof(buf), &head, &items) < 0 ||
+	    parse_queue_number(arg, head, &qp.queue) < 0 ||
+	    parse_items(arg, items, QUEUE_KEYS, &sp, &qp.shaper) < 0)
 		return -EINVAL;
-	}
-	if (parse_queue_number(arg, buf, &qp.queue) < 0 ||
-	    parse_items(arg, rest, QUEUE_KEYS, &sp) < 0)
-		return -EINVAL;
-	if (!(sp.given & (KEY_PEAK | KEY_PPS)) &&
-	    (!(sp.given & KEY_GROUP) || sp.given & KEY_BURST)) {
+	if (!(sp.given & (QSPEC_PEAK | QSPEC_PPS)) &&
+	    (!(sp.given & QSPEC_GROUP) || sp.given & QSPEC_BURST)) {
 		bad("queue spec", arg, "no peak= or pps= rate (only a queue "
 		    "in a group= may go without a shaper of its own)");
 		return -EINVAL;
 	}
-	qp.shaper = sp.shaper;
 	qp.size_min = sp.size_min;
 	qp.size_max = sp.size_max;
 	place_from_spec(&qp.place, &sp);
@@ -523,8 +316,8 @@ static int
 add_group(struct pace_options *opt, const char *arg)
 {
 	struct pace_group_plan *g;
-	struct spec sp;
-	char buf[256], *rest;
+	struct qspec sp;
+	char buf[256], *head, *items;
 
 	if (opt->nb_groups == PACE_MAX_GROUPS) {
 		bad("group", arg, "too many groups (16 at most)");
@@ -532,8 +325,9 @@ add_group(struct pace_options *opt, const char *arg)
 	}
 	g = &opt->groups[opt->nb_groups];
 	memset(g, 0, sizeof(*g));
-	if (split_head(arg, buf, sizeof(buf), &rest) < 0 ||
-	    parse_name(trim(buf), g->name) < 0) {
+	if (split_head(arg, buf, sizeof(buf), &head, &items) < 0)
+		return -EINVAL;
+	if (qspec_name(head, g->name) < 0) {
 		bad("group", arg, "expected NAME:peak=RATE,weight=N,...; "
 		    "NAME a letter or _, then letters, digits, _ or -");
 		return -EINVAL;
@@ -542,9 +336,8 @@ add_group(struct pace_options *opt, const char *arg)
 		bad("group", arg, "group defined twice");
 		return -EINVAL;
 	}
-	if (parse_items(arg, rest, GROUP_KEYS, &sp) < 0)
+	if (parse_items(arg, items, GROUP_KEYS, &sp, &g->shaper) < 0)
 		return -EINVAL;
-	g->shaper = sp.shaper;
 	place_from_spec(&g->place, &sp);
 	opt->nb_groups++;
 	return 0;
@@ -555,8 +348,8 @@ static int
 add_change(struct pace_options *opt, const char *arg)
 {
 	struct pace_change *ch;
-	struct spec sp;
-	char tbuf[32], buf[256], *rest;
+	struct qspec sp;
+	char tbuf[32], buf[256], *head, *items;
 	const char *colon = strchr(arg, ':');
 	const char *what;
 	size_t tlen;
@@ -590,37 +383,38 @@ add_change(struct pace_options *opt, const char *arg)
 		while (isspace((unsigned char)*what))
 			what++;
 	}
-	if (*what == '\0' || split_head(what, buf, sizeof(buf), &rest) < 0) {
+	if (*what == '\0' || strchr(what, ':') == NULL) {
 		bad("change", arg, "expected T:queue Q:SPEC or T:group "
 		    "NAME:SPEC in one argument (quote it: --at '5s:queue "
 		    "2:peak=200M', or write --at 5s:2:peak=200M)");
 		return -EINVAL;
 	}
+	if (split_head(what, buf, sizeof(buf), &head, &items) < 0)
+		return -EINVAL;
 	if (ch->is_group) {
-		if (parse_name(trim(buf), ch->group_name) < 0) {
+		if (qspec_name(head, ch->group_name) < 0) {
 			bad("change", arg, "expected a group name after "
 			    "'group'");
 			return -EINVAL;
 		}
-	} else if (parse_queue_number(arg, buf, &ch->queue) < 0) {
+	} else if (parse_queue_number(arg, head, &ch->queue) < 0) {
 		return -EINVAL;
 	}
-	if (parse_items(arg, rest, ch->is_group ? GROUP_CHANGE_KEYS :
-			QUEUE_CHANGE_KEYS, &sp) < 0)
+	if (parse_items(arg, items, ch->is_group ? GROUP_CHANGE_KEYS :
+			QUEUE_CHANGE_KEYS, &sp, &ch->shaper) < 0)
 		return -EINVAL;
-	if (sp.given & (KEY_PEAK | KEY_PPS | KEY_CIR))
+	if (sp.given & (QSPEC_PEAK | QSPEC_PPS | QSPEC_CIR))
 		ch->what |= PACE_SET_SHAPER;
-	if (sp.given & KEY_WEIGHT)
+	if (sp.given & QSPEC_WEIGHT)
 		ch->what |= PACE_SET_WEIGHT;
-	if (sp.given & KEY_GROUP)
+	if (sp.given & QSPEC_GROUP)
 		ch->what |= PACE_SET_GROUP;
-	if (ch->what == 0 || (!ch->is_group && sp.given & KEY_BURST &&
+	if (ch->what == 0 || (!ch->is_group && sp.given & QSPEC_BURST &&
 			      !(ch->what & PACE_SET_SHAPER))) {
 		bad("change", arg, "nothing to change: give a new shaper "
 		    "(peak=, pps=), weight= or group=");
 		return -EINVAL;
 	}
-	ch->shaper = sp.shaper;
 	ch->weight = sp.weight;
 	snprintf(ch->new_group_name, sizeof(ch->new_group_name), "%s",
 		 sp.group);
@@ -648,23 +442,23 @@ read_plan_file(struct pace_options *opt, const char *path)
 		lineno++;
 		if (hash != NULL)
 			*hash = '\0';
-		s = trim(line);
+		s = qspec_trim(line);
 		if (*s == '\0')
 			continue;
 		if (strncmp(s, "--queue", 7) == 0)
-			s = trim(s + 7);
+			s = qspec_trim(s + 7);
 		else if (strncmp(s, "queue", 5) == 0)
-			s = trim(s + 5);
+			s = qspec_trim(s + 5);
 		if (strncmp(s, "--group", 7) == 0)
-			ret = add_group(opt, trim(s + 7));
+			ret = add_group(opt, qspec_trim(s + 7));
 		else if (strncmp(s, "group", 5) == 0 &&
 			 isspace((unsigned char)s[5]))
-			ret = add_group(opt, trim(s + 5));
+			ret = add_group(opt, qspec_trim(s + 5));
 		else if (strncmp(s, "--at", 4) == 0)
-			ret = add_change(opt, trim(s + 4));
+			ret = add_change(opt, qspec_trim(s + 4));
 		else if (strncmp(s, "at", 2) == 0 &&
 			 isspace((unsigned char)s[2]))
-			ret = add_change(opt, trim(s + 2));
+			ret = add_change(opt, qspec_trim(s + 2));
 		else
 			ret = add_queue(opt, s);
 		if (ret < 0)
@@ -929,6 +723,7 @@ pace_options_parse(struct pace_options *opt, int argc, char **argv)
 {
 	const char *prog = argc > 0 ? argv[0] : "dpdk-tm-pace";
 	bool settle_given = false, levels_given = false;
+	char err[ERR_LEN];
 	unsigned long v;
 	double d;
 	char *end;
@@ -976,10 +771,11 @@ pace_options_parse(struct pace_options *opt, int argc, char **argv)
 			levels_given = true;
 			break;
 		case OPT_PKT_SIZE:
-			if (parse_size_range(optarg, &opt->size_min,
-					     &opt->size_max) < 0) {
-				bad("--pkt-size", optarg,
-				    "expected N or A..B within 60..9000");
+			if (qspec_range(optarg, PACE_MIN_PKT_SIZE,
+					PACE_MAX_PKT_SIZE, "--pkt-size",
+					&opt->size_min, &opt->size_max, err,
+					sizeof(err)) < 0) {
+				fprintf(stderr, "tm-pace: %s\n", err);
 				return -EINVAL;
 			}
 			break;

@@ -15,10 +15,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "queue_spec.h"
+
 #define PACE_MAX_QUEUES 64
 #define PACE_MAX_CHANGES 64
 #define PACE_MAX_GROUPS 16
-#define PACE_GROUP_NAME_LEN 16
+#define PACE_GROUP_NAME_LEN QSPEC_NAME_LEN
 /** Group index of a queue or group directly under the root. */
 #define PACE_GROUP_ROOT (-1)
 #define PACE_MIN_PKT_SIZE 60
@@ -121,9 +123,6 @@ int pace_options_parse(struct pace_options *opt, int argc, char **argv);
 /** Print the usage text on @p out. */
 void pace_usage(FILE *out, const char *prog);
 
-/** Parse "1.5G", "200M", "10000": bits/s or packets/s, SI multipliers. */
-int pace_parse_rate(const char *s, uint64_t *out);
-
 /**
  * A rate in bits/s as rte_tm takes it, in bytes/s: rounded down, so that
  * a shaper never allows more than the plan asked.
@@ -133,9 +132,6 @@ pace_bytes_per_s(uint64_t bits_per_s)
 {
 	return bits_per_s / 8;
 }
-
-/** Parse "64K", "1M", "1500": bytes, binary multipliers. */
-int pace_parse_size(const char *s, uint64_t *out);
 
 /** Parse "10s", "500ms", "250us", "1m", "2.5" (seconds) into ns. */
 int pace_parse_duration(const char *s, uint64_t *out_ns);

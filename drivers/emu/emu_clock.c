@@ -106,6 +106,7 @@ emu_rt_pass(struct mlx5_emu *emu, uint32_t budget, uint64_t *now_out)
 	emu->lag.lagging = lag > emu->lag.threshold_ns;
 	if (emu->lag.lagging)
 		emu->lag.late_passes++;
+	emu_wire_flush_due(emu);
 	*now_out = now;
 	return next;
 }
@@ -348,6 +349,7 @@ emu_virtual_run(struct mlx5_emu *emu, uint64_t until_ps)
 		until_ps = emu->vnow_ps;
 	emu_engine_run(emu, until_ps, UINT32_MAX, NULL);
 	emu->vnow_ps = until_ps;
+	emu_wire_flush_due(emu);
 }
 
 /* @p ns in picoseconds, saturating below EMU_TIME_NEVER. */
@@ -400,6 +402,7 @@ mlx5_emu_drain(struct mlx5_emu *emu)
 		emu_engine_run(emu, EMU_TIME_NEVER, UINT32_MAX, NULL);
 		if (emu->sim_ps > emu->vnow_ps)
 			emu->vnow_ps = emu->sim_ps;
+		emu_wire_flush_due(emu);
 		emu_unlock(emu);
 		return 0;
 	}

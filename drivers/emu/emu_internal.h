@@ -432,6 +432,8 @@ struct mlx5_emu {
 	/* wire */
 	pcap_t *pcap;
 	pcap_dumper_t *dumper;
+	bool pcap_dirty;          /* frames written since the last flush */
+	uint64_t pcap_flushed_ns; /* monotonic time of that flush */
 	mlx5_emu_wire_hook_t hook;
 	void *hook_arg;
 	uint8_t frame[EMU_MAX_FRAME + 4];
@@ -618,6 +620,7 @@ void emu_clock_stop(struct mlx5_emu *emu);
 /* emu_wire.c */
 int emu_wire_open(struct mlx5_emu *emu, const char *path);
 void emu_wire_close(struct mlx5_emu *emu);
+void emu_wire_flush_due(struct mlx5_emu *emu);
 void emu_wire_depart(struct mlx5_emu *emu, struct emu_sq *sq,
 		     const struct emu_wqe *w, uint64_t time_ps);
 enum emu_vport_tx_class emu_wire_class(const struct emu_wqe *w);

@@ -12,6 +12,14 @@
 
 #include "emu_internal.h"
 
+/*
+ * The capture reaches the file at least this often while frames leave, so
+ * that a reader (tcpdump -r, a test) sees them within a second of real
+ * time instead of at close: libpcap's stdio buffer would otherwise keep
+ * the last few KiB indefinitely.
+ */
+#define EMU_WIRE_FLUSH_NS 500000000ULL
+
 int
 emu_wire_open(struct mlx5_emu *emu, const char *path)
 {
@@ -30,7 +38,25 @@ emu_wire_open(struct mlx5_emu *emu, const char *path)
 	}
 	emu->pcap = p;
 	emu->dumper = d;
+	emu->pcap_dirty = false;
+	emu->pcap_flushed_ns = emu_mono_ns();
 	return 0;
+}
+
+/* Called after each pass of the engine, in either clock mode. */
+void
+emu_wire_flush_due(struct mlx5_emu *emu)
+{
+	uint64_t now;
+
+	if (!emu->pcap_dirty)
+		return;
+	now = emu_mono_ns();
+	if (now - emu->pcap_flushed_ns < EMU_WIRE_FLUSH_NS)
+		return;
+	pcap_dump_flush(emu->dumper);
+	emu->pcap_flushed_ns = now;
+	emu->pcap_dirty = false;
 }
 
 void
@@ -42,6 +68,7 @@ emu_wire_close(struct mlx5_emu *emu)
 		pcap_close(emu->pcap);
 	emu->dumper = NULL;
 	emu->pcap = NULL;
+	emu->pcap_dirty = false;
 }
 
 /*
@@ -106,6 +133,7 @@ emu_wire_depart(struct mlx5_emu *emu, struct emu_sq *sq,
 		h.len = w->len;
 		h.caplen = w->len;
 		pcap_dump((u_char *)emu->dumper, &h, emu->frame);
+		emu->pcap_dirty = true;
 	}
 	if (emu->hook != NULL)
 		emu->hook(emu->hook_arg, sq->sqn, time_ps / EMU_PS_PER_NS,

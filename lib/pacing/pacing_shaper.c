@@ -9,8 +9,6 @@
 
 #include "pacing_shaper.h"
 
-#define PPM 1000000u
-
 int64_t
 pacing_error_ppm(uint64_t requested, uint64_t applied)
 {
@@ -22,7 +20,7 @@ pacing_error_ppm(uint64_t requested, uint64_t applied)
 	diff = applied >= requested ? applied - requested :
 		requested - applied;
 	/* floor(diff * 10^6 / requested), saturated to INT64_MAX. */
-	ppm = (unsigned __int128)diff * PPM / requested;
+	ppm = (unsigned __int128)diff * PACING_PPM / requested;
 	if (ppm > INT64_MAX)
 		ppm = INT64_MAX;
 	return applied >= requested ? (int64_t)ppm : -(int64_t)ppm;

@@ -36,6 +36,9 @@
 /** Bytes per second in one kbps (1000 bit/s). */
 #define PACING_BYTES_PER_KBPS 125u
 
+/** Parts per million in one: rate errors and tolerances are in ppm. */
+#define PACING_PPM 1000000u
+
 /** rate_mode: data rate, rate_limit in kbps. */
 #define PACING_RATE_MODE_DATA 0
 /** rate_mode: WQE rate, rate_limit in WQEs (packets) per second. */

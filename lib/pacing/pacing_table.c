@@ -38,7 +38,6 @@ struct pacing_table {
 	uint32_t mask;
 };
 
-#define PPM 1000000u
 #define HEADS_MAX (1u << 16)
 
 static uint32_t *
@@ -172,7 +171,7 @@ find_shared(const struct pacing_table *t, const struct pacing_ctx *c,
 		d = e->ctx.rate_limit >= c->rate_limit ?
 			(uint64_t)e->ctx.rate_limit - c->rate_limit :
 			(uint64_t)c->rate_limit - e->ctx.rate_limit;
-		if (d * PPM > (uint64_t)tolerance_ppm * c->rate_limit)
+		if (d * PACING_PPM > (uint64_t)tolerance_ppm * c->rate_limit)
 			continue;
 		if (best == NULL || d < best_d ||
 		    (d == best_d && e->ctx.rate_limit < best->ctx.rate_limit)) {

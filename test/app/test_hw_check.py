@@ -22,7 +22,9 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
-from cases import Cases  # noqa: E402 pylint: disable=wrong-import-position
+# pylint: disable=wrong-import-position
+from cases import Cases  # noqa: E402
+from eal_runtime import remove_runtime_dir  # noqa: E402
 
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
 TOOL = os.path.join(BUILD, "app", "hw-check", "dpdk-mlx5-tm-check")
@@ -75,6 +77,7 @@ def run(vdev, extra=()):
             "--vdev", vdev, "--"] + list(extra)
     proc = subprocess.run(args, capture_output=True, text=True,
                           timeout=TIMEOUT)
+    remove_runtime_dir("hwcheck%d" % os.getpid())
     return proc.returncode, proc.stdout, proc.stderr
 
 

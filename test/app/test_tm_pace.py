@@ -17,7 +17,9 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
-from cases import Cases  # noqa: E402 pylint: disable=wrong-import-position
+# pylint: disable=wrong-import-position
+from cases import Cases  # noqa: E402
+from eal_runtime import remove_runtime_dir  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -58,16 +60,20 @@ def pmd_eal_args():
     return ["-d", dst]
 
 
+PREFIX = "tmpace%d" % os.getpid()
+
+
 def eal(vdev, extra=()):
     return ["--no-huge", "--no-pci", "-m", "512", "-l", "0",
             "--no-telemetry", "--log-level=lib.eal:error",
-            "--file-prefix", "tmpace%d" % os.getpid(),
+            "--file-prefix", PREFIX,
             "--vdev", vdev] + list(extra)
 
 
 def run(args, timeout=TIMEOUT):
     proc = subprocess.run([TOOL] + args, capture_output=True, text=True,
                           timeout=timeout)
+    remove_runtime_dir(PREFIX)
     return proc.returncode, proc.stdout, proc.stderr
 
 

@@ -28,6 +28,7 @@
 #include <rte_version.h>
 
 #include "bench.h"
+#include "test_eal.h"
 
 #define BENCH_EAL_MAX_ARGS 64
 
@@ -293,7 +294,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	if (bench_json_init(&js) != 0) {
-		rte_eal_cleanup();
+		test_eal_cleanup();
 		return 1;
 	}
 	bench_mlx5_tm_set_profile(o.profile);
@@ -315,6 +316,6 @@ main(int argc, char **argv)
 			strerror(-ret));
 		failed++;
 	}
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	return failed ? 1 : 0;
 }

@@ -44,6 +44,7 @@ import pexpect
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 os.pardir, "pmd"))
 from testpmd_smoke import EMU_SO, PROMPT, TESTPMD, private_dir  # noqa: E402
+from eal_runtime import remove_runtime_dir  # noqa: E402
 
 WARM_UP = 1.0   # s of txonly before the window opens
 SECONDS = 3.0   # s of wall time measured, by default
@@ -130,6 +131,7 @@ def measure(vdev, pmd, seconds, wire):
     finally:
         if child.isalive():
             child.terminate(force=True)
+        remove_runtime_dir("txonly%d" % os.getpid())
 
 
 def main():

@@ -31,6 +31,7 @@
 #include "conform_model.h"
 #include "conform_rdma.h"
 #include "conform_upstream.h"
+#include "test_eal.h"
 
 unsigned int c_passed, c_failed, c_skipped;
 
@@ -1170,7 +1171,7 @@ main(int argc, char **argv)
 	compare_sched("cx6dx");
 	compare_sched("cx7");
 	up_glue_restore();
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	printf("%u passed, %u failed, %u skipped\n", c_passed, c_failed,
 	       c_skipped);
 	return c_failed == 0 ? 0 : 1;

@@ -1155,6 +1155,64 @@ test_pcap_and_bytes(void)
 	t_close(&d);
 }
 
+/* Records of the capture at @p path as it is on disk now (0: none yet). */
+static uint32_t
+pcap_records_now(const char *path)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	uint32_t n = 0;
+	pcap_t *pc;
+
+	pc = pcap_open_offline_with_tstamp_precision(path,
+		PCAP_TSTAMP_PRECISION_NANO, errbuf);
+	if (pc == NULL)
+		return 0;
+	while (pcap_next_ex(pc, &h, &data) == 1)
+		n++;
+	pcap_close(pc);
+	return n;
+}
+
+/*
+ * The capture reaches the file while the port runs, not only at close:
+ * a pass of the engine at least 500 ms of real time after the last flush
+ * flushes (emu_wire.c). Five 60-byte frames stay in libpcap's buffer
+ * otherwise. The sleep only makes the flush due: load cannot fail it.
+ */
+static void
+test_pcap_flushed_while_running(void)
+{
+	static const char *const kv[] = { "clock=virtual", NULL };
+	char path[] = "/tmp/emu-test-XXXXXX";
+	const struct timespec wait = { .tv_sec = 0, .tv_nsec = 600000000 };
+	struct mlx5_tm_pp *pp;
+	struct t_dev d;
+	struct t_sq s;
+	uint32_t i, n;
+
+	if (!t_open_pcap(&d, path, kv))
+		return;
+	pp = t_pp(&d, 1000000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(pp != NULL && t_sq_ready(&d, &s, 8, pp->index) == 0, "SQ");
+	for (i = 0; i < 5; i++)
+		t_post(&s, t_frame(&d, (size_t)i * 4096, 60, i), 60, 20, true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	nanosleep(&wait, NULL);
+	CHECK(mlx5_emu_advance(d.emu, 1000) == 0, "a pass");
+	n = pcap_records_now(path);
+	CHECK(n == 5, "%u of 5 frames in the capture while it is open", n);
+	CHECK(mlx5_emu_set_pcap(d.emu, NULL) == 0, "pcap off");
+	unlink(path);
+	drain_cq(&s);
+	t_sq_destroy(&s);
+	if (pp != NULL)
+		d.g->pp_free(pp);
+	t_close(&d);
+}
+
 static void
 test_realtime(void)
 {
@@ -1452,6 +1510,7 @@ test_emu_datapath(void)
 	T_RUN(test_inline_mode());
 	T_RUN(test_inline_vport_modes());
 	T_RUN(test_pcap_and_bytes());
+	T_RUN(test_pcap_flushed_while_running());
 	T_RUN(test_port_mtu());
 	T_RUN(test_port_switchdev());
 	T_RUN(test_pp_sharing_and_uid());

@@ -53,6 +53,7 @@
 #include "rte_pmd_mlx5_tm.h"
 #include "splitmix64.h"
 #include "tm_port.h"
+#include "test_eal.h"
 
 #define PORT_NAME "net_mlx5_tm_fuzz0"
 #define MAX_TXQ 8
@@ -1158,7 +1159,7 @@ main(int argc, char **argv)
 			n_seeds = strtoull(argv[++i], NULL, 0);
 		} else {
 			usage(argv[0]);
-			rte_eal_cleanup();
+			test_eal_cleanup();
 			return 2;
 		}
 	}
@@ -1199,7 +1200,7 @@ main(int argc, char **argv)
 	for (op = 0; op < OP_COUNT; op++)
 		printf("  %-18s %8" PRIu64 " accepted %8" PRIu64 " refused\n",
 		       op_names[op], rs.by_op[op][1], rs.by_op[op][0]);
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

@@ -43,6 +43,7 @@ MODEL = "librte_net_mlx5_tm_emu.so"
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 os.pardir, "pmd"))
 from testpmd_smoke import Checks, private_dir  # noqa: E402
+from eal_runtime import remove_runtime_dir  # noqa: E402
 
 
 def packages_of_control(src):
@@ -208,13 +209,15 @@ def contents(checks, tag, trees):
 
 
 def testpmd(pmd, vdev, work, tag):
+    prefix = "pkg%d%s" % (os.getpid(), tag)
     args = [TESTPMD, "-d", pmd, "--no-huge", "--no-pci", "-m", "512",
-            "-l", "0-1", "--no-shconf", "--file-prefix",
-            "pkg%d%s" % (os.getpid(), tag), "--log-level", "lib.eal:error",
+            "-l", "0-1", "--no-shconf", "--file-prefix", prefix,
+            "--log-level", "lib.eal:error",
             "--vdev", vdev, "--", "-i", "--total-num-mbufs=8192"]
     r = subprocess.run(args, input="show port info 0\nshow port tm cap 0\n"
                        "quit\n", capture_output=True, text=True,
                        timeout=120, cwd=work)
+    remove_runtime_dir(prefix)
     return r.stdout + r.stderr
 
 

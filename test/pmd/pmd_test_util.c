@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -11,6 +12,7 @@
 #include <rte_mbuf.h>
 
 #include "pmd_test_util.h"
+#include "test_eal.h"
 
 bool test_ok;
 unsigned int n_pass, n_fail;
@@ -67,15 +69,18 @@ log_capture_free(void)
 struct rte_mempool *
 pmd_test_setup(char *prog, const struct pmd_test_env *env)
 {
-	char pmd_log[64];
+	char pmd_log[64], prefix[48];
 	char *eal_argv[] = {
 		prog, "--no-huge", "--no-pci", "-m", (char *)env->mem_mb,
-		"-l", (char *)env->lcores, "--no-shconf",
+		"-l", (char *)env->lcores, "--no-shconf", prefix,
 		"--log-level", "lib.eal:error", "--log-level", pmd_log, NULL,
 	};
 	struct rte_mempool *pool;
 
 	snprintf(pmd_log, sizeof(pmd_log), "pmd.net.mlx5_tm:%s", env->pmd_log);
+	/* A prefix of its own, whose runtime directory it removes. */
+	snprintf(prefix, sizeof(prefix), "--file-prefix=pmd_%d",
+		 (int)getpid());
 	if (rte_eal_init(RTE_DIM(eal_argv) - 1, eal_argv) < 0) {
 		printf("EAL init failed: %s\n", rte_strerror(rte_errno));
 		printf("0 passed, 1 failed\n");
@@ -94,7 +99,7 @@ int
 pmd_test_report(struct rte_mempool *pool)
 {
 	rte_mempool_free(pool);
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	log_capture_free();
 	printf("%u passed, %u failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;

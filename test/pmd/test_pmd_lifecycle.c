@@ -30,6 +30,7 @@
 #include "rte_pmd_mlx5_tm.h"
 
 #include "pmd_test_util.h"
+#include "test_eal.h"
 
 #define PORT_NAME "net_mlx5_tm0"
 #define NB_TXQ 2
@@ -239,7 +240,7 @@ main(int argc __rte_unused, char **argv)
 		    second_life_heap);
 	}
 	rte_mempool_free(life_pool);
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	printf("%u passed, %u failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;
 }

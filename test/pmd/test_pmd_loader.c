@@ -24,6 +24,7 @@
 
 #include "mlx5_tm_glue.h"
 #include "rte_pmd_mlx5_tm.h"
+#include "test_eal.h"
 
 static unsigned int n_pass, n_fail;
 
@@ -154,7 +155,7 @@ main(int argc __rte_unused, char **argv)
 	} else {
 		check(false, "port of net_mlx5_tm0");
 	}
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	printf("%u passed, %u failed\n", n_pass, n_fail);
 	return n_fail != 0;
 }

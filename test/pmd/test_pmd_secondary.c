@@ -24,6 +24,7 @@
 
 #include "rte_pmd_mlx5_tm.h"
 #include "pmd_test_util.h"
+#include "test_eal.h"
 
 
 static void
@@ -114,7 +115,7 @@ main(int argc, char **argv)
 	check(rte_pmd_mlx5_tm_emu(port) == NULL && rte_errno == ENOTSUP,
 	      "no device model in a secondary", NULL);
 out:
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	log_capture_free();
 	printf("%u passed, %u failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;

@@ -24,6 +24,7 @@ sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 # pylint: disable=wrong-import-position
 from cases import Cases as Checks  # noqa: E402
 from private_dir import private_dir as shared_private_dir  # noqa: E402
+from eal_runtime import remove_runtime_dir  # noqa: E402
 
 TESTPMD = "/usr/bin/dpdk-testpmd"
 PROMPT = "testpmd> "
@@ -140,6 +141,7 @@ def session(checks, pmd, rxq, txq, rates):
     finally:
         if child.isalive():
             child.terminate(force=True)
+        remove_runtime_dir("smoke%d" % os.getpid())
 
 
 def model_missing(checks, pmd_alone):
@@ -170,6 +172,7 @@ def model_missing(checks, pmd_alone):
     finally:
         if child.isalive():
             child.terminate(force=True)
+        remove_runtime_dir("smokenomodel%d" % os.getpid())
 
 
 def main():

@@ -41,6 +41,7 @@
 #include "tm_check.h"
 #include "tm_port.h"
 #include "tm_tree_check.h"
+#include "test_eal.h"
 
 unsigned int tm_check_passed;
 unsigned int tm_check_failed;
@@ -2486,7 +2487,7 @@ main(int argc, char **argv)
 	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "nothing leaked at close");
 	rte_mempool_free(pool);
 out:
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	/* EAL leaves its (now empty) run-time directory behind. */
 	rmdir(runtime_dir);
 	return tm_check_report();

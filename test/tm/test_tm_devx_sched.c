@@ -32,6 +32,7 @@
 #include "mlx5_tm_tx.h"
 #include "rte_pmd_mlx5_tm.h"
 #include "tm_check.h"
+#include "test_eal.h"
 
 unsigned int tm_check_passed;
 unsigned int tm_check_failed;
@@ -700,6 +701,6 @@ main(int argc, char **argv)
 	if (tm_check_failed != 0)
 		log_dump();
 	fclose(log_file);
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	return tm_check_report();
 }

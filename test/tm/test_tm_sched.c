@@ -33,6 +33,7 @@
 #include "rte_pmd_mlx5_tm.h"
 #include "tm_check.h"
 #include "tm_port.h"
+#include "test_eal.h"
 
 unsigned int tm_check_passed;
 unsigned int tm_check_failed;
@@ -838,6 +839,6 @@ main(int argc, char **argv)
 		TM_CASE(test_depth_cap());
 	}
 	rte_mempool_free(pool);
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	return tm_check_report();
 }

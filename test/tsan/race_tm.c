@@ -40,6 +40,7 @@
 #include "mlx5_tm_wqe.h"
 #include "rte_pmd_mlx5_tm.h"
 #include "tm_port.h"
+#include "test_eal.h"
 
 #define MAX_WORKERS 8
 #define BURST 32
@@ -260,7 +261,7 @@ main(int argc, char **argv)
 	    rte_lcore_count() < 2) {
 		printf("needs one net_mlx5_tm port and 2 lcores or more\n"
 		       "0 passed, 1 failed\n");
-		rte_eal_cleanup();
+		test_eal_cleanup();
 		return 1;
 	}
 	nb_txq = (uint16_t)RTE_MIN(rte_lcore_count() - 1, (unsigned int)MAX_WORKERS);
@@ -274,7 +275,7 @@ main(int argc, char **argv)
 	if (ret != 0 || emu == NULL || rte_eth_dev_start(port) != 0) {
 		printf("port set-up failed: %d %s\n0 passed, 1 failed\n", ret,
 		       tmsg());
-		rte_eal_cleanup();
+		test_eal_cleanup();
 		return 1;
 	}
 	RTE_LCORE_FOREACH_WORKER(lcore) {
@@ -382,7 +383,7 @@ main(int argc, char **argv)
 	rte_eth_dev_close(port);
 	for (i = 0; i < (int)nb_workers; i++)
 		rte_mempool_free(workers[i].pool);
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

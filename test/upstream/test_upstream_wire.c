@@ -40,6 +40,7 @@
 
 #include "mlx5_emu.h"
 #include "upstream_port.h"
+#include "test_eal.h"
 
 #define NB_PKTS 2048
 #define BURST 32
@@ -452,7 +453,7 @@ main(int argc __rte_unused, char **argv)
 				       SOCKET_ID_ANY);
 	if (pool == NULL) {
 		printf("FAIL: no mbuf pool\n");
-		rte_eal_cleanup();
+		test_eal_cleanup();
 		return 1;
 	}
 	run_profile(0, "cx6dx", "cx6dx", false);
@@ -464,7 +465,7 @@ main(int argc __rte_unused, char **argv)
 	      (unsigned long long)upstream_port_mr_misses());
 	case_end();
 	rte_mempool_free(pool);
-	rte_eal_cleanup();
+	test_eal_cleanup();
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }
