@@ -33,6 +33,7 @@ SRC = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
 CASES = Cases()
 check = CASES.check
 DPDK_VERSION = "22.11.99-1"   # what the fake says libdpdk-dev is
+RDMA_VERSION = "44.99-1"      # and libibverbs-dev's source package
 TOOLS = ["debhelper", "fakeroot", "lintian"]
 
 # The fakes, in sh (they run dozens of times a build): the database is
@@ -49,6 +50,7 @@ for a in "$@"; do
 done
 case $fmt in
 '${Version}') printf '%s' "$FAKE_DPDK_VERSION" ;;
+'${source:Version}') printf '%s' "$FAKE_RDMA_VERSION" ;;
 '${Status}') grep -qx "$name" "$db" || exit 1
 	printf 'install ok installed' ;;
 '${db:Status-Abbrev}'*) sed 's/^/ii  /' "$db" ;;
@@ -113,6 +115,9 @@ def scratch(tmp, installed):
             f.write(DPDK_VERSION + "\n")
     open(os.path.join(root, "deps", "dpdk-sdk", "include",
                       "ethdev_driver.h"), "w").close()
+    os.makedirs(os.path.join(root, "deps", "rdma-core"))
+    with open(os.path.join(root, "deps", "rdma-core", ".version"), "w") as f:
+        f.write(RDMA_VERSION + "\n")
     fake = os.path.join(tmp, "bin")
     os.makedirs(fake)
     for name, text in (("dpkg-query", FAKE_DPKG_QUERY),
@@ -138,7 +143,8 @@ def make_deb(installed, **env_extra):
     try:
         root, fake, state = scratch(tmp, installed)
         env = dict(os.environ, PATH=fake + ":" + os.environ["PATH"],
-                   FAKE_STATE=state, FAKE_DPDK_VERSION=DPDK_VERSION)
+                   FAKE_STATE=state, FAKE_DPDK_VERSION=DPDK_VERSION,
+                   FAKE_RDMA_VERSION=RDMA_VERSION)
         env.update(env_extra)
         proc = subprocess.run(["bash", os.path.join(root, "scripts",
                                                     "deb.sh"),
