@@ -448,10 +448,11 @@ struct mlx5_emu_sq_info {
 	uint64_t mtu_drops;     /**< Frames dropped: longer than the MTU allows. */
 	uint64_t eswitch_drops; /**< Frames dropped: no E-Switch rule (switchdev). */
 	/**
-	 * Recent rate: bytes of the departures made while the SQ was
-	 * backlogged (its next WQE ready by the previous departure) during
-	 * its last 0.9 to 1 s of such sending time, and that time in ns.
-	 * Idle and suspended stretches are not in it.
+	 * Recent rate: bytes of the SQ's departures during its last 0.9 to
+	 * 1 s of sending time, and that time in ns (each departure over the
+	 * gap since the previous one). Idle and suspended stretches longer
+	 * than 100 ms are not in it: the departure that ends one counts in
+	 * neither; shorter pauses of the sender are.
 	 */
 	uint64_t recent_bytes;
 	uint64_t recent_ns;

@@ -1105,6 +1105,121 @@ out:
 	port_destroy("net_mlx5_tm8", port);
 }
 
+/*
+ * Three unshaped queues on one 100G port share the line, in virtual time.
+ * tx_qN_wire_rate_bps must agree within 1 % with the device's own
+ * counters (wire bytes over the time from the queue's first departure to
+ * its last) and with what the queue was offered, computed from the
+ * frames posted per step of virtual time:
+ * - senders that keep their rings full: each gets a third of the line
+ *   (by the line's framing: each frame takes its length plus 24 bytes of
+ *   line time);
+ * - senders that post 4 frames a queue every 2 us (24 Gbit/s each, the
+ *   line three quarters busy): each ring runs dry between two posts, as
+ *   behind a sender that cannot fill the line (testpmd's txonly on one
+ *   core), and the rate is still what the queue sent.
+ */
+#define SHARE_NB_Q 3
+#define SHARE_LEN 1500
+#define SHARE_STEP_NS 2000ull
+#define SHARE_NS 20000000ull /* 20 ms of device time */
+
+/* Post up to @p max frames on queue @p q; returns how many it took. */
+static uint16_t
+share_post(uint16_t port, uint16_t q, uint32_t *seq, uint16_t max)
+{
+	struct rte_mbuf *m[32];
+	uint8_t f[SHARE_LEN];
+	uint16_t i, n;
+
+	rte_eth_tx_done_cleanup(port, q, 0);
+	for (n = 0; n < RTE_MIN(max, (uint16_t)RTE_DIM(m)); n++) {
+		build_frame(f, SHARE_LEN, q, *seq + n, false);
+		m[n] = frame_to_mbuf(f, SHARE_LEN, 1);
+		if (m[n] == NULL)
+			break;
+	}
+	i = rte_eth_tx_burst(port, q, m, n);
+	*seq += i;
+	rte_pktmbuf_free_bulk(m + i, n - i);
+	return i;
+}
+
+/*
+ * Run three queues for SHARE_NS, each posting @p per_step frames a step
+ * (0: as many as its ring takes), and check each queue's wire rate against
+ * the device's counters and against @p want_bps.
+ */
+static void
+share_run(uint16_t per_step, uint64_t want_bps)
+{
+	uint32_t seq[SHARE_NB_Q] = { 0 }, sqn;
+	struct mlx5_emu *emu;
+	uint16_t port, q;
+	uint64_t t0;
+
+	if (start_port("net_mlx5_tm9", "emu=cx6dx,clock=virtual", SHARE_NB_Q,
+		       0, &port, &emu, 0, &sqn) != 0)
+		return;
+	if (!test_ok)
+		goto out;
+	t0 = mlx5_emu_now_ns(emu);
+	while (mlx5_emu_now_ns(emu) - t0 < SHARE_NS && test_ok) {
+		for (q = 0; q < SHARE_NB_Q; q++) {
+			uint16_t n = share_post(port, q, &seq[q],
+						per_step ? per_step : 32);
+
+			CHECK(per_step == 0 || n == per_step,
+			      "queue %u took %u of %u frames: its ring is "
+			      "full", q, n, per_step);
+		}
+		mlx5_emu_advance(emu, SHARE_STEP_NS);
+	}
+	for (q = 0; q < SHARE_NB_Q && test_ok; q++) {
+		struct mlx5_emu_sq_info info;
+		uint64_t rate, dev_bps;
+		char name[64];
+		uint32_t s;
+
+		CHECK(rte_pmd_mlx5_tm_txq_sqn(port, q, &s) == 0 &&
+		      mlx5_emu_sq_get(emu, s, &info) == 0 &&
+		      info.last_departure_ns > info.first_departure_ns,
+		      "queue %u: no departures", q);
+		if (!test_ok)
+			break;
+		dev_bps = (uint64_t)((double)info.bytes * 8e9 /
+			(double)(info.last_departure_ns -
+				 info.first_departure_ns));
+		snprintf(name, sizeof(name), "tx_q%u_wire_rate_bps", q);
+		rate = xstat(port, name);
+		printf("  queue %u: %s %" PRIu64 ", device counters %" PRIu64
+		       ", offered %" PRIu64 " b/s\n", q, name, rate, dev_bps,
+		       want_bps);
+		CHECK(rate > dev_bps - dev_bps / 100 &&
+		      rate < dev_bps + dev_bps / 100,
+		      "queue %u: %s %" PRIu64 ", the device's counters %"
+		      PRIu64 " b/s", q, name, rate, dev_bps);
+		CHECK(rate > want_bps - want_bps / 100 &&
+		      rate < want_bps + want_bps / 100,
+		      "queue %u: %s %" PRIu64 ", offered %" PRIu64 " b/s",
+		      q, name, rate, want_bps);
+	}
+	for (q = 0; q < SHARE_NB_Q; q++)
+		tx_settle(port, q, emu);
+	CHECK_POOL_EMPTY();
+out:
+	port_destroy("net_mlx5_tm9", port);
+}
+
+static void
+test_wire_rate_shared_line(void)
+{
+	/* Rings full: a third of the line of 1500-byte frames each. */
+	share_run(0, (uint64_t)(100e9 * SHARE_LEN / (SHARE_LEN + 24) / 3));
+	/* 4 frames every 2 us: 24 Gbit/s each. */
+	share_run(4, 4ull * SHARE_LEN * 8 * 1000000000ull / SHARE_STEP_NS);
+}
+
 static void
 test_error_recovery(void)
 {
@@ -1860,7 +1975,7 @@ test_virtual_clock_plain_app(void)
 }
 
 int
-main(int argc __rte_unused, char **argv)
+main(int argc, char **argv)
 {
 	static const struct pmd_test_env env = {
 		.mem_mb = "512", .lcores = "0-1", .pmd_log = "notice",
@@ -1871,6 +1986,8 @@ main(int argc __rte_unused, char **argv)
 	pool = pmd_test_setup(argv[0], &env);
 	if (pool == NULL)
 		return 1;
+	if (argc > 1)
+		test_only = argv[1]; /* run the cases whose name has it */
 	run("devarg refusals", test_devarg_refusals);
 	run("device infos and link", test_infos_and_link);
 	run("1M mixed packets, 4 queues, 2 lcores", test_million_packets);
@@ -1882,6 +1999,8 @@ main(int argc __rte_unused, char **argv)
 	    test_read_back);
 	run("wire rate over the last second of sending",
 	    test_wire_rate_window);
+	run("three unshaped queues: wire rate a third of the line each",
+	    test_wire_rate_shared_line);
 	run("error CQE recovery", test_error_recovery);
 	run("error CQE on a full CQ recovers", test_error_cqe_on_full_cq);
 	run("unregistered memory, descriptor status",
