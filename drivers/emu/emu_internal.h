@@ -454,6 +454,11 @@ struct mlx5_emu {
 	uint64_t cmd_count;     /* commands run */
 	mlx5_emu_cmd_hook_t cmd_hook; /* every command as run, or NULL */
 	void *cmd_hook_arg;
+	/* held commands (mlx5_emu_cmd_hold), outside the device lock */
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate_cond;
+	bool cmd_hold;
+	unsigned int cmd_held; /* commands waiting at the gate */
 	uint64_t cmd_ns;        /* time spent in them */
 	/* device thread */
 	pthread_t thread;
@@ -744,6 +749,8 @@ emu_wire_tally_note(struct emu_wire_tally *y, const struct emu_wqe *w,
 /* emu_fault.c */
 bool emu_fault_cmd_hit(struct mlx5_emu *emu, uint16_t opcode,
 		       uint8_t *status, uint32_t *syndrome);
+/* A firmware command's entry: waits while commands are held. */
+void emu_cmd_gate(struct mlx5_emu *emu);
 int emu_fault_pp_hit(struct mlx5_emu *emu);
 
 #endif /* EMU_INTERNAL_H */

@@ -563,6 +563,18 @@ typedef void (*mlx5_emu_cmd_hook_t)(void *arg, const void *in, size_t inlen,
 void mlx5_emu_set_cmd_hook(struct mlx5_emu *emu, mlx5_emu_cmd_hook_t fn,
 			   void *arg);
 
+/**
+ * Hold (@p hold true) or release firmware commands: from now on a command
+ * (DEVX create, modify, query, destroy, general command; pp_alloc,
+ * pp_free) waits at the device's command interface until released, as a
+ * command firmware is slow to answer. It waits outside the device lock:
+ * the wire, completions and every counter go on meanwhile.
+ */
+void mlx5_emu_cmd_hold(struct mlx5_emu *emu, bool hold);
+
+/** Wait until @p n commands are held (or commands are released). */
+void mlx5_emu_cmd_wait_held(struct mlx5_emu *emu, unsigned int n);
+
 /** Arm a command fault (replaces any armed one); nth 0 disarms. */
 int mlx5_emu_fault_cmd(struct mlx5_emu *emu,
 		       const struct mlx5_emu_fault_cmd *fault);
