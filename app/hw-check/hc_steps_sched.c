@@ -505,7 +505,6 @@ step_recovery(struct hc *hc)
 	};
 	struct rte_pmd_mlx5_tm_txq_completions cc;
 	struct rte_pmd_mlx5_tm_sq_info before, after;
-	struct rte_eth_stats st;
 	uint64_t rec, warm, win;
 	struct hc_flow f[1];
 	struct hc_rate r[1];
@@ -550,7 +549,7 @@ step_recovery(struct hc *hc)
 	/* Device time passes (the error comes), then the recovery steps. */
 	hc_drain(hc, 0, cc.last_packets + f[0].posted);
 	for (i = 0; i < 4; i++) {
-		rte_eth_stats_get(hc->port_id, &st);
+		rte_pmd_mlx5_tm_recover(hc->port_id);
 		hc_cmpl(hc, 0, &cc);
 	}
 	rec = hc_xstat(hc, "tx_q0_recoveries");

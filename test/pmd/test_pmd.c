@@ -13,6 +13,8 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
+#include <time.h>
 #include <netinet/in.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -390,10 +392,8 @@ wait_one_recovery(uint16_t port, struct mlx5_emu *emu, uint64_t step_ns)
 	unsigned int i;
 
 	for (i = 0; i < 100000 && rec == 0; i++) {
-		struct rte_eth_stats st;
-
 		rte_eth_tx_burst(port, 0, NULL, 0);
-		rte_eth_stats_get(port, &st);
+		rte_pmd_mlx5_tm_recover(port);
 		mlx5_emu_advance(emu, step_ns);
 		rec = xstat(port, "tx_q0_recoveries");
 	}
@@ -1220,6 +1220,121 @@ test_wire_rate_shared_line(void)
 	share_run(4, 4ull * SHARE_LEN * 8 * 1000000000ull / SHARE_STEP_NS);
 }
 
+/*
+ * Statistics never wait for firmware: while a rate change of queue 1
+ * waits for its firmware command (held by the model, outside its device
+ * lock), another thread reads and resets the port's statistics and
+ * extended statistics, and each call returns with the queues' counts
+ * before the command is let go. The deadline only turns a hang (the
+ * statistics waiting for the held command) into a failure.
+ */
+#define HELD_DEADLINE_S 30
+
+struct held_rate {
+	uint16_t port;
+	int ret;
+};
+
+static void *
+held_rate_main(void *arg)
+{
+	struct held_rate *h = arg;
+
+	h->ret = rte_eth_set_queue_rate_limit(h->port, 1, 500);
+	return NULL;
+}
+
+struct held_reader {
+	uint16_t port;
+	uint64_t opackets;
+	int xstats;
+	int resets;
+	bool done;          /* atomic: the reads returned */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+};
+
+static void *
+held_reader_main(void *arg)
+{
+	struct held_reader *r = arg;
+	struct rte_eth_xstat xs[64];
+	struct rte_eth_stats st;
+
+	memset(&st, 0, sizeof(st));
+	if (rte_eth_stats_get(r->port, &st) == 0)
+		r->opackets = st.opackets;
+	r->xstats = rte_eth_xstats_get(r->port, xs, RTE_DIM(xs));
+	r->resets = (rte_eth_stats_reset(r->port) == 0) +
+		    (rte_eth_xstats_reset(r->port) == 0);
+	pthread_mutex_lock(&r->lock);
+	__atomic_store_n(&r->done, true, __ATOMIC_RELEASE);
+	pthread_cond_signal(&r->cond);
+	pthread_mutex_unlock(&r->lock);
+	return NULL;
+}
+
+static void
+test_stats_while_firmware_held(void)
+{
+	struct held_reader r = { .lock = PTHREAD_MUTEX_INITIALIZER,
+				 .cond = PTHREAD_COND_INITIALIZER };
+	struct held_rate h = { 0 };
+	pthread_t rate_thread, reader_thread;
+	bool reader_started = false;
+	struct timespec deadline;
+	struct mlx5_emu *emu;
+	uint32_t seq = 0, sqn;
+	uint16_t port;
+
+	if (start_port("net_mlx5_tm10", "emu=cx6dx,clock=virtual", 2, 0,
+		       &port, &emu, 1, &sqn) != 0)
+		return;
+	if (!test_ok)
+		goto out;
+	CHECK(send_simple(port, 1, emu, 10, 500, &seq) == 10, "send");
+	mlx5_emu_drain(emu);
+	mlx5_emu_cmd_hold(emu, true);
+	h.port = port;
+	r.port = port;
+	CHECK(pthread_create(&rate_thread, NULL, held_rate_main, &h) == 0,
+	      "rate thread");
+	if (!test_ok) {
+		mlx5_emu_cmd_hold(emu, false);
+		goto out;
+	}
+	mlx5_emu_cmd_wait_held(emu, 1); /* its firmware command waits */
+	reader_started = pthread_create(&reader_thread, NULL, held_reader_main,
+					&r) == 0;
+	CHECK(reader_started, "reader thread");
+	if (reader_started) {
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_sec += HELD_DEADLINE_S;
+		pthread_mutex_lock(&r.lock);
+		while (!__atomic_load_n(&r.done, __ATOMIC_ACQUIRE) &&
+		       pthread_cond_timedwait(&r.cond, &r.lock,
+					      &deadline) == 0)
+			;
+		pthread_mutex_unlock(&r.lock);
+		CHECK(__atomic_load_n(&r.done, __ATOMIC_ACQUIRE),
+		      "statistics still waiting after %d s: they wait for "
+		      "the held firmware command", HELD_DEADLINE_S);
+	}
+	mlx5_emu_cmd_hold(emu, false);
+	pthread_join(rate_thread, NULL);
+	if (reader_started)
+		pthread_join(reader_thread, NULL);
+	CHECK(r.opackets == 10, "opackets %" PRIu64 " while held", r.opackets);
+	CHECK(r.xstats > 0 && r.resets == 2, "xstats %d, resets %d",
+	      r.xstats, r.resets);
+	CHECK(h.ret == 0, "the held rate change: %d", h.ret);
+	CHECK(xstat(port, "tx_q1_completions") == 0, "xstats reset: %" PRIu64,
+	      xstat(port, "tx_q1_completions"));
+	tx_settle(port, 1, emu);
+out:
+	port_destroy("net_mlx5_tm10", port);
+}
+
 static void
 test_error_recovery(void)
 {
@@ -2001,6 +2116,8 @@ main(int argc, char **argv)
 	    test_wire_rate_window);
 	run("three unshaped queues: wire rate a third of the line each",
 	    test_wire_rate_shared_line);
+	run("statistics answer while a firmware command is held",
+	    test_stats_while_firmware_held);
 	run("error CQE recovery", test_error_recovery);
 	run("error CQE on a full CQ recovers", test_error_cqe_on_full_cq);
 	run("unregistered memory, descriptor status",

@@ -1050,11 +1050,9 @@ fail_next_wqe(const struct tm_port *p, uint16_t q)
 static void
 finish_recovery(const struct tm_port *p, uint16_t q)
 {
-	struct rte_eth_stats st;
-
-	rte_eth_stats_get(p->id, &st);
+	rte_pmd_mlx5_tm_recover(p->id);
 	rte_eth_tx_burst(p->id, q, NULL, 0);
-	rte_eth_stats_get(p->id, &st);
+	rte_pmd_mlx5_tm_recover(p->id);
 }
 
 /*
@@ -1073,7 +1071,6 @@ test_recovery_vs_live_changes(void)
 	struct mlx5_emu_sched_info info;
 	struct rte_tm_node_params np;
 	struct mlx5_emu_sq_info sq;
-	struct rte_eth_stats st;
 	struct mlx5_tm_sched *s;
 	uint16_t old_group, old_index, q;
 	struct tm_port p;
@@ -1097,7 +1094,7 @@ test_recovery_vs_live_changes(void)
 	/* 1. Queue 0 in recovery (SQ reset) joins {1, 3}; {0} goes. */
 	fail_next_wqe(&p, 0);
 	rte_eth_tx_burst(p.id, 0, NULL, 0); /* the datapath sees the error */
-	rte_eth_stats_get(p.id, &st);       /* the control path resets */
+	rte_pmd_mlx5_tm_recover(p.id);      /* the control path resets */
 	CHECK(sq_of(&p, 0, &sq) && sq.state == MLX5_SQC_STATE_RST,
 	      "queue 0's SQ in reset: state %u", sq.state);
 	old_group = sq.qos_queue_group_id;
@@ -1169,7 +1166,6 @@ test_recovery_rollback(void)
 	struct mlx5_emu_sched_info info;
 	struct rte_tm_node_params np;
 	struct mlx5_emu_sq_info sq;
-	struct rte_eth_stats st;
 	struct mlx5_tm_sched *s;
 	uint16_t old_group;
 	unsigned int n_elems;
@@ -1191,7 +1187,7 @@ test_recovery_rollback(void)
 	n_elems = mlx5_emu_sched_list(p.emu, NULL, 0);
 	fail_next_wqe(&p, 1);
 	rte_eth_tx_burst(p.id, 1, NULL, 0);
-	rte_eth_stats_get(p.id, &st);
+	rte_pmd_mlx5_tm_recover(p.id);
 	CHECK(sq_of(&p, 1, &sq) && sq.state == MLX5_SQC_STATE_RST,
 	      "queue 1's SQ in reset: state %u", sq.state);
 	old_group = sq.qos_queue_group_id;

@@ -318,7 +318,7 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 					      recovery_alarm, dev) == 0;
 	if (!priv->alarm_armed)
 		MLX5_TM_PORT_LOG(WARNING, dev->data->port_id,
-				 "no recovery alarm: queues recover on stats queries only");
+				 "no recovery alarm: a queue that hits an error recovers only when the application calls rte_pmd_mlx5_tm_recover()");
 	ret = 0;
 	goto out;
 fail:
@@ -789,6 +789,7 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	priv->txq_mpw_en = da->txq_mpw_en;
 	snprintf(priv->dev_name, sizeof(priv->dev_name), "%s", da->dev);
 	pthread_mutex_init(&priv->lock, NULL);
+	rte_spinlock_init(&priv->stats_lock);
 	mac = rte_zmalloc_socket(name, sizeof(*mac), 0, rte_socket_id());
 	if (mac == NULL) {
 		ret = -ENOMEM;
