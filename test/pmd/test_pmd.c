@@ -1335,6 +1335,40 @@ out:
 	port_destroy("net_mlx5_tm10", port);
 }
 
+/*
+ * The line rate follows the link: a port whose link went down, and whose
+ * fastest link mode is 25G, stops (the stop sets the link down; it must
+ * not refresh the line rate under the locks it holds, which would take
+ * the scheduler's lock twice), and its next link query reads the new line
+ * rate.
+ */
+static void
+test_stop_after_link_change(void)
+{
+	struct rte_pmd_mlx5_tm_dev_info info;
+	struct rte_eth_link link;
+	struct mlx5_emu *emu;
+	uint32_t sqn;
+	uint16_t port;
+
+	if (start_port("net_mlx5_tm11",
+		       "emu=cx6dx,clock=virtual,link_max_speed=25G", 1, 0,
+		       &port, &emu, 0, &sqn) != 0)
+		return;
+	if (!test_ok)
+		goto out;
+	mlx5_emu_set_link(emu, false);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop with the link down");
+	rte_eth_link_get_nowait(port, &link);
+	CHECK(link.link_status == RTE_ETH_LINK_DOWN, "link %u",
+	      link.link_status);
+	CHECK(rte_pmd_mlx5_tm_dev_info(port, &info) == 0 &&
+	      info.line_rate_mbps == 25000, "line rate %u Mbit/s",
+	      info.line_rate_mbps);
+out:
+	port_destroy("net_mlx5_tm11", port);
+}
+
 static void
 test_error_recovery(void)
 {
@@ -2118,6 +2152,8 @@ main(int argc, char **argv)
 	    test_wire_rate_shared_line);
 	run("statistics answer while a firmware command is held",
 	    test_stats_while_firmware_held);
+	run("stop after the link went down at another line rate",
+	    test_stop_after_link_change);
 	run("error CQE recovery", test_error_recovery);
 	run("error CQE on a full CQ recovers", test_error_cqe_on_full_cq);
 	run("unregistered memory, descriptor status",

@@ -352,7 +352,8 @@ mlx5_tm_dev_stop(struct rte_eth_dev *dev)
 	mlx5_tm_mr_gc(priv);
 	priv->started = false;
 	dev->data->dev_started = 0;
-	mlx5_tm_link_update(dev, 0);
+	/* Down; no line-rate refresh here: it takes the sched lock. */
+	link_status_set(dev, NULL);
 	pthread_mutex_unlock(&priv->lock);
 	mlx5_tm_sched_unlock(dev);
 	return 0;
