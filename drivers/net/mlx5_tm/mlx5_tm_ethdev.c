@@ -720,7 +720,8 @@ port_read(struct mlx5_tm_priv *priv)
 	}
 	if (priv->port.representor) {
 		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
-				 "netdev %s of %s is an E-Switch representor (phys_port_name %s): it stands for another function's port in switchdev mode, its send queues do not reach that port's wire; probe the PF (uplink) or the VF itself, with its E-Switch in legacy mode (devlink dev eswitch set pci/<address> mode legacy)",
+				 "netdev%s%s of %s is an E-Switch representor (phys_port_name %s): it stands for another function's port in switchdev mode, its send queues do not reach that port's wire; probe the PF (uplink) or the VF itself, with its E-Switch in legacy mode (devlink dev eswitch set pci/<address> mode legacy)",
+				 priv->port.ifname[0] ? " " : "",
 				 priv->port.ifname, priv->dev_name,
 				 priv->port.phys_port_name);
 		return -ENOTSUP;
