@@ -319,6 +319,7 @@ struct emu_sq_stats {
 	uint8_t last_syndrome;
 	uint64_t mtu_drops;
 	uint64_t eswitch_drops;
+	uint64_t ran_dry;       /* departures after the SQ ran dry */
 };
 
 struct emu_sched_elem;
@@ -709,6 +710,9 @@ emu_wire_tally_note(struct emu_wire_tally *y, const struct emu_wqe *w,
 	if (y->packets > 0) {
 		uint64_t gap = time_ps - y->last_ps;
 
+		/* Its WQE came after the previous frame left: ran dry. */
+		if (ready_ps > y->last_ps)
+			y->sq->st.ran_dry++;
 		/* Not the first departure after an idle stretch. */
 		if (time_ps >= y->last_ps &&
 		    (ready_ps <= y->last_ps ||

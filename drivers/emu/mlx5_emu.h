@@ -448,6 +448,13 @@ struct mlx5_emu_sq_info {
 	uint64_t mtu_drops;     /**< Frames dropped: longer than the MTU allows. */
 	uint64_t eswitch_drops; /**< Frames dropped: no E-Switch rule (switchdev). */
 	/**
+	 * Departures whose WQE the device had not seen when the SQ's previous
+	 * frame left: the SQ ran dry (its sender posted too late, or in real
+	 * time the device noticed the doorbell late). A paced SQ whose sender
+	 * keeps its ring full never runs dry.
+	 */
+	uint64_t ran_dry;
+	/**
 	 * Recent rate: bytes of the SQ's departures during its last 0.9 to
 	 * 1 s of sending time, and that time in ns (each departure over the
 	 * gap since the previous one). Idle and suspended stretches longer

@@ -1118,6 +1118,8 @@ out:
  *   line three quarters busy): each ring runs dry between two posts, as
  *   behind a sender that cannot fill the line (testpmd's txonly on one
  *   core), and the rate is still what the queue sent.
+ * tx_qN_wire_ran_dry counts the frames that left after their ring ran
+ * dry: none in the first run, some in the second.
  */
 #define SHARE_NB_Q 3
 #define SHARE_LEN 1500
@@ -1203,6 +1205,12 @@ share_run(uint16_t per_step, uint64_t want_bps)
 		      rate < want_bps + want_bps / 100,
 		      "queue %u: %s %" PRIu64 ", offered %" PRIu64 " b/s",
 		      q, name, rate, want_bps);
+		/* A full ring never runs dry; 4 frames a step always do. */
+		snprintf(name, sizeof(name), "tx_q%u_wire_ran_dry", q);
+		CHECK(per_step == 0 ? xstat(port, name) == 0 :
+		      xstat(port, name) > 0 &&
+		      xstat(port, name) == info.ran_dry,
+		      "queue %u: %s %" PRIu64, q, name, xstat(port, name));
 	}
 	for (q = 0; q < SHARE_NB_Q; q++)
 		tx_settle(port, q, emu);

@@ -32,6 +32,7 @@ enum {
 	XQ_WIRE_FIRST_NS,
 	XQ_WIRE_LAST_NS,
 	XQ_WIRE_MTU_DROPS,
+	XQ_WIRE_RAN_DRY,
 	XQ_NB_EMU,              /* The emulated device adds the wire's view. */
 };
 
@@ -49,6 +50,7 @@ static const char *const xq_names[XQ_NB_EMU] = {
 	[XQ_WIRE_FIRST_NS] = "wire_first_ns",
 	[XQ_WIRE_LAST_NS] = "wire_last_ns",
 	[XQ_WIRE_MTU_DROPS] = "wire_mtu_drops",
+	[XQ_WIRE_RAN_DRY] = "wire_ran_dry",
 };
 
 /* Port figures of the emulated device (before the per-queue ones). */
@@ -195,6 +197,7 @@ wire_figures(struct mlx5_tm_priv *priv, const struct mlx5_tm_txq *txq,
 	v[XQ_WIRE_FIRST_NS] = 0;
 	v[XQ_WIRE_LAST_NS] = 0;
 	v[XQ_WIRE_MTU_DROPS] = 0;
+	v[XQ_WIRE_RAN_DRY] = 0;
 	if (!RD(txq->live) ||
 	    priv->glue->sq_wire_get(priv->gdev, txq->sqn, &info) < 0)
 		return;
@@ -203,6 +206,7 @@ wire_figures(struct mlx5_tm_priv *priv, const struct mlx5_tm_txq *txq,
 	v[XQ_WIRE_FIRST_NS] = info.first_departure_ns;
 	v[XQ_WIRE_LAST_NS] = info.last_departure_ns;
 	v[XQ_WIRE_MTU_DROPS] = info.mtu_drops;
+	v[XQ_WIRE_RAN_DRY] = info.ran_dry;
 	/*
 	 * The device's recent window: the last second of the SQ's sending
 	 * time, idle and suspended stretches left out.
