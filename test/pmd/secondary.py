@@ -174,7 +174,16 @@ def main():
                     "set port 0 queue 1 rate 100"):
             primary.sendline(cmd)
             primary.expect_exact(PROMPT)
-        time.sleep(1)  # let packets go: checks count them, not time them
+        # Completions and a wire rate on queue 1 before the secondaries
+        # look: awaited, not timed (a loaded machine makes them later).
+        for _ in range(120):
+            primary.sendline("show port xstats 0")
+            primary.expect_exact(PROMPT)
+            if re.search(r"tx_q1_completions:\s+[1-9]", primary.before) \
+                    and re.search(r"tx_q1_wire_rate_bps:\s+[1-9]",
+                                  primary.before):
+                break
+            time.sleep(0.5)
 
         out = subprocess.run([PROC_INFO] + eal +
                              ["--", "--show-port", "--stats", "--xstats"],
