@@ -74,6 +74,10 @@ struct hc {
 	uint16_t mtu;            /**< The port's MTU then. */
 	int vport_fcs;           /**< vport octets count FCS: 1, not: 0,
 				  *   unknown: -1. */
+	/* The PMD's log while a step expects it to complain (hc_log_*). */
+	FILE *log_mem;
+	char *log_buf;
+	size_t log_len;
 	/* Steps. */
 	struct hc_step *steps;
 	unsigned int nb_steps;
@@ -123,6 +127,19 @@ int hc_port_open(struct hc *hc, const char *extra);
 
 /** Close and remove the current port. */
 void hc_port_close(struct hc *hc);
+
+/**
+ * Keep the EAL log (the PMD's messages) in memory from now on, while a
+ * step makes the PMD complain on purpose: a passing run prints no error.
+ */
+void hc_log_start(struct hc *hc);
+
+/**
+ * Give the log back to stderr. The first message logged since
+ * hc_log_start() goes to @p buf ("" when none), to be the step's
+ * evidence.
+ */
+void hc_log_stop(struct hc *hc, char *buf, size_t len);
 
 /** Configure @p nb_txq Tx queues of @p nb_desc descriptors (no start). */
 int hc_port_setup(struct hc *hc, uint16_t nb_txq, uint16_t nb_desc);

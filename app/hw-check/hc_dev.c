@@ -12,6 +12,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -19,6 +21,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_ether.h>
+#include <rte_log.h>
 #include <rte_mbuf.h>
 #include <rte_pause.h>
 
@@ -103,6 +106,31 @@ hc_port_close(struct hc *hc)
 	hc->started = false;
 	hc->emu = NULL;
 	hc->vclock = false;
+}
+
+void
+hc_log_start(struct hc *hc)
+{
+	hc->log_buf = NULL;
+	hc->log_len = 0;
+	hc->log_mem = open_memstream(&hc->log_buf, &hc->log_len);
+	if (hc->log_mem != NULL)
+		rte_openlog_stream(hc->log_mem);
+}
+
+void
+hc_log_stop(struct hc *hc, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (hc->log_mem == NULL)
+		return;
+	rte_openlog_stream(NULL);
+	if (fclose(hc->log_mem) == 0 && hc->log_buf != NULL)
+		snprintf(buf, len, "%.*s", (int)strcspn(hc->log_buf, "\n"),
+			 hc->log_buf);
+	free(hc->log_buf);
+	hc->log_mem = NULL;
+	hc->log_buf = NULL;
 }
 
 int

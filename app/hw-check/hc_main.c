@@ -14,6 +14,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -33,13 +35,49 @@ usage(const char *prog)
 	       "cx7>[,...] -- [options]\n\n"
 	       "Checks a ConnectX NIC (dev=) or the emulated one (emu=, in "
 	       "virtual time unless clock= is given) step by step.\n\n"
-	       "Options:\n"
+	       "Options (after --):\n"
 	       "  --json FILE       write the report as JSON to FILE\n"
 	       "  --tolerance PCT   pacing error allowed (default 1.0)\n"
 	       "  --window-ms MS    measurement window in real time "
 	       "(default 1000)\n"
 	       "  --quick           fewer pacing points\n"
-	       "  --help            this text\n", prog, prog);
+	       "  --help            this text (also before --)\n"
+	       "  --eal-help        the EAL options (before --), DPDK's own "
+	       "help\n\n"
+	       "Exit status: 0 every step passed or was skipped, 1 a step "
+	       "failed, 2 the check could not run.\n", prog, prog);
+}
+
+/*
+ * --help or -h, before "--" or after it: the tool's own help, without
+ * starting EAL (which would print its own, or need hugepages first).
+ * --eal-help before "--" becomes EAL's --help.
+ */
+static void
+help_before_eal(int argc, char **argv)
+{
+	static char eal_help[] = "--help";
+	bool tool_args = false;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0) {
+			usage(argv[0]);
+			exit(0);
+		}
+		if (strcmp(argv[i], "--") == 0) {
+			tool_args = true;
+		} else if (strcmp(argv[i], "--eal-help") == 0) {
+			if (tool_args) {
+				fprintf(stderr, "hw-check: --eal-help goes "
+					"before --: %s --eal-help\n",
+					argv[0]);
+				exit(2);
+			}
+			argv[i] = eal_help;
+		}
+	}
 }
 
 static int
@@ -50,7 +88,6 @@ parse_args(struct hc *hc, int argc, char **argv)
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "window-ms", required_argument, NULL, 'w' },
 		{ "quick", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -86,10 +123,7 @@ parse_args(struct hc *hc, int argc, char **argv)
 		case 'q':
 			hc->opt.quick = true;
 			break;
-		case 'h':
-			usage(argv[0]);
-			exit(0);
-		default:
+		default: /* --help: help_before_eal() */
 			usage(argv[0]);
 			return -EINVAL;
 		}
@@ -145,6 +179,7 @@ main(int argc, char **argv)
 	struct timespec ts;
 	int ret, used;
 
+	help_before_eal(argc, argv);
 	if (hc_dev_args(&hc, argc, argv) != 0)
 		return 2;
 	ret = rte_eal_init(argc, argv);

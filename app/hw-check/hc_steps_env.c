@@ -318,9 +318,15 @@ step_eswitch(struct hc *hc)
 		return;
 	}
 	for (i = 0; i < RTE_DIM(refused); i++) {
+		char why[512];
+
+		/* The refusal's message is evidence, not an alarm. */
+		hc_log_start(hc);
 		ret = hc_port_open(hc, refused[i]);
-		hc_ev(hc, "a port with %s: %s", refused[i],
-		      ret == 0 ? "probed" : "refused at probe");
+		hc_log_stop(hc, why, sizeof(why));
+		hc_ev(hc, "a port with %s: %s%s%s", refused[i],
+		      ret == 0 ? "probed" : "refused at probe",
+		      why[0] != '\0' ? ": " : "", why);
 		if (ret == 0) {
 			hc_port_close(hc);
 			ok = false;

@@ -508,10 +508,10 @@ step_recovery(struct hc *hc)
 	};
 	struct rte_pmd_mlx5_tm_txq_completions cc;
 	struct rte_pmd_mlx5_tm_sq_info before, after;
-	struct rte_eth_stats st;
 	uint64_t rec, warm, win;
 	struct hc_flow f[1];
 	struct hc_rate r[1];
+	char said[512];
 	unsigned int i;
 
 	hc_step_begin(hc, "recovery", "a WQE with a bad lkey: the queue "
@@ -542,7 +542,8 @@ step_recovery(struct hc *hc)
 	 * Send past the failure (100 frames, not a ring's worth: the
 	 * device model takes a doorbell by a change of the UAR register,
 	 * and a refilled ring after the reset would write what the last
-	 * one before it wrote); stats queries take the recovery steps.
+	 * one before it wrote); rte_pmd_mlx5_tm_recover() takes the
+	 * recovery steps.
 	 */
 	f[0].max_packets = 100;
 	hc_windows(hc, FRAME, rate, &warm, &win);
@@ -550,12 +551,19 @@ step_recovery(struct hc *hc)
 		hc_step_end(hc, HC_FAIL, "could not send");
 		return;
 	}
-	/* Device time passes (the error comes), then the recovery steps. */
+	/*
+	 * Device time passes (the error comes), then the recovery steps;
+	 * what the PMD says of the error is evidence, not an alarm.
+	 */
+	hc_log_start(hc);
 	hc_drain(hc, 0, cc.last_packets + f[0].posted);
 	for (i = 0; i < 4; i++) {
-		rte_eth_stats_get(hc->port_id, &st);
+		rte_pmd_mlx5_tm_recover(hc->port_id);
 		hc_cmpl(hc, 0, &cc);
 	}
+	hc_log_stop(hc, said, sizeof(said));
+	if (said[0] != '\0')
+		hc_ev(hc, "the PMD: %s", said);
 	rec = hc_xstat(hc, "tx_q0_recoveries");
 	f[0].max_packets = 0;
 	if (rte_pmd_mlx5_tm_txq_query(hc->port_id, 0, &after) != 0 ||

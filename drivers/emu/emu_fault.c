@@ -4,7 +4,7 @@
 
 /*
  * Fault injection: one-shot faults, armed from devargs at open or through
- * the API, counted from the moment they are armed.
+ * the API, counted from the moment they are armed; held commands.
  */
 
 #include <errno.h>
@@ -77,4 +77,41 @@ mlx5_emu_fault_wqe(struct mlx5_emu *emu, const struct mlx5_emu_fault_wqe *f)
 	emu->fault_wqe_seen = 0;
 	emu_unlock(emu);
 	return 0;
+}
+
+/*
+ * A held command waits at the command interface, before the device lock,
+ * as a DEVX call sleeps in the kernel while firmware works on it: the
+ * device (wire, completions, counters) goes on meanwhile.
+ */
+void
+emu_cmd_gate(struct mlx5_emu *emu)
+{
+	pthread_mutex_lock(&emu->gate_lock);
+	if (emu->cmd_hold) {
+		emu->cmd_held++;
+		pthread_cond_broadcast(&emu->gate_cond);
+		while (emu->cmd_hold)
+			pthread_cond_wait(&emu->gate_cond, &emu->gate_lock);
+		emu->cmd_held--;
+	}
+	pthread_mutex_unlock(&emu->gate_lock);
+}
+
+void
+mlx5_emu_cmd_hold(struct mlx5_emu *emu, bool hold)
+{
+	pthread_mutex_lock(&emu->gate_lock);
+	emu->cmd_hold = hold;
+	pthread_cond_broadcast(&emu->gate_cond);
+	pthread_mutex_unlock(&emu->gate_lock);
+}
+
+void
+mlx5_emu_cmd_wait_held(struct mlx5_emu *emu, unsigned int n)
+{
+	pthread_mutex_lock(&emu->gate_lock);
+	while (emu->cmd_hold && emu->cmd_held < n)
+		pthread_cond_wait(&emu->gate_cond, &emu->gate_lock);
+	pthread_mutex_unlock(&emu->gate_lock);
 }

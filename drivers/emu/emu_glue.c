@@ -88,6 +88,8 @@ emu_free(struct mlx5_emu *emu)
 	emu_idtab_fini(&emu->uars);
 	emu_idtab_fini(&emu->mrs);
 	pthread_mutex_destroy(&emu->lock);
+	pthread_cond_destroy(&emu->gate_cond);
+	pthread_mutex_destroy(&emu->gate_lock);
 	free(emu);
 }
 
@@ -141,6 +143,8 @@ emu_open_device(const char *name, const void *opts)
 	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
 	pthread_mutex_init(&emu->lock, &attr);
 	pthread_mutexattr_destroy(&attr);
+	pthread_mutex_init(&emu->gate_lock, NULL);
+	pthread_cond_init(&emu->gate_cond, NULL);
 	emu_idtab_init(&emu->pds, EMU_BASE_PDN, 1u << 16);
 	emu_idtab_init(&emu->tds, EMU_BASE_TDN, 1u << 16);
 	emu_idtab_init(&emu->tises, EMU_BASE_TISN, 1u << 16);
@@ -242,6 +246,7 @@ emu_general_cmd(struct mlx5_tm_glue_dev *dev, const void *in, size_t inlen,
 		errno = EINVAL;
 		return -EINVAL;
 	}
+	emu_cmd_gate(emu);
 	emu_lock(emu);
 	ret = emu_fw_exec(emu, in, inlen, out, outlen, start);
 	emu_unlock(emu);
@@ -270,6 +275,7 @@ emu_obj_create(struct mlx5_tm_glue_dev *dev, const void *in, size_t inlen,
 		errno = ENOMEM;
 		return NULL;
 	}
+	emu_cmd_gate(emu);
 	emu_lock(emu);
 	ret = emu_fw_exec(emu, in, inlen, out, outlen, start);
 	emu_unlock(emu);
@@ -303,6 +309,7 @@ emu_obj_cmd(struct mlx5_tm_devx_obj *o, const void *in, size_t inlen,
 	if (kind != (want_modify ? EMU_CMD_MODIFY : EMU_CMD_QUERY) ||
 	    type != obj->type || id != obj->id)
 		return -EINVAL;
+	emu_cmd_gate(obj->emu);
 	emu_lock(obj->emu);
 	ret = emu_fw_exec(obj->emu, in, inlen, out, outlen, start);
 	emu_unlock(obj->emu);
@@ -338,6 +345,7 @@ emu_obj_destroy(struct mlx5_tm_devx_obj *o)
 	if (obj == NULL)
 		return -EINVAL;
 	inlen = emu_fw_destroy_cmd(obj->type, obj->id, in, sizeof(in));
+	emu_cmd_gate(obj->emu);
 	emu_lock(obj->emu);
 	ret = emu_fw_exec(obj->emu, in, inlen, out, sizeof(out),
 			  start);

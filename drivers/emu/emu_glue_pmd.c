@@ -92,6 +92,7 @@ emu_glue_sq_wire_get(struct mlx5_tm_glue_dev *dev, uint32_t sqn,
 	wire->first_departure_ns = info.first_departure_ns;
 	wire->last_departure_ns = info.last_departure_ns;
 	wire->mtu_drops = info.mtu_drops;
+	wire->ran_dry = info.ran_dry;
 	wire->recent_bytes = info.recent_bytes;
 	wire->recent_ns = info.recent_ns;
 	return 0;

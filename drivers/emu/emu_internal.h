@@ -286,14 +286,19 @@ struct emu_vport_tx {
 };
 
 /*
- * Recent achieved rate of an SQ: departures made while the SQ was
- * backlogged (its head ready by the previous departure), each with the
- * gap since that departure, in EMU_RATE_WIN_BUCKETS buckets of
+ * Recent achieved rate of an SQ: each departure with the gap since the
+ * SQ's previous one, in EMU_RATE_WIN_BUCKETS buckets of
  * EMU_RATE_WIN_BUCKET_PS of such time: the window is the last 0.9 to 1 s
- * of sending time; idle or suspended stretches count in no bucket.
+ * of sending time. A departure whose WQE came more than
+ * EMU_RATE_PAUSE_PS after the previous departure ends an idle (or
+ * suspended) stretch: it and its gap count in no bucket. Shorter pauses
+ * are the sender's pace (a ring that runs dry between two bursts): they
+ * count, so that the window says what the SQ sent, not what it would
+ * send backlogged.
  */
 #define EMU_RATE_WIN_BUCKETS 10
 #define EMU_RATE_WIN_BUCKET_PS 100000000000ULL /* 100 ms */
+#define EMU_RATE_PAUSE_PS EMU_RATE_WIN_BUCKET_PS
 
 struct emu_rate_win {
 	uint64_t bytes[EMU_RATE_WIN_BUCKETS];
@@ -315,6 +320,7 @@ struct emu_sq_stats {
 	uint8_t last_syndrome;
 	uint64_t mtu_drops;
 	uint64_t eswitch_drops;
+	uint64_t ran_dry;       /* departures after the SQ ran dry */
 };
 
 struct emu_sched_elem;
@@ -453,6 +459,11 @@ struct mlx5_emu {
 	uint64_t cmd_count;     /* commands run */
 	mlx5_emu_cmd_hook_t cmd_hook; /* every command as run, or NULL */
 	void *cmd_hook_arg;
+	/* held commands (mlx5_emu_cmd_hold), outside the device lock */
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate_cond;
+	bool cmd_hold;
+	unsigned int cmd_held; /* commands waiting at the gate */
 	uint64_t cmd_ns;        /* time spent in them */
 	/* device thread */
 	pthread_t thread;
@@ -704,8 +715,13 @@ emu_wire_tally_note(struct emu_wire_tally *y, const struct emu_wqe *w,
 	if (y->packets > 0) {
 		uint64_t gap = time_ps - y->last_ps;
 
-		/* Only a head that waited for the previous departure. */
-		if (ready_ps <= y->last_ps && time_ps >= y->last_ps) {
+		/* Its WQE came after the previous frame left: ran dry. */
+		if (ready_ps > y->last_ps)
+			y->sq->st.ran_dry++;
+		/* Not the first departure after an idle stretch. */
+		if (time_ps >= y->last_ps &&
+		    (ready_ps <= y->last_ps ||
+		     ready_ps - y->last_ps <= EMU_RATE_PAUSE_PS)) {
 			if (y->win_busy_ps >= EMU_RATE_WIN_BUCKET_PS) {
 				emu_rate_win_next(&y->sq->st.win, y->win_bytes,
 						  y->win_busy_ps);
@@ -742,6 +758,8 @@ emu_wire_tally_note(struct emu_wire_tally *y, const struct emu_wqe *w,
 /* emu_fault.c */
 bool emu_fault_cmd_hit(struct mlx5_emu *emu, uint16_t opcode,
 		       uint8_t *status, uint32_t *syndrome);
+/* A firmware command's entry: waits while commands are held. */
+void emu_cmd_gate(struct mlx5_emu *emu);
 int emu_fault_pp_hit(struct mlx5_emu *emu);
 
 #endif /* EMU_INTERNAL_H */

@@ -78,6 +78,7 @@ mlx5_emu_sq_get(struct mlx5_emu *emu, uint32_t sqn,
 	info->errors = sq->st.errors;
 	info->mtu_drops = sq->st.mtu_drops;
 	info->eswitch_drops = sq->st.eswitch_drops;
+	info->ran_dry = sq->st.ran_dry;
 	info->first_departure_ns = sq->st.first_ps / EMU_PS_PER_NS;
 	info->last_departure_ns = sq->st.last_ps / EMU_PS_PER_NS;
 	info->min_gap_ns = sq->st.min_gap_ps / EMU_PS_PER_NS;

@@ -189,6 +189,7 @@ emu_glue_pp_alloc(struct mlx5_tm_glue_dev *dev, size_t pp_context_sz,
 		errno = ENOMEM;
 		return NULL;
 	}
+	emu_cmd_gate(emu);
 	emu_lock(emu);
 	ret = emu_fault_pp_hit(emu);
 	if (ret == 0 && emu->caps.packet_pacing && !emu->caps.packet_pacing_uid)
@@ -222,6 +223,7 @@ emu_glue_pp_free(struct mlx5_tm_pp *p)
 	if (pp == NULL)
 		return;
 	emu = pp->emu;
+	emu_cmd_gate(emu);
 	emu_lock(emu);
 	emu_pp_release(emu, pp->pub.index);
 	emu->pp_handles--;

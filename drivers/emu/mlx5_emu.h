@@ -448,10 +448,18 @@ struct mlx5_emu_sq_info {
 	uint64_t mtu_drops;     /**< Frames dropped: longer than the MTU allows. */
 	uint64_t eswitch_drops; /**< Frames dropped: no E-Switch rule (switchdev). */
 	/**
-	 * Recent rate: bytes of the departures made while the SQ was
-	 * backlogged (its next WQE ready by the previous departure) during
-	 * its last 0.9 to 1 s of such sending time, and that time in ns.
-	 * Idle and suspended stretches are not in it.
+	 * Departures whose WQE the device had not seen when the SQ's previous
+	 * frame left: the SQ ran dry (its sender posted too late, or in real
+	 * time the device noticed the doorbell late). A paced SQ whose sender
+	 * keeps its ring full never runs dry.
+	 */
+	uint64_t ran_dry;
+	/**
+	 * Recent rate: bytes of the SQ's departures during its last 0.9 to
+	 * 1 s of sending time, and that time in ns (each departure over the
+	 * gap since the previous one). Idle and suspended stretches longer
+	 * than 100 ms are not in it: the departure that ends one counts in
+	 * neither; shorter pauses of the sender are.
 	 */
 	uint64_t recent_bytes;
 	uint64_t recent_ns;
@@ -561,6 +569,18 @@ typedef void (*mlx5_emu_cmd_hook_t)(void *arg, const void *in, size_t inlen,
 /** Watch every command with @p fn (NULL: stop); under the device lock. */
 void mlx5_emu_set_cmd_hook(struct mlx5_emu *emu, mlx5_emu_cmd_hook_t fn,
 			   void *arg);
+
+/**
+ * Hold (@p hold true) or release firmware commands: from now on a command
+ * (DEVX create, modify, query, destroy, general command; pp_alloc,
+ * pp_free) waits at the device's command interface until released, as a
+ * command firmware is slow to answer. It waits outside the device lock:
+ * the wire, completions and every counter go on meanwhile.
+ */
+void mlx5_emu_cmd_hold(struct mlx5_emu *emu, bool hold);
+
+/** Wait until @p n commands are held (or commands are released). */
+void mlx5_emu_cmd_wait_held(struct mlx5_emu *emu, unsigned int n);
 
 /** Arm a command fault (replaces any armed one); nth 0 disarms. */
 int mlx5_emu_fault_cmd(struct mlx5_emu *emu,

@@ -178,6 +178,44 @@ def test_guard(knob, steps):
               verdict.get(name) == "fail", verdict.get(name))
 
 
+def test_help():
+    """--help (before or after --) is the tool's own, without EAL;
+    --eal-help is EAL's."""
+    for args in (["--help"], ["--", "--help"], ["-h"]):
+        proc = subprocess.run([TOOL] + args, capture_output=True, text=True,
+                              timeout=TIMEOUT)
+        text = proc.stdout + proc.stderr
+        check("%s: the tool's help, exit 0" % " ".join(args),
+              proc.returncode == 0 and "Options (after --):" in proc.stdout
+              and "--eal-help" in proc.stdout and "--json FILE" in
+              proc.stdout and "Exit status:" in proc.stdout and
+              "EAL:" not in text and "Add a virtual device" not in text,
+              "rc=%d: %s" % (proc.returncode, text[-800:]))
+    proc = subprocess.run([TOOL, "--eal-help"], capture_output=True,
+                          text=True, timeout=TIMEOUT)
+    check("--eal-help: EAL's options, exit 0",
+          proc.returncode == 0 and "Add a virtual device" in proc.stdout,
+          "rc=%d: %s" % (proc.returncode, (proc.stdout + proc.stderr)[-800:]))
+
+
+def test_no_alarm():
+    """A passing run at the default log levels prints no error, warning or
+    refusal outside the steps' evidence: what a step provokes on purpose
+    (a port refused at probe, an error completion) is evidence."""
+    args = [TOOL, "--no-huge", "--no-pci", "-m", "512", "-l", "0",
+            "--no-telemetry", "--file-prefix", "hwcheck%d" % os.getpid(),
+            "--vdev", "net_mlx5_tm0,emu=cx6dx", "--", "--quick"]
+    proc = subprocess.run(args, capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    alarms = [line for line in (proc.stdout + proc.stderr).splitlines()
+              if not line.startswith(("[PASS]", "       ", "Summary:")) and
+              any(w in line.lower() for w in ("mlx5_tm:", "error", "fail",
+                                               "refus", "warn"))]
+    check("a passing run: exit 0, no alarming line",
+          proc.returncode == 0 and not alarms,
+          "rc=%d: %s" % (proc.returncode, alarms))
+
+
 def test_no_device():
     rc, out, err = run("net_mlx5_tm0,dev=mlx5_99")
     check("dev= without a NIC: exit 2", rc == 2, "rc=%d" % rc)
@@ -197,6 +235,8 @@ def main():
         for knob, steps in GUARDS:
             case(test_guard, knob, steps)
         case(test_no_device)
+        case(test_help)
+        case(test_no_alarm)
     shutil.rmtree(WORK, ignore_errors=True)
     return CASES.report()
 

@@ -13,6 +13,8 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
+#include <time.h>
 #include <netinet/in.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -390,10 +392,8 @@ wait_one_recovery(uint16_t port, struct mlx5_emu *emu, uint64_t step_ns)
 	unsigned int i;
 
 	for (i = 0; i < 100000 && rec == 0; i++) {
-		struct rte_eth_stats st;
-
 		rte_eth_tx_burst(port, 0, NULL, 0);
-		rte_eth_stats_get(port, &st);
+		rte_pmd_mlx5_tm_recover(port);
 		mlx5_emu_advance(emu, step_ns);
 		rec = xstat(port, "tx_q0_recoveries");
 	}
@@ -1103,6 +1103,278 @@ test_wire_rate_window(void)
 	rte_eth_tx_done_cleanup(port, 1, 0);
 out:
 	port_destroy("net_mlx5_tm8", port);
+}
+
+/*
+ * Three unshaped queues on one 100G port share the line, in virtual time.
+ * tx_qN_wire_rate_bps must agree within 1 % with the device's own
+ * counters (wire bytes over the time from the queue's first departure to
+ * its last) and with what the queue was offered, computed from the
+ * frames posted per step of virtual time:
+ * - senders that keep their rings full: each gets a third of the line
+ *   (by the line's framing: each frame takes its length plus 24 bytes of
+ *   line time);
+ * - senders that post 4 frames a queue every 2 us (24 Gbit/s each, the
+ *   line three quarters busy): each ring runs dry between two posts, as
+ *   behind a sender that cannot fill the line (testpmd's txonly on one
+ *   core), and the rate is still what the queue sent.
+ * tx_qN_wire_ran_dry counts the frames that left after their ring ran
+ * dry: none in the first run, some in the second.
+ */
+#define SHARE_NB_Q 3
+#define SHARE_LEN 1500
+#define SHARE_STEP_NS 2000ull
+#define SHARE_NS 20000000ull /* 20 ms of device time */
+
+/* Post up to @p max frames on queue @p q; returns how many it took. */
+static uint16_t
+share_post(uint16_t port, uint16_t q, uint32_t *seq, uint16_t max)
+{
+	struct rte_mbuf *m[32];
+	uint8_t f[SHARE_LEN];
+	uint16_t i, n;
+
+	rte_eth_tx_done_cleanup(port, q, 0);
+	for (n = 0; n < RTE_MIN(max, (uint16_t)RTE_DIM(m)); n++) {
+		build_frame(f, SHARE_LEN, q, *seq + n, false);
+		m[n] = frame_to_mbuf(f, SHARE_LEN, 1);
+		if (m[n] == NULL)
+			break;
+	}
+	i = rte_eth_tx_burst(port, q, m, n);
+	*seq += i;
+	rte_pktmbuf_free_bulk(m + i, n - i);
+	return i;
+}
+
+/*
+ * Run three queues for SHARE_NS, each posting @p per_step frames a step
+ * (0: as many as its ring takes), and check each queue's wire rate against
+ * the device's counters and against @p want_bps.
+ */
+static void
+share_run(uint16_t per_step, uint64_t want_bps)
+{
+	uint32_t seq[SHARE_NB_Q] = { 0 }, sqn;
+	struct mlx5_emu *emu;
+	uint16_t port, q;
+	uint64_t t0;
+
+	if (start_port("net_mlx5_tm9", "emu=cx6dx,clock=virtual", SHARE_NB_Q,
+		       0, &port, &emu, 0, &sqn) != 0)
+		return;
+	if (!test_ok)
+		goto out;
+	t0 = mlx5_emu_now_ns(emu);
+	while (mlx5_emu_now_ns(emu) - t0 < SHARE_NS && test_ok) {
+		for (q = 0; q < SHARE_NB_Q; q++) {
+			uint16_t n = share_post(port, q, &seq[q],
+						per_step ? per_step : 32);
+
+			CHECK(per_step == 0 || n == per_step,
+			      "queue %u took %u of %u frames: its ring is "
+			      "full", q, n, per_step);
+		}
+		mlx5_emu_advance(emu, SHARE_STEP_NS);
+	}
+	for (q = 0; q < SHARE_NB_Q && test_ok; q++) {
+		struct mlx5_emu_sq_info info;
+		uint64_t rate, dev_bps;
+		char name[64];
+		uint32_t s;
+
+		CHECK(rte_pmd_mlx5_tm_txq_sqn(port, q, &s) == 0 &&
+		      mlx5_emu_sq_get(emu, s, &info) == 0 &&
+		      info.last_departure_ns > info.first_departure_ns,
+		      "queue %u: no departures", q);
+		if (!test_ok)
+			break;
+		dev_bps = (uint64_t)((double)info.bytes * 8e9 /
+			(double)(info.last_departure_ns -
+				 info.first_departure_ns));
+		snprintf(name, sizeof(name), "tx_q%u_wire_rate_bps", q);
+		rate = xstat(port, name);
+		printf("  queue %u: %s %" PRIu64 ", device counters %" PRIu64
+		       ", offered %" PRIu64 " b/s\n", q, name, rate, dev_bps,
+		       want_bps);
+		CHECK(rate > dev_bps - dev_bps / 100 &&
+		      rate < dev_bps + dev_bps / 100,
+		      "queue %u: %s %" PRIu64 ", the device's counters %"
+		      PRIu64 " b/s", q, name, rate, dev_bps);
+		CHECK(rate > want_bps - want_bps / 100 &&
+		      rate < want_bps + want_bps / 100,
+		      "queue %u: %s %" PRIu64 ", offered %" PRIu64 " b/s",
+		      q, name, rate, want_bps);
+		/* A full ring never runs dry; 4 frames a step always do. */
+		snprintf(name, sizeof(name), "tx_q%u_wire_ran_dry", q);
+		CHECK(per_step == 0 ? xstat(port, name) == 0 :
+		      xstat(port, name) > 0 &&
+		      xstat(port, name) == info.ran_dry,
+		      "queue %u: %s %" PRIu64, q, name, xstat(port, name));
+	}
+	for (q = 0; q < SHARE_NB_Q; q++)
+		tx_settle(port, q, emu);
+	CHECK_POOL_EMPTY();
+out:
+	port_destroy("net_mlx5_tm9", port);
+}
+
+static void
+test_wire_rate_shared_line(void)
+{
+	/* Rings full: a third of the line of 1500-byte frames each. */
+	share_run(0, (uint64_t)(100e9 * SHARE_LEN / (SHARE_LEN + 24) / 3));
+	/* 4 frames every 2 us: 24 Gbit/s each. */
+	share_run(4, 4ull * SHARE_LEN * 8 * 1000000000ull / SHARE_STEP_NS);
+}
+
+/*
+ * Statistics never wait for firmware: while a rate change of queue 1
+ * waits for its firmware command (held by the model, outside its device
+ * lock), another thread reads and resets the port's statistics and
+ * extended statistics, and each call returns with the queues' counts
+ * before the command is let go. The deadline only turns a hang (the
+ * statistics waiting for the held command) into a failure.
+ */
+#define HELD_DEADLINE_S 30
+
+struct held_rate {
+	uint16_t port;
+	int ret;
+};
+
+static void *
+held_rate_main(void *arg)
+{
+	struct held_rate *h = arg;
+
+	h->ret = rte_eth_set_queue_rate_limit(h->port, 1, 500);
+	return NULL;
+}
+
+struct held_reader {
+	uint16_t port;
+	uint64_t opackets;
+	int xstats;
+	int resets;
+	bool done;          /* atomic: the reads returned */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+};
+
+static void *
+held_reader_main(void *arg)
+{
+	struct held_reader *r = arg;
+	struct rte_eth_xstat xs[64];
+	struct rte_eth_stats st;
+
+	memset(&st, 0, sizeof(st));
+	if (rte_eth_stats_get(r->port, &st) == 0)
+		r->opackets = st.opackets;
+	r->xstats = rte_eth_xstats_get(r->port, xs, RTE_DIM(xs));
+	r->resets = (rte_eth_stats_reset(r->port) == 0) +
+		    (rte_eth_xstats_reset(r->port) == 0);
+	pthread_mutex_lock(&r->lock);
+	__atomic_store_n(&r->done, true, __ATOMIC_RELEASE);
+	pthread_cond_signal(&r->cond);
+	pthread_mutex_unlock(&r->lock);
+	return NULL;
+}
+
+static void
+test_stats_while_firmware_held(void)
+{
+	struct held_reader r = { .lock = PTHREAD_MUTEX_INITIALIZER,
+				 .cond = PTHREAD_COND_INITIALIZER };
+	struct held_rate h = { 0 };
+	pthread_t rate_thread, reader_thread;
+	bool reader_started = false;
+	struct timespec deadline;
+	struct mlx5_emu *emu;
+	uint32_t seq = 0, sqn;
+	uint16_t port;
+
+	if (start_port("net_mlx5_tm10", "emu=cx6dx,clock=virtual", 2, 0,
+		       &port, &emu, 1, &sqn) != 0)
+		return;
+	if (!test_ok)
+		goto out;
+	CHECK(send_simple(port, 1, emu, 10, 500, &seq) == 10, "send");
+	mlx5_emu_drain(emu);
+	mlx5_emu_cmd_hold(emu, true);
+	h.port = port;
+	r.port = port;
+	CHECK(pthread_create(&rate_thread, NULL, held_rate_main, &h) == 0,
+	      "rate thread");
+	if (!test_ok) {
+		mlx5_emu_cmd_hold(emu, false);
+		goto out;
+	}
+	mlx5_emu_cmd_wait_held(emu, 1); /* its firmware command waits */
+	reader_started = pthread_create(&reader_thread, NULL, held_reader_main,
+					&r) == 0;
+	CHECK(reader_started, "reader thread");
+	if (reader_started) {
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_sec += HELD_DEADLINE_S;
+		pthread_mutex_lock(&r.lock);
+		while (!__atomic_load_n(&r.done, __ATOMIC_ACQUIRE) &&
+		       pthread_cond_timedwait(&r.cond, &r.lock,
+					      &deadline) == 0)
+			;
+		pthread_mutex_unlock(&r.lock);
+		CHECK(__atomic_load_n(&r.done, __ATOMIC_ACQUIRE),
+		      "statistics still waiting after %d s: they wait for "
+		      "the held firmware command", HELD_DEADLINE_S);
+	}
+	mlx5_emu_cmd_hold(emu, false);
+	pthread_join(rate_thread, NULL);
+	if (reader_started)
+		pthread_join(reader_thread, NULL);
+	CHECK(r.opackets == 10, "opackets %" PRIu64 " while held", r.opackets);
+	CHECK(r.xstats > 0 && r.resets == 2, "xstats %d, resets %d",
+	      r.xstats, r.resets);
+	CHECK(h.ret == 0, "the held rate change: %d", h.ret);
+	CHECK(xstat(port, "tx_q1_completions") == 0, "xstats reset: %" PRIu64,
+	      xstat(port, "tx_q1_completions"));
+	tx_settle(port, 1, emu);
+out:
+	port_destroy("net_mlx5_tm10", port);
+}
+
+/*
+ * The line rate follows the link: a port whose link went down, and whose
+ * fastest link mode is 25G, stops (the stop sets the link down; it must
+ * not refresh the line rate under the locks it holds, which would take
+ * the scheduler's lock twice), and its next link query reads the new line
+ * rate.
+ */
+static void
+test_stop_after_link_change(void)
+{
+	struct rte_pmd_mlx5_tm_dev_info info;
+	struct rte_eth_link link;
+	struct mlx5_emu *emu;
+	uint32_t sqn;
+	uint16_t port;
+
+	if (start_port("net_mlx5_tm11",
+		       "emu=cx6dx,clock=virtual,link_max_speed=25G", 1, 0,
+		       &port, &emu, 0, &sqn) != 0)
+		return;
+	if (!test_ok)
+		goto out;
+	mlx5_emu_set_link(emu, false);
+	CHECK(rte_eth_dev_stop(port) == 0, "stop with the link down");
+	rte_eth_link_get_nowait(port, &link);
+	CHECK(link.link_status == RTE_ETH_LINK_DOWN, "link %u",
+	      link.link_status);
+	CHECK(rte_pmd_mlx5_tm_dev_info(port, &info) == 0 &&
+	      info.line_rate_mbps == 25000, "line rate %u Mbit/s",
+	      info.line_rate_mbps);
+out:
+	port_destroy("net_mlx5_tm11", port);
 }
 
 static void
@@ -1860,7 +2132,7 @@ test_virtual_clock_plain_app(void)
 }
 
 int
-main(int argc __rte_unused, char **argv)
+main(int argc, char **argv)
 {
 	static const struct pmd_test_env env = {
 		.mem_mb = "512", .lcores = "0-1", .pmd_log = "notice",
@@ -1871,6 +2143,8 @@ main(int argc __rte_unused, char **argv)
 	pool = pmd_test_setup(argv[0], &env);
 	if (pool == NULL)
 		return 1;
+	if (argc > 1)
+		test_only = argv[1]; /* run the cases whose name has it */
 	run("devarg refusals", test_devarg_refusals);
 	run("device infos and link", test_infos_and_link);
 	run("1M mixed packets, 4 queues, 2 lcores", test_million_packets);
@@ -1882,6 +2156,12 @@ main(int argc __rte_unused, char **argv)
 	    test_read_back);
 	run("wire rate over the last second of sending",
 	    test_wire_rate_window);
+	run("three unshaped queues: wire rate a third of the line each",
+	    test_wire_rate_shared_line);
+	run("statistics answer while a firmware command is held",
+	    test_stats_while_firmware_held);
+	run("stop after the link went down at another line rate",
+	    test_stop_after_link_change);
 	run("error CQE recovery", test_error_recovery);
 	run("error CQE on a full CQ recovers", test_error_cqe_on_full_cq);
 	run("unregistered memory, descriptor status",

@@ -348,7 +348,6 @@ static void
 test_flush_only(void)
 {
 	struct mlx5_emu_sq_info sq;
-	struct rte_eth_stats st;
 	struct mlx5_emu *emu;
 	uint32_t sqn = 0, i, sent = 0;
 	uint16_t port;
@@ -366,7 +365,7 @@ test_flush_only(void)
 		.syndrome = MLX5_CQE_SYNDROME_WR_FLUSH_ERR }) == 0, "arm");
 	for (i = 0; i < 100; i++) {
 		sent += send_one(port, 0, emu, 200);
-		rte_eth_stats_get(port, &st); /* control-path step */
+		rte_pmd_mlx5_tm_recover(port); /* control-path step */
 	}
 	CHECK(sent == 100, "%u of 100 posted", sent);
 	CHECK(xstat(port, "tx_q0_recoveries") == 0, "%" PRIu64 " resets",
@@ -392,7 +391,6 @@ test_recovery_pacing_index(void)
 {
 	struct mlx5_emu_pp_info pp[4];
 	struct mlx5_emu_sq_info sq;
-	struct rte_eth_stats st;
 	struct mlx5_emu *emu;
 	uint32_t sqn = 0, i;
 	uint16_t port, new_index = 0;
@@ -410,7 +408,7 @@ test_recovery_pacing_index(void)
 		send_one(port, 0, emu, 200);
 	/* The datapath sees the error; the control path resets the SQ. */
 	rte_eth_tx_burst(port, 0, NULL, 0);
-	rte_eth_stats_get(port, &st);
+	rte_pmd_mlx5_tm_recover(port);
 	CHECK(sq_info(port, 0, emu, &sq) == 0 &&
 	      sq.state == MLX5_SQC_STATE_RST, "state %u", sq.state);
 	/* A new rate while in reset: kept for the queue. */
@@ -421,7 +419,7 @@ test_recovery_pacing_index(void)
 			new_index = pp[i].index;
 	CHECK(new_index != 0, "no 2 Gbps entry");
 	rte_eth_tx_burst(port, 0, NULL, 0); /* rewind */
-	rte_eth_stats_get(port, &st);       /* ready again */
+	rte_pmd_mlx5_tm_recover(port);      /* ready again */
 	CHECK(xstat(port, "tx_q0_recoveries") == 1, "%" PRIu64 " recoveries",
 	      xstat(port, "tx_q0_recoveries"));
 	CHECK(sq_info(port, 0, emu, &sq) == 0 &&
@@ -446,7 +444,6 @@ test_recovery_bits(void)
 		"emu=cx6dx,clock=virtual,sched_modify_sq_group=refuse",
 	};
 	struct mlx5_emu_sq_info sq;
-	struct rte_eth_stats st;
 	struct mlx5_emu *emu;
 	uint32_t sqn = 0, i, a;
 	uint16_t port, index;
@@ -469,7 +466,7 @@ test_recovery_bits(void)
 		/* Error seen, SQ reset, then made ready again. */
 		for (i = 0; i < 3; i++) {
 			rte_eth_tx_burst(port, 0, NULL, 0);
-			rte_eth_stats_get(port, &st);
+			rte_pmd_mlx5_tm_recover(port);
 		}
 		CHECK(xstat(port, "tx_q0_recoveries") == 1 &&
 		      sq_info(port, 0, emu, &sq) == 0 &&

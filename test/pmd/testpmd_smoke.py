@@ -46,6 +46,19 @@ def cmd(child, line, timeout=30):
     return child.before
 
 
+def wait_for(child, line, pred, tries=60, pause=0.5):
+    """Send @line every @pause s until its answer satisfies @pred, at most
+    @tries times (an event awaited, not a time measured: a loaded machine
+    makes it come later); the last answer."""
+    out = cmd(child, line)
+    for _ in range(tries):
+        if pred(out):
+            break
+        time.sleep(pause)
+        out = cmd(child, line)
+    return out
+
+
 def cpu_list(text):
     """The CPUs of a kernel CPU list such as "0,2-3"."""
     cpus = set()
@@ -97,8 +110,8 @@ def session(checks, pmd, rxq, txq, rates):
                      got == want, "on CPUs %s, want %s" % (got, want))
         cmd(child, "set fwd txonly")
         cmd(child, "start")
-        time.sleep(1.0)
-        out = cmd(child, "show port stats 0")
+        out = wait_for(child, "show port stats 0",
+                       lambda o: re.search(r"TX-packets:\s+[1-9]", o))
         m = re.search(r"TX-packets:\s+(\d+)", out)
         sent = int(m.group(1)) if m else 0
         checks.check("%s: packets sent" % tag, sent > 0,
@@ -112,10 +125,14 @@ def session(checks, pmd, rxq, txq, rates):
             # from a clean start (xstats reset restarts the wire figures).
             time.sleep(0.5)
             cmd(child, "clear port xstats 0")
-            time.sleep(0.5)
-            out = cmd(child, "show port xstats 0")
-            busy = [q for q in range(txq)
-                    if re.search(r"tx_q%d_wire_packets:\s+[1-9]" % q, out)]
+
+            def on_wire(o):
+                return [q for q in range(txq)
+                        if re.search(r"tx_q%d_wire_packets:\s+[1-9]" % q, o)]
+            out = wait_for(child, "show port xstats 0",
+                           lambda o: len(on_wire(o)) == txq and re.search(
+                               r"tx_q1_wire_rate_bps:\s+[1-9]", o))
+            busy = on_wire(out)
             checks.check("%s: every Tx queue on the wire" % tag,
                          len(busy) == txq and
                          "tx_q1_wire_rate_bps" in out,

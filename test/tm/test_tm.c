@@ -1051,11 +1051,9 @@ fail_next_wqe(const struct tm_port *p, uint16_t q)
 static void
 finish_recovery(const struct tm_port *p, uint16_t q)
 {
-	struct rte_eth_stats st;
-
-	rte_eth_stats_get(p->id, &st);
+	rte_pmd_mlx5_tm_recover(p->id);
 	rte_eth_tx_burst(p->id, q, NULL, 0);
-	rte_eth_stats_get(p->id, &st);
+	rte_pmd_mlx5_tm_recover(p->id);
 }
 
 /*
@@ -1074,7 +1072,6 @@ test_recovery_vs_live_changes(void)
 	struct mlx5_emu_sched_info info;
 	struct rte_tm_node_params np;
 	struct mlx5_emu_sq_info sq;
-	struct rte_eth_stats st;
 	struct mlx5_tm_sched *s;
 	uint16_t old_group, old_index, q;
 	struct tm_port p;
@@ -1100,7 +1097,7 @@ test_recovery_vs_live_changes(void)
 	 * under 900 goes. */
 	fail_next_wqe(&p, 0);
 	rte_eth_tx_burst(p.id, 0, NULL, 0); /* the datapath sees the error */
-	rte_eth_stats_get(p.id, &st);       /* the control path resets */
+	rte_pmd_mlx5_tm_recover(p.id);      /* the control path resets */
 	CHECK(sq_of(&p, 0, &sq) && sq.state == MLX5_SQC_STATE_RST,
 	      "queue 0's SQ in reset: state %u", sq.state);
 	old_group = sq.qos_queue_group_id;
@@ -1172,7 +1169,6 @@ test_recovery_rollback(void)
 	struct mlx5_emu_sched_info info;
 	struct rte_tm_node_params np;
 	struct mlx5_emu_sq_info sq;
-	struct rte_eth_stats st;
 	struct mlx5_tm_sched *s;
 	uint16_t old_group;
 	unsigned int n_elems;
@@ -1194,7 +1190,7 @@ test_recovery_rollback(void)
 	n_elems = mlx5_emu_sched_list(p.emu, NULL, 0);
 	fail_next_wqe(&p, 1);
 	rte_eth_tx_burst(p.id, 1, NULL, 0);
-	rte_eth_stats_get(p.id, &st);
+	rte_pmd_mlx5_tm_recover(p.id);
 	CHECK(sq_of(&p, 1, &sq) && sq.state == MLX5_SQC_STATE_RST,
 	      "queue 1's SQ in reset: state %u", sq.state);
 	old_group = sq.qos_queue_group_id;
@@ -1756,9 +1752,56 @@ test_telemetry(void)
 		      strstr(buf, "\"in_use\":2") != NULL,
 		      "telemetry content: %s", buf);
 	}
-	CHECK(tm_telemetry_query("/ethdev/mlx5_tm/pacing,999", buf,
-			      sizeof(buf)) == 0 &&
-	      strstr(buf, "null") != NULL, "unknown port: %s", buf);
+	tm_port_close(&p);
+}
+
+/*
+ * A bad request gets an error naming the parameter and its value, not the
+ * bare null DPDK's telemetry gives a failed callback.
+ */
+static void
+test_telemetry_errors(void)
+{
+	static const struct {
+		const char *params;
+		const char *want;
+	} bad[] = {
+		{ "", "no parameters: expected port_id[,first_queue]" },
+		{ ",abc", "port_id 'abc': expected a decimal port id" },
+		{ ",x1", "port_id 'x1': expected a decimal port id" },
+		{ ",1x", "port_id '1x': expected a decimal port id" },
+		{ ",99999", "port_id '99999': expected a decimal port id below" },
+		{ ",999", "port_id '999': expected a decimal port id below" },
+		{ ",%u,", "first_queue '': expected a decimal queue number" },
+		{ ",%u,-1", "first_queue '-1': expected a decimal queue number" },
+		{ ",%u,2z", "first_queue '2z': expected a decimal queue number" },
+		{ ",%u,4", "first_queue 4: port %u has 4 Tx queues" },
+	};
+	static char buf[16384];
+	char cmd[64], params[32], want[96];
+	struct tm_port p;
+	unsigned int i;
+
+	printf("telemetry errors\n");
+	if (tport_open(&p, NULL, 4, true) != 0)
+		return;
+	/* A valid port that is not net_mlx5_tm: none is; the next id. */
+	snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u", p.id + 1);
+	snprintf(want, sizeof(want),
+		 "port_id %u: not a net_mlx5_tm port of this process",
+		 p.id + 1);
+	CHECK(tm_telemetry_query(cmd, buf, sizeof(buf)) == 0 &&
+	      strstr(buf, want) != NULL && strstr(buf, "\"error\"") != NULL,
+	      "%s: %s", cmd, buf);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		snprintf(params, sizeof(params), bad[i].params, p.id);
+		snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing%s", params);
+		snprintf(want, sizeof(want), bad[i].want, p.id);
+		CHECK(tm_telemetry_query(cmd, buf, sizeof(buf)) == 0 &&
+		      strstr(buf, "{\"error\":\"") != NULL &&
+		      strstr(buf, want) != NULL && strstr(buf, "null") == NULL,
+		      "%s: %s (want \"%s\")", cmd, buf, want);
+	}
 	tm_port_close(&p);
 }
 
@@ -1863,7 +1906,8 @@ test_telemetry_pages(void)
 	      bad_index);
 	snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u,%u", p.id, NQ);
 	CHECK(tm_telemetry_query(cmd, buf, sizeof(buf)) == 0 &&
-	      strstr(buf, "null") != NULL, "page past the last: %s", buf);
+	      strstr(buf, "\"error\":\"first_queue 1024: port") != NULL,
+	      "page past the last: %s", buf);
 	tm_port_close(&p);
 }
 
@@ -2476,6 +2520,7 @@ main(int argc, char **argv)
 	TM_CASE(test_dedicated());
 	TM_CASE(test_reconfigure());
 	TM_CASE(test_telemetry());
+	TM_CASE(test_telemetry_errors());
 	TM_CASE(test_telemetry_pages());
 	TM_CASE(test_rates());
 	TM_CASE(test_empw_follows_pacing_mode());

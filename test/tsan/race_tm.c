@@ -8,7 +8,8 @@
  * commits hierarchies, updates shapers and weights, suspends and resumes,
  * reads node stats, ethdev stats and xstats, asks telemetry (answered on
  * the telemetry thread), and makes the device fail WQEs (error CQEs the
- * PMD recovers from, on its alarm thread or a stats query). The device
+ * PMD recovers from, on its alarm thread or when the main lcore calls
+ * rte_pmd_mlx5_tm_recover(); statistics take no part). The device
  * model runs its realtime thread. Each worker has a mempool of its own, so
  * that no mbuf passes between threads through DPDK's (uninstrumented)
  * rings.
@@ -330,6 +331,7 @@ main(int argc, char **argv)
 		rte_tm_node_stats_read(port, q, &st, &mask, r % 2, &terr);
 		rte_tm_node_stats_read(port, GROUP_ID, &st, &mask, 0, &terr);
 		rte_eth_stats_get(port, &es);
+		rte_pmd_mlx5_tm_recover(port);
 		xstat_sum(port, "_packets");
 		snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u", port);
 		tel += tm_telemetry_query(cmd, reply, sizeof(reply)) == 0;
@@ -353,9 +355,9 @@ main(int argc, char **argv)
 		while (!atomic_load_explicit(&workers[i].done,
 					     memory_order_acquire))
 			;
-	/* Recoveries happen on the alarm or on a stats query. */
+	/* Recoveries happen on the alarm or when asked for. */
 	usleep(200000);
-	rte_eth_stats_get(port, &es);
+	rte_pmd_mlx5_tm_recover(port);
 	recoveries = xstat_sum(port, "_recoveries");
 	for (i = 0; i < (int)nb_workers; i++)
 		sent += workers[i].sent;

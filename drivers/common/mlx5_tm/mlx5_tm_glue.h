@@ -106,9 +106,11 @@ struct mlx5_tm_glue_sq_wire {
 	uint64_t first_departure_ns; /**< Device time of the first frame. */
 	uint64_t last_departure_ns;  /**< Device time of the last frame. */
 	uint64_t mtu_drops;          /**< Frames longer than the MTU allows. */
+	/** Frames that left after the SQ had run dry (see mlx5_emu.h). */
+	uint64_t ran_dry;
 	/**
-	 * Recent window: bytes sent while backlogged during the SQ's last
-	 * second or so of sending time, and that time (idle left out).
+	 * Recent window: bytes sent during the SQ's last second or so of
+	 * sending time, and that time (idle stretches over 100 ms left out).
 	 */
 	uint64_t recent_bytes;
 	uint64_t recent_ns;

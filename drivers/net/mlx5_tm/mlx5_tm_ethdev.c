@@ -239,7 +239,8 @@ link_status_set(struct rte_eth_dev *dev, const struct mlx5_tm_port_info *port)
 
 /*
  * Link of the netdev (hardware) or of the model's port, while started;
- * the line rate follows a link change.
+ * the line rate follows a link change. The primary's (secondary_link_update
+ * is a secondary's).
  */
 static int
 mlx5_tm_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
@@ -248,7 +249,7 @@ mlx5_tm_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
 	struct mlx5_tm_port_info port;
 	bool read = priv->glue->port_query(priv->gdev, &port) == 0;
 
-	if (read && rte_eal_process_type() == RTE_PROC_PRIMARY)
+	if (read)
 		line_rate_refresh(dev, &port);
 	return link_status_set(dev, read ? &port : NULL);
 }
@@ -318,7 +319,7 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 					      recovery_alarm, dev) == 0;
 	if (!priv->alarm_armed)
 		MLX5_TM_PORT_LOG(WARNING, dev->data->port_id,
-				 "no recovery alarm: queues recover on stats queries only");
+				 "no recovery alarm: a queue that hits an error recovers only when the application calls rte_pmd_mlx5_tm_recover()");
 	ret = 0;
 	goto out;
 fail:
@@ -351,7 +352,8 @@ mlx5_tm_dev_stop(struct rte_eth_dev *dev)
 	mlx5_tm_mr_gc(priv);
 	priv->started = false;
 	dev->data->dev_started = 0;
-	mlx5_tm_link_update(dev, 0);
+	/* Down; no line-rate refresh here: it takes the sched lock. */
+	link_status_set(dev, NULL);
 	pthread_mutex_unlock(&priv->lock);
 	mlx5_tm_sched_unlock(dev);
 	return 0;
@@ -481,6 +483,20 @@ mlx5_tm_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
 	mlx5_tm_txq_release(dev, qid);
 }
 
+/* What the queue was set up with (shared memory: any process). */
+static void
+mlx5_tm_txq_info_get(struct rte_eth_dev *dev, uint16_t qid,
+		     struct rte_eth_txq_info *info)
+{
+	const struct mlx5_tm_txq *txq = dev->data->tx_queues[qid];
+
+	info->nb_desc = txq->nb_desc;
+	info->conf.offloads = txq->offloads;
+	info->conf.tx_free_thresh = 0; /* completions as the PMD decides */
+	info->conf.tx_deferred_start = 0;
+	info->queue_state = dev->data->tx_queue_state[qid];
+}
+
 static const struct eth_dev_ops mlx5_tm_ops = {
 	.dev_configure = mlx5_tm_dev_configure,
 	.dev_infos_get = mlx5_tm_dev_infos_get,
@@ -502,13 +518,19 @@ static const struct eth_dev_ops mlx5_tm_ops = {
 	.set_queue_rate_limit = mlx5_tm_dev_set_queue_rate_limit,
 	.mtu_set = mlx5_tm_mtu_set,
 	.tm_ops_get = mlx5_tm_dev_tm_ops_get,
+	.txq_info_get = mlx5_tm_txq_info_get,
 };
 
 /*
  * A secondary process (dpdk-proc-info, an application's monitor) reads
- * the port: statistics and extended statistics come from queue counters
- * in shared memory. The device (its queues, the device model) belongs to
- * the primary process: a secondary neither configures, starts nor sends.
+ * the port from shared memory: device information, the link as the
+ * primary last saw it, queue information, statistics and extended
+ * statistics (queue counters). The device (its context, queues, the
+ * device model) belongs to the primary process, whose pointers mean
+ * nothing here: a secondary neither configures, starts nor sends, and
+ * every operation it may call reads shared memory only. Operations not
+ * in its table (reset, MTU, queue release, Rx setup, Tx done cleanup)
+ * are refused by ethdev with -ENOTSUP.
  */
 static int
 secondary_refused(const struct rte_eth_dev *dev, const char *what)
@@ -541,6 +563,18 @@ static int
 secondary_close(struct rte_eth_dev *dev __rte_unused)
 {
 	return 0; /* The primary closes the port. */
+}
+
+/*
+ * The link as the primary process last set it in shared memory (at
+ * start, stop and its own link queries): the netdev or the model is the
+ * primary's to ask.
+ */
+static int
+secondary_link_update(struct rte_eth_dev *dev __rte_unused,
+		      int wait __rte_unused)
+{
+	return 0;
 }
 
 static int
@@ -586,7 +620,7 @@ static const struct eth_dev_ops mlx5_tm_secondary_ops = {
 	.dev_start = secondary_start,
 	.dev_stop = secondary_stop,
 	.dev_close = secondary_close,
-	.link_update = mlx5_tm_link_update,
+	.link_update = secondary_link_update,
 	.stats_get = mlx5_tm_stats_get,
 	.stats_reset = mlx5_tm_stats_reset,
 	.xstats_get = mlx5_tm_xstats_get,
@@ -595,6 +629,7 @@ static const struct eth_dev_ops mlx5_tm_secondary_ops = {
 	.tx_queue_setup = secondary_txq_setup,
 	.set_queue_rate_limit = secondary_rate_limit,
 	.tm_ops_get = secondary_tm_ops_get,
+	.txq_info_get = mlx5_tm_txq_info_get,
 };
 
 static int
@@ -685,7 +720,8 @@ port_read(struct mlx5_tm_priv *priv)
 	}
 	if (priv->port.representor) {
 		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
-				 "netdev %s of %s is an E-Switch representor (phys_port_name %s): it stands for another function's port in switchdev mode, its send queues do not reach that port's wire; probe the PF (uplink) or the VF itself, with its E-Switch in legacy mode (devlink dev eswitch set pci/<address> mode legacy)",
+				 "netdev%s%s of %s is an E-Switch representor (phys_port_name %s): it stands for another function's port in switchdev mode, its send queues do not reach that port's wire; probe the PF (uplink) or the VF itself, with its E-Switch in legacy mode (devlink dev eswitch set pci/<address> mode legacy)",
+				 priv->port.ifname[0] ? " " : "",
 				 priv->port.ifname, priv->dev_name,
 				 priv->port.phys_port_name);
 		return -ENOTSUP;
@@ -789,6 +825,7 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	priv->txq_mpw_en = da->txq_mpw_en;
 	snprintf(priv->dev_name, sizeof(priv->dev_name), "%s", da->dev);
 	pthread_mutex_init(&priv->lock, NULL);
+	rte_spinlock_init(&priv->stats_lock);
 	mac = rte_zmalloc_socket(name, sizeof(*mac), 0, rte_socket_id());
 	if (mac == NULL) {
 		ret = -ENOMEM;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include <rte_log.h>
+#include <rte_spinlock.h>
 #include <ethdev_driver.h>
 
 #include "mlx5_tm_glue.h"
@@ -86,6 +87,13 @@ struct mlx5_tm_priv {
 	 * (alarm, stats) take the sched lock first (mlx5_tm_sched_lock()).
 	 */
 	pthread_mutex_t lock;
+	/**
+	 * Orders statistics reads and resets, and the publication of a Tx
+	 * queue (setup, release), against each other, in every process (a
+	 * spinlock in shared memory); never held across a firmware command
+	 * (mlx5_tm_stats.h).
+	 */
+	rte_spinlock_t stats_lock;
 	/* Port objects, created at probe, released at close. */
 	struct mlx5_tm_pd *pd;
 	struct mlx5_tm_devx_obj *td;

@@ -13,6 +13,7 @@
 #include "mlx5_tm_devx_query.h"
 #include "mlx5_tm_tx.h"
 #include "mlx5_tm_devx_sched.h"
+#include "mlx5_tm_sched.h"
 #include "mlx5_tm_sched_priv.h"
 #include "rte_pmd_mlx5_tm.h"
 
@@ -82,6 +83,21 @@ api_fail(int ret)
 {
 	rte_errno = -ret;
 	return ret;
+}
+
+/*
+ * Port @p port_id, for a call that talks to the device: the primary
+ * process's (a secondary has no device context, only shared memory).
+ * NULL with the errno in @p ret otherwise.
+ */
+static struct rte_eth_dev *
+device_port(uint16_t port_id, int *ret)
+{
+	struct rte_eth_dev *dev = our_port(port_id);
+
+	*ret = dev == NULL ? -ENODEV :
+	       rte_eal_process_type() != RTE_PROC_PRIMARY ? -ENOTSUP : 0;
+	return *ret == 0 ? dev : NULL;
 }
 
 int
@@ -163,13 +179,14 @@ int
 rte_pmd_mlx5_tm_txq_query(uint16_t port_id, uint16_t qid,
 			  struct rte_pmd_mlx5_tm_sq_info *info)
 {
-	struct rte_eth_dev *dev = our_port(port_id);
 	struct mlx5_tm_priv *priv;
 	struct mlx5_tm_txq *txq;
-	int ret = 0;
+	struct rte_eth_dev *dev;
+	int ret;
 
+	dev = device_port(port_id, &ret);
 	if (dev == NULL)
-		return api_fail(-ENODEV);
+		return api_fail(ret);
 	if (info == NULL)
 		return api_fail(-EINVAL);
 	priv = mlx5_tm_priv(dev);
@@ -216,16 +233,17 @@ int
 rte_pmd_mlx5_tm_txq_completions(uint16_t port_id, uint16_t qid,
 				struct rte_pmd_mlx5_tm_txq_completions *c)
 {
-	struct rte_eth_dev *dev = our_port(port_id);
 	struct rte_pmd_mlx5_tm_sq_info sq;
 	struct mlx5_tm_txq_cmpl snap;
 	struct mlx5_tm_priv *priv;
 	struct mlx5_tm_txq *txq;
+	struct rte_eth_dev *dev;
 	uint32_t seq, tries;
-	int ret = 0;
+	int ret;
 
+	dev = device_port(port_id, &ret);
 	if (dev == NULL)
-		return api_fail(-ENODEV);
+		return api_fail(ret);
 	if (c == NULL)
 		return api_fail(-EINVAL);
 	priv = mlx5_tm_priv(dev);
@@ -264,11 +282,12 @@ rte_pmd_mlx5_tm_txq_completions(uint16_t port_id, uint16_t qid,
 int
 rte_pmd_mlx5_tm_vport_tx(uint16_t port_id, struct rte_pmd_mlx5_tm_vport_tx *tx)
 {
-	struct rte_eth_dev *dev = our_port(port_id);
+	struct rte_eth_dev *dev;
 	int ret;
 
+	dev = device_port(port_id, &ret);
 	if (dev == NULL)
-		return api_fail(-ENODEV);
+		return api_fail(ret);
 	if (tx == NULL)
 		return api_fail(-EINVAL);
 	ret = mlx5_tm_devx_vport_tx(mlx5_tm_priv(dev), tx);
@@ -279,18 +298,18 @@ int
 rte_pmd_mlx5_tm_node_query(uint16_t port_id, uint32_t node_id,
 			   struct rte_pmd_mlx5_tm_elem_info *info)
 {
-	struct rte_eth_dev *dev = our_port(port_id);
 	struct mlx5_tm_sched_elem_attr a;
 	const struct tm_elem *e = NULL;
+	struct rte_eth_dev *dev;
 	struct mlx5_tm_sched *s;
-	int ret = -ENOENT;
+	int ret;
 
+	dev = device_port(port_id, &ret);
 	if (dev == NULL)
-		return api_fail(-ENODEV);
+		return api_fail(ret);
 	if (info == NULL)
 		return api_fail(-EINVAL);
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
-		return api_fail(-ENOTSUP);
+	ret = -ENOENT;
 	s = mlx5_tm_sched_get(dev);
 	if (s == NULL)
 		return api_fail(-ENOENT);
@@ -314,4 +333,25 @@ rte_pmd_mlx5_tm_node_query(uint16_t port_id, uint32_t node_id,
 	}
 	pthread_mutex_unlock(&s->lock);
 	return ret == 0 ? 0 : api_fail(ret);
+}
+
+int
+rte_pmd_mlx5_tm_recover(uint16_t port_id)
+{
+	struct mlx5_tm_priv *priv;
+	struct rte_eth_dev *dev;
+	int ret;
+
+	dev = device_port(port_id, &ret);
+	if (dev == NULL)
+		return api_fail(ret);
+	priv = mlx5_tm_priv(dev);
+	/* The recovery alarm's step, in its lock order. */
+	mlx5_tm_sched_lock(dev);
+	pthread_mutex_lock(&priv->lock);
+	if (priv->started)
+		mlx5_tm_recover_all(dev);
+	pthread_mutex_unlock(&priv->lock);
+	mlx5_tm_sched_unlock(dev);
+	return 0;
 }

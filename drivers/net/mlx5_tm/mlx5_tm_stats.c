@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_spinlock.h>
+
 #include "mlx5_tm_ethdev.h"
-#include "mlx5_tm_sched.h"
 #include "mlx5_tm_stats.h"
 #include "mlx5_tm_tx.h"
 
@@ -31,6 +32,7 @@ enum {
 	XQ_WIRE_FIRST_NS,
 	XQ_WIRE_LAST_NS,
 	XQ_WIRE_MTU_DROPS,
+	XQ_WIRE_RAN_DRY,
 	XQ_NB_EMU,              /* The emulated device adds the wire's view. */
 };
 
@@ -48,6 +50,7 @@ static const char *const xq_names[XQ_NB_EMU] = {
 	[XQ_WIRE_FIRST_NS] = "wire_first_ns",
 	[XQ_WIRE_LAST_NS] = "wire_last_ns",
 	[XQ_WIRE_MTU_DROPS] = "wire_mtu_drops",
+	[XQ_WIRE_RAN_DRY] = "wire_ran_dry",
 };
 
 /* Port figures of the emulated device (before the per-queue ones). */
@@ -76,13 +79,6 @@ has_wire(const struct mlx5_tm_priv *priv)
 	       rte_eal_process_type() == RTE_PROC_PRIMARY;
 }
 
-/* Lock and recovery step: the primary's; a secondary only reads. */
-static bool
-is_primary(void)
-{
-	return rte_eal_process_type() == RTE_PROC_PRIMARY;
-}
-
 static unsigned int
 xq_count(const struct mlx5_tm_priv *priv)
 {
@@ -95,19 +91,39 @@ xp_count(const struct mlx5_tm_priv *priv)
 	return has_wire(priv) ? XP_NB_EMU : 0;
 }
 
+/*
+ * Statistics read what the datapath counts (and, on the device model,
+ * the wire) under the port's stats lock alone: a spinlock in shared
+ * memory, which a secondary process takes too, and which no control path
+ * holds across a firmware command. So a read never waits for a commit or
+ * a recovery, and a reset, from any process, never tears a read.
+ */
+static struct mlx5_tm_txq *
+stats_txq(struct rte_eth_dev *dev, uint16_t qid)
+{
+	return dev->data->tx_queues != NULL ? dev->data->tx_queues[qid] : NULL;
+}
+
+void
+mlx5_tm_stats_txq_publish(struct rte_eth_dev *dev, uint16_t qid,
+			  struct mlx5_tm_txq *txq)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+
+	rte_spinlock_lock(&priv->stats_lock);
+	dev->data->tx_queues[qid] = txq;
+	rte_spinlock_unlock(&priv->stats_lock);
+}
+
 int
 mlx5_tm_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 	uint16_t i;
 
-	if (is_primary()) {
-		mlx5_tm_sched_lock(dev);
-		pthread_mutex_lock(&priv->lock);
-		mlx5_tm_recover_all(dev);
-	}
+	rte_spinlock_lock(&priv->stats_lock);
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
-		const struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
+		const struct mlx5_tm_txq *txq = stats_txq(dev, i);
 		uint64_t pkts, bytes, errs;
 
 		if (txq == NULL)
@@ -124,23 +140,23 @@ mlx5_tm_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 			st->q_obytes[i] = bytes;
 		}
 	}
-	if (is_primary()) {
-		pthread_mutex_unlock(&priv->lock);
-		mlx5_tm_sched_unlock(dev);
-	}
+	rte_spinlock_unlock(&priv->stats_lock);
 	return 0;
 }
 
-int
-mlx5_tm_stats_reset(struct rte_eth_dev *dev)
+/*
+ * Make the counters of every queue start from now: the basic ones, and
+ * with @p extended the extended ones and the wire's.
+ */
+static void
+stats_reset(struct rte_eth_dev *dev, bool extended)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 	uint16_t i;
 
-	if (is_primary())
-		pthread_mutex_lock(&priv->lock);
+	rte_spinlock_lock(&priv->stats_lock);
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
-		struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
+		struct mlx5_tm_txq *txq = stats_txq(dev, i);
 
 		if (txq == NULL)
 			continue;
@@ -148,9 +164,23 @@ mlx5_tm_stats_reset(struct rte_eth_dev *dev)
 		txq->base.bytes = RD(txq->st.bytes);
 		txq->base.dropped = RD(txq->st.dropped);
 		txq->base.err_mbufs = RD(txq->st.err_mbufs);
+		if (!extended)
+			continue;
+		txq->base.completions = RD(txq->st.completions);
+		txq->base.err_cqes = RD(txq->st.err_cqes);
+		txq->base.flush_cqes = RD(txq->st.flush_cqes);
+		txq->base.ring_full = RD(txq->st.ring_full);
+		txq->recoveries_base = RD(txq->recoveries);
+		if (has_wire(priv) && RD(txq->live))
+			priv->glue->sq_wire_clear(priv->gdev, txq->sqn);
 	}
-	if (is_primary())
-		pthread_mutex_unlock(&priv->lock);
+	rte_spinlock_unlock(&priv->stats_lock);
+}
+
+int
+mlx5_tm_stats_reset(struct rte_eth_dev *dev)
+{
+	stats_reset(dev, false);
 	return 0;
 }
 
@@ -167,7 +197,8 @@ wire_figures(struct mlx5_tm_priv *priv, const struct mlx5_tm_txq *txq,
 	v[XQ_WIRE_FIRST_NS] = 0;
 	v[XQ_WIRE_LAST_NS] = 0;
 	v[XQ_WIRE_MTU_DROPS] = 0;
-	if (!txq->live ||
+	v[XQ_WIRE_RAN_DRY] = 0;
+	if (!RD(txq->live) ||
 	    priv->glue->sq_wire_get(priv->gdev, txq->sqn, &info) < 0)
 		return;
 	v[XQ_WIRE_PACKETS] = info.packets;
@@ -175,6 +206,7 @@ wire_figures(struct mlx5_tm_priv *priv, const struct mlx5_tm_txq *txq,
 	v[XQ_WIRE_FIRST_NS] = info.first_departure_ns;
 	v[XQ_WIRE_LAST_NS] = info.last_departure_ns;
 	v[XQ_WIRE_MTU_DROPS] = info.mtu_drops;
+	v[XQ_WIRE_RAN_DRY] = info.ran_dry;
 	/*
 	 * The device's recent window: the last second of the SQ's sending
 	 * time, idle and suspended stretches left out.
@@ -196,11 +228,7 @@ mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 
 	if (xs == NULL || n < total)
 		return total;
-	if (is_primary()) {
-		mlx5_tm_sched_lock(dev);
-		pthread_mutex_lock(&priv->lock);
-		mlx5_tm_recover_all(dev);
-	}
+	rte_spinlock_lock(&priv->stats_lock);
 	if (has_wire(priv)) {
 		struct mlx5_tm_glue_lag lag;
 
@@ -213,7 +241,7 @@ mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		xs[k++].value = lag.lagging;
 	}
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
-		const struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
+		const struct mlx5_tm_txq *txq = stats_txq(dev, i);
 		uint64_t v[XQ_NB_EMU] = { 0 };
 
 		if (txq != NULL) {
@@ -229,7 +257,7 @@ mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 					txq->base.dropped;
 			v[XQ_ERROR_MBUFS] = RD(txq->st.err_mbufs) -
 					    txq->base.err_mbufs;
-			v[XQ_RECOVERIES] = txq->recoveries -
+			v[XQ_RECOVERIES] = RD(txq->recoveries) -
 					   txq->recoveries_base;
 			if (has_wire(priv))
 				wire_figures(priv, txq, v);
@@ -239,10 +267,7 @@ mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 			xs[k].value = v[j];
 		}
 	}
-	if (is_primary()) {
-		pthread_mutex_unlock(&priv->lock);
-		mlx5_tm_sched_unlock(dev);
-	}
+	rte_spinlock_unlock(&priv->stats_lock);
 	return total;
 }
 
@@ -271,26 +296,6 @@ mlx5_tm_xstats_get_names(struct rte_eth_dev *dev,
 int
 mlx5_tm_xstats_reset(struct rte_eth_dev *dev)
 {
-	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
-	uint16_t i;
-
-	mlx5_tm_stats_reset(dev);
-	if (is_primary())
-		pthread_mutex_lock(&priv->lock);
-	for (i = 0; i < dev->data->nb_tx_queues; i++) {
-		struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
-
-		if (txq == NULL)
-			continue;
-		txq->base.completions = RD(txq->st.completions);
-		txq->base.err_cqes = RD(txq->st.err_cqes);
-		txq->base.flush_cqes = RD(txq->st.flush_cqes);
-		txq->base.ring_full = RD(txq->st.ring_full);
-		txq->recoveries_base = txq->recoveries;
-		if (has_wire(priv) && txq->live)
-			priv->glue->sq_wire_clear(priv->gdev, txq->sqn);
-	}
-	if (is_primary())
-		pthread_mutex_unlock(&priv->lock);
+	stats_reset(dev, true);
 	return 0;
 }

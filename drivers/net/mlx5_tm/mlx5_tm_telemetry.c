@@ -20,6 +20,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,27 +321,68 @@ fill_tree(struct mlx5_tm_sched *s, struct rte_tel_data *d)
 	return 0;
 }
 
-/* "<port>" or "<port>,<first_queue>", decimal. */
-static int
-parse_params(const char *params, unsigned long *port, unsigned long *first)
+/*
+ * Answer a bad request with {"error": "<why>"}: DPDK 22.11's telemetry
+ * turns a callback's failure into a bare null, which names nothing.
+ * Messages fit RTE_TEL_MAX_STRING_LEN.
+ */
+static int __rte_format_printf(2, 3)
+tel_error(struct rte_tel_data *d, const char *fmt, ...)
+{
+	char msg[RTE_TEL_MAX_STRING_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "error", msg);
+	return 0;
+}
+
+/* A decimal number at @p s; false if there is none or it overflows. */
+static bool
+parse_decimal(const char *s, char **end, unsigned long *v)
+{
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*v = strtoul(s, end, 10);
+	return errno == 0;
+}
+
+/*
+ * "<port>" or "<port>,<first_queue>", decimal. A bad one gets the error
+ * answer, naming the parameter, its value and what is allowed: true.
+ */
+static bool
+parse_params(const char *params, unsigned long *port, unsigned long *first,
+	     struct rte_tel_data *d)
 {
 	char *end;
 
-	if (params == NULL || *params < '0' || *params > '9')
-		return -EINVAL;
-	errno = 0;
-	*port = strtoul(params, &end, 10);
-	if (errno != 0 || *port >= RTE_MAX_ETHPORTS)
-		return -EINVAL;
 	*first = 0;
+	if (params == NULL || *params == '\0') {
+		tel_error(d, "no parameters: expected port_id[,first_queue]");
+		return true;
+	}
+	if (!parse_decimal(params, &end, port) || *port >= RTE_MAX_ETHPORTS ||
+	    (*end != '\0' && *end != ',')) {
+		tel_error(d, "port_id '%.*s': expected a decimal port id below %u",
+			  (int)RTE_MIN(strcspn(params, ","), (size_t)32),
+			  params, RTE_MAX_ETHPORTS);
+		return true;
+	}
 	if (*end == '\0')
-		return 0;
-	if (*end != ',' || end[1] < '0' || end[1] > '9')
-		return -EINVAL;
-	*first = strtoul(end + 1, &end, 10);
-	if (errno != 0 || *end != '\0')
-		return -EINVAL;
-	return 0;
+		return false;
+	params = end + 1;
+	if (!parse_decimal(params, &end, first) || *end != '\0' ||
+	    *first > UINT16_MAX) {
+		tel_error(d, "first_queue '%.32s': expected a decimal queue number",
+			  params);
+		return true;
+	}
+	return false;
 }
 
 static int
@@ -353,15 +396,21 @@ tel_pacing(const char *cmd __rte_unused, const char *params,
 	struct tel_page pg;
 	int ret;
 
-	if (parse_params(params, &port, &first) < 0)
-		return -EINVAL;
+	if (parse_params(params, &port, &first, d))
+		return 0;
 	s = mlx5_tm_sched_by_port_lock(port);
-	/* A first queue past the last: no such page (queue 0 always is). */
-	if (s == NULL || (first > 0 && first >= s->applied.nb_txq)) {
+	if (s == NULL) {
 		mlx5_tm_sched_registry_unlock();
-		return -EINVAL;
+		return tel_error(d, "port_id %lu: not a net_mlx5_tm port of this process",
+				 port);
 	}
 	pthread_mutex_lock(&s->lock);
+	/* A first queue past the last: no such page (queue 0 always is). */
+	if (first > 0 && first >= s->applied.nb_txq) {
+		ret = tel_error(d, "first_queue %lu: port %lu has %u Tx queues",
+				first, port, s->applied.nb_txq);
+		goto out;
+	}
 	pg.first = first;
 	pg.n = RTE_MIN((unsigned long)TEL_PAGE_QUEUES,
 		       (unsigned long)s->applied.nb_txq - first);
@@ -388,6 +437,7 @@ tel_pacing(const char *cmd __rte_unused, const char *params,
 		ret = fill_queues(s, &pg, d);
 	if (ret == 0)
 		ret = fill_tree(s, d);
+out:
 	pthread_mutex_unlock(&s->lock);
 	mlx5_tm_sched_registry_unlock();
 	return ret;

@@ -19,6 +19,7 @@
 #include "mlx5_tm_devx.h"
 #include "mlx5_tm_tx.h"
 #include "mlx5_tm_txq.h"
+#include "mlx5_tm_stats.h"
 #include "mlx5_tm_sched.h"
 #include "mlx5_tm_sched_priv.h"
 
@@ -142,7 +143,7 @@ mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 					   RTE_CACHE_LINE_SIZE, socket);
 	if (txq->elts == NULL || txq->fcqs == NULL || txq->wqe_elts == NULL)
 		goto nomem;
-	dev->data->tx_queues[qid] = txq;
+	mlx5_tm_stats_txq_publish(dev, qid, txq);
 	MLX5_TM_TXQ_LOG(DEBUG, dev->data->port_id, qid,
 			"%u WQEBBs, %u CQEs, inline %s", n, txq->cqe_n,
 			mlx5_tm_inline_mode_name(txq->inline_mode));
@@ -160,10 +161,11 @@ mlx5_tm_txq_release(struct rte_eth_dev *dev, uint16_t qid)
 
 	if (txq == NULL)
 		return;
+	/* Out of statistics reads first: they take no control lock. */
+	mlx5_tm_stats_txq_publish(dev, qid, NULL);
 	if (txq->live)
 		mlx5_tm_txq_stop(txq);
 	txq_free(txq);
-	dev->data->tx_queues[qid] = NULL;
 }
 
 int
@@ -274,7 +276,7 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 	__atomic_store_n(&txq->empw, txq_empw_ok(txq, &sq),
 			 __ATOMIC_RELEASE);
 	txq_group_set(txq, sq.qos_group_id);
-	txq->live = true;
+	__atomic_store_n(&txq->live, true, __ATOMIC_RELAXED); /* stats read it */
 	MLX5_TM_TXQ_LOG(DEBUG, priv->dev->data->port_id, txq->qid,
 			"SQ 0x%x CQ 0x%x pacing index %u queue group %u",
 			txq->sqn, txq->cqn, sqa.pp_index, sq.qos_group_id);
@@ -289,7 +291,7 @@ mlx5_tm_txq_stop(struct mlx5_tm_txq *txq)
 {
 	const struct mlx5_tm_glue *g = txq->priv->glue;
 
-	txq->live = false;
+	__atomic_store_n(&txq->live, false, __ATOMIC_RELAXED);
 	txq_group_set(txq, 0);
 	txq->sq_pp = 0;
 	if (txq->sq_obj != NULL)
@@ -417,7 +419,8 @@ txq_recover_rearm(struct mlx5_tm_txq *txq)
 		return;
 	txq_group_set(txq, sched.qos_group_id);
 	txq->sq_pp = sched.pp_index;
-	txq->recoveries++;
+	__atomic_store_n(&txq->recoveries, txq->recoveries + 1,
+			 __ATOMIC_RELAXED); /* stats read it */
 	MLX5_TM_TXQ_LOG(INFO, priv->dev->data->port_id, txq->qid,
 			"SQ 0x%x ready again, pacing index %u", txq->sqn,
 			sched.pp_index);

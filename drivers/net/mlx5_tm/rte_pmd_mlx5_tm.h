@@ -132,8 +132,9 @@ struct rte_pmd_mlx5_tm_sq_info {
  *
  * @return
  *   0, or a negative errno (also in rte_errno): -ENODEV not a net_mlx5_tm
- *   port, -EINVAL no such queue or @p info NULL, -EAGAIN the queue has no
- *   SQ (port not started), -EREMOTEIO the device refused the query.
+ *   port, -ENOTSUP a secondary process (the device is the primary's),
+ *   -EINVAL no such queue or @p info NULL, -EAGAIN the queue has no SQ
+ *   (port not started), -EREMOTEIO the device refused the query.
  */
 int rte_pmd_mlx5_tm_txq_query(uint16_t port_id, uint16_t qid,
 			      struct rte_pmd_mlx5_tm_sq_info *info);
@@ -194,8 +195,9 @@ struct rte_pmd_mlx5_tm_txq_completions {
  *
  * @return
  *   0, or a negative errno (also in rte_errno): -ENODEV not a net_mlx5_tm
- *   port, -EINVAL no such queue or @p c NULL, -EAGAIN the queue has no SQ
- *   or the datapath kept writing while it was read.
+ *   port, -ENOTSUP a secondary process, -EINVAL no such queue or @p c
+ *   NULL, -EAGAIN the queue has no SQ or the datapath kept writing while
+ *   it was read.
  */
 int rte_pmd_mlx5_tm_txq_completions(uint16_t port_id, uint16_t qid,
 				    struct rte_pmd_mlx5_tm_txq_completions *c);
@@ -220,10 +222,27 @@ struct rte_pmd_mlx5_tm_vport_tx {
  *
  * @return
  *   0, or a negative errno (also in rte_errno): -ENODEV not a net_mlx5_tm
- *   port, -EINVAL @p tx NULL, -EREMOTEIO the device refused the query.
+ *   port, -ENOTSUP a secondary process, -EINVAL @p tx NULL, -EREMOTEIO
+ *   the device refused the query.
  */
 int rte_pmd_mlx5_tm_vport_tx(uint16_t port_id,
 			     struct rte_pmd_mlx5_tm_vport_tx *tx);
+
+/**
+ * Take the control-path steps of every Tx queue's error recovery now
+ * (reset an SQ in error, make it ready again with its pacing index and
+ * queue group), as the port's alarm does every 2 ms while it is started.
+ * For programs that move device time themselves (clock=virtual) and want
+ * the steps at a known point; statistics never take them (they wait for
+ * no firmware command). Issues firmware commands: waits for the port's
+ * control path.
+ *
+ * @return
+ *   0 (nothing to do on a stopped port), or a negative errno (also in
+ *   rte_errno): -ENODEV not a net_mlx5_tm port, -ENOTSUP a secondary
+ *   process.
+ */
+int rte_pmd_mlx5_tm_recover(uint16_t port_id);
 
 #ifdef __cplusplus
 }

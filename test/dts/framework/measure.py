@@ -1,15 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright 2026 The mlx5-tm authors
-"""Rates of Tx queues, from three independent sources:
-
-- rte_tm node statistics (`show port tm node stats`), deltas over wall time;
-- the port's extended statistics (`show port xstats`), where the PMD
-  exposes per-queue wire figures of the device model;
-- the device model's wire capture (pcap=FILE), from departure timestamps.
+"""Rates of Tx queues, on device time: the device model's per-queue wire
+figures (`show port xstats`: bytes, frames and the departure time of the
+last frame) and its wire capture (pcap=FILE, departure timestamps). The
+wall clock only paces the reads: a loaded machine makes a measurement
+take longer, never changes what it finds. rte_tm node statistics
+(`show port tm node stats`) are counters, checked against the wire's.
 """
 
 import re
-import time
 
 from . import pcap
 
@@ -36,67 +35,6 @@ def xstats(tc, port=0):
     return vals
 
 
-def timed_node_stats(tc, node, port=0):
-    """(time, half-width, packets, bytes) of tm node @node: the counters
-    were read at some instant between sending the command and its answer,
-    so at time +- half-width (wall time, s)."""
-    t0 = time.monotonic()
-    pkts, byts = node_stats(tc, node, port)
-    t1 = time.monotonic()
-    return (t0 + t1) / 2, (t1 - t0) / 2, pkts, byts
-
-
-def stats_rates(tc, nodes, window, port=0, timing=0.0, evidence=None):
-    """{node: (bytes/s, packets/s)} from tm node statistics over one
-    window of at least @window seconds of wall time, each node timed at
-    its own reads. The reads' timing uncertainty (half of each read's
-    command round trip, at both ends) relative to the window is kept
-    within @timing when not 0: the window goes on (the same first
-    reading) until it is, for at most 3 x @window. @evidence, a list,
-    gets one line per node: counters, window and its uncertainty."""
-    first = {n: timed_node_stats(tc, n, port) for n in nodes}
-    start = time.monotonic()
-    tc.pmd.wait_for_idle(window)
-    while True:
-        last = {n: timed_node_stats(tc, n, port) for n in nodes}
-        worst = max((first[n][1] + last[n][1]) / (last[n][0] - first[n][0])
-                    for n in nodes)
-        if not timing or worst <= timing or \
-                time.monotonic() - start >= 3 * window:
-            break
-        tc.pmd.wait_for_idle(window / 2)
-    rates = {}
-    for n in nodes:
-        dt = last[n][0] - first[n][0]
-        rates[n] = ((last[n][3] - first[n][3]) / dt,
-                    (last[n][2] - first[n][2]) / dt)
-        if evidence is not None:
-            evidence.append("node %d: %d -> %d packets, %d -> %d bytes over "
-                            "%.3f s +- %.1f ms (wall time of the reads)"
-                            % (n, first[n][2], last[n][2], first[n][3],
-                               last[n][3], dt,
-                               (first[n][1] + last[n][1]) * 1e3))
-    return rates
-
-
-def wire_rate(tc, first, last, q):
-    """(bytes/s, packets/s, packets) of Tx queue @q between two xstats
-    readings, from the device model's wire figures: the bytes that left
-    between the two readings' last departures (tx_q<N>_wire_bytes,
-    tx_q<N>_wire_last_ns), departure times from the model's schedule."""
-    keys = ["tx_q%d_wire_%s" % (q, k)
-            for k in ("packets", "bytes", "last_ns")]
-    missing = [k for k in keys if k not in last or k not in first]
-    tc.verify(not missing, "xstats lack %s (have %s)"
-              % (", ".join(missing), ", ".join(sorted(last))))
-    n = last[keys[0]] - first[keys[0]]
-    dt = (last[keys[2]] - first[keys[2]]) / 1e9
-    tc.verify(dt > 0 and n > 0, "queue %d: nothing left between the readings"
-              " (%r, then %r)" % (q, [first[k] for k in keys],
-                                  [last[k] for k in keys]))
-    return (last[keys[1]] - first[keys[1]]) / dt, n / dt, n
-
-
 def lag_of(xs):
     """The device model's lag figures (emu_lag_ns, emu_max_lag_ns,
     emu_lagging) in the xstats @xs, {} on a real device."""
@@ -117,25 +55,128 @@ def ring_full_text(before, after, queues):
                      for q in queues)
 
 
-def wire_rates(tc, queues, window, port=0, evidence=None):
-    """{queue: (bytes/s, packets/s)} from two xstats readings @window s
-    apart (departure times of the device model, not wall time: exact to
-    one frame). @evidence, a list, gets one line per queue."""
-    first = xstats(tc, port)
-    tc.pmd.wait_for_idle(window)
-    last = xstats(tc, port)
+# Reads of the wire figures while measuring: each interval between two
+# is kept or left out as a whole.
+INTERVAL = 0.5          # s of wall time between two reads
+MAX_FACTOR = 4          # give up after this many windows' worth of reads
+
+
+def txq_ring(tc, q, port=0):
+    """Descriptors of Tx queue @q (`show txq info`)."""
+    out = tc.send("show txq info %d %d" % (port, q))
+    m = re.search(r"Number of TXDs:\s*(\d+)", out)
+    tc.verify(m is not None, "no ring size for Tx queue %d: %r"
+              % (q, out.strip()))
+    return int(m.group(1))
+
+
+def device_rates(tc, queues, window, port=0, evidence=None, first=None):
+    """{queue: (bytes/s, packets/s)} over @window seconds of device time
+    in which every queue of @queues stayed backlogged, from the wire
+    figures read every INTERVAL s (from @first, an xstats reading, if
+    given). An interval in which a queue ran dry (tx_q<N>_wire_ran_dry
+    grew: its sender, or in real time the device model, did not keep up)
+    says nothing of the pacer and is left out, with its reason in the
+    evidence; the reads go on until the kept intervals hold @window s of
+    each queue's departures. After MAX_FACTOR windows' worth of reads
+    without that, the case fails saying so. Returns (rates, last xstats
+    reading)."""
+    keys = ("bytes", "packets", "last_ns", "ran_dry")
+    prev = first if first is not None else xstats(tc, port)
+    got = {q: [0, 0, 0] for q in queues}     # bytes, packets, ns
+    kept = left = 0
+    reasons = []
+    for _ in range(int(MAX_FACTOR * window / INTERVAL) + 1):
+        tc.pmd.wait_for_idle(INTERVAL)
+        cur = xstats(tc, port)
+        delta = {}
+        for q in queues:
+            names = ["tx_q%d_wire_%s" % (q, k) for k in keys]
+            missing = [n for n in names if n not in cur or n not in prev]
+            tc.verify(not missing, "xstats lack %s" % ", ".join(missing))
+            delta[q] = [cur[n] - prev[n] for n in names]
+        dry = ["queue %d ran dry %d times" % (q, d[3])
+               for q, d in sorted(delta.items()) if d[3] > 0]
+        still = ["queue %d sent nothing" % q
+                 for q, d in sorted(delta.items()) if d[2] <= 0]
+        prev = cur
+        if dry or still:
+            left += 1
+            if len(reasons) < 5:
+                reasons.append("; ".join(dry + still))
+            continue
+        kept += 1
+        for q, d in delta.items():
+            got[q][0] += d[0]
+            got[q][1] += d[1]
+            got[q][2] += d[2]
+        if min(g[2] for g in got.values()) >= window * 1e9:
+            break
+    tc.verify(min(g[2] for g in got.values()) >= window * 1e9,
+              "the queues did not stay backlogged for %.1f s of device "
+              "time in %d reads %.1f s apart (%d intervals kept, %d left "
+              "out: %s): the senders could not keep their rings full "
+              "(machine too loaded?)"
+              % (window, kept + left, INTERVAL, kept, left,
+                 " | ".join(reasons)))
     rates = {}
-    for q in queues:
-        byts, pkts, n = wire_rate(tc, first, last, q)
-        rates[q] = (byts, pkts)
+    for q, (byts, pkts, ns) in sorted(got.items()):
+        rates[q] = (byts * 1e9 / ns, pkts * 1e9 / ns)
         if evidence is not None:
-            key = "tx_q%d_wire_" % q
-            evidence.append(
-                "queue %d: %d frames, %d bytes between departures at %d "
-                "and %d ns (device time)"
-                % (q, n, last[key + "bytes"] - first[key + "bytes"],
-                   first[key + "last_ns"], last[key + "last_ns"]))
-    return rates
+            evidence.append("queue %d: %d frames, %d bytes in %.3f s of "
+                            "device time" % (q, pkts, byts, ns / 1e9))
+    if evidence is not None:
+        evidence.append("%d intervals of %.1f s kept, %d left out%s"
+                        % (kept, INTERVAL, left, (": " + " | ".join(reasons))
+                           if reasons else ""))
+    return rates, prev
+
+
+def node_counts(tc, nodes, port=0):
+    """Packets of each tm node of @nodes, bracketed by two xstats
+    readings: (xstats before, {node: packets}, xstats after)."""
+    before = xstats(tc, port)
+    pkts = {}
+    for n in nodes:
+        p, b = node_stats(tc, n, port)
+        pkts[n] = p
+    return before, pkts, xstats(tc, port)
+
+
+def check_node_counts(tc, start, end, rings):
+    """The tm node statistics of each leaf (queue) of @rings {queue: ring
+    size} counted the frames its queue sent between the two node_counts()
+    readings @start and @end: a frame is counted when posted and leaves
+    after, at most a ring later, so the count moved between what left
+    from the last reading before the first count to the first reading
+    after the second, give or take the ring."""
+    bad = []
+    for q, ring in sorted(rings.items()):
+        key = "tx_q%d_wire_packets" % q
+        moved = end[1][q] - start[1][q]
+        low = end[0][key] - start[2][key] - ring
+        high = end[2][key] - start[0][key] + ring
+        if not low <= moved <= high:
+            bad.append("queue %d: node stats counted %d frames, the wire "
+                       "%d..%d (ring %d)" % (q, moved, low + ring,
+                                             high - ring, ring))
+    tc.verify(not bad, "tm node statistics disagree with the wire: %s"
+              % "; ".join(bad))
+
+
+def node_counts_drained(tc, queues, port=0, reads=50):
+    """After forwarding stopped: {queue: (tm node packets, wire packets)}
+    once every frame posted has left (its tm node statistics, frozen
+    now, reached by the wire's count), read every INTERVAL s, at most
+    @reads times: what is still on the ring leaves at the queue's rate."""
+    pkts = {q: node_stats(tc, q, port)[0] for q in queues}
+    for _ in range(reads):
+        xs = xstats(tc, port)
+        wire = {q: xs.get("tx_q%d_wire_packets" % q, -1) for q in queues}
+        if all(wire[q] >= pkts[q] for q in queues):
+            break
+        tc.pmd.wait_for_idle(INTERVAL)
+    return {q: (pkts[q], wire[q]) for q in queues}
 
 
 def lag_text(before, after):

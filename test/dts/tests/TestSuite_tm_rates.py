@@ -24,10 +24,19 @@ class TestTmRates(TrafficMixin, TestCase):
         self.commit()
 
     def test_rates_tm_stats(self):
+        """Rates on device time, with the tm node statistics counting what
+        the wire saw (within a ring while sending); once forwarding stops
+        and the rings drain, each leaf counted exactly the frames its
+        queue sent."""
         self.shaped()
         self.start_txonly(nb_queues=len(RATES))
         self.check_rates(RATES)
         self.stop_fwd()
+        counts = measure.node_counts_drained(self, sorted(RATES))
+        bad = ["queue %d: node stats %d, wire %d" % (q, n, w)
+               for q, (n, w) in sorted(counts.items()) if n != w]
+        self.verify(not bad, "tm node statistics of the leaves differ from "
+                    "the frames that left: %s" % "; ".join(bad))
 
     def test_rates_xstats(self):
         """Per-queue wire figures of the device model, read through

@@ -2,7 +2,7 @@
 # Copyright 2026 The mlx5-tm authors
 """The NIC scheduling hierarchy through testpmd's standard tm commands:
 weights and a ceiling on a group of queues, committed rates, live weight
-and parent changes, measured in real time from the device model's wire;
+and parent changes, measured on device time from the device model's wire;
 the refusals (priorities, committed rates above the ceiling, a ceiling
 below 1 Mbit/s, a device without the hierarchy) with their messages.
 Plan: doc/test_plans/tm_sched_test_plan.rst."""
@@ -95,20 +95,21 @@ class TestTmSched(TrafficMixin, TestCase):
 
     # Measuring -----------------------------------------------------------
     def expect_rates(self, want, groups=None, what=""):
-        """One measurement of @window seconds from the device's wire
-        (per-queue departure times): every queue of @want {queue: Mbit/s}
-        within TOLERANCE, and each group of @groups {name: (Mbit/s,
-        [queues])} as the sum of its queues. No retry: on failure the
-        evidence (every figure, and the device model's lag) is the
-        reason."""
+        """One measurement of WINDOW seconds of device time from the
+        device's wire, every queue backlogged throughout
+        (measure.device_rates: intervals in which a queue ran dry are
+        left out, for an empty queue gives its share to its siblings):
+        every queue of @want {queue: Mbit/s} within TOLERANCE, and each
+        group of @groups {name: (Mbit/s, [queues])} as the sum of its
+        queues. No retry: on failure the evidence (every figure, and the
+        device model's lag) is the reason."""
         self.pmd.wait_for_idle(WARM_UP)
-        lag0 = measure.lag(self)
+        evidence = []
         first = measure.xstats(self)
-        self.pmd.wait_for_idle(WINDOW)
-        last = measure.xstats(self)
-        lag1 = measure.lag(self)
-        got = {q: measure.wire_rate(self, first, last, q)[0] / MBIT
-               for q in want}
+        rates, last = measure.device_rates(self, sorted(want), WINDOW,
+                                           evidence=evidence, first=first)
+        lag0, lag1 = measure.lag_of(first), measure.lag_of(last)
+        got = {q: rates[q][0] / MBIT for q in want}
         rows, bad = [], []
         for q in sorted(want):
             ok = measure.within(got[q], want[q], TOLERANCE)
@@ -130,10 +131,11 @@ class TestTmSched(TrafficMixin, TestCase):
                            "" if ok else " OUT"))
             if not ok:
                 bad.append(name)
-        self.verify(not bad, "%s%s rates over %.0f s, tolerance %.0f%%: %s;"
-                    " device model: %s"
+        self.verify(not bad, "%s%s rates over %.0f s of device time, "
+                    "tolerance %.0f%%: %s; evidence: %s; device model: %s"
                     % (what, " " if what else "", WINDOW, TOLERANCE * 100,
-                       "; ".join(rows), measure.lag_text(lag0, lag1)))
+                       "; ".join(rows), " | ".join(evidence),
+                       measure.lag_text(lag0, lag1)))
         return got
 
     def refused_in(self, cmds, etypes, msg):
