@@ -158,19 +158,9 @@ leaf_add(uint16_t port, uint32_t q, uint32_t parent, uint32_t level,
 static uint16_t
 expected_index(const struct mlx5_tm_sched *s, uint16_t q)
 {
-	return s->applied.queues[q].entry != 0 ?
-		mlx5_tm_pacing_index(s->pacing, s->applied.queues[q].entry) :
-		0;
-}
+	uint64_t entry = tm_plan_queue(&s->applied, q)->entry;
 
-/* The pacing index queue @p q gets at CREATE_SQ (0: unlimited). */
-static uint16_t
-create_sq_index(uint16_t port, uint16_t q)
-{
-	struct mlx5_tm_sq_sched sq;
-
-	mlx5_tm_sched_queue(&rte_eth_devices[port], q, &sq, NULL);
-	return sq.pp_index;
+	return entry != 0 ? mlx5_tm_pacing_index(s->pacing, entry) : 0;
 }
 
 /* Queue group the driver gives queue @p q (0: none). */
@@ -222,6 +212,49 @@ plan_is_applied(struct mlx5_tm_sched *s, char *why, size_t len)
 	}
 	tm_plan_fini(&plan);
 	return same;
+}
+
+/*
+ * What the scheduler records of each SQ is what the device's SQ holds
+ * (nothing without an SQ), and its count of SQs per queue group is the
+ * count of those records.
+ */
+static bool
+held_agrees(const struct tm_port *p, char *why, size_t len)
+{
+	struct mlx5_tm_sched *s = sched_of(p);
+	uint32_t g, n;
+	uint16_t q;
+
+	for (q = 0; q < MLX5_TM_MAX_TXQ; q++) {
+		const struct mlx5_tm_sched_sq *h = &s->sqs[q];
+		struct mlx5_emu_sq_info sq = { 0 };
+		uint32_t sqn;
+
+		if (rte_pmd_mlx5_tm_txq_sqn(p->id, q, &sqn) == 0 &&
+		    mlx5_emu_sq_get(p->emu, sqn, &sq) != 0) {
+			snprintf(why, len, "queue %u: SQ %u unknown", q, sqn);
+			return false;
+		}
+		if (h->pp_index != sq.pp_index ||
+		    h->group != sq.qos_queue_group_id) {
+			snprintf(why, len, "queue %u: scheduler records index "
+				 "%u group %u, its SQ holds %u group %u", q,
+				 h->pp_index, h->group, sq.pp_index,
+				 sq.qos_queue_group_id);
+			return false;
+		}
+	}
+	for (g = 0; g < s->group_sqs_cap; g++) {
+		for (n = 0, q = 0; q < MLX5_TM_MAX_TXQ; q++)
+			n += g != 0 && s->sqs[q].group == g;
+		if (s->group_sqs[g] != n) {
+			snprintf(why, len, "group %u: %u SQs counted, %u hold "
+				 "it", g, s->group_sqs[g], n);
+			return false;
+		}
+	}
+	return true;
 }
 
 static bool
@@ -305,6 +338,8 @@ views_agree(const struct tm_port *p, char *why, size_t len)
 			 n_drv, n_emu, pacing_table_in_use(t));
 		return false;
 	}
+	if (!held_agrees(p, why, len))
+		return false;
 	for (q = 0; q < s->applied.nb_txq; q++) {
 		uint16_t idx = expected_index(s, q);
 		struct mlx5_emu_sq_info sq;
@@ -367,7 +402,7 @@ snap(const struct tm_port *p, struct snapshot *sn)
 	memset(sn, 0, sizeof(*sn));
 	for (q = 0; q < RTE_MIN(s->applied.nb_txq, NB_TXQ); q++) {
 		sn->entry[q] = s->applied.queues[q].entry;
-		sn->index[q] = create_sq_index(p->id, q);
+		sn->index[q] = expected_index(s, q);
 	}
 	sn->in_use = pacing_table_in_use(mlx5_tm_pacing_table(s->pacing));
 	sn->n_nodes = s->hier.n_nodes;
@@ -798,14 +833,14 @@ test_ice_script(struct tm_port *p)
 		EXPECT_OK(rte_tm_node_add(p->id, q, MID, 0, 1, 2, &np, &terr),
 			  "leaf %u", q);
 	}
-	CHECK(create_sq_index(p->id, 0) == 0, "nothing before commit");
+	CHECK(expected_index(s, 0) == 0, "nothing before commit");
 	/* port tm hierarchy commit 0 no */
 	EXPECT_OK(rte_tm_hierarchy_commit(p->id, 0, &terr), "commit");
 	idx0 = expected_index(s, 0);
 	CHECK(idx0 != 0 && pacing_table_in_use(mlx5_tm_pacing_table(s->pacing))
 	      == 1, "one shared entry, index %u", idx0);
 	for (q = 0; q < p->nb_txq; q++)
-		CHECK(create_sq_index(p->id, q) == idx0,
+		CHECK(expected_index(s, q) == idx0,
 		      "queue %u index for CREATE_SQ", q);
 	CHECK(rte_pmd_mlx5_tm_txq_sqn(p->id, 0, &sqn) != 0, "no SQ yet");
 	check_views(p, "ice committed, stopped");
@@ -1712,7 +1747,7 @@ test_reconfigure(void)
 	      pacing_table_in_use(mlx5_tm_pacing_table(s->pacing)) == 1,
 	      "leaves 4..7 and their entry gone");
 	for (q = 4; q < NB_TXQ; q++)
-		CHECK(create_sq_index(p.id, q) == 0, "queue %u index reset", q);
+		CHECK(expected_index(s, q) == 0, "queue %u index reset", q);
 	check_views(&p, "shrunk");
 	CHECK(rte_eth_dev_configure(p.id, 0, 32, &conf) == 0, "32 queues");
 	CHECK(s->hier.n_nodes == 0 && !s->committed &&

@@ -87,7 +87,6 @@ int mlx5_tm_devx_sq_modify(struct mlx5_tm_priv *priv,
 struct mlx5_tm_sq_sched {
 	bool set_pp;           /**< Pacing index (modify_bitmask bit 0). */
 	uint16_t pp_index;     /**< 0 = unlimited. */
-	bool wqe_rate;         /**< The entry paces WQEs (rate_mode 1). */
 	bool set_group;        /**< Queue group (modify_bitmask bit 2). */
 	uint16_t qos_group_id; /**< Queue group element id; 0 = no group. */
 };

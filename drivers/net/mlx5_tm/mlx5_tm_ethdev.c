@@ -47,25 +47,13 @@ recovery_alarm(void *arg)
 
 	mlx5_tm_sched_lock(dev);
 	pthread_mutex_lock(&priv->lock);
-	mlx5_tm_recover_all(dev);
+	mlx5_tm_sched_recover(dev);
 	if (priv->alarm_armed &&
 	    rte_eal_alarm_set(MLX5_TM_RECOVERY_PERIOD_US, recovery_alarm,
 			      dev) != 0)
 		priv->alarm_armed = false;
 	pthread_mutex_unlock(&priv->lock);
 	mlx5_tm_sched_unlock(dev);
-}
-
-void
-mlx5_tm_recover_all(struct rte_eth_dev *dev)
-{
-	uint16_t i;
-
-	for (i = 0; i < dev->data->nb_tx_queues; i++)
-		if (dev->data->tx_queues[i] != NULL)
-			mlx5_tm_txq_recover(dev->data->tx_queues[i]);
-	/* Groups that SQs made ready again have left. */
-	mlx5_tm_sched_reap(dev);
 }
 
 /* Set the netdev MTU (hardware: SIOCSIFMTU) and remember it. */
@@ -259,10 +247,7 @@ stop_queues(struct rte_eth_dev *dev)
 	uint16_t i;
 
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
-		struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
-
-		if (txq != NULL && txq->sq_obj != NULL)
-			mlx5_tm_txq_stop(txq);
+		mlx5_tm_sched_txq_stop(dev, i);
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
 	}
 }
@@ -304,7 +289,7 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 			goto fail;
 		}
 		txq->fast_free = fast_free;
-		ret = mlx5_tm_txq_start(txq);
+		ret = mlx5_tm_sched_txq_start(dev, i);
 		if (ret < 0)
 			goto fail;
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;

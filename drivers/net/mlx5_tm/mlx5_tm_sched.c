@@ -21,7 +21,6 @@
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_devx_sched.h"
-#include "mlx5_tm_txq.h"
 #include "mlx5_tm_sched.h"
 #include "mlx5_tm_sched_priv.h"
 
@@ -160,7 +159,7 @@ mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 	free(s);
 }
 
-/* Whether element @p hw_id holds an SQ or a kept child (port lock). */
+/* Whether element @p hw_id holds an SQ or a kept child (both locks). */
 static bool
 elem_in_use(struct mlx5_tm_sched *s, uint32_t hw_id)
 {

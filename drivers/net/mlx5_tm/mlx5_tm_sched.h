@@ -20,8 +20,8 @@ int mlx5_tm_sched_init(struct rte_eth_dev *dev);
 
 /**
  * Take the port's scheduling lock (before priv->lock), which keeps the
- * applied plan that mlx5_tm_sched_queue() reads. Primary process only;
- * nothing before the state exists.
+ * applied plan and what each SQ holds: around port start and stop and
+ * error recovery. Primary process only; nothing before the state exists.
  */
 void mlx5_tm_sched_lock(struct rte_eth_dev *dev);
 
@@ -30,6 +30,29 @@ void mlx5_tm_sched_unlock(struct rte_eth_dev *dev);
 
 /** Release every pacing entry and the scheduling state (port close). */
 void mlx5_tm_sched_uninit(struct rte_eth_dev *dev);
+
+/**
+ * Start Tx queue @p qid (mlx5_tm_txq_start()) with the pacing index,
+ * queue group and suspension the applied plan sets for it. Call with the
+ * sched lock and the port lock held.
+ *
+ * @return
+ *   0 or a negative errno.
+ */
+int mlx5_tm_sched_txq_start(struct rte_eth_dev *dev, uint16_t qid);
+
+/**
+ * Stop Tx queue @p qid (mlx5_tm_txq_stop()): its SQ, and whatever it held,
+ * is gone. Same locks.
+ */
+void mlx5_tm_sched_txq_stop(struct rte_eth_dev *dev, uint16_t qid);
+
+/**
+ * Take the control-path step of every queue's error recovery; an SQ
+ * re-armed gets the applied plan's values; then the elements kept for
+ * SQs that have left them are destroyed. Same locks.
+ */
+void mlx5_tm_sched_recover(struct rte_eth_dev *dev);
 
 /**
  * Destroy the scheduling elements kept out of the plan (see

@@ -104,7 +104,7 @@ mlx5_tm_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
 	if (is_primary()) {
 		mlx5_tm_sched_lock(dev);
 		pthread_mutex_lock(&priv->lock);
-		mlx5_tm_recover_all(dev);
+		mlx5_tm_sched_recover(dev);
 	}
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		const struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
@@ -199,7 +199,7 @@ mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 	if (is_primary()) {
 		mlx5_tm_sched_lock(dev);
 		pthread_mutex_lock(&priv->lock);
-		mlx5_tm_recover_all(dev);
+		mlx5_tm_sched_recover(dev);
 	}
 	if (has_wire(priv)) {
 		struct mlx5_tm_glue_lag lag;

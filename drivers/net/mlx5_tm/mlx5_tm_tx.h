@@ -22,7 +22,8 @@
  *  RST   --datapath: drains the CQ, frees every
  *          posted mbuf, rewinds its ring-->          REARM
  *  REARM --control path: MODIFY_SQ RST->RDY, then
- *          RDY->RDY with the pacing index-->         OK
+ *          RDY->RDY with the pacing index and
+ *          queue group the scheduler gives-->       OK
  * A flush CQE alone (syndrome WR_FLUSH_ERR) is not an error: the datapath
  * consumes it, frees what it covers (counted unsent) and raises flush_seen;
  * the control path moves the queue to ERR only if QUERY_SQ says the SQ
@@ -155,26 +156,20 @@ struct mlx5_tm_txq {
 	 * Non-zero: single-segment packets go several per eMPW WQE. Set by
 	 * the control path from empw_cap and the pacing entry's mode (not
 	 * on WQE-rate entries, which count a WQE as one packet); read once
-	 * per burst.
+	 * per burst, so a burst running when it is cleared still posts eMPW
+	 * WQEs (mlx5_tm_txq_set_sched() says what follows).
 	 */
 	uint32_t empw;
 
 	/* Control path only. */
 	struct mlx5_tm_priv *priv;
-	/* In the cache line of priv, live and sq_group: what MODIFY_SQ reads. */
+	/* In the cache line of priv and live: what MODIFY_SQ reads. */
 	struct mlx5_tm_devx_obj *sq_obj;
 	uint16_t qid;
 	uint16_t nb_desc;
 	unsigned int socket;
 	uint64_t offloads;
 	bool live;                         /**< SQ created and ready. */
-	/**
-	 * Queue group the SQ's context holds (0: none), under the port
-	 * lock: in error recovery it keeps the old one until made ready.
-	 */
-	uint16_t sq_group;
-	/** Pacing index the SQ's context holds (0: unlimited), likewise. */
-	uint16_t sq_pp;
 	uint64_t recoveries;
 	struct mlx5_tm_txq_stats base;     /**< Counters at the last reset. */
 	uint64_t recoveries_base;
