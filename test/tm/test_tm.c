@@ -1757,6 +1757,58 @@ test_reconfigure(void)
 	tm_port_close(&p);
 }
 
+/*
+ * A reconfiguration whose scheduling step the device refuses fails
+ * rte_eth_dev_configure() (it returned 0), the device keeping what it
+ * held; the next configuration applies it.
+ */
+static void
+test_reconfigure_refused(void)
+{
+	struct rte_eth_conf conf;
+	struct mlx5_tm_sched *s;
+	struct tm_port p;
+	uint32_t n_elems;
+	uint16_t q;
+	int ret;
+
+	printf("reconfigure refused by the device\n");
+	if (tport_open(&p, NULL, 4, false) != 0)
+		return;
+	s = sched_of(&p);
+	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "p1");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	/* Weights 1..4: a queue group per leaf. */
+	for (q = 0; q < 4; q++) {
+		struct rte_tm_node_params np = tm_leaf_params(1);
+
+		EXPECT_OK(rte_tm_node_add(p.id, q, ROOT, 0, q + 1, 1, &np,
+					  &terr), "leaf %u", q);
+	}
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	n_elems = mlx5_emu_sched_list(p.emu, NULL, 0);
+	CHECK(n_elems == 5, "root and 4 groups: %u elements", n_elems);
+	arm_cmd_fault(&p, MLX5_CMD_OP_DESTROY_GENERAL_OBJECT, "DESTROY", 1,
+		      MLX5_CMD_STAT_INT_ERR);
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_configure(p.id, 0, 2, &conf);
+	CHECK(ret < 0, "2 queues, a group's destruction refused: %d", ret);
+	CHECK(mlx5_emu_sched_list(p.emu, NULL, 0) == n_elems &&
+	      s->applied.n_elems == n_elems && s->applied.nb_txq == 4,
+	      "the device keeps its %u elements: %u, plan %u elements of %u "
+	      "queues", n_elems, mlx5_emu_sched_list(p.emu, NULL, 0),
+	      s->applied.n_elems, s->applied.nb_txq);
+	CHECK(rte_eth_dev_configure(p.id, 0, 2, &conf) == 0,
+	      "2 queues again");
+	CHECK(mlx5_emu_sched_list(p.emu, NULL, 0) == 3 &&
+	      s->applied.nb_txq == 2 && s->hier.n_leaves == 2,
+	      "the root and 2 groups: %u elements, %u queues, %u leaves",
+	      mlx5_emu_sched_list(p.emu, NULL, 0), s->applied.nb_txq,
+	      s->hier.n_leaves);
+	check_views(&p, "reconfigured");
+	tm_port_close(&p);
+}
+
 /* ---- telemetry ---- */
 
 static void
@@ -2510,6 +2562,7 @@ main(int argc, char **argv)
 	TM_CASE(test_shared_group_live_move());
 	TM_CASE(test_dedicated());
 	TM_CASE(test_reconfigure());
+	TM_CASE(test_reconfigure_refused());
 	TM_CASE(test_telemetry());
 	TM_CASE(test_telemetry_pages());
 	TM_CASE(test_rates());

@@ -120,8 +120,7 @@ mlx5_tm_dev_configure(struct rte_eth_dev *dev)
 	    mlx5_tm_mtu_set(dev, dev->data->mtu) < 0)
 		return -EINVAL;
 	dev->data->mtu = priv->port.mtu;
-	mlx5_tm_sched_txq_count_changed(dev, dev->data->nb_tx_queues);
-	return 0;
+	return mlx5_tm_sched_txq_count_changed(dev, dev->data->nb_tx_queues);
 }
 
 static uint32_t

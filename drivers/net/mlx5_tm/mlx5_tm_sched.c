@@ -415,16 +415,21 @@ mlx5_tm_sched_line_rate(struct rte_eth_dev *dev, uint32_t mbps)
 	pthread_mutex_unlock(&s->lock);
 }
 
-void
+int
 mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 {
 	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
 	bool cleared;
 	int ret;
 
-	if (s == NULL || nb_txq == s->applied.nb_txq)
-		return;
+	if (s == NULL)
+		return -ENODEV;
 	pthread_mutex_lock(&s->lock);
+	/* After a refusal the tree has the count, the device not yet. */
+	if (nb_txq == s->applied.nb_txq && nb_txq == s->hier.nb_txq) {
+		ret = 0;
+		goto out;
+	}
 	/* Room for a tree with as many non-leaf nodes as leaves, now. */
 	if (tm_plan_reserve(&s->applied, &s->diff, nb_txq, 2u * nb_txq) != 0 ||
 	    tm_plan_reserve(&s->next, &s->diff, nb_txq, 2u * nb_txq) != 0)
@@ -434,7 +439,8 @@ mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 	ret = tm_tree_set_nb_txq(&s->hier, nb_txq);
 	if (ret < 0) {
 		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
-				 "no memory to resize the hierarchy");
+				 "no memory to resize the hierarchy to %u Tx queues",
+				 nb_txq);
 		goto out;
 	}
 	cleared = ret == 1 && s->committed;
@@ -444,15 +450,22 @@ mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 				 nb_txq);
 	if (ret == 1)
 		s->committed = false;
-	/* Queues that go lose their entries; no SQ exists to move. */
-	if (s->committed || cleared)
+	/*
+	 * Queues that go lose their entries; no SQ exists to move. Elements
+	 * applied with no hierarchy committed are those of one deleted
+	 * here by a call the device refused: the tree's plan again.
+	 */
+	if (s->committed || cleared || s->applied.n_elems != 0)
 		ret = mlx5_tm_sched_sync(s, "Tx queues reconfigured", NULL);
 	else if (tm_plan_copy(&s->next, &s->applied, nb_txq) == 0)
 		ret = mlx5_tm_sched_apply(s);
 	else
 		ret = -ENOMEM;
 	if (ret != 0)
-		MLX5_TM_PORT_LOG(ERR, dev->data->port_id, "%s", s->msg);
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "%u Tx queues: %s; the device keeps the traffic-manager state of %u queues until the port is configured again",
+				 nb_txq, s->msg, s->applied.nb_txq);
 out:
 	pthread_mutex_unlock(&s->lock);
+	return ret;
 }

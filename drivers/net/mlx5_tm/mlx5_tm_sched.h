@@ -77,10 +77,17 @@ int mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev,
 				       uint16_t qid, uint32_t mbps);
 
 /**
- * The port was reconfigured to @p nb_txq Tx queues: drop the state of
- * queues that no longer exist (their entries are released).
+ * The port is being reconfigured to @p nb_txq Tx queues: drop the state
+ * of queues that no longer exist (their entries released, their elements
+ * destroyed; a hierarchy that no longer fits is deleted).
+ *
+ * @return
+ *   0, or a negative errno (-ENOMEM, or the device's refusal, logged):
+ *   the device keeps what it held; the next call, with any count, tries
+ *   again (ethdev leaves a port whose dev_configure failed without
+ *   queues, to be configured again).
  */
-void mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev,
-				     uint16_t nb_txq);
+int mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev,
+				    uint16_t nb_txq);
 
 #endif /* MLX5_TM_SCHED_H */
