@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
@@ -1809,6 +1810,117 @@ test_reconfigure_refused(void)
 	tm_port_close(&p);
 }
 
+/* VmData of this process, in KiB (0: unreadable). */
+static unsigned long
+vm_data_kib(void)
+{
+	char line[128];
+	unsigned long kib = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "VmData: %lu kB", &kib) == 1)
+			break;
+	if (f != NULL)
+		fclose(f);
+	return kib;
+}
+
+/* Blocks commit_short_of_memory() takes: more than the heap can hold. */
+#define HEAP_BLOCKS 4096
+#define HEAP_BLOCK (128 * 1024)
+
+/*
+ * Commit on port @p port with no allocation of HEAP_BLOCK bytes or more
+ * possible: the data segment limited to what the process uses plus
+ * 64 KiB, and every free piece of the heap that large taken first. The
+ * buffers a commit keeps exist already: the caller made the same commit
+ * once before. INT_MIN when the limit cannot be set.
+ */
+static int
+commit_short_of_memory(uint16_t port)
+{
+	static void *taken[HEAP_BLOCKS];
+	unsigned long kib = vm_data_kib();
+	struct rlimit old, lim;
+	unsigned int n = 0;
+	int ret;
+
+	if (kib == 0 || getrlimit(RLIMIT_DATA, &old) != 0)
+		return INT_MIN;
+	lim = old;
+	lim.rlim_cur = (kib + 64) * 1024;
+	if (setrlimit(RLIMIT_DATA, &lim) != 0)
+		return INT_MIN;
+	while (n < HEAP_BLOCKS && (taken[n] = malloc(HEAP_BLOCK)) != NULL)
+		n++;
+	ret = TM(rte_tm_hierarchy_commit(port, 0, &terr));
+	while (n > 0)
+		free(taken[--n]);
+	setrlimit(RLIMIT_DATA, &old);
+	return ret;
+}
+
+/*
+ * A commit refused for want of pacing entries says how many distinct
+ * entries the new rates need, by the port's sharing rule (exact, within
+ * a tolerance: only an entry another queue took serves a queue, or
+ * dedicated), also when memory is short (the count needs none).
+ */
+static void
+test_capacity_refusal_counts(void)
+{
+	static const struct {
+		const char *devargs;
+		uint32_t mbps[6];
+		unsigned int need;
+	} cases[] = {
+		{ "cap_pp_table_size=4", { 100, 100, 200, 300, 400, 400 }, 4 },
+		{ "cap_pp_table_size=4,pacing_index=dedicated",
+		  { 100, 100, 200, 300, 400, 400 }, 6 },
+		/* 119 shares 100's entry (16% away); 138 is 27.5% from 100. */
+		{ "cap_pp_table_size=4,rate_tolerance_ppm=200000",
+		  { 100, 119, 138, 200, 300, 400 }, 5 },
+	};
+	char want[64];
+	unsigned int i;
+	struct tm_port p;
+	uint16_t q;
+	int ret;
+
+	printf("a refusal for want of pacing entries counts them\n");
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		if (tport_open(&p, cases[i].devargs, 6, false) != 0)
+			return;
+		EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+		for (q = 0; q < 6; q++) {
+			EXPECT_OK(profile_add(p.id, q + 1,
+					      cases[i].mbps[q] * 125000ull,
+					      false), "profile %u", q + 1);
+			EXPECT_OK(leaf_add(p.id, q, ROOT, 1, q + 1), "leaf %u",
+				  q);
+		}
+		snprintf(want, sizeof(want), "need %u distinct entries",
+			 cases[i].need);
+		ret = TM(rte_tm_hierarchy_commit(p.id, 0, &terr));
+		CHECK(ret == -ENOSPC && strstr(tmsg(), want) != NULL &&
+		      strstr(tmsg(), "3 fit") != NULL,
+		      "%s: %d \"%s\"", cases[i].devargs, ret, tmsg());
+#ifndef __SANITIZE_ADDRESS__
+		ret = commit_short_of_memory(p.id);
+		CHECK(ret == -ENOSPC && strstr(tmsg(), want) != NULL,
+		      "%s, memory short: %d \"%s\"", cases[i].devargs, ret,
+		      tmsg());
+#else
+		/* ASan's allocator aborts the process when memory is short. */
+		if (i == 0)
+			printf("SKIP: the memory-short commit (ASan build)\n");
+#endif
+		check_views(&p, "refused");
+		tm_port_close(&p);
+	}
+}
+
 /* ---- telemetry ---- */
 
 static void
@@ -2563,6 +2675,7 @@ main(int argc, char **argv)
 	TM_CASE(test_dedicated());
 	TM_CASE(test_reconfigure());
 	TM_CASE(test_reconfigure_refused());
+	TM_CASE(test_capacity_refusal_counts());
 	TM_CASE(test_telemetry());
 	TM_CASE(test_telemetry_pages());
 	TM_CASE(test_rates());

@@ -34,24 +34,36 @@ struct exec {
 	uint32_t wide_id;         /* a queue group's id beyond 16 bits */
 };
 
-/* Distinct pacing entries the new plan holds once every queue moved. */
+/*
+ * Distinct pacing entries the new plan holds once every queue moved, as
+ * the port's table would share them: a shaped queue takes an entry of its
+ * own unless one an earlier queue took serves it (pacing_ctx_serves()).
+ * Counted without allocating (a refusal may be for want of memory), in
+ * time quadratic in the queues, which only a refusal pays.
+ */
 static uint32_t
-entries_needed(struct exec *x)
+entries_needed(const struct exec *x)
 {
-	struct pacing_table *t = pacing_table_create(UINT32_MAX, NULL, NULL,
-						     NULL);
-	struct pacing_grant grant;
+	const struct mlx5_tm_pacing_args *conf =
+		mlx5_tm_pacing_conf(x->s->pacing);
+	const struct tm_queue *t = x->new->queues;
+	uint64_t taker[MLX5_TM_MAX_TXQ / 64] = { 0 };
 	uint32_t n = 0;
-	uint16_t q;
+	uint16_t q, r;
 
-	for (q = 0; t != NULL && q < x->new->nb_txq; q++)
-		if (x->new->queues[q].shaped)
-			mlx5_tm_pacing_acquire(x->s->pacing, t,
-					       &x->new->queues[q].ctx, &grant,
-					       NULL);
-	if (t != NULL)
-		n = pacing_table_in_use(t);
-	pacing_table_destroy(t);
+	for (q = 0; q < RTE_MIN(x->new->nb_txq, MLX5_TM_MAX_TXQ); q++) {
+		if (!t[q].shaped)
+			continue;
+		for (r = 0; !conf->dedicated && r < q; r++)
+			if ((taker[r / 64] >> (r % 64) & 1) &&
+			    pacing_ctx_serves(&t[r].ctx, &t[q].ctx,
+					      conf->rate_tolerance_ppm))
+				break;
+		if (conf->dedicated || r == q) {
+			taker[q / 64] |= 1ull << (q % 64);
+			n++;
+		}
+	}
 	return n;
 }
 
