@@ -422,6 +422,14 @@ void mlx5_emu_set_link(struct mlx5_emu *emu, bool up);
 
 /* ---- Introspection ---- */
 
+/**
+ * Emulated devices open in this process. A close that finds objects left
+ * in the device (queues, memory, pacing entries, scheduling elements) is
+ * refused and the device stays open: once a user has closed what it
+ * opened, the count is back where it was, unless the user leaked one.
+ */
+unsigned int mlx5_emu_devices_open(void);
+
 /** A send queue as the model sees it. */
 struct mlx5_emu_sq_info {
 	uint32_t sqn;
