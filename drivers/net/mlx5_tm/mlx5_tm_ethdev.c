@@ -30,6 +30,7 @@
 #include "mlx5_tm_tx.h"
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_stats.h"
+#include "mlx5_tm_rte_tm.h"
 #include "mlx5_tm_sched.h"
 
 RTE_LOG_REGISTER_DEFAULT(mlx5_tm_logtype, NOTICE);
@@ -446,25 +447,6 @@ mlx5_tm_dev_reset(struct rte_eth_dev *dev)
 	return ret;
 }
 
-static int
-mlx5_tm_dev_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
-			     uint32_t mbps)
-{
-	return mlx5_tm_sched_set_queue_rate_limit(dev, qid, mbps);
-}
-
-static int
-mlx5_tm_dev_tm_ops_get(struct rte_eth_dev *dev, void *ops)
-{
-	return mlx5_tm_sched_tm_ops_get(dev, ops);
-}
-
-static void
-mlx5_tm_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
-{
-	mlx5_tm_txq_release(dev, qid);
-}
-
 static const struct eth_dev_ops mlx5_tm_ops = {
 	.dev_configure = mlx5_tm_dev_configure,
 	.dev_infos_get = mlx5_tm_dev_infos_get,
@@ -479,13 +461,13 @@ static const struct eth_dev_ops mlx5_tm_ops = {
 	.xstats_get_names = mlx5_tm_xstats_get_names,
 	.xstats_reset = mlx5_tm_xstats_reset,
 	.tx_queue_setup = mlx5_tm_txq_setup,
-	.tx_queue_release = mlx5_tm_tx_queue_release,
+	.tx_queue_release = mlx5_tm_txq_release,
 	.rx_queue_setup = mlx5_tm_rx_queue_setup,
 	.rx_queue_release = mlx5_tm_rx_queue_release,
 	.tx_done_cleanup = mlx5_tm_tx_done_cleanup,
-	.set_queue_rate_limit = mlx5_tm_dev_set_queue_rate_limit,
+	.set_queue_rate_limit = mlx5_tm_sched_set_queue_rate_limit,
 	.mtu_set = mlx5_tm_mtu_set,
-	.tm_ops_get = mlx5_tm_dev_tm_ops_get,
+	.tm_ops_get = mlx5_tm_rte_tm_ops_get,
 };
 
 /*

@@ -23,6 +23,7 @@
 #include "mlx5_tm_devx_sched.h"
 #include "mlx5_tm_sched.h"
 #include "mlx5_tm_sched_priv.h"
+#include "mlx5_tm_telemetry.h"
 
 /*
  * The scheduling state of each port, process-local; changed under the

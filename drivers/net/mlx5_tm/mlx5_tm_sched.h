@@ -69,9 +69,6 @@ void mlx5_tm_sched_reap(struct rte_eth_dev *dev);
  */
 void mlx5_tm_sched_line_rate(struct rte_eth_dev *dev, uint32_t mbps);
 
-/** ethdev tm_ops_get. */
-int mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops);
-
 /** ethdev set_queue_rate_limit (Mbps, 0 = unlimited). */
 int mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev,
 				       uint16_t qid, uint32_t mbps);

@@ -175,9 +175,6 @@ int mlx5_tm_sched_sync_shaper(struct mlx5_tm_sched *s,
 			      uint64_t committed_before,
 			      struct rte_tm_error *error);
 
-/** Register the telemetry command (once per process). */
-void mlx5_tm_telemetry_register(void);
-
 /**
  * Lock the port registry (another thread's look-up), then give the
  * scheduling state of port @p port_id if it is a net_mlx5_tm port; use it
