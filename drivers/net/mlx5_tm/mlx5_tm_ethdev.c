@@ -342,6 +342,30 @@ mlx5_tm_dev_stop(struct rte_eth_dev *dev)
 	return 0;
 }
 
+/* Transport domain and TIS of the port (in its PD). */
+static int
+port_tis_create(struct mlx5_tm_priv *priv)
+{
+	priv->td = mlx5_tm_devx_td_create(priv, &priv->tdn);
+	if (priv->td == NULL)
+		return -(errno ? errno : EIO);
+	priv->tis = mlx5_tm_devx_tis_create(priv, priv->tdn, &priv->tisn);
+	if (priv->tis == NULL)
+		return -(errno ? errno : EIO);
+	return 0;
+}
+
+static void
+port_tis_destroy(struct mlx5_tm_priv *priv)
+{
+	if (priv->tis != NULL)
+		priv->glue->devx_obj_destroy(priv->tis);
+	priv->tis = NULL;
+	if (priv->td != NULL)
+		priv->glue->devx_obj_destroy(priv->td);
+	priv->td = NULL;
+}
+
 /* PD, transport domain and TIS of the port. */
 static int
 port_objs_create(struct mlx5_tm_priv *priv)
@@ -355,24 +379,13 @@ port_objs_create(struct mlx5_tm_priv *priv)
 				 "no protection domain: %s", strerror(err));
 		return -err;
 	}
-	priv->td = mlx5_tm_devx_td_create(priv, &priv->tdn);
-	if (priv->td == NULL)
-		return -(errno ? errno : EIO);
-	priv->tis = mlx5_tm_devx_tis_create(priv, priv->tdn, &priv->tisn);
-	if (priv->tis == NULL)
-		return -(errno ? errno : EIO);
-	return 0;
+	return port_tis_create(priv);
 }
 
 static void
 port_objs_destroy(struct mlx5_tm_priv *priv)
 {
-	if (priv->tis != NULL)
-		priv->glue->devx_obj_destroy(priv->tis);
-	priv->tis = NULL;
-	if (priv->td != NULL)
-		priv->glue->devx_obj_destroy(priv->td);
-	priv->td = NULL;
+	port_tis_destroy(priv);
 	if (priv->pd != NULL)
 		priv->glue->pd_free(priv->pd);
 	priv->pd = NULL;
@@ -430,19 +443,8 @@ mlx5_tm_dev_reset(struct rte_eth_dev *dev)
 
 	/* ethdev stopped the port: rebuild the TIS and transport domain. */
 	pthread_mutex_lock(&priv->lock);
-	if (priv->tis != NULL)
-		priv->glue->devx_obj_destroy(priv->tis);
-	priv->tis = NULL;
-	if (priv->td != NULL)
-		priv->glue->devx_obj_destroy(priv->td);
-	priv->td = mlx5_tm_devx_td_create(priv, &priv->tdn);
-	ret = priv->td == NULL ? -(errno ? errno : EIO) : 0;
-	if (ret == 0) {
-		priv->tis = mlx5_tm_devx_tis_create(priv, priv->tdn,
-						    &priv->tisn);
-		if (priv->tis == NULL)
-			ret = -(errno ? errno : EIO);
-	}
+	port_tis_destroy(priv);
+	ret = port_tis_create(priv);
 	pthread_mutex_unlock(&priv->lock);
 	return ret;
 }
