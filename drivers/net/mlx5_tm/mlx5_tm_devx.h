@@ -8,7 +8,8 @@
 /**
  * @file
  * Firmware commands of the queue layer, built with the PRM layouts and run
- * through the device glue: transport domain, TIS, CQ, SQ.
+ * through the device glue: transport domain, TIS, CQ, SQ (QUERY_SQ is
+ * mlx5_tm_devx_query.h's).
  */
 
 #include <stdbool.h>
@@ -102,9 +103,5 @@ int mlx5_tm_devx_sq_modify_sched(struct mlx5_tm_priv *priv,
 				 struct mlx5_tm_devx_obj *sq, uint32_t sqn,
 				 uint8_t from, uint8_t to,
 				 const struct mlx5_tm_sq_sched *s);
-
-/** QUERY_SQ: the SQ's state (MLX5_SQC_STATE_*) or a negative errno. */
-int mlx5_tm_devx_sq_state(struct mlx5_tm_priv *priv,
-			  struct mlx5_tm_devx_obj *sq, uint32_t sqn);
 
 #endif /* MLX5_TM_DEVX_H */

@@ -17,6 +17,7 @@
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_devx.h"
+#include "mlx5_tm_devx_query.h"
 #include "mlx5_tm_tx.h"
 #include "mlx5_tm_txq.h"
 
