@@ -113,8 +113,6 @@ struct mlx5_tm_txq {
 	uint16_t elts_n;                   /**< Slots in elts. */
 	uint16_t cqe_n;                    /**< CQEs in the CQ. */
 	uint8_t log_cqe_n;
-	bool inline_l2;                    /**< 18 bytes (L2) inline in WQEs. */
-	bool inline_hdrs;                  /**< L3/L4 headers inline (IP, TCP_UDP). */
 	uint8_t inline_mode;               /**< MLX5_INLINE_MODE_* of the SQ. */
 	/**
 	 * MBUF_FAST_FREE in the port's burst variant: one elts slot per

@@ -114,10 +114,8 @@ mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	txq->elts_n = n;
 	txq->cqe_n = RTE_MIN((uint32_t)n, cqe_max);
 	txq->log_cqe_n = rte_log2_u32(txq->cqe_n);
-	/* Decided once per queue: the burst only tests two flags. */
+	/* The burst variant follows it (mlx5_tm_tx_burst_select()). */
 	txq->inline_mode = priv->caps.min_inline_mode;
-	txq->inline_l2 = txq->inline_mode == MLX5_INLINE_MODE_L2;
-	txq->inline_hdrs = txq->inline_mode >= MLX5_INLINE_MODE_IP;
 	/* eMPW carries no inline header: only where none is required. */
 	txq->empw_cap = priv->caps.empw && priv->txq_mpw_en &&
 			txq->inline_mode == MLX5_INLINE_MODE_NONE;
