@@ -234,12 +234,9 @@ rte_pmd_mlx5_tm_txq_completions(uint16_t port_id, uint16_t qid,
 	if (txq != NULL)
 		ret = mlx5_tm_devx_sq_query(priv, txq->sq_obj, txq->sqn, &sq);
 	for (tries = 0; ret == 0 && tries < CMPL_READ_TRIES; tries++) {
-		seq = __atomic_load_n(&txq->cmpl.seq, __ATOMIC_ACQUIRE);
-		if (seq & 1)
-			continue;
+		seq = rte_seqcount_read_begin(&txq->cmpl.seq);
 		memcpy(&snap, &txq->cmpl, sizeof(snap));
-		rte_smp_rmb();
-		if (__atomic_load_n(&txq->cmpl.seq, __ATOMIC_RELAXED) == seq)
+		if (!rte_seqcount_read_retry(&txq->cmpl.seq, seq))
 			break;
 	}
 	pthread_mutex_unlock(&priv->lock);

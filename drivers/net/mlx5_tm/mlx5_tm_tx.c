@@ -277,10 +277,8 @@ cmpl_note(struct mlx5_tm_txq *txq, uint32_t n, uint64_t ts,
 	  const struct mlx5_tm_txq_fcq *f)
 {
 	struct mlx5_tm_txq_cmpl *c = &txq->cmpl;
-	uint32_t seq = c->seq;
 
-	__atomic_store_n(&c->seq, seq + 1, __ATOMIC_RELAXED);
-	rte_smp_wmb();
+	rte_seqcount_write_begin(&c->seq);
 	if (c->cqes == 0) {
 		c->first_ts = ts;
 		c->first_packets = f->packets;
@@ -290,7 +288,7 @@ cmpl_note(struct mlx5_tm_txq *txq, uint32_t n, uint64_t ts,
 	c->last_ts = ts;
 	c->last_packets = f->packets;
 	c->last_bytes = f->bytes;
-	__atomic_store_n(&c->seq, seq + 2, __ATOMIC_RELEASE);
+	rte_seqcount_write_end(&c->seq);
 }
 
 /* The WQE index the error CQE at @p ci names. */

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include <rte_mbuf.h>
+#include <rte_seqcount.h>
 #include <ethdev_driver.h>
 
 #include "mlx5_tm_wqe.h"
@@ -70,11 +71,12 @@ struct mlx5_tm_txq_fcq {
 /**
  * Completion evidence: what the device reported done, with its own time.
  * Written by the datapath once per completion pass, read by the control
- * path: the writer makes seq odd while it writes, even when done (one
- * writer, plain stores and barriers, no read-modify-write).
+ * path, under a sequence count (rte_seqcount, experimental in DPDK 22.11
+ * but inline only: one writer, whose side is plain stores and fences, no
+ * read-modify-write).
  */
 struct mlx5_tm_txq_cmpl {
-	uint32_t seq;
+	rte_seqcount_t seq;
 	uint64_t cqes;        /**< Good CQEs taken. */
 	uint64_t first_ts;    /**< Raw timestamp of the first good CQE. */
 	uint64_t first_packets; /**< Packets completed at the first CQE. */
