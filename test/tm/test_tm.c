@@ -2378,6 +2378,107 @@ test_empw_follows_pacing_mode(void)
 	tm_port_close(&p);
 }
 
+/* Departure times of one SQ (test_empw_overshoot()). */
+#define OVERSHOOT_MAX 8192
+static struct {
+	uint32_t sqn;
+	uint32_t n;
+	uint64_t t[OVERSHOOT_MAX];
+} dep;
+
+static void
+dep_hook(void *arg __rte_unused, uint32_t sqn, uint64_t time_ns,
+	 const uint8_t *bytes __rte_unused, uint32_t len __rte_unused)
+{
+	if (sqn == dep.sqn && dep.n < OVERSHOOT_MAX)
+		dep.t[dep.n++] = time_ns;
+}
+
+/* Departures of dep.t in [from, to). */
+static uint32_t
+dep_count(uint64_t from, uint64_t to)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < dep.n; i++)
+		n += dep.t[i] >= from && dep.t[i] < to;
+	return n;
+}
+
+/*
+ * The overshoot the NIC guide documents (eMPW and packet-mode shapers),
+ * measured in virtual time: a queue whose ring is full of eMPW WQEs (32
+ * packets each) moves to a packet-mode shaper of R packets/s. Those WQEs
+ * leave under the new entry each as one packet: for at most ring / R
+ * seconds the queue sends above R, at most ring - ring / 32 packets more
+ * than R allows; after that, exactly R.
+ */
+static void
+test_empw_overshoot(void)
+{
+	const uint64_t rate = 1000; /* packets/s after the change */
+	const uint32_t ring = TM_PORT_RING;
+	const uint64_t bound_ns = (uint64_t)ring * 1000000000ull / rate;
+	uint64_t t0, w0, p0, w1, p1, t_empw, excess, steady;
+	uint32_t posted = 0, n, in_bound;
+	struct tm_port p;
+	uint16_t k;
+
+	printf("eMPW WQEs posted before a move to packet mode\n");
+	if (tport_open(&p, "tx_typical_pkt_sz=" RTE_STR(FRAME), 1,
+		       true) != 0)
+		return;
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	EXPECT_OK(profile_add(p.id, 1, 12500000, false), "100 Mbit/s");
+	EXPECT_OK(profile_add(p.id, 2, rate, true), "packet mode");
+	EXPECT_OK(leaf_add(p.id, 0, ROOT, 1, 1), "leaf");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	memset(&dep, 0, sizeof(dep));
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(p.id, 0, &dep.sqn) == 0, "sqn");
+	mlx5_emu_set_wire_hook(p.emu, dep_hook, NULL);
+	sq_counts(&p, 0, &w0, &p0);
+	/* A full ring, nothing sent yet: time stands still. */
+	while ((k = send_frames(p.id, 0, 32)) != 0)
+		posted += k;
+	EXPECT_OK(rte_tm_node_shaper_update(p.id, 0, 2, &terr),
+		  "to packet mode");
+	t0 = mlx5_emu_now_ns(p.emu);
+	/* Kept backlogged for 3 s, one packet per WQE from now on. */
+	while (mlx5_emu_now_ns(p.emu) - t0 < 3000000000ull) {
+		while (send_frames(p.id, 0, 32) != 0)
+			;
+		mlx5_emu_advance(p.emu, 1000000);
+	}
+	mlx5_emu_set_wire_hook(p.emu, NULL, NULL);
+	sq_counts(&p, 0, &w1, &p1);
+	n = RTE_MIN(posted, dep.n);
+	t_empw = n > 0 ? dep.t[n - 1] : t0;
+	in_bound = dep_count(t0, t0 + bound_ns);
+	excess = in_bound > rate * bound_ns / 1000000000ull ?
+		 in_bound - rate * bound_ns / 1000000000ull : 0;
+	steady = dep_count(t0 + bound_ns, t0 + 3000000000ull);
+	printf("  %u packets posted in eMPW WQEs left in %.1f ms after the "
+	       "change; %u left in the first %.3f s (ring / rate), %" PRIu64
+	       " above the rate; then %" PRIu64 " in %.3f s\n", posted,
+	       (double)(t_empw - t0) / 1e6, in_bound, (double)bound_ns / 1e9,
+	       excess, steady, (3e9 - (double)bound_ns) / 1e9);
+	CHECK(posted == ring && w1 - w0 < p1 - p0,
+	      "a ring of eMPW WQEs: %u packets, %" PRIu64 " WQEs for %"
+	      PRIu64 " packets", posted, w1 - w0, p1 - p0);
+	CHECK(dep.n >= posted && t_empw - t0 <= bound_ns,
+	      "the eMPW WQEs gone within ring / rate: %.1f ms",
+	      (double)(t_empw - t0) / 1e6);
+	CHECK(excess <= ring - ring / 32,
+	      "at most ring - ring/32 = %u packets above the rate: %" PRIu64,
+	      ring - ring / 32, excess);
+	/* One WQE interval either way: the window's ends. */
+	CHECK(steady + 1 >= rate * (3000000000ull - bound_ns) / 1000000000ull &&
+	      steady <= rate * (3000000000ull - bound_ns) / 1000000000ull + 1,
+	      "the rate after: %" PRIu64 " packets in %.3f s at %" PRIu64
+	      "/s", steady, (3e9 - (double)bound_ns) / 1e9, rate);
+	tm_port_close(&p);
+}
+
 /* ---- random walk ---- */
 
 static uint64_t
@@ -2695,6 +2796,7 @@ main(int argc, char **argv)
 	TM_CASE(test_telemetry_pages());
 	TM_CASE(test_rates());
 	TM_CASE(test_empw_follows_pacing_mode());
+	TM_CASE(test_empw_overshoot());
 	TM_CASE(test_random("cap_pp_table_size=6", steps));
 	TM_CASE(test_random("cap_pp_table_size=7,pacing_index=dedicated",
 			    steps / 2));
