@@ -1824,6 +1824,11 @@ test_reconfigure_refused(void)
 	tm_port_close(&p);
 }
 
+/*
+ * Memory-short commits: not under ASan, whose allocator aborts the
+ * process when an allocation fails.
+ */
+#ifndef __SANITIZE_ADDRESS__
 /* VmData of this process, in KiB (0: unreadable). */
 static unsigned long
 vm_data_kib(void)
@@ -1874,6 +1879,7 @@ commit_short_of_memory(uint16_t port)
 	setrlimit(RLIMIT_DATA, &old);
 	return ret;
 }
+#endif
 
 /*
  * A commit refused for want of pacing entries says how many distinct
