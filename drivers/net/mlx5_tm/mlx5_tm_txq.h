@@ -35,7 +35,11 @@ struct mlx5_tm_txq_sched {
 	 */
 	struct mlx5_tm_sq_sched sq;
 	bool wqe_rate;  /**< The pacing entry counts WQEs: no eMPW. */
-	bool suspended; /**< Accept no new packet. */
+	/**
+	 * tx_burst accepts no packet (returns 0, the application keeps its
+	 * mbufs); what is posted leaves at the queue's rate.
+	 */
+	bool suspended;
 };
 
 /** ethdev tx_queue_setup. */
@@ -97,8 +101,11 @@ uint16_t mlx5_tm_txq_ring_size(const struct rte_eth_dev *dev,
  * (the flag is cleared first; a burst reads it once, when it starts). The
  * eMPW WQEs posted before, and those of a burst already running, leave
  * under the new entry each as one packet: doc/guides/nics/mlx5_tm.rst
- * (eMPW and packet-mode shapers) says how many packets that can be and
- * for how long.
+ * (Datapath, the move to packet mode) says how many packets that can be
+ * and for how long.
+ *
+ * The caller holds the sched lock and keeps the old pacing entry and
+ * group until this returned 0 or 1.
  *
  * @return
  *   0: the SQ holds @p sched's fields now; 1: not written, the queue has
