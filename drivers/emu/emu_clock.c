@@ -334,12 +334,6 @@ mlx5_emu_now_ns(struct mlx5_emu *emu)
 	return ps / EMU_PS_PER_NS;
 }
 
-uint64_t
-mlx5_emu_clock_origin_ns(struct mlx5_emu *emu)
-{
-	return emu->cfg.clock == MLX5_EMU_CLOCK_VIRTUAL ? 0 : emu->origin_ns;
-}
-
 /* Virtual clock: doorbells at the current time, then run to @p until_ps. */
 static void
 emu_virtual_run(struct mlx5_emu *emu, uint64_t until_ps)
@@ -358,19 +352,6 @@ emu_ns_to_ps(uint64_t ns)
 {
 	return ns >= (EMU_TIME_NEVER - 1) / EMU_PS_PER_NS ?
 	       EMU_TIME_NEVER - 1 : ns * EMU_PS_PER_NS;
-}
-
-int
-mlx5_emu_run(struct mlx5_emu *emu, uint64_t until_ns)
-{
-	if (emu == NULL)
-		return -EINVAL;
-	if (emu->cfg.clock != MLX5_EMU_CLOCK_VIRTUAL)
-		return -ENOTSUP;
-	emu_lock(emu);
-	emu_virtual_run(emu, emu_ns_to_ps(until_ns));
-	emu_unlock(emu);
-	return 0;
 }
 
 int
@@ -462,14 +443,6 @@ emu_lag_forget(struct mlx5_emu *emu)
 	emu->lag.max_lag_ns = 0;
 	emu->lag.late_passes = 0;
 	emu->lag.passes = 0;
-}
-
-void
-mlx5_emu_reset_lag(struct mlx5_emu *emu)
-{
-	emu_lock(emu);
-	emu_lag_forget(emu);
-	emu_unlock(emu);
 }
 
 void

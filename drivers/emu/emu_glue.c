@@ -72,6 +72,19 @@ mlx5_emu_from_glue(struct mlx5_tm_glue_dev *dev)
 	return e;
 }
 
+unsigned int
+mlx5_emu_devices_open(void)
+{
+	const struct mlx5_emu *e;
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&emu_registry_lock);
+	for (e = emu_registry; e != NULL; e = e->next)
+		n++;
+	pthread_mutex_unlock(&emu_registry_lock);
+	return n;
+}
+
 static void
 emu_free(struct mlx5_emu *emu)
 {

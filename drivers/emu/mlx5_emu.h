@@ -310,9 +310,6 @@ enum mlx5_emu_clock_mode mlx5_emu_clock(struct mlx5_emu *emu);
  */
 uint64_t mlx5_emu_now_ns(struct mlx5_emu *emu);
 
-/** CLOCK_MONOTONIC value (ns) at device time 0 (realtime mode; else 0). */
-uint64_t mlx5_emu_clock_origin_ns(struct mlx5_emu *emu);
-
 /**
  * Virtual clock: notice doorbells, then let @p ns nanoseconds pass,
  * processing every departure (and writing its CQE) due by then.
@@ -321,9 +318,6 @@ uint64_t mlx5_emu_clock_origin_ns(struct mlx5_emu *emu);
  *   0; -ENOTSUP on a realtime device.
  */
 int mlx5_emu_advance(struct mlx5_emu *emu, uint64_t ns);
-
-/** Virtual clock: like mlx5_emu_advance() up to device time @p until_ns. */
-int mlx5_emu_run(struct mlx5_emu *emu, uint64_t until_ns);
 
 /**
  * Process until every WQE posted (doorbell rung) on a ready SQ has
@@ -356,13 +350,10 @@ struct mlx5_emu_lag {
  */
 void mlx5_emu_get_lag(struct mlx5_emu *emu, struct mlx5_emu_lag *lag);
 
-/** Forget max_lag_ns and late_passes (start of a measurement). */
-void mlx5_emu_reset_lag(struct mlx5_emu *emu);
-
 /**
- * Read the lag figures and forget them as mlx5_emu_reset_lag() does, in
- * one step: a tool that measures interval by interval loses no late pass
- * between the read and the reset.
+ * Read the lag figures and forget max_lag_ns and late_passes (the start
+ * of the next measurement), in one step: a tool that measures interval by
+ * interval loses no late pass between the read and the reset.
  */
 void mlx5_emu_take_lag(struct mlx5_emu *emu, struct mlx5_emu_lag *lag);
 
@@ -421,6 +412,14 @@ uint32_t mlx5_emu_mtu(struct mlx5_emu *emu);
 void mlx5_emu_set_link(struct mlx5_emu *emu, bool up);
 
 /* ---- Introspection ---- */
+
+/**
+ * Emulated devices open in this process. A close that finds objects left
+ * in the device (queues, memory, pacing entries, scheduling elements) is
+ * refused and the device stays open: once a user has closed what it
+ * opened, the count is back where it was, unless the user leaked one.
+ */
+unsigned int mlx5_emu_devices_open(void);
 
 /** A send queue as the model sees it. */
 struct mlx5_emu_sq_info {

@@ -149,6 +149,24 @@ pacing_table_entry_next(const struct pacing_table *t, uint64_t *cursor,
 	return 1;
 }
 
+/* |a - b| */
+static uint64_t
+rate_diff(uint32_t a, uint32_t b)
+{
+	return a >= b ? (uint64_t)a - b : (uint64_t)b - a;
+}
+
+bool
+pacing_ctx_serves(const struct pacing_ctx *entry, const struct pacing_ctx *req,
+		  uint32_t tolerance_ppm)
+{
+	return entry->rate_mode == req->rate_mode &&
+	       entry->burst_upper_bound == req->burst_upper_bound &&
+	       entry->typical_packet_size == req->typical_packet_size &&
+	       rate_diff(entry->rate_limit, req->rate_limit) * PACING_PPM <=
+	       (uint64_t)tolerance_ppm * req->rate_limit;
+}
+
 /* The shared entry of context @p c, or the closest within tolerance. */
 static struct entry *
 find_shared(const struct pacing_table *t, const struct pacing_ctx *c,
@@ -164,15 +182,9 @@ find_shared(const struct pacing_table *t, const struct pacing_ctx *c,
 	for (i = 0; tolerance_ppm > 0 && i < t->nb_entries; i++) {
 		e = &t->entries[i];
 		if (e->refcnt == 0 || e->dedicated ||
-		    e->ctx.rate_mode != c->rate_mode ||
-		    e->ctx.burst_upper_bound != c->burst_upper_bound ||
-		    e->ctx.typical_packet_size != c->typical_packet_size)
+		    !pacing_ctx_serves(&e->ctx, c, tolerance_ppm))
 			continue;
-		d = e->ctx.rate_limit >= c->rate_limit ?
-			(uint64_t)e->ctx.rate_limit - c->rate_limit :
-			(uint64_t)c->rate_limit - e->ctx.rate_limit;
-		if (d * PACING_PPM > (uint64_t)tolerance_ppm * c->rate_limit)
-			continue;
+		d = rate_diff(e->ctx.rate_limit, c->rate_limit);
 		if (best == NULL || d < best_d ||
 		    (d == best_d && e->ctx.rate_limit < best->ctx.rate_limit)) {
 			best = e;

@@ -149,6 +149,17 @@ pacing_table_acquire(struct pacing_table *table, const struct pacing_ctx *ctx,
 		     struct pacing_grant *grant, struct pacing_error *err);
 
 /**
+ * Whether a shared entry of context @p entry serves a request for @p req
+ * under a rate tolerance of @p tolerance_ppm (0: exact), by the rule of
+ * pacing_table_acquire(): same rate_mode, burst_upper_bound and
+ * typical_packet_size, rate_limit within the tolerance. For counting what
+ * a set of requests needs without a table.
+ */
+bool
+pacing_ctx_serves(const struct pacing_ctx *entry, const struct pacing_ctx *req,
+		  uint32_t tolerance_ppm);
+
+/**
  * Release one reference to entry @p entry_id; with the last one the free
  * hook runs and the entry goes.
  *

@@ -15,7 +15,9 @@
 
 /*
  * Per thread: an error returned to one caller stays readable while another
- * thread's call on the same port fails.
+ * thread's call on the same port fails. Written only for a caller that
+ * takes it: a failure reported to no one (a clean-up's, error NULL) leaves
+ * the message a caller holds as it was.
  */
 static __thread char error_msg[TM_TREE_MSG_SIZE];
 
@@ -25,10 +27,10 @@ tm_error(struct rte_tm_error *error, enum rte_tm_error_type type, int code,
 {
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(error_msg, sizeof(error_msg), fmt, ap);
-	va_end(ap);
 	if (error != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(error_msg, sizeof(error_msg), fmt, ap);
+		va_end(ap);
 		error->type = type;
 		error->cause = NULL;
 		error->message = error_msg;

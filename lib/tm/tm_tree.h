@@ -111,8 +111,8 @@ struct tm_tree {
 
 /**
  * Fill @p error (if not NULL) with @p type and a printf-style message kept
- * in a buffer of the calling thread (valid until its next error), set
- * rte_errno.
+ * in a buffer of the calling thread (valid until its next error given to
+ * a caller: with @p error NULL the buffer is left alone), set rte_errno.
  *
  * @return
  *   -code.

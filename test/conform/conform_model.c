@@ -14,6 +14,7 @@
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_devx.h"
+#include "mlx5_tm_devx_query.h"
 #include "mlx5_tm_devx_sched.h"
 #include "mlx5_tm_caps_read.h"
 

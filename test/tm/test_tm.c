@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #include <rte_bus_vdev.h>
 #include <rte_eal.h>
@@ -80,6 +81,22 @@ tport_open(struct tm_port *p, const char *extra, uint16_t nb_txq, bool start)
 	ret = tm_port_open(p, args, nb_txq, start);
 	CHECK(ret == 0, "port %s", args);
 	return ret;
+}
+
+/* Emulated devices open before the first case (the command line's). */
+static unsigned int devices_before;
+
+/*
+ * Every port the cases closed left nothing on its device (pacing entries,
+ * elements, queues): the model refuses to close a device that holds any.
+ */
+static void
+check_devices_closed(const char *when)
+{
+	CHECK(mlx5_emu_devices_open() == devices_before,
+	      "%s: %u emulated devices open, %u before: a port left objects "
+	      "on its device (see the model's \"close with objects left\")",
+	      when, mlx5_emu_devices_open(), devices_before);
 }
 
 static struct mlx5_tm_sched *
@@ -158,19 +175,9 @@ leaf_add(uint16_t port, uint32_t q, uint32_t parent, uint32_t level,
 static uint16_t
 expected_index(const struct mlx5_tm_sched *s, uint16_t q)
 {
-	return s->applied.queues[q].entry != 0 ?
-		mlx5_tm_pacing_index(s->pacing, s->applied.queues[q].entry) :
-		0;
-}
+	uint64_t entry = tm_plan_queue(&s->applied, q)->entry;
 
-/* The pacing index queue @p q gets at CREATE_SQ (0: unlimited). */
-static uint16_t
-create_sq_index(uint16_t port, uint16_t q)
-{
-	struct mlx5_tm_sq_sched sq;
-
-	mlx5_tm_sched_queue(&rte_eth_devices[port], q, &sq, NULL);
-	return sq.pp_index;
+	return entry != 0 ? mlx5_tm_pacing_index(s->pacing, entry) : 0;
 }
 
 /* Queue group the driver gives queue @p q (0: none). */
@@ -222,6 +229,49 @@ plan_is_applied(struct mlx5_tm_sched *s, char *why, size_t len)
 	}
 	tm_plan_fini(&plan);
 	return same;
+}
+
+/*
+ * What the scheduler records of each SQ is what the device's SQ holds
+ * (nothing without an SQ), and its count of SQs per queue group is the
+ * count of those records.
+ */
+static bool
+held_agrees(const struct tm_port *p, char *why, size_t len)
+{
+	struct mlx5_tm_sched *s = sched_of(p);
+	uint32_t g, n;
+	uint16_t q;
+
+	for (q = 0; q < MLX5_TM_MAX_TXQ; q++) {
+		const struct mlx5_tm_sched_sq *h = &s->sqs[q];
+		struct mlx5_emu_sq_info sq = { 0 };
+		uint32_t sqn;
+
+		if (rte_pmd_mlx5_tm_txq_sqn(p->id, q, &sqn) == 0 &&
+		    mlx5_emu_sq_get(p->emu, sqn, &sq) != 0) {
+			snprintf(why, len, "queue %u: SQ %u unknown", q, sqn);
+			return false;
+		}
+		if (h->pp_index != sq.pp_index ||
+		    h->group != sq.qos_queue_group_id) {
+			snprintf(why, len, "queue %u: scheduler records index "
+				 "%u group %u, its SQ holds %u group %u", q,
+				 h->pp_index, h->group, sq.pp_index,
+				 sq.qos_queue_group_id);
+			return false;
+		}
+	}
+	for (g = 0; g < s->group_sqs_cap; g++) {
+		for (n = 0, q = 0; q < MLX5_TM_MAX_TXQ; q++)
+			n += g != 0 && s->sqs[q].group == g;
+		if (s->group_sqs[g] != n) {
+			snprintf(why, len, "group %u: %u SQs counted, %u hold "
+				 "it", g, s->group_sqs[g], n);
+			return false;
+		}
+	}
+	return true;
 }
 
 static bool
@@ -305,6 +355,8 @@ views_agree(const struct tm_port *p, char *why, size_t len)
 			 n_drv, n_emu, pacing_table_in_use(t));
 		return false;
 	}
+	if (!held_agrees(p, why, len))
+		return false;
 	for (q = 0; q < s->applied.nb_txq; q++) {
 		uint16_t idx = expected_index(s, q);
 		struct mlx5_emu_sq_info sq;
@@ -367,7 +419,7 @@ snap(const struct tm_port *p, struct snapshot *sn)
 	memset(sn, 0, sizeof(*sn));
 	for (q = 0; q < RTE_MIN(s->applied.nb_txq, NB_TXQ); q++) {
 		sn->entry[q] = s->applied.queues[q].entry;
-		sn->index[q] = create_sq_index(p->id, q);
+		sn->index[q] = expected_index(s, q);
 	}
 	sn->in_use = pacing_table_in_use(mlx5_tm_pacing_table(s->pacing));
 	sn->n_nodes = s->hier.n_nodes;
@@ -798,14 +850,14 @@ test_ice_script(struct tm_port *p)
 		EXPECT_OK(rte_tm_node_add(p->id, q, MID, 0, 1, 2, &np, &terr),
 			  "leaf %u", q);
 	}
-	CHECK(create_sq_index(p->id, 0) == 0, "nothing before commit");
+	CHECK(expected_index(s, 0) == 0, "nothing before commit");
 	/* port tm hierarchy commit 0 no */
 	EXPECT_OK(rte_tm_hierarchy_commit(p->id, 0, &terr), "commit");
 	idx0 = expected_index(s, 0);
 	CHECK(idx0 != 0 && pacing_table_in_use(mlx5_tm_pacing_table(s->pacing))
 	      == 1, "one shared entry, index %u", idx0);
 	for (q = 0; q < p->nb_txq; q++)
-		CHECK(create_sq_index(p->id, q) == idx0,
+		CHECK(expected_index(s, q) == idx0,
 		      "queue %u index for CREATE_SQ", q);
 	CHECK(rte_pmd_mlx5_tm_txq_sqn(p->id, 0, &sqn) != 0, "no SQ yet");
 	check_views(p, "ice committed, stopped");
@@ -897,9 +949,7 @@ test_commit_after_start(void)
 	      (!s->committed && s->applied.queues[7].shaped), "rate limit again");
 	check_views(&p, "after the hierarchy");
 	tm_port_close(&p);
-	CHECK(mlx5_tm_pacing_hw_outstanding() == 0,
-	      "closed with a committed hierarchy: %" PRIu64 " entries left",
-	      mlx5_tm_pacing_hw_outstanding());
+	check_devices_closed("closed with a committed hierarchy");
 }
 
 /* Parents move; suspension follows; stats sum up. */
@@ -1615,7 +1665,7 @@ test_rollback(void)
 		check_views(&p, "cleared");
 		tm_port_close(&p);
 	}
-	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "nothing leaked");
+	check_devices_closed("refused commits");
 }
 
 /* Dedicated indices, and the port's burst and typical-size defaults. */
@@ -1708,7 +1758,7 @@ test_reconfigure(void)
 	      pacing_table_in_use(mlx5_tm_pacing_table(s->pacing)) == 1,
 	      "leaves 4..7 and their entry gone");
 	for (q = 4; q < NB_TXQ; q++)
-		CHECK(create_sq_index(p.id, q) == 0, "queue %u index reset", q);
+		CHECK(expected_index(s, q) == 0, "queue %u index reset", q);
 	check_views(&p, "shrunk");
 	CHECK(rte_eth_dev_configure(p.id, 0, 32, &conf) == 0, "32 queues");
 	CHECK(s->hier.n_nodes == 0 && !s->committed &&
@@ -1716,6 +1766,175 @@ test_reconfigure(void)
 	      "root id 20 names a queue now: hierarchy deleted");
 	check_views(&p, "grown");
 	tm_port_close(&p);
+}
+
+/*
+ * A reconfiguration whose scheduling step the device refuses fails
+ * rte_eth_dev_configure() (it returned 0), the device keeping what it
+ * held; the next configuration applies it.
+ */
+static void
+test_reconfigure_refused(void)
+{
+	struct rte_eth_conf conf;
+	struct mlx5_tm_sched *s;
+	struct tm_port p;
+	uint32_t n_elems;
+	uint16_t q;
+	int ret;
+
+	printf("reconfigure refused by the device\n");
+	if (tport_open(&p, NULL, 4, false) != 0)
+		return;
+	s = sched_of(&p);
+	EXPECT_OK(profile_add(p.id, 1, 125000000, false), "p1");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	/* Weights 1..4: a queue group per leaf. */
+	for (q = 0; q < 4; q++) {
+		struct rte_tm_node_params np = tm_leaf_params(1);
+
+		EXPECT_OK(rte_tm_node_add(p.id, q, ROOT, 0, q + 1, 1, &np,
+					  &terr), "leaf %u", q);
+	}
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	n_elems = mlx5_emu_sched_list(p.emu, NULL, 0);
+	CHECK(n_elems == 5, "root and 4 groups: %u elements", n_elems);
+	arm_cmd_fault(&p, MLX5_CMD_OP_DESTROY_GENERAL_OBJECT, "DESTROY", 1,
+		      MLX5_CMD_STAT_INT_ERR);
+	memset(&conf, 0, sizeof(conf));
+	ret = rte_eth_dev_configure(p.id, 0, 2, &conf);
+	CHECK(ret < 0, "2 queues, a group's destruction refused: %d", ret);
+	CHECK(mlx5_emu_sched_list(p.emu, NULL, 0) == n_elems &&
+	      s->applied.n_elems == n_elems && s->applied.nb_txq == 4,
+	      "the device keeps its %u elements: %u, plan %u elements of %u "
+	      "queues", n_elems, mlx5_emu_sched_list(p.emu, NULL, 0),
+	      s->applied.n_elems, s->applied.nb_txq);
+	CHECK(rte_eth_dev_configure(p.id, 0, 2, &conf) == 0,
+	      "2 queues again");
+	CHECK(mlx5_emu_sched_list(p.emu, NULL, 0) == 3 &&
+	      s->applied.nb_txq == 2 && s->hier.n_leaves == 2,
+	      "the root and 2 groups: %u elements, %u queues, %u leaves",
+	      mlx5_emu_sched_list(p.emu, NULL, 0), s->applied.nb_txq,
+	      s->hier.n_leaves);
+	check_views(&p, "reconfigured");
+	tm_port_close(&p);
+}
+
+/*
+ * Memory-short commits: not under ASan, whose allocator aborts the
+ * process when an allocation fails.
+ */
+#ifndef __SANITIZE_ADDRESS__
+/* VmData of this process, in KiB (0: unreadable). */
+static unsigned long
+vm_data_kib(void)
+{
+	char line[128];
+	unsigned long kib = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "VmData: %lu kB", &kib) == 1)
+			break;
+	if (f != NULL)
+		fclose(f);
+	return kib;
+}
+
+/* Blocks commit_short_of_memory() takes: more than the heap can hold. */
+#define HEAP_BLOCKS 4096
+#define HEAP_BLOCK (128 * 1024)
+
+/*
+ * Commit on port @p port with no allocation of HEAP_BLOCK bytes or more
+ * possible: the data segment limited to what the process uses plus
+ * 64 KiB, and every free piece of the heap that large taken first. The
+ * buffers a commit keeps exist already: the caller made the same commit
+ * once before. INT_MIN when the limit cannot be set.
+ */
+static int
+commit_short_of_memory(uint16_t port)
+{
+	static void *taken[HEAP_BLOCKS];
+	unsigned long kib = vm_data_kib();
+	struct rlimit old, lim;
+	unsigned int n = 0;
+	int ret;
+
+	if (kib == 0 || getrlimit(RLIMIT_DATA, &old) != 0)
+		return INT_MIN;
+	lim = old;
+	lim.rlim_cur = (kib + 64) * 1024;
+	if (setrlimit(RLIMIT_DATA, &lim) != 0)
+		return INT_MIN;
+	while (n < HEAP_BLOCKS && (taken[n] = malloc(HEAP_BLOCK)) != NULL)
+		n++;
+	ret = TM(rte_tm_hierarchy_commit(port, 0, &terr));
+	while (n > 0)
+		free(taken[--n]);
+	setrlimit(RLIMIT_DATA, &old);
+	return ret;
+}
+#endif
+
+/*
+ * A commit refused for want of pacing entries says how many distinct
+ * entries the new rates need, by the port's sharing rule (exact, within
+ * a tolerance: only an entry another queue took serves a queue, or
+ * dedicated), also when memory is short (the count needs none).
+ */
+static void
+test_capacity_refusal_counts(void)
+{
+	static const struct {
+		const char *devargs;
+		uint32_t mbps[6];
+		unsigned int need;
+	} cases[] = {
+		{ "cap_pp_table_size=4", { 100, 100, 200, 300, 400, 400 }, 4 },
+		{ "cap_pp_table_size=4,pacing_index=dedicated",
+		  { 100, 100, 200, 300, 400, 400 }, 6 },
+		/* 119 shares 100's entry (16% away); 138 is 27.5% from 100. */
+		{ "cap_pp_table_size=4,rate_tolerance_ppm=200000",
+		  { 100, 119, 138, 200, 300, 400 }, 5 },
+	};
+	char want[64];
+	unsigned int i;
+	struct tm_port p;
+	uint16_t q;
+	int ret;
+
+	printf("a refusal for want of pacing entries counts them\n");
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		if (tport_open(&p, cases[i].devargs, 6, false) != 0)
+			return;
+		EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+		for (q = 0; q < 6; q++) {
+			EXPECT_OK(profile_add(p.id, q + 1,
+					      cases[i].mbps[q] * 125000ull,
+					      false), "profile %u", q + 1);
+			EXPECT_OK(leaf_add(p.id, q, ROOT, 1, q + 1), "leaf %u",
+				  q);
+		}
+		snprintf(want, sizeof(want), "need %u distinct entries",
+			 cases[i].need);
+		ret = TM(rte_tm_hierarchy_commit(p.id, 0, &terr));
+		CHECK(ret == -ENOSPC && strstr(tmsg(), want) != NULL &&
+		      strstr(tmsg(), "3 fit") != NULL,
+		      "%s: %d \"%s\"", cases[i].devargs, ret, tmsg());
+#ifndef __SANITIZE_ADDRESS__
+		ret = commit_short_of_memory(p.id);
+		CHECK(ret == -ENOSPC && strstr(tmsg(), want) != NULL,
+		      "%s, memory short: %d \"%s\"", cases[i].devargs, ret,
+		      tmsg());
+#else
+		/* ASan's allocator aborts the process when memory is short. */
+		if (i == 0)
+			printf("SKIP: the memory-short commit (ASan build)\n");
+#endif
+		check_views(&p, "refused");
+		tm_port_close(&p);
+	}
 }
 
 /* ---- telemetry ---- */
@@ -2209,6 +2428,107 @@ test_empw_follows_pacing_mode(void)
 	tm_port_close(&p);
 }
 
+/* Departure times of one SQ (test_empw_overshoot()). */
+#define OVERSHOOT_MAX 8192
+static struct {
+	uint32_t sqn;
+	uint32_t n;
+	uint64_t t[OVERSHOOT_MAX];
+} dep;
+
+static void
+dep_hook(void *arg __rte_unused, uint32_t sqn, uint64_t time_ns,
+	 const uint8_t *bytes __rte_unused, uint32_t len __rte_unused)
+{
+	if (sqn == dep.sqn && dep.n < OVERSHOOT_MAX)
+		dep.t[dep.n++] = time_ns;
+}
+
+/* Departures of dep.t in [from, to). */
+static uint32_t
+dep_count(uint64_t from, uint64_t to)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < dep.n; i++)
+		n += dep.t[i] >= from && dep.t[i] < to;
+	return n;
+}
+
+/*
+ * The overshoot the NIC guide documents (eMPW and packet-mode shapers),
+ * measured in virtual time: a queue whose ring is full of eMPW WQEs (32
+ * packets each) moves to a packet-mode shaper of R packets/s. Those WQEs
+ * leave under the new entry each as one packet: for at most ring / R
+ * seconds the queue sends above R, at most ring - ring / 32 packets more
+ * than R allows; after that, exactly R.
+ */
+static void
+test_empw_overshoot(void)
+{
+	const uint64_t rate = 1000; /* packets/s after the change */
+	const uint32_t ring = TM_PORT_RING;
+	const uint64_t bound_ns = (uint64_t)ring * 1000000000ull / rate;
+	uint64_t t0, w0, p0, w1, p1, t_empw, excess, steady;
+	uint32_t posted = 0, n, in_bound;
+	struct tm_port p;
+	uint16_t k;
+
+	printf("eMPW WQEs posted before a move to packet mode\n");
+	if (tport_open(&p, "tx_typical_pkt_sz=" RTE_STR(FRAME), 1,
+		       true) != 0)
+		return;
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	EXPECT_OK(profile_add(p.id, 1, 12500000, false), "100 Mbit/s");
+	EXPECT_OK(profile_add(p.id, 2, rate, true), "packet mode");
+	EXPECT_OK(leaf_add(p.id, 0, ROOT, 1, 1), "leaf");
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	memset(&dep, 0, sizeof(dep));
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(p.id, 0, &dep.sqn) == 0, "sqn");
+	mlx5_emu_set_wire_hook(p.emu, dep_hook, NULL);
+	sq_counts(&p, 0, &w0, &p0);
+	/* A full ring, nothing sent yet: time stands still. */
+	while ((k = send_frames(p.id, 0, 32)) != 0)
+		posted += k;
+	EXPECT_OK(rte_tm_node_shaper_update(p.id, 0, 2, &terr),
+		  "to packet mode");
+	t0 = mlx5_emu_now_ns(p.emu);
+	/* Kept backlogged for 3 s, one packet per WQE from now on. */
+	while (mlx5_emu_now_ns(p.emu) - t0 < 3000000000ull) {
+		while (send_frames(p.id, 0, 32) != 0)
+			;
+		mlx5_emu_advance(p.emu, 1000000);
+	}
+	mlx5_emu_set_wire_hook(p.emu, NULL, NULL);
+	sq_counts(&p, 0, &w1, &p1);
+	n = RTE_MIN(posted, dep.n);
+	t_empw = n > 0 ? dep.t[n - 1] : t0;
+	in_bound = dep_count(t0, t0 + bound_ns);
+	excess = in_bound > rate * bound_ns / 1000000000ull ?
+		 in_bound - rate * bound_ns / 1000000000ull : 0;
+	steady = dep_count(t0 + bound_ns, t0 + 3000000000ull);
+	printf("  %u packets posted in eMPW WQEs left in %.1f ms after the "
+	       "change; %u left in the first %.3f s (ring / rate), %" PRIu64
+	       " above the rate; then %" PRIu64 " in %.3f s\n", posted,
+	       (double)(t_empw - t0) / 1e6, in_bound, (double)bound_ns / 1e9,
+	       excess, steady, (3e9 - (double)bound_ns) / 1e9);
+	CHECK(posted == ring && w1 - w0 < p1 - p0,
+	      "a ring of eMPW WQEs: %u packets, %" PRIu64 " WQEs for %"
+	      PRIu64 " packets", posted, w1 - w0, p1 - p0);
+	CHECK(dep.n >= posted && t_empw - t0 <= bound_ns,
+	      "the eMPW WQEs gone within ring / rate: %.1f ms",
+	      (double)(t_empw - t0) / 1e6);
+	CHECK(excess <= ring - ring / 32,
+	      "at most ring - ring/32 = %u packets above the rate: %" PRIu64,
+	      ring - ring / 32, excess);
+	/* One WQE interval either way: the window's ends. */
+	CHECK(steady + 1 >= rate * (3000000000ull - bound_ns) / 1000000000ull &&
+	      steady <= rate * (3000000000ull - bound_ns) / 1000000000ull + 1,
+	      "the rate after: %" PRIu64 " packets in %.3f s at %" PRIu64
+	      "/s", steady, (3e9 - (double)bound_ns) / 1e9, rate);
+	tm_port_close(&p);
+}
+
 /* ---- random walk ---- */
 
 static uint64_t
@@ -2455,9 +2775,7 @@ test_random(const char *devargs, unsigned int n_steps)
 	CHECK(ok > n_steps / 10 && refused > n_steps / 10,
 	      "walk explores both outcomes");
 	tm_port_close(&p);
-	CHECK(mlx5_tm_pacing_hw_outstanding() == 0,
-	      "closed mid-walk: %" PRIu64 " entries left",
-	      mlx5_tm_pacing_hw_outstanding());
+	check_devices_closed("closed mid-walk");
 }
 
 static void
@@ -2500,9 +2818,12 @@ main(int argc, char **argv)
 	/* The port of the command line: net_mlx5_tm0. */
 	memset(&p0, 0, sizeof(p0));
 	snprintf(p0.name, sizeof(p0.name), "net_mlx5_tm0");
+	/* Its device is the one open now, closed with it. */
+	devices_before = mlx5_emu_devices_open() - 1;
 	if (tm_port_setup(&p0, NB_TXQ, false) == 0) {
 		TM_CASE(test_ice_script(&p0));
 		tm_port_close(&p0);
+		check_devices_closed("net_mlx5_tm0");
 	} else {
 		CHECK(false, "net_mlx5_tm0 from the command line");
 	}
@@ -2519,17 +2840,20 @@ main(int argc, char **argv)
 	TM_CASE(test_shared_group_live_move());
 	TM_CASE(test_dedicated());
 	TM_CASE(test_reconfigure());
+	TM_CASE(test_reconfigure_refused());
+	TM_CASE(test_capacity_refusal_counts());
 	TM_CASE(test_telemetry());
 	TM_CASE(test_telemetry_errors());
 	TM_CASE(test_telemetry_pages());
 	TM_CASE(test_rates());
 	TM_CASE(test_empw_follows_pacing_mode());
+	TM_CASE(test_empw_overshoot());
 	TM_CASE(test_random("cap_pp_table_size=6", steps));
 	TM_CASE(test_random("cap_pp_table_size=7,pacing_index=dedicated",
 			    steps / 2));
 	TM_CASE(test_random("cap_pp_table_size=4,rate_tolerance_ppm=200000",
 			    steps / 2));
-	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "nothing leaked at close");
+	check_devices_closed("every case");
 	rte_mempool_free(pool);
 out:
 	test_eal_cleanup();

@@ -94,6 +94,34 @@ check_valid(struct tm_tree *h, const char *when)
 	      when, why);
 }
 
+/*
+ * The message of an error given to a caller stays while a later failure
+ * reported to no one (error NULL: the clean-up after a failed commit with
+ * clear_on_fail) happens on the same thread.
+ */
+static void
+test_error_kept(void)
+{
+	struct rte_tm_error err = { .type = RTE_TM_ERROR_TYPE_NONE };
+	int ret;
+
+	ret = tm_error(&err, RTE_TM_ERROR_TYPE_NODE_ID, ENOSPC, "commit: %s",
+		       "no room");
+	CHECK(ret == -ENOSPC && rte_errno == ENOSPC &&
+	      err.type == RTE_TM_ERROR_TYPE_NODE_ID && err.message != NULL &&
+	      strcmp(err.message, "commit: no room") == 0,
+	      "the caller's error: %d type %d \"%s\"", ret, err.type,
+	      err.message != NULL ? err.message : "");
+	ret = tm_error(NULL, RTE_TM_ERROR_TYPE_UNSPECIFIED, EIO, "clean-up: %s",
+		       "refused");
+	CHECK(ret == -EIO && rte_errno == EIO, "no caller: %d errno %d", ret,
+	      rte_errno);
+	CHECK(err.message != NULL && strcmp(err.message, "commit: no room") == 0
+	      && err.type == RTE_TM_ERROR_TYPE_NODE_ID,
+	      "the caller's message kept: \"%s\"",
+	      err.message != NULL ? err.message : "");
+}
+
 /* The ice-style script: root 1000, 900 below, queues below 900. */
 static void
 test_ice_script(void)
@@ -1117,6 +1145,7 @@ test_plan_weight_range(void)
 int
 main(void)
 {
+	TM_CASE(test_error_kept());
 	TM_CASE(test_ice_script());
 	TM_CASE(test_refusals());
 	TM_CASE(test_delete_and_refcount());

@@ -520,7 +520,9 @@ test_faults(void)
 	       fired_commit, fired - fired_commit);
 	CHECK(fired >= 8, "%u faults fired", fired);
 	tm_port_close(&p.port);
-	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "entries left at close");
+	CHECK(mlx5_emu_devices_open() == 0,
+	      "%u emulated devices left open: a port left objects on its "
+	      "device", mlx5_emu_devices_open());
 }
 
 /* A device that refuses an SQ with both a pacing index and a group. */
@@ -545,7 +547,9 @@ test_pp_and_group(void)
 	      memcmp(&a, &b, sizeof(a)) == 0 && b.elems == 0,
 	      "refused, rolled back: %d \"%s\"", ret, tmsg());
 	tm_port_close(&p.port);
-	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "entries left at close");
+	CHECK(mlx5_emu_devices_open() == 0,
+	      "%u emulated devices left open: a port left objects on its "
+	      "device", mlx5_emu_devices_open());
 }
 
 /*
@@ -738,7 +742,9 @@ test_wide_group_ids(void)
 		      bases[i], ret, tmsg());
 		tm_port_close(&p.port);
 	}
-	CHECK(mlx5_tm_pacing_hw_outstanding() == 0, "entries left at close");
+	CHECK(mlx5_emu_devices_open() == 0,
+	      "%u emulated devices left open: a port left objects on its "
+	      "device", mlx5_emu_devices_open());
 }
 
 /*

@@ -11,6 +11,7 @@
 #include <rte_kvargs.h>
 
 #include "mlx5_tm_devargs.h"
+#include "pacing_shaper.h"
 
 #define KEY_DEV "dev"
 #define KEY_EMU "emu"
@@ -117,7 +118,7 @@ parse_pmd_key(struct mlx5_tm_devargs *da, const char *key, const char *value,
 		return 0;
 	}
 	if (strcmp(key, KEY_TOLERANCE) == 0) {
-		if (parse_u64(value, 0, 1000000, &v) < 0)
+		if (parse_u64(value, 0, PACING_PPM, &v) < 0)
 			goto bad_int;
 		da->pacing.rate_tolerance_ppm = v;
 		return 0;

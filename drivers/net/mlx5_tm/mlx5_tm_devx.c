@@ -206,22 +206,3 @@ mlx5_tm_devx_sq_modify(struct mlx5_tm_priv *priv,
 
 	return mlx5_tm_devx_sq_modify_sched(priv, sq, sqn, from, to, &s);
 }
-
-int
-mlx5_tm_devx_sq_state(struct mlx5_tm_priv *priv, struct mlx5_tm_devx_obj *sq,
-		      uint32_t sqn)
-{
-	uint32_t in[MLX5_ST_SZ_DW(query_sq_in)] = { 0 };
-	uint32_t out[MLX5_ST_SZ_DW(query_sq_out)] = { 0 };
-	int ret;
-
-	MLX5_SET(query_sq_in, in, opcode, MLX5_CMD_OP_QUERY_SQ);
-	MLX5_SET(query_sq_in, in, sqn, sqn);
-	ret = priv->glue->devx_obj_query(sq, in, sizeof(in), out, sizeof(out));
-	if (ret < 0) {
-		mlx5_tm_devx_log_error("QUERY_SQ", out, -ret);
-		return ret;
-	}
-	return MLX5_GET(sqc, MLX5_ADDR_OF(query_sq_out, out, sq_context),
-			state);
-}

@@ -8,7 +8,8 @@
 /**
  * @file
  * Firmware commands of the queue layer, built with the PRM layouts and run
- * through the device glue: transport domain, TIS, CQ, SQ.
+ * through the device glue: transport domain, TIS, CQ, SQ (QUERY_SQ is
+ * mlx5_tm_devx_query.h's).
  */
 
 #include <stdbool.h>
@@ -87,7 +88,6 @@ int mlx5_tm_devx_sq_modify(struct mlx5_tm_priv *priv,
 struct mlx5_tm_sq_sched {
 	bool set_pp;           /**< Pacing index (modify_bitmask bit 0). */
 	uint16_t pp_index;     /**< 0 = unlimited. */
-	bool wqe_rate;         /**< The entry paces WQEs (rate_mode 1). */
 	bool set_group;        /**< Queue group (modify_bitmask bit 2). */
 	uint16_t qos_group_id; /**< Queue group element id; 0 = no group. */
 };
@@ -103,9 +103,5 @@ int mlx5_tm_devx_sq_modify_sched(struct mlx5_tm_priv *priv,
 				 struct mlx5_tm_devx_obj *sq, uint32_t sqn,
 				 uint8_t from, uint8_t to,
 				 const struct mlx5_tm_sq_sched *s);
-
-/** QUERY_SQ: the SQ's state (MLX5_SQC_STATE_*) or a negative errno. */
-int mlx5_tm_devx_sq_state(struct mlx5_tm_priv *priv,
-			  struct mlx5_tm_devx_obj *sq, uint32_t sqn);
 
 #endif /* MLX5_TM_DEVX_H */

@@ -44,6 +44,16 @@ mlx5_tm_devx_sq_query(struct mlx5_tm_priv *priv, struct mlx5_tm_devx_obj *sq,
 	return 0;
 }
 
+int
+mlx5_tm_devx_sq_state(struct mlx5_tm_priv *priv, struct mlx5_tm_devx_obj *sq,
+		      uint32_t sqn)
+{
+	struct rte_pmd_mlx5_tm_sq_info info;
+	int ret = mlx5_tm_devx_sq_query(priv, sq, sqn, &info);
+
+	return ret < 0 ? ret : info.state;
+}
+
 /* Packets and octets of the traffic counter at bit @p off of @p out. */
 static void
 traffic_counter(const void *out, size_t off, uint64_t *packets,

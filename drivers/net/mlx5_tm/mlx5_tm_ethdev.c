@@ -30,6 +30,7 @@
 #include "mlx5_tm_tx.h"
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_stats.h"
+#include "mlx5_tm_rte_tm.h"
 #include "mlx5_tm_sched.h"
 
 RTE_LOG_REGISTER_DEFAULT(mlx5_tm_logtype, NOTICE);
@@ -47,25 +48,13 @@ recovery_alarm(void *arg)
 
 	mlx5_tm_sched_lock(dev);
 	pthread_mutex_lock(&priv->lock);
-	mlx5_tm_recover_all(dev);
+	mlx5_tm_sched_recover(dev);
 	if (priv->alarm_armed &&
 	    rte_eal_alarm_set(MLX5_TM_RECOVERY_PERIOD_US, recovery_alarm,
 			      dev) != 0)
 		priv->alarm_armed = false;
 	pthread_mutex_unlock(&priv->lock);
 	mlx5_tm_sched_unlock(dev);
-}
-
-void
-mlx5_tm_recover_all(struct rte_eth_dev *dev)
-{
-	uint16_t i;
-
-	for (i = 0; i < dev->data->nb_tx_queues; i++)
-		if (dev->data->tx_queues[i] != NULL)
-			mlx5_tm_txq_recover(dev->data->tx_queues[i]);
-	/* Groups that SQs made ready again have left. */
-	mlx5_tm_sched_reap(dev);
 }
 
 /* Set the netdev MTU (hardware: SIOCSIFMTU) and remember it. */
@@ -132,8 +121,7 @@ mlx5_tm_dev_configure(struct rte_eth_dev *dev)
 	    mlx5_tm_mtu_set(dev, dev->data->mtu) < 0)
 		return -EINVAL;
 	dev->data->mtu = priv->port.mtu;
-	mlx5_tm_sched_txq_count_changed(dev, dev->data->nb_tx_queues);
-	return 0;
+	return mlx5_tm_sched_txq_count_changed(dev, dev->data->nb_tx_queues);
 }
 
 static uint32_t
@@ -260,10 +248,7 @@ stop_queues(struct rte_eth_dev *dev)
 	uint16_t i;
 
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
-		struct mlx5_tm_txq *txq = dev->data->tx_queues[i];
-
-		if (txq != NULL && txq->sq_obj != NULL)
-			mlx5_tm_txq_stop(txq);
+		mlx5_tm_sched_txq_stop(dev, i);
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;
 	}
 }
@@ -305,7 +290,7 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 			goto fail;
 		}
 		txq->fast_free = fast_free;
-		ret = mlx5_tm_txq_start(txq);
+		ret = mlx5_tm_sched_txq_start(dev, i);
 		if (ret < 0)
 			goto fail;
 		dev->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
@@ -359,6 +344,30 @@ mlx5_tm_dev_stop(struct rte_eth_dev *dev)
 	return 0;
 }
 
+/* Transport domain and TIS of the port (in its PD). */
+static int
+port_tis_create(struct mlx5_tm_priv *priv)
+{
+	priv->td = mlx5_tm_devx_td_create(priv, &priv->tdn);
+	if (priv->td == NULL)
+		return -(errno ? errno : EIO);
+	priv->tis = mlx5_tm_devx_tis_create(priv, priv->tdn, &priv->tisn);
+	if (priv->tis == NULL)
+		return -(errno ? errno : EIO);
+	return 0;
+}
+
+static void
+port_tis_destroy(struct mlx5_tm_priv *priv)
+{
+	if (priv->tis != NULL)
+		priv->glue->devx_obj_destroy(priv->tis);
+	priv->tis = NULL;
+	if (priv->td != NULL)
+		priv->glue->devx_obj_destroy(priv->td);
+	priv->td = NULL;
+}
+
 /* PD, transport domain and TIS of the port. */
 static int
 port_objs_create(struct mlx5_tm_priv *priv)
@@ -372,24 +381,13 @@ port_objs_create(struct mlx5_tm_priv *priv)
 				 "no protection domain: %s", strerror(err));
 		return -err;
 	}
-	priv->td = mlx5_tm_devx_td_create(priv, &priv->tdn);
-	if (priv->td == NULL)
-		return -(errno ? errno : EIO);
-	priv->tis = mlx5_tm_devx_tis_create(priv, priv->tdn, &priv->tisn);
-	if (priv->tis == NULL)
-		return -(errno ? errno : EIO);
-	return 0;
+	return port_tis_create(priv);
 }
 
 static void
 port_objs_destroy(struct mlx5_tm_priv *priv)
 {
-	if (priv->tis != NULL)
-		priv->glue->devx_obj_destroy(priv->tis);
-	priv->tis = NULL;
-	if (priv->td != NULL)
-		priv->glue->devx_obj_destroy(priv->td);
-	priv->td = NULL;
+	port_tis_destroy(priv);
 	if (priv->pd != NULL)
 		priv->glue->pd_free(priv->pd);
 	priv->pd = NULL;
@@ -447,40 +445,10 @@ mlx5_tm_dev_reset(struct rte_eth_dev *dev)
 
 	/* ethdev stopped the port: rebuild the TIS and transport domain. */
 	pthread_mutex_lock(&priv->lock);
-	if (priv->tis != NULL)
-		priv->glue->devx_obj_destroy(priv->tis);
-	priv->tis = NULL;
-	if (priv->td != NULL)
-		priv->glue->devx_obj_destroy(priv->td);
-	priv->td = mlx5_tm_devx_td_create(priv, &priv->tdn);
-	ret = priv->td == NULL ? -(errno ? errno : EIO) : 0;
-	if (ret == 0) {
-		priv->tis = mlx5_tm_devx_tis_create(priv, priv->tdn,
-						    &priv->tisn);
-		if (priv->tis == NULL)
-			ret = -(errno ? errno : EIO);
-	}
+	port_tis_destroy(priv);
+	ret = port_tis_create(priv);
 	pthread_mutex_unlock(&priv->lock);
 	return ret;
-}
-
-static int
-mlx5_tm_dev_set_queue_rate_limit(struct rte_eth_dev *dev, uint16_t qid,
-			     uint32_t mbps)
-{
-	return mlx5_tm_sched_set_queue_rate_limit(dev, qid, mbps);
-}
-
-static int
-mlx5_tm_dev_tm_ops_get(struct rte_eth_dev *dev, void *ops)
-{
-	return mlx5_tm_sched_tm_ops_get(dev, ops);
-}
-
-static void
-mlx5_tm_tx_queue_release(struct rte_eth_dev *dev, uint16_t qid)
-{
-	mlx5_tm_txq_release(dev, qid);
 }
 
 /* What the queue was set up with (shared memory: any process). */
@@ -511,13 +479,13 @@ static const struct eth_dev_ops mlx5_tm_ops = {
 	.xstats_get_names = mlx5_tm_xstats_get_names,
 	.xstats_reset = mlx5_tm_xstats_reset,
 	.tx_queue_setup = mlx5_tm_txq_setup,
-	.tx_queue_release = mlx5_tm_tx_queue_release,
+	.tx_queue_release = mlx5_tm_txq_release,
 	.rx_queue_setup = mlx5_tm_rx_queue_setup,
 	.rx_queue_release = mlx5_tm_rx_queue_release,
 	.tx_done_cleanup = mlx5_tm_tx_done_cleanup,
-	.set_queue_rate_limit = mlx5_tm_dev_set_queue_rate_limit,
+	.set_queue_rate_limit = mlx5_tm_sched_set_queue_rate_limit,
 	.mtu_set = mlx5_tm_mtu_set,
-	.tm_ops_get = mlx5_tm_dev_tm_ops_get,
+	.tm_ops_get = mlx5_tm_rte_tm_ops_get,
 	.txq_info_get = mlx5_tm_txq_info_get,
 };
 

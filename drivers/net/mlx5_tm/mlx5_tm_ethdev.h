@@ -82,9 +82,10 @@ struct mlx5_tm_priv {
 	 * the sched registry lock, then the port's sched lock
 	 * (mlx5_tm_sched_priv.h), then this one; the device's own locks
 	 * are taken inside glue calls, innermost. A queue's pacing index,
-	 * group and suspension are the applied plan's (one place), read
-	 * under the sched lock: so port start, queue setup and recovery
-	 * (alarm, stats) take the sched lock first (mlx5_tm_sched_lock()).
+	 * group and suspension are the scheduler's to give (the applied
+	 * plan, what each SQ holds), under the sched lock: so port start
+	 * and stop and recovery (alarm, stats) take the sched lock first
+	 * (mlx5_tm_sched_lock()).
 	 */
 	pthread_mutex_t lock;
 	/**
@@ -110,9 +111,6 @@ struct mlx5_tm_priv {
 	/** Rx companion port (mlx5_tm_rx.c), NULL for a Tx-only port. */
 	struct mlx5_tm_rx *rx;
 };
-
-/** Take the control-path step of every queue's error recovery. */
-void mlx5_tm_recover_all(struct rte_eth_dev *dev);
 
 /** The private data of @p dev. */
 static inline struct mlx5_tm_priv *

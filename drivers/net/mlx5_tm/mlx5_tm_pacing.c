@@ -34,9 +34,6 @@ struct mlx5_tm_pacing {
 	bool no_uid;           /* pacing, but no entries for DEVX users */
 };
 
-/* pp_alloc minus pp_free over the process (leak check at close). */
-static uint64_t hw_outstanding;
-
 /*
  * Library alloc hook: one device entry per new library entry, of @p ctx
  * as a set_pp_rate_limit_context.
@@ -68,7 +65,6 @@ hw_alloc(void *opaque, const struct pacing_ctx *ctx, bool dedicated,
 			pm->glue->pp_free(pp);
 		return ret;
 	}
-	__atomic_fetch_add(&hw_outstanding, 1, __ATOMIC_RELAXED);
 	*hw = pp;
 	return 0;
 }
@@ -82,7 +78,6 @@ hw_free(void *opaque, const struct pacing_ctx *ctx __rte_unused, void *hw)
 	if (hw == NULL)
 		return;
 	pm->glue->pp_free(hw);
-	__atomic_fetch_sub(&hw_outstanding, 1, __ATOMIC_RELAXED);
 }
 
 static const struct pacing_hw_ops hw_ops = {
@@ -248,10 +243,4 @@ mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm, uint64_t entry_id)
 		return 0;
 	pp = info.hw;
 	return pp != NULL ? pp->index : 0;
-}
-
-uint64_t
-mlx5_tm_pacing_hw_outstanding(void)
-{
-	return __atomic_load_n(&hw_outstanding, __ATOMIC_RELAXED);
 }

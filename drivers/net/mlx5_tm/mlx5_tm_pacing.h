@@ -105,10 +105,4 @@ void mlx5_tm_pacing_release(struct mlx5_tm_pacing *pm, uint64_t entry_id);
 uint16_t mlx5_tm_pacing_index(const struct mlx5_tm_pacing *pm,
 			      uint64_t entry_id);
 
-/**
- * Device allocations made and not freed by every manager of the process,
- * closed ports included: 0 once every port is closed, unless one leaked.
- */
-uint64_t mlx5_tm_pacing_hw_outstanding(void);
-
 #endif /* MLX5_TM_PACING_H */

@@ -252,12 +252,9 @@ rte_pmd_mlx5_tm_txq_completions(uint16_t port_id, uint16_t qid,
 	if (txq != NULL)
 		ret = mlx5_tm_devx_sq_query(priv, txq->sq_obj, txq->sqn, &sq);
 	for (tries = 0; ret == 0 && tries < CMPL_READ_TRIES; tries++) {
-		seq = __atomic_load_n(&txq->cmpl.seq, __ATOMIC_ACQUIRE);
-		if (seq & 1)
-			continue;
+		seq = rte_seqcount_read_begin(&txq->cmpl.seq);
 		memcpy(&snap, &txq->cmpl, sizeof(snap));
-		rte_smp_rmb();
-		if (__atomic_load_n(&txq->cmpl.seq, __ATOMIC_RELAXED) == seq)
+		if (!rte_seqcount_read_retry(&txq->cmpl.seq, seq))
 			break;
 	}
 	pthread_mutex_unlock(&priv->lock);
@@ -350,7 +347,7 @@ rte_pmd_mlx5_tm_recover(uint16_t port_id)
 	mlx5_tm_sched_lock(dev);
 	pthread_mutex_lock(&priv->lock);
 	if (priv->started)
-		mlx5_tm_recover_all(dev);
+		mlx5_tm_sched_recover(dev);
 	pthread_mutex_unlock(&priv->lock);
 	mlx5_tm_sched_unlock(dev);
 	return 0;

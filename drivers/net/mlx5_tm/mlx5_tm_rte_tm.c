@@ -20,6 +20,7 @@
 
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_txq.h"
+#include "mlx5_tm_rte_tm.h"
 #include "mlx5_tm_sched.h"
 #include "mlx5_tm_sched_priv.h"
 
@@ -646,7 +647,7 @@ static const struct rte_tm_ops tm_ops = {
 };
 
 int
-mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops)
+mlx5_tm_rte_tm_ops_get(struct rte_eth_dev *dev, void *ops)
 {
 	if (ops == NULL)
 		return -EINVAL;

@@ -21,9 +21,9 @@
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_devx_sched.h"
-#include "mlx5_tm_txq.h"
 #include "mlx5_tm_sched.h"
 #include "mlx5_tm_sched_priv.h"
+#include "mlx5_tm_telemetry.h"
 
 /*
  * The scheduling state of each port, process-local; changed under the
@@ -160,7 +160,7 @@ mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 	free(s);
 }
 
-/* Whether element @p hw_id holds an SQ or a kept child (port lock). */
+/* Whether element @p hw_id holds an SQ or a kept child (both locks). */
 static bool
 elem_in_use(struct mlx5_tm_sched *s, uint32_t hw_id)
 {
@@ -416,16 +416,21 @@ mlx5_tm_sched_line_rate(struct rte_eth_dev *dev, uint32_t mbps)
 	pthread_mutex_unlock(&s->lock);
 }
 
-void
+int
 mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 {
 	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
 	bool cleared;
 	int ret;
 
-	if (s == NULL || nb_txq == s->applied.nb_txq)
-		return;
+	if (s == NULL)
+		return -ENODEV;
 	pthread_mutex_lock(&s->lock);
+	/* After a refusal the tree has the count, the device not yet. */
+	if (nb_txq == s->applied.nb_txq && nb_txq == s->hier.nb_txq) {
+		ret = 0;
+		goto out;
+	}
 	/* Room for a tree with as many non-leaf nodes as leaves, now. */
 	if (tm_plan_reserve(&s->applied, &s->diff, nb_txq, 2u * nb_txq) != 0 ||
 	    tm_plan_reserve(&s->next, &s->diff, nb_txq, 2u * nb_txq) != 0)
@@ -435,7 +440,8 @@ mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 	ret = tm_tree_set_nb_txq(&s->hier, nb_txq);
 	if (ret < 0) {
 		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
-				 "no memory to resize the hierarchy");
+				 "no memory to resize the hierarchy to %u Tx queues",
+				 nb_txq);
 		goto out;
 	}
 	cleared = ret == 1 && s->committed;
@@ -445,15 +451,22 @@ mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev, uint16_t nb_txq)
 				 nb_txq);
 	if (ret == 1)
 		s->committed = false;
-	/* Queues that go lose their entries; no SQ exists to move. */
-	if (s->committed || cleared)
+	/*
+	 * Queues that go lose their entries; no SQ exists to move. Elements
+	 * applied with no hierarchy committed are those of one deleted
+	 * here by a call the device refused: the tree's plan again.
+	 */
+	if (s->committed || cleared || s->applied.n_elems != 0)
 		ret = mlx5_tm_sched_sync(s, "Tx queues reconfigured", NULL);
 	else if (tm_plan_copy(&s->next, &s->applied, nb_txq) == 0)
 		ret = mlx5_tm_sched_apply(s);
 	else
 		ret = -ENOMEM;
 	if (ret != 0)
-		MLX5_TM_PORT_LOG(ERR, dev->data->port_id, "%s", s->msg);
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "%u Tx queues: %s; the device keeps the traffic-manager state of %u queues until the port is configured again",
+				 nb_txq, s->msg, s->applied.nb_txq);
 out:
 	pthread_mutex_unlock(&s->lock);
+	return ret;
 }

@@ -20,8 +20,8 @@ int mlx5_tm_sched_init(struct rte_eth_dev *dev);
 
 /**
  * Take the port's scheduling lock (before priv->lock), which keeps the
- * applied plan that mlx5_tm_sched_queue() reads. Primary process only;
- * nothing before the state exists.
+ * applied plan and what each SQ holds: around port start and stop and
+ * error recovery. Primary process only; nothing before the state exists.
  */
 void mlx5_tm_sched_lock(struct rte_eth_dev *dev);
 
@@ -30,6 +30,29 @@ void mlx5_tm_sched_unlock(struct rte_eth_dev *dev);
 
 /** Release every pacing entry and the scheduling state (port close). */
 void mlx5_tm_sched_uninit(struct rte_eth_dev *dev);
+
+/**
+ * Start Tx queue @p qid (mlx5_tm_txq_start()) with the pacing index,
+ * queue group and suspension the applied plan sets for it. Call with the
+ * sched lock and the port lock held.
+ *
+ * @return
+ *   0 or a negative errno.
+ */
+int mlx5_tm_sched_txq_start(struct rte_eth_dev *dev, uint16_t qid);
+
+/**
+ * Stop Tx queue @p qid (mlx5_tm_txq_stop()): its SQ, and whatever it held,
+ * is gone. Same locks.
+ */
+void mlx5_tm_sched_txq_stop(struct rte_eth_dev *dev, uint16_t qid);
+
+/**
+ * Take the control-path step of every queue's error recovery; an SQ
+ * re-armed gets the applied plan's values; then the elements kept for
+ * SQs that have left them are destroyed. Same locks.
+ */
+void mlx5_tm_sched_recover(struct rte_eth_dev *dev);
 
 /**
  * Destroy the scheduling elements kept out of the plan (see
@@ -46,18 +69,22 @@ void mlx5_tm_sched_reap(struct rte_eth_dev *dev);
  */
 void mlx5_tm_sched_line_rate(struct rte_eth_dev *dev, uint32_t mbps);
 
-/** ethdev tm_ops_get. */
-int mlx5_tm_sched_tm_ops_get(struct rte_eth_dev *dev, void *ops);
-
 /** ethdev set_queue_rate_limit (Mbps, 0 = unlimited). */
 int mlx5_tm_sched_set_queue_rate_limit(struct rte_eth_dev *dev,
 				       uint16_t qid, uint32_t mbps);
 
 /**
- * The port was reconfigured to @p nb_txq Tx queues: drop the state of
- * queues that no longer exist (their entries are released).
+ * The port is being reconfigured to @p nb_txq Tx queues: drop the state
+ * of queues that no longer exist (their entries released, their elements
+ * destroyed; a hierarchy that no longer fits is deleted).
+ *
+ * @return
+ *   0, or a negative errno (-ENOMEM, or the device's refusal, logged):
+ *   the device keeps what it held; the next call, with any count, tries
+ *   again (ethdev leaves a port whose dev_configure failed without
+ *   queues, to be configured again).
  */
-void mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev,
-				     uint16_t nb_txq);
+int mlx5_tm_sched_txq_count_changed(struct rte_eth_dev *dev,
+				    uint16_t nb_txq);
 
 #endif /* MLX5_TM_SCHED_H */

@@ -6,24 +6,22 @@
  * The executor of a plan difference (lib/tm): the steps in the order of
  * the difference: elements created top-down and modified, new pacing
  * entries taken, each moved queue's MODIFY_SQ (group and pacing index
- * together), suspension, unused elements destroyed bottom-up (or kept
- * while an SQ in error recovery is still in them: it joins its new group
- * when made ready again), old pacing entries released (freed with their
- * last user). A failure undoes the
- * steps taken, newest first; a release, last, cannot fail.
+ * together) and suspension, through mlx5_tm_sched_queue_set() (its one
+ * step into the queue layer), unused elements destroyed bottom-up (or
+ * kept while an SQ in error recovery is still in them: it joins its new
+ * group when made ready again), old pacing entries released (freed with
+ * their last user). A failure undoes the steps taken, newest first; a
+ * release, last, cannot fail.
  */
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_ethdev.h"
-#include "mlx5_tm_devx.h"
 #include "mlx5_tm_devx_sched.h"
-#include "mlx5_tm_txq.h"
 #include "mlx5_tm_sched_priv.h"
 
 /* One apply: the two plans and their difference (the port's buffers). */
@@ -36,24 +34,36 @@ struct exec {
 	uint32_t wide_id;         /* a queue group's id beyond 16 bits */
 };
 
-/* Distinct pacing entries the new plan holds once every queue moved. */
+/*
+ * Distinct pacing entries the new plan holds once every queue moved, as
+ * the port's table would share them: a shaped queue takes an entry of its
+ * own unless one an earlier queue took serves it (pacing_ctx_serves()).
+ * Counted without allocating (a refusal may be for want of memory), in
+ * time quadratic in the queues, which only a refusal pays.
+ */
 static uint32_t
-entries_needed(struct exec *x)
+entries_needed(const struct exec *x)
 {
-	struct pacing_table *t = pacing_table_create(UINT32_MAX, NULL, NULL,
-						     NULL);
-	struct pacing_grant grant;
+	const struct mlx5_tm_pacing_args *conf =
+		mlx5_tm_pacing_conf(x->s->pacing);
+	const struct tm_queue *t = x->new->queues;
+	uint64_t taker[MLX5_TM_MAX_TXQ / 64] = { 0 };
 	uint32_t n = 0;
-	uint16_t q;
+	uint16_t q, r;
 
-	for (q = 0; t != NULL && q < x->new->nb_txq; q++)
-		if (x->new->queues[q].shaped)
-			mlx5_tm_pacing_acquire(x->s->pacing, t,
-					       &x->new->queues[q].ctx, &grant,
-					       NULL);
-	if (t != NULL)
-		n = pacing_table_in_use(t);
-	pacing_table_destroy(t);
+	for (q = 0; q < RTE_MIN(x->new->nb_txq, MLX5_TM_MAX_TXQ); q++) {
+		if (!t[q].shaped)
+			continue;
+		for (r = 0; !conf->dedicated && r < q; r++)
+			if ((taker[r / 64] >> (r % 64) & 1) &&
+			    pacing_ctx_serves(&t[r].ctx, &t[q].ctx,
+					      conf->rate_tolerance_ppm))
+				break;
+		if (conf->dedicated || r == q) {
+			taker[q / 64] |= 1ull << (q % 64);
+			n++;
+		}
+	}
 	return n;
 }
 
@@ -90,33 +100,6 @@ explain_pace(struct exec *x, uint16_t q, int ret)
 	snprintf(s->msg, sizeof(s->msg), "%s", x->perr.message);
 }
 
-/* Room to count the SQs of queue group @p hw_id (mlx5_tm_txq.c). */
-static int
-group_track(struct mlx5_tm_sched *s, uint32_t hw_id)
-{
-	struct mlx5_tm_priv *priv = mlx5_tm_priv(s->dev);
-	uint32_t n = s->group_sqs_cap;
-	uint16_t *c;
-
-	/* Callers pass 16-bit ids only (elem_create): n stays finite. */
-	if (hw_id < n)
-		return 0;
-	if (hw_id > UINT16_MAX)
-		return -ERANGE;
-	while (n <= hw_id)
-		n = n != 0 ? n * 2 : 64;
-	pthread_mutex_lock(&priv->lock);
-	c = realloc(s->group_sqs, n * sizeof(*c));
-	if (c != NULL) {
-		memset(c + s->group_sqs_cap, 0,
-		       (n - s->group_sqs_cap) * sizeof(*c));
-		s->group_sqs = c;
-		s->group_sqs_cap = n;
-	}
-	pthread_mutex_unlock(&priv->lock);
-	return c != NULL ? 0 : -ENOMEM;
-}
-
 /* Element @p e of @p p on the device, under its parent's device id. */
 static int
 elem_create(struct exec *x, struct tm_plan *p, struct tm_elem *e)
@@ -145,7 +128,7 @@ elem_create(struct exec *x, struct tm_plan *p, struct tm_elem *e)
 					   e->hw_id);
 		ret = -ERANGE;
 	} else if (ret == 0 && e->type == TM_ELEM_GROUP &&
-		   group_track(x->s, e->hw_id) != 0) {
+		   mlx5_tm_sched_group_track(x->s, e->hw_id) != 0) {
 		mlx5_tm_devx_sched_destroy(mlx5_tm_priv(x->s->dev), obj,
 					   e->hw_id);
 		ret = -ENOMEM;
@@ -193,47 +176,6 @@ elem_restore(struct exec *x, struct tm_elem *e)
 	return e->hw != NULL ? 0 : elem_create(x, x->old, e);
 }
 
-/* Queue @p q's pacing index and group in @p p. */
-static void
-queue_sched(const struct mlx5_tm_sched *s, const struct tm_plan *p,
-	    uint16_t q, struct mlx5_tm_sq_sched *sq)
-{
-	const struct tm_queue *t = tm_plan_queue(p, q);
-
-	*sq = (struct mlx5_tm_sq_sched){ .set_pp = true, .set_group = true };
-	if (t->shaped)
-		sq->pp_index = mlx5_tm_pacing_index(s->pacing, t->entry);
-	sq->wqe_rate = t->shaped && t->ctx.rate_mode == PACING_RATE_MODE_WQE;
-	if (t->group != TM_PLAN_NONE)
-		/* Checked when created (elem_create): 16 bits. */
-		sq->qos_group_id = (uint16_t)p->elems[t->group].hw_id;
-}
-
-void
-mlx5_tm_sched_queue(struct rte_eth_dev *dev, uint16_t qid,
-		    struct mlx5_tm_sq_sched *sq, bool *suspended)
-{
-	const struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
-	static const struct tm_plan none;
-
-	queue_sched(s, s != NULL ? &s->applied : &none, qid, sq);
-	if (suspended != NULL)
-		*suspended = s != NULL &&
-			     tm_plan_queue(&s->applied, qid)->suspended;
-}
-
-/* Queue @p q from its group and pacing entry of @p from to @p to's. */
-static int
-queue_move(struct exec *x, const struct tm_plan *from,
-	   const struct tm_plan *to, uint16_t q)
-{
-	struct mlx5_tm_sq_sched a, b;
-
-	queue_sched(x->s, from, q, &a);
-	queue_sched(x->s, to, q, &b);
-	return mlx5_tm_txq_set_sched(x->s->dev, q, &a, &b);
-}
-
 /* Take queue @p q's new pacing entry. */
 static int
 pace(struct exec *x, uint16_t q)
@@ -275,13 +217,8 @@ step(struct exec *x, const struct tm_op *op, bool undo)
 		}
 		return pace(x, q);
 	case TM_OP_MOVE:
-		return undo ? queue_move(x, x->new, x->old, q) :
-		       queue_move(x, x->old, x->new, q);
 	case TM_OP_SUSPEND:
-		mlx5_tm_txq_set_suspended(x->s->dev, q, undo ?
-			tm_plan_queue(x->old, q)->suspended :
-			tm_plan_queue(x->new, q)->suspended);
-		return 0;
+		return mlx5_tm_sched_queue_set(x->s, undo ? x->old : x->new, q);
 	case TM_OP_DESTROY:
 		/* Undone top-down: the old parent exists again first. */
 		e = &x->old->elems[op->index];

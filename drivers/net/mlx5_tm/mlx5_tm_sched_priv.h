@@ -25,6 +25,7 @@
 
 #include <pthread.h>
 
+#include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_pacing.h"
 #include "mlx5_tm_log_limit.h"
 #include "tm_plan.h"
@@ -38,13 +39,17 @@ struct mlx5_tm_sched_kept {
 	uint32_t hw_id;
 	uint32_t parent_hw_id;        /**< 0: the device's root. */
 };
-struct mlx5_tm_sq_sched;
+
+/** What a Tx queue's SQ context holds, as the scheduler wrote it. */
+struct mlx5_tm_sched_sq {
+	uint16_t pp_index; /**< Pacing index; 0: unlimited, or no SQ. */
+	uint16_t group;    /**< Queue group element id; 0: none, or no SQ. */
+};
 
 /** Scheduling state of a port. */
 struct mlx5_tm_sched {
 	struct rte_eth_dev *dev;
-	/** Ops vs telemetry thread; guards applied, which the queue
-	 * layer reads (mlx5_tm_sched_queue()). */
+	/** Ops, alarm and port start/stop vs telemetry thread. */
 	pthread_mutex_t lock;
 	struct mlx5_tm_pacing *pacing;
 	struct tm_tree hier;
@@ -63,9 +68,15 @@ struct mlx5_tm_sched {
 	uint32_t n_kept;
 	uint32_t kept_cap;
 	/**
+	 * What each queue's SQ holds (mlx5_tm_sched_txq.c, which alone
+	 * writes an SQ's pacing index and group): in error recovery an SQ
+	 * keeps its old values until it is re-armed.
+	 */
+	struct mlx5_tm_sched_sq sqs[MLX5_TM_MAX_TXQ];
+	/**
 	 * Per queue group id: the SQs whose context holds it (firmware
-	 * refuses to destroy such a group), kept by the queue layer under
-	 * the port lock; room made as groups are created.
+	 * refuses to destroy such a group), counted from sqs[]; room made
+	 * as groups are created (mlx5_tm_sched_group_track()).
 	 */
 	uint16_t *group_sqs;
 	uint32_t group_sqs_cap;
@@ -121,13 +132,25 @@ struct mlx5_tm_devx_obj *mlx5_tm_sched_elem_unkeep(struct mlx5_tm_sched *s,
 						   uint32_t hw_id);
 
 /**
- * What the applied plan sets for Tx queue @p qid, the only place these
- * facts are kept: pacing index and queue group as MODIFY_SQ sets both
- * (unlimited and none for a queue without state), and, when
- * @p suspended is not NULL, its suspension. Caller holds the sched lock.
+ * The executor's step on a queue (a move, a suspension, or either
+ * undone): give Tx queue @p q what plan @p p sets, through
+ * mlx5_tm_txq_set_sched(), the one call of the executor into the queue
+ * layer; record what its SQ now holds.
+ *
+ * @return
+ *   0 (done, or left to the SQ's start or re-arm) or the negative errno
+ *   of the device's refusal.
  */
-void mlx5_tm_sched_queue(struct rte_eth_dev *dev, uint16_t qid,
-			 struct mlx5_tm_sq_sched *sq, bool *suspended);
+int mlx5_tm_sched_queue_set(struct mlx5_tm_sched *s, const struct tm_plan *p,
+			    uint16_t q);
+
+/**
+ * Make room to count the SQs of queue group @p hw_id (before any joins).
+ *
+ * @return
+ *   0, -ERANGE (beyond 16 bits) or -ENOMEM.
+ */
+int mlx5_tm_sched_group_track(struct mlx5_tm_sched *s, uint32_t hw_id);
 
 /**
  * Apply the plan of the hierarchy as it is (every queue unlimited when
@@ -151,9 +174,6 @@ int mlx5_tm_sched_sync_shaper(struct mlx5_tm_sched *s,
 			      const struct tm_node *node,
 			      uint64_t committed_before,
 			      struct rte_tm_error *error);
-
-/** Register the telemetry command (once per process). */
-void mlx5_tm_telemetry_register(void);
 
 /**
  * Lock the port registry (another thread's look-up), then give the

@@ -31,6 +31,7 @@
 
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_sched_priv.h"
+#include "mlx5_tm_telemetry.h"
 
 #define TEL_CMD "/ethdev/mlx5_tm/pacing"
 

@@ -87,6 +87,9 @@
 #define TX_OLX_FFREE    (1u << 4) /* MBUF_FAST_FREE: one pool, refcnt 1 */
 #define TX_OLX_INLINE   (TX_OLX_INL_L2 | TX_OLX_INL_HDRS)
 
+/* Bytes of a frame before an inserted VLAN tag: the MAC addresses. */
+#define TX_MACS (2 * RTE_ETHER_ADDR_LEN)
+
 /* The 16-byte unit number @p ds of the ring, wrapping at its end. */
 static __rte_always_inline void *
 ds_at(const struct mlx5_tm_txq *txq, uint32_t ds)
@@ -274,10 +277,8 @@ cmpl_note(struct mlx5_tm_txq *txq, uint32_t n, uint64_t ts,
 	  const struct mlx5_tm_txq_fcq *f)
 {
 	struct mlx5_tm_txq_cmpl *c = &txq->cmpl;
-	uint32_t seq = c->seq;
 
-	__atomic_store_n(&c->seq, seq + 1, __ATOMIC_RELAXED);
-	rte_smp_wmb();
+	rte_seqcount_write_begin(&c->seq);
 	if (c->cqes == 0) {
 		c->first_ts = ts;
 		c->first_packets = f->packets;
@@ -287,7 +288,7 @@ cmpl_note(struct mlx5_tm_txq *txq, uint32_t n, uint64_t ts,
 	c->last_ts = ts;
 	c->last_packets = f->packets;
 	c->last_bytes = f->bytes;
-	__atomic_store_n(&c->seq, seq + 2, __ATOMIC_RELEASE);
+	rte_seqcount_write_end(&c->seq);
 }
 
 /* The WQE index the error CQE at @p ci names. */
@@ -509,7 +510,7 @@ tx_hdr_len(const struct rte_mbuf *m, uint8_t mode)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	const uint32_t n = m->data_len;
-	uint32_t l2 = 12, l3, need;
+	uint32_t l2 = TX_MACS, l3, need;
 	uint16_t type;
 	uint8_t proto;
 	int tags = 0;
@@ -709,8 +710,8 @@ tx_dseg(struct mlx5_tm_wqe_data_seg *d, uintptr_t addr, uint32_t len,
 
 /*
  * The first @p len bytes of the frame at @p p into @p hdr, with the VLAN
- * tag @p tci inserted after the MAC addresses when @p vlan (then @p len + 4
- * bytes); @p len >= 12.
+ * tag @p tci inserted after the MAC addresses when @p vlan (then @p len +
+ * RTE_VLAN_HLEN bytes); @p len >= TX_MACS.
  */
 static __rte_always_inline void
 tx_hdr_copy(uint8_t *hdr, const uint8_t *p, uint32_t len, bool vlan,
@@ -719,14 +720,26 @@ tx_hdr_copy(uint8_t *hdr, const uint8_t *p, uint32_t len, bool vlan,
 	if (vlan) {
 		uint16_t tpid = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
 
+		/* The tag (RTE_VLAN_HLEN bytes): TPID, then TCI. */
 		tci = rte_cpu_to_be_16(tci);
-		memcpy(hdr, p, 12);
-		memcpy(hdr + 12, &tpid, 2);
-		memcpy(hdr + 14, &tci, 2);
-		memcpy(hdr + 16, p + 12, len - 12);
+		memcpy(hdr, p, TX_MACS);
+		memcpy(hdr + TX_MACS, &tpid, sizeof(tpid));
+		memcpy(hdr + TX_MACS + sizeof(tpid), &tci, sizeof(tci));
+		memcpy(hdr + TX_MACS + RTE_VLAN_HLEN, p + TX_MACS,
+		       len - TX_MACS);
 	} else {
 		memcpy(hdr, p, len);
 	}
+}
+
+/*
+ * Bytes of the frame the minimum inline header (MLX5_ESEG_MIN_INLINE_SIZE)
+ * takes: fewer by the tag's length when a VLAN tag is inserted in it.
+ */
+static __rte_always_inline uint16_t
+tx_l2_skip(bool vlan)
+{
+	return MLX5_ESEG_MIN_INLINE_SIZE - (vlan ? RTE_VLAN_HLEN : 0);
 }
 
 /*
@@ -744,8 +757,7 @@ tx_eseg_inline_l2(struct mlx5_tm_wqe_eth_seg *eth, void *next,
 {
 	uint8_t hdr[MLX5_ESEG_MIN_INLINE_SIZE];
 
-	tx_hdr_copy(hdr, p, vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
-		    MLX5_ESEG_MIN_INLINE_SIZE, vlan, m->vlan_tci);
+	tx_hdr_copy(hdr, p, tx_l2_skip(vlan), vlan, m->vlan_tci);
 	tx_eseg(eth, cs, false, 0);
 	eth->inline_hdr_sz = rte_cpu_to_be_16(MLX5_ESEG_MIN_INLINE_SIZE);
 	memcpy(eth->inline_hdr_start, hdr, 2);
@@ -768,7 +780,7 @@ tx_write_inline(struct mlx5_tm_txq *txq, struct mlx5_tm_wqe_eth_seg *eth,
 
 	tx_hdr_copy(hdr, p, skip, vlan, m->vlan_tci);
 	if (vlan)
-		len += 4;
+		len += RTE_VLAN_HLEN;
 	eth->inline_hdr_sz = rte_cpu_to_be_16(len);
 	memcpy(eth->inline_hdr_start, hdr, 2);
 	for (off = 2; off < len; off += MLX5_WQE_DS_UNITS)
@@ -777,10 +789,10 @@ tx_write_inline(struct mlx5_tm_txq *txq, struct mlx5_tm_wqe_eth_seg *eth,
 }
 
 /*
- * Any packet, one SEND WQE: several segments, inline headers of any mode.
- * The path of the variants that inline headers through L3/L4, with its
- * own ring-space check; @p olx, the variant's offload set, is tested at
- * run time here.
+ * Any packet, one SEND WQE: several segments, headers inline through
+ * L3/L4 (inline mode IP or TCP_UDP): the path of the variants that inline
+ * them, with its own ring-space check; @p olx, the variant's offload set,
+ * is tested at run time here.
  */
 static __rte_noinline enum tx_verdict
 tx_send_generic(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
@@ -790,42 +802,30 @@ tx_send_generic(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	uint32_t lkey[MLX5_TM_TX_MAX_SEGS];
 	struct mlx5_tm_wqe_ctrl_seg *ctrl;
 	struct mlx5_tm_wqe_eth_seg *eth;
-	uint16_t nseg = m->nb_segs, nbb, ndata = 0, skip = 0, k, slots;
-	uint16_t inl_units = 0;
-	uint32_t ds, ds_idx;
-	bool vlan = tx_vlan(m, olx);
+	uint16_t nseg = m->nb_segs, nbb, ndata = 0, skip, k, slots;
+	const bool vlan = tx_vlan(m, olx);
+	const uint32_t tag = vlan ? RTE_VLAN_HLEN : 0;
+	uint32_t ds, ds_idx, h;
+	uint16_t inl_units;
 	struct rte_mbuf *seg;
 
 	if (unlikely(nseg > MLX5_TM_TX_MAX_SEGS)) {
 		drop(txq, m);
 		return TX_DROPPED;
 	}
-	if (txq->inline_l2) {
-		skip = vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
-			      MLX5_ESEG_MIN_INLINE_SIZE;
-		if (unlikely(m->data_len < skip)) {
-			drop(txq, m);
-			return TX_DROPPED;
-		}
-		inl_units = 1;
-	} else if (txq->inline_hdrs) {
-		/* The headers the mode needs; at least the 18 bytes the L2
-		 * mode inlines when the first segment has them.
-		 */
-		uint32_t h = tx_hdr_len(m, txq->inline_mode);
-		uint32_t min = vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
-				      MLX5_ESEG_MIN_INLINE_SIZE;
-
-		if (unlikely(h == 0 || h + (vlan ? 4 : 0) >
-				       MLX5_TM_TX_MAX_INLINE)) {
-			drop(txq, m);
-			return TX_DROPPED;
-		}
-		h = RTE_MAX(h, RTE_MIN(min, (uint32_t)m->data_len));
-		skip = (uint16_t)h;
-		inl_units = (skip + (vlan ? 4 : 0) - 2 +
-			     MLX5_WQE_DS_UNITS - 1) / MLX5_WQE_DS_UNITS;
+	/*
+	 * The headers the mode needs; at least the 18 bytes the L2 mode
+	 * inlines when the first segment has them.
+	 */
+	h = tx_hdr_len(m, txq->inline_mode);
+	if (unlikely(h == 0 || h + tag > MLX5_TM_TX_MAX_INLINE)) {
+		drop(txq, m);
+		return TX_DROPPED;
 	}
+	skip = (uint16_t)RTE_MAX(h, RTE_MIN((uint32_t)tx_l2_skip(vlan),
+					    (uint32_t)m->data_len));
+	inl_units = (skip + tag - 2 + MLX5_WQE_DS_UNITS - 1) /
+		    MLX5_WQE_DS_UNITS;
 	/* Find every lkey before writing: a miss drops the packet. */
 	tx_plain_from(txq, loc->elts_head + 1, olx);
 	for (seg = m, k = 0; seg != NULL; seg = seg->next, k++) {
@@ -857,10 +857,9 @@ tx_send_generic(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	ctrl = ds_at(txq, ds_idx);
 	eth = ds_at(txq, ds_idx + 1);
 	tx_ctrl(txq, ctrl, loc->wqe_ci, MLX5_OPCODE_SEND, ds, loc->elts_head);
-	tx_eseg(eth, tx_cs_flags(m, olx), vlan && skip == 0, m->vlan_tci);
-	ds_idx += 2;
-	if (skip != 0)
-		ds_idx = tx_write_inline(txq, eth, m, skip, vlan, ds_idx);
+	/* The tag, if any, goes into the inline header. */
+	tx_eseg(eth, tx_cs_flags(m, olx), false, 0);
+	ds_idx = tx_write_inline(txq, eth, m, skip, vlan, ds_idx + 2);
 	loc->bytes += m->pkt_len;
 	for (seg = m, k = 0; seg != NULL; k++) {
 		struct rte_mbuf *next = seg->next;
@@ -907,8 +906,7 @@ tx_send_single(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	uint16_t skip = 0;
 
 	if (olx & TX_OLX_INL_L2) {
-		skip = vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
-			      MLX5_ESEG_MIN_INLINE_SIZE;
+		skip = tx_l2_skip(vlan);
 		if (unlikely(len < skip)) {
 			drop(txq, m);
 			return false;
@@ -983,8 +981,7 @@ tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	if (olx & TX_OLX_INL_L2) {
 		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 
-		skip = vlan ? MLX5_ESEG_MIN_INLINE_SIZE - 4 :
-			      MLX5_ESEG_MIN_INLINE_SIZE;
+		skip = tx_l2_skip(vlan);
 		if (unlikely(m->data_len < skip)) {
 			drop(txq, m);
 			return TX_DROPPED;

@@ -22,7 +22,8 @@
  *  RST   --datapath: drains the CQ, frees every
  *          posted mbuf, rewinds its ring-->          REARM
  *  REARM --control path: MODIFY_SQ RST->RDY, then
- *          RDY->RDY with the pacing index-->         OK
+ *          RDY->RDY with the pacing index and
+ *          queue group the scheduler gives-->       OK
  * A flush CQE alone (syndrome WR_FLUSH_ERR) is not an error: the datapath
  * consumes it, frees what it covers (counted unsent) and raises flush_seen;
  * the control path moves the queue to ERR only if QUERY_SQ says the SQ
@@ -37,6 +38,7 @@
 #include <stdint.h>
 
 #include <rte_mbuf.h>
+#include <rte_seqcount.h>
 #include <ethdev_driver.h>
 
 #include "mlx5_tm_wqe.h"
@@ -69,11 +71,12 @@ struct mlx5_tm_txq_fcq {
 /**
  * Completion evidence: what the device reported done, with its own time.
  * Written by the datapath once per completion pass, read by the control
- * path: the writer makes seq odd while it writes, even when done (one
- * writer, plain stores and barriers, no read-modify-write).
+ * path, under a sequence count (rte_seqcount, experimental in DPDK 22.11
+ * but inline only: one writer, whose side is plain stores and fences, no
+ * read-modify-write).
  */
 struct mlx5_tm_txq_cmpl {
-	uint32_t seq;
+	rte_seqcount_t seq;
 	uint64_t cqes;        /**< Good CQEs taken. */
 	uint64_t first_ts;    /**< Raw timestamp of the first good CQE. */
 	uint64_t first_packets; /**< Packets completed at the first CQE. */
@@ -112,8 +115,6 @@ struct mlx5_tm_txq {
 	uint16_t elts_n;                   /**< Slots in elts. */
 	uint16_t cqe_n;                    /**< CQEs in the CQ. */
 	uint8_t log_cqe_n;
-	bool inline_l2;                    /**< 18 bytes (L2) inline in WQEs. */
-	bool inline_hdrs;                  /**< L3/L4 headers inline (IP, TCP_UDP). */
 	uint8_t inline_mode;               /**< MLX5_INLINE_MODE_* of the SQ. */
 	/**
 	 * MBUF_FAST_FREE in the port's burst variant: one elts slot per
@@ -155,26 +156,20 @@ struct mlx5_tm_txq {
 	 * Non-zero: single-segment packets go several per eMPW WQE. Set by
 	 * the control path from empw_cap and the pacing entry's mode (not
 	 * on WQE-rate entries, which count a WQE as one packet); read once
-	 * per burst.
+	 * per burst, so a burst running when it is cleared still posts eMPW
+	 * WQEs (mlx5_tm_txq_set_sched() says what follows).
 	 */
 	uint32_t empw;
 
 	/* Control path only. */
 	struct mlx5_tm_priv *priv;
-	/* In the cache line of priv, live and sq_group: what MODIFY_SQ reads. */
+	/* In the cache line of priv and live: what MODIFY_SQ reads. */
 	struct mlx5_tm_devx_obj *sq_obj;
 	uint16_t qid;
 	uint16_t nb_desc;
 	unsigned int socket;
 	uint64_t offloads;
 	bool live;                         /**< SQ created and ready. */
-	/**
-	 * Queue group the SQ's context holds (0: none), under the port
-	 * lock: in error recovery it keeps the old one until made ready.
-	 */
-	uint16_t sq_group;
-	/** Pacing index the SQ's context holds (0: unlimited), likewise. */
-	uint16_t sq_pp;
 	uint64_t recoveries;
 	struct mlx5_tm_txq_stats base;     /**< Counters at the last reset. */
 	uint64_t recoveries_base;

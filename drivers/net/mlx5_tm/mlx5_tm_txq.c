@@ -3,9 +3,9 @@
  */
 
 /*
- * Tx queue control: memory at setup, CQ and SQ at start (with the pacing
- * index and group of the applied plan), teardown at stop, the control-path
- * half of error recovery, and the queue-layer contract of mlx5_tm_txq.h.
+ * Tx queue control: memory at setup, CQ and SQ at start (holding what the
+ * scheduling layer passes), teardown at stop, the control-path half of
+ * error recovery, and the scheduling layer's live step (mlx5_tm_txq.h).
  */
 
 #include <errno.h>
@@ -17,11 +17,10 @@
 #include "mlx5_tm_prm.h"
 #include "mlx5_tm_ethdev.h"
 #include "mlx5_tm_devx.h"
+#include "mlx5_tm_devx_query.h"
 #include "mlx5_tm_tx.h"
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_stats.h"
-#include "mlx5_tm_sched.h"
-#include "mlx5_tm_sched_priv.h"
 
 /** Smallest ring, in WQEBBs. */
 #define MLX5_TM_TXQ_MIN_DESC 64
@@ -51,27 +50,25 @@ txq_of(struct rte_eth_dev *dev, uint16_t qid)
 }
 
 /*
- * Whether @p txq may send eMPW WQEs under @p sq: not under a WQE-rate
+ * Whether @p txq may send eMPW WQEs under @p sched: not under a WQE-rate
  * entry, which counts each WQE as one packet (packet-mode shaping would
  * let a whole eMPW WQE through per token).
  */
 static uint32_t
-txq_empw_ok(const struct mlx5_tm_txq *txq, const struct mlx5_tm_sq_sched *sq)
+txq_empw_ok(const struct mlx5_tm_txq *txq,
+	    const struct mlx5_tm_txq_sched *sched)
 {
-	return txq->empw_cap && !sq->wqe_rate;
+	return txq->empw_cap && !sched->wqe_rate;
 }
 
-/* The SQ of @p txq now holds queue group @p group (0: none, or no SQ). */
+/* The flags @p sched sets, which the datapath reads once per burst. */
 static void
-txq_group_set(struct mlx5_tm_txq *txq, uint16_t group)
+txq_flags_set(struct mlx5_tm_txq *txq, const struct mlx5_tm_txq_sched *sched)
 {
-	struct mlx5_tm_sched *s = mlx5_tm_sched_get(txq->priv->dev);
-
-	if (txq->sq_group != 0)
-		s->group_sqs[txq->sq_group]--;
-	if (group != 0)
-		s->group_sqs[group]++;
-	txq->sq_group = group;
+	__atomic_store_n(&txq->empw, txq_empw_ok(txq, sched),
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&txq->suspended, sched->suspended ? 1 : 0,
+			 __ATOMIC_RELEASE);
 }
 
 static void
@@ -93,8 +90,6 @@ mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	struct mlx5_tm_txq *txq;
 	uint32_t cqe_max = 1u << priv->caps.log_max_cq_sz;
 	uint16_t n = mlx5_tm_txq_ring_size(dev, nb_desc);
-	struct mlx5_tm_sq_sched sq;
-	bool suspended;
 
 	/* No tx_queue_start op: every queue starts with the port. */
 	if (conf->tx_deferred_start) {
@@ -120,17 +115,11 @@ mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid, uint16_t nb_desc,
 	txq->elts_n = n;
 	txq->cqe_n = RTE_MIN((uint32_t)n, cqe_max);
 	txq->log_cqe_n = rte_log2_u32(txq->cqe_n);
-	/* Decided once per queue: the burst only tests two flags. */
+	/* The burst variant follows it (mlx5_tm_tx_burst_select()). */
 	txq->inline_mode = priv->caps.min_inline_mode;
-	txq->inline_l2 = txq->inline_mode == MLX5_INLINE_MODE_L2;
-	txq->inline_hdrs = txq->inline_mode >= MLX5_INLINE_MODE_IP;
 	/* eMPW carries no inline header: only where none is required. */
 	txq->empw_cap = priv->caps.empw && priv->txq_mpw_en &&
 			txq->inline_mode == MLX5_INLINE_MODE_NONE;
-	mlx5_tm_sched_lock(dev);
-	mlx5_tm_sched_queue(dev, qid, &sq, &suspended);
-	mlx5_tm_sched_unlock(dev);
-	txq->suspended = suspended;
 	txq->mr.ctrl = priv->mr;
 	txq->elts = rte_zmalloc_socket("mlx5_tm_txq_elts",
 				       n * sizeof(*txq->elts),
@@ -169,7 +158,8 @@ mlx5_tm_txq_release(struct rte_eth_dev *dev, uint16_t qid)
 }
 
 int
-mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
+mlx5_tm_txq_start(struct mlx5_tm_txq *txq,
+		  const struct mlx5_tm_txq_sched *sched)
 {
 	struct mlx5_tm_priv *priv = txq->priv;
 	const struct mlx5_tm_glue *g = priv->glue;
@@ -177,7 +167,6 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 	size_t cq_sz = (size_t)txq->cqe_n * sizeof(struct mlx5_tm_cqe64);
 	struct mlx5_tm_cq_attr cqa = { 0 };
 	struct mlx5_tm_sq_attr sqa = { 0 };
-	struct mlx5_tm_sq_sched sq;
 	uint32_t eqn = 0;
 	int ret;
 
@@ -238,8 +227,7 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 	sqa.umem_id = txq->umem->umem_id;
 	sqa.ring_off = 0;
 	sqa.dbr_off = wq_sz + cq_sz;
-	mlx5_tm_sched_queue(priv->dev, txq->qid, &sq, NULL);
-	sqa.pp_index = sq.pp_index;
+	sqa.pp_index = sched->sq.pp_index;
 	sqa.min_inline = txq->inline_mode;
 	sqa.user_index = txq->qid;
 	sqa.ts_format = priv->caps.sq_ts_format;
@@ -255,15 +243,15 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 				     false, 0);
 	if (ret < 0)
 		goto fail;
-	txq->sq_pp = sq.pp_index;
 	/*
 	 * Its queue group by RDY->RDY bit 2 of its own, as rdma-core's
 	 * mlx5dv_modify_qp_sched_elem() attaches a ready raw-packet QP:
 	 * nothing is posted yet.
 	 */
-	if (sq.qos_group_id != 0) {
+	if (sched->sq.qos_group_id != 0) {
 		struct mlx5_tm_sq_sched g = {
-			.set_group = true, .qos_group_id = sq.qos_group_id,
+			.set_group = true,
+			.qos_group_id = sched->sq.qos_group_id,
 		};
 
 		ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj,
@@ -273,13 +261,12 @@ mlx5_tm_txq_start(struct mlx5_tm_txq *txq)
 		if (ret < 0)
 			goto fail;
 	}
-	__atomic_store_n(&txq->empw, txq_empw_ok(txq, &sq),
-			 __ATOMIC_RELEASE);
-	txq_group_set(txq, sq.qos_group_id);
+	txq_flags_set(txq, sched);
 	__atomic_store_n(&txq->live, true, __ATOMIC_RELAXED); /* stats read it */
 	MLX5_TM_TXQ_LOG(DEBUG, priv->dev->data->port_id, txq->qid,
 			"SQ 0x%x CQ 0x%x pacing index %u queue group %u",
-			txq->sqn, txq->cqn, sqa.pp_index, sq.qos_group_id);
+			txq->sqn, txq->cqn, sqa.pp_index,
+			sched->sq.qos_group_id);
 	return 0;
 fail:
 	mlx5_tm_txq_stop(txq);
@@ -292,8 +279,6 @@ mlx5_tm_txq_stop(struct mlx5_tm_txq *txq)
 	const struct mlx5_tm_glue *g = txq->priv->glue;
 
 	__atomic_store_n(&txq->live, false, __ATOMIC_RELAXED);
-	txq_group_set(txq, 0);
-	txq->sq_pp = 0;
 	if (txq->sq_obj != NULL)
 		g->devx_obj_destroy(txq->sq_obj);
 	txq->sq_obj = NULL;
@@ -370,86 +355,72 @@ txq_recover_err(struct mlx5_tm_txq *txq)
 }
 
 /*
- * What a re-arm sets of @p sched (the applied plan's values): the pacing
- * index when the queue uses one or its SQ holds one (bit 0), the queue
- * group likewise (bit 2). A queue can only be in a group on a device
- * with NIC scheduling, so bit 2 never goes to one without (ConnectX-5, a
- * VF), whose firmware may refuse it; a queue without pacing sends none.
+ * REARM: RST->RDY carrying the fields @p sched names (Linux's
+ * mlx5e_modify_sq() sets the index and the group on a move to RDY), then
+ * the same again in a RDY->RDY of its own, the way every live change is
+ * made: firmware that ignores them in RST->RDY (unverified; devarg
+ * rst2rdy_pp=ignore of the device model) gets them there, and firmware
+ * that applies them never runs the SQ on an index released while it was
+ * in reset. A failed step is retried next time, from the state firmware
+ * reports.
  */
-static void
-txq_rearm_bits(const struct mlx5_tm_txq *txq, struct mlx5_tm_sq_sched *sched)
-{
-	sched->set_pp = sched->pp_index != 0 || txq->sq_pp != 0;
-	sched->set_group = sched->qos_group_id != 0 || txq->sq_group != 0;
-}
-
-/*
- * REARM: RST->RDY carrying what the queue uses (Linux's mlx5e_modify_sq()
- * sets the index and the group on a move to RDY), then the same again in
- * a RDY->RDY of its own, the way every live change is made: firmware
- * that ignores them in RST->RDY (unverified; devarg rst2rdy_pp=ignore of
- * the device model) gets them there, and firmware that applies them never
- * runs the SQ on an index released while it was in reset. A failed step
- * is retried next time, from the state firmware reports.
- */
-static void
-txq_recover_rearm(struct mlx5_tm_txq *txq)
+int
+mlx5_tm_txq_rearm(struct mlx5_tm_txq *txq,
+		  const struct mlx5_tm_txq_sched *sched)
 {
 	struct mlx5_tm_priv *priv = txq->priv;
-	struct mlx5_tm_sq_sched sched;
-	int hw;
-
-	mlx5_tm_sched_queue(priv->dev, txq->qid, &sched, NULL);
-	txq_rearm_bits(txq, &sched);
+	const struct mlx5_tm_sq_sched *sq = &sched->sq;
+	int hw, ret;
 
 	hw = mlx5_tm_devx_sq_state(priv, txq->sq_obj, txq->sqn);
 	if (hw < 0)
-		return;
-	if (hw == MLX5_SQC_STATE_RST &&
-	    mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
-					 MLX5_SQC_STATE_RST, MLX5_SQC_STATE_RDY,
-					 &sched) < 0)
-		return;
-	if (hw != MLX5_SQC_STATE_RST && hw != MLX5_SQC_STATE_RDY)
-		return;
-	if ((sched.set_pp || sched.set_group) &&
-	    mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
-					 MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RDY,
-					 &sched) < 0)
-		return;
-	txq_group_set(txq, sched.qos_group_id);
-	txq->sq_pp = sched.pp_index;
+		return hw;
+	if (hw == MLX5_SQC_STATE_RST) {
+		ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
+						   MLX5_SQC_STATE_RST,
+						   MLX5_SQC_STATE_RDY, sq);
+		if (ret < 0)
+			return ret;
+	} else if (hw != MLX5_SQC_STATE_RDY) {
+		return -EAGAIN;
+	}
+	if (sq->set_pp || sq->set_group) {
+		ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
+						   MLX5_SQC_STATE_RDY,
+						   MLX5_SQC_STATE_RDY, sq);
+		if (ret < 0)
+			return ret;
+	}
+	txq_flags_set(txq, sched);
 	__atomic_store_n(&txq->recoveries, txq->recoveries + 1,
 			 __ATOMIC_RELAXED); /* stats read it */
 	MLX5_TM_TXQ_LOG(INFO, priv->dev->data->port_id, txq->qid,
 			"SQ 0x%x ready again, pacing index %u", txq->sqn,
-			sched.pp_index);
+			sq->pp_index);
 	__atomic_store_n(&txq->state, MLX5_TM_TXQ_OK, __ATOMIC_RELEASE);
+	return 0;
 }
 
-void
+bool
 mlx5_tm_txq_recover(struct mlx5_tm_txq *txq)
 {
 	uint32_t state;
 
 	if (!txq->live)
-		return;
+		return false;
 	if (__atomic_load_n(&txq->state, __ATOMIC_ACQUIRE) == MLX5_TM_TXQ_OK)
 		txq_check_flush(txq);
 	state = __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE);
 	if (state == MLX5_TM_TXQ_ERR)
 		txq_recover_err(txq);
-	else if (state == MLX5_TM_TXQ_REARM)
-		txq_recover_rearm(txq);
+	return state == MLX5_TM_TXQ_REARM;
 }
-
-/* The queue-layer contract (mlx5_tm_txq.h). */
 
 /*
  * RDY->RDY on @p txq failed. Firmware refuses it on an SQ that a failed
  * WQE has put in error before the datapath saw the error CQE: when
  * QUERY_SQ says so (as upstream's recovery asks), the values wait for the
- * re-arm, which carries them, and the recovery starts. Returns 0 then,
+ * re-arm, which carries them, and the recovery starts. Returns 1 then,
  * else @p ret.
  */
 static int
@@ -466,73 +437,50 @@ txq_defer_to_rearm(struct mlx5_tm_txq *txq, int ret)
 	MLX5_TM_TXQ_LOG(NOTICE, txq->priv->dev->data->port_id, txq->qid,
 			"SQ 0x%x went to error (hence the MODIFY_SQ refusal): its pacing index and queue group are set when it is ready again",
 			txq->sqn);
-	return 0;
+	return 1;
 }
 
 int
 mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
-		      const struct mlx5_tm_sq_sched *from,
-		      const struct mlx5_tm_sq_sched *to)
+		      const struct mlx5_tm_txq_sched *sched)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
-	struct mlx5_tm_sq_sched sched = *to;
-	struct mlx5_tm_txq *txq;
-	uint32_t empw = 0;
-	int ret = 0;
+	const struct mlx5_tm_sq_sched *sq = &sched->sq;
+	struct mlx5_tm_txq *txq = txq_of(dev, qid);
+	uint32_t empw;
+	int ret = 1;
 
-	if (qid >= MLX5_TM_MAX_TXQ)
-		return -EINVAL;
-	sched.set_pp = to->pp_index != from->pp_index;
-	sched.set_group = to->qos_group_id != from->qos_group_id;
-	if (!sched.set_pp && !sched.set_group)
-		return 0;
+	if (txq == NULL)
+		return 1;
 	pthread_mutex_lock(&priv->lock);
-	txq = txq_of(dev, qid);
-	/*
-	 * A ready SQ changes now; an SQ in recovery gets the values when it
-	 * is made ready again; a queue without SQ gets them in CREATE_SQ.
-	 */
-	if (txq != NULL)
-		empw = txq_empw_ok(txq, to);
-	/* No eMPW WQE is posted after the SQ goes to a WQE rate. */
-	if (txq != NULL && !empw)
+	empw = __atomic_load_n(&txq->empw, __ATOMIC_RELAXED);
+	/* Bursts that start from now on post no eMPW WQE (mlx5_tm_txq.h). */
+	if (!txq_empw_ok(txq, sched))
 		__atomic_store_n(&txq->empw, 0, __ATOMIC_RELEASE);
-	if (txq != NULL && txq->live &&
+	if (txq->live &&
 	    __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE) == MLX5_TM_TXQ_OK) {
-		ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj,
-						   txq->sqn,
-						   MLX5_SQC_STATE_RDY,
-						   MLX5_SQC_STATE_RDY, &sched);
-		if (ret == 0 && sched.set_group)
-			txq_group_set(txq, to->qos_group_id);
-		if (ret == 0 && sched.set_pp)
-			txq->sq_pp = to->pp_index;
-		else if (ret != 0)
+		ret = 0;
+		if (sq->set_pp || sq->set_group)
+			ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj,
+							   txq->sqn,
+							   MLX5_SQC_STATE_RDY,
+							   MLX5_SQC_STATE_RDY,
+							   sq);
+		if (ret < 0)
 			ret = txq_defer_to_rearm(txq, ret);
 	}
-	if (txq != NULL)
-		__atomic_store_n(&txq->empw,
-				 txq_empw_ok(txq, ret == 0 ? to : from),
-				 __ATOMIC_RELEASE);
-	if (ret == 0)
+	if (ret < 0)
+		__atomic_store_n(&txq->empw, empw, __ATOMIC_RELEASE);
+	else
+		txq_flags_set(txq, sched);
+	if (ret >= 0 && (sq->set_pp || sq->set_group))
 		MLX5_TM_TXQ_LOG(DEBUG, dev->data->port_id, qid,
-				"pacing index %u -> %u, queue group %u -> %u%s",
-				from->pp_index, to->pp_index,
-				from->qos_group_id, to->qos_group_id,
-				txq != NULL && txq->live ? " (live)" : "");
+				"pacing index %s%u, queue group %s%u (%s)",
+				sq->set_pp ? "now " : "", sq->pp_index,
+				sq->set_group ? "now " : "", sq->qos_group_id,
+				ret == 0 ? "live" : "when its SQ is ready");
 	pthread_mutex_unlock(&priv->lock);
 	return ret;
-}
-
-void
-mlx5_tm_txq_set_suspended(struct rte_eth_dev *dev, uint16_t qid,
-			  bool suspended)
-{
-	struct mlx5_tm_txq *txq = txq_of(dev, qid);
-
-	if (txq != NULL)
-		__atomic_store_n(&txq->suspended, suspended ? 1 : 0,
-				 __ATOMIC_RELEASE);
 }
 
 void

@@ -9,9 +9,12 @@
  * @file
  * Control of a Tx queue (mlx5_tm_txq.c): its life cycle for the ethdev
  * layer (setup and release: memory; start and stop: device objects; the
- * control-path steps of error recovery), and what the queue layer offers
- * the scheduling layer (rte_tm and the queue rate limit). Control path
- * only; the datapath never sees a rate. The queue itself and its burst
+ * control-path steps of error recovery), and the one live step the
+ * scheduling layer takes on it (mlx5_tm_txq_set_sched()). What the SQ's
+ * context holds (pacing index, queue group) comes from the caller, the
+ * scheduling layer (mlx5_tm_sched_txq.c), at start, at a re-arm and in
+ * that step: this layer keeps no plan and reads none. Control path only;
+ * the datapath never sees a rate. The queue itself and its burst
  * functions are in mlx5_tm_tx.h.
  */
 
@@ -20,61 +23,99 @@
 
 #include <ethdev_driver.h>
 
+#include "mlx5_tm_devx.h"
+
 struct mlx5_tm_txq;
-struct mlx5_tm_sq_sched;
+
+/** What the scheduling layer sets for a Tx queue. */
+struct mlx5_tm_txq_sched {
+	/**
+	 * The SQ context's pacing index and queue group, and which of them
+	 * a MODIFY_SQ sends (the caller knows what the SQ holds).
+	 */
+	struct mlx5_tm_sq_sched sq;
+	bool wqe_rate;  /**< The pacing entry counts WQEs: no eMPW. */
+	/**
+	 * tx_burst accepts no packet (returns 0, the application keeps its
+	 * mbufs); what is posted leaves at the queue's rate.
+	 */
+	bool suspended;
+};
 
 /** ethdev tx_queue_setup. */
 int mlx5_tm_txq_setup(struct rte_eth_dev *dev, uint16_t qid,
 		      uint16_t nb_desc, unsigned int socket,
 		      const struct rte_eth_txconf *conf);
 
-/** ethdev tx_queue_release. */
+/** ethdev tx_queue_release (of a stopped queue). */
 void mlx5_tm_txq_release(struct rte_eth_dev *dev, uint16_t qid);
 
-/** Create the CQ and SQ of a set-up queue and make the SQ ready. */
-int mlx5_tm_txq_start(struct mlx5_tm_txq *txq);
+/**
+ * Create the CQ and SQ of a set-up queue and make the SQ ready, holding
+ * @p sched: its pacing index in CREATE_SQ, its queue group (if any) by
+ * MODIFY_SQ RDY->RDY bit 2 before anything is posted, as Linux and
+ * rdma-core attach theirs; its suspension and eMPW flags set.
+ *
+ * @return
+ *   0, or a negative errno (the queue's device objects destroyed).
+ */
+int mlx5_tm_txq_start(struct mlx5_tm_txq *txq,
+		      const struct mlx5_tm_txq_sched *sched);
 
 /** Destroy the queue's device objects and free its posted mbufs. */
 void mlx5_tm_txq_stop(struct mlx5_tm_txq *txq);
 
-/** Take the control-path step of an error recovery, if one is due. */
-void mlx5_tm_txq_recover(struct mlx5_tm_txq *txq);
+/**
+ * Take the control-path step of an error recovery that needs nothing
+ * from the scheduling layer, if one is due: a flush CQE checked, an SQ
+ * firmware reports in error reset.
+ *
+ * @return
+ *   true when the SQ is reset and waits for mlx5_tm_txq_rearm().
+ */
+bool mlx5_tm_txq_recover(struct mlx5_tm_txq *txq);
+
+/**
+ * Make the reset SQ of @p txq ready again (the last step of an error
+ * recovery), sending the fields @p sched names: the caller decides which
+ * (the ones the queue uses); its flags as @p sched sets them.
+ *
+ * @return
+ *   0: ready, its context holds @p sched's fields; a negative errno: not
+ *   yet (retried at the next mlx5_tm_txq_recover()).
+ */
+int mlx5_tm_txq_rearm(struct mlx5_tm_txq *txq,
+		      const struct mlx5_tm_txq_sched *sched);
 
 /** Ring sizes a queue of @p nb_desc descriptors gets (for infos). */
 uint16_t mlx5_tm_txq_ring_size(const struct rte_eth_dev *dev,
 			       uint16_t nb_desc);
 
 /**
- * Move Tx queue @p qid from pacing index and queue group @p from to
- * @p to (index 0 = unlimited, group 0 = none).
+ * Give Tx queue @p qid what @p sched sets: on a ready SQ one MODIFY_SQ
+ * RDY->RDY with the fields it names (none: no command), then its
+ * suspension and eMPW flags.
  *
- * A queue whose SQ is ready gets one MODIFY_SQ (RDY to RDY, bit 0 for the
- * index and bit 2 for the group, each only when it changes); a queue
- * without SQ, or in recovery, gets the values of the applied plan when
- * its SQ is created or made ready again (mlx5_tm_sched_queue()); so does
- * a queue whose SQ firmware has just put in error (it refuses the RDY to
- * RDY), whose SQ stays in its old group until then (the port counts
- * the SQs of each group, so that one still holding an SQ is not
- * destroyed). The caller holds the sched lock, owns the pacing entry and
- * the group, and releases the old ones only after this returns 0.
+ * eMPW and WQE-rate pacing: a WQE-rate entry counts each WQE as one
+ * packet, so the queue stops posting eMPW WQEs before its SQ goes to one
+ * (the flag is cleared first; a burst reads it once, when it starts). The
+ * eMPW WQEs posted before, and those of a burst already running, leave
+ * under the new entry each as one packet: doc/guides/nics/mlx5_tm.rst
+ * (Datapath, the move to packet mode) says how many packets that can be
+ * and for how long.
+ *
+ * The caller holds the sched lock and keeps the old pacing entry and
+ * group until this returned 0 or 1.
  *
  * @return
- *   0, or a negative errno (the queue keeps its previous values):
- *   -EINVAL bad queue id, -EIO/-EREMOTEIO the device refused MODIFY_SQ.
+ *   0: the SQ holds @p sched's fields now; 1: not written, the queue has
+ *   no SQ, or its SQ is in error recovery (firmware put it in error and
+ *   refused the RDY->RDY, or the datapath saw the error first) and keeps
+ *   what it holds until the re-arm; a negative errno: the device refused
+ *   (-EIO/-EREMOTEIO), the queue keeps its previous values and flags.
  */
 int mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
-			  const struct mlx5_tm_sq_sched *from,
-			  const struct mlx5_tm_sq_sched *to);
-
-/**
- * Suspend or resume sending from Tx queue @p qid.
- *
- * A suspended queue accepts no new packets in tx_burst (it returns 0, so
- * the application keeps its mbufs); what is already posted leaves at the
- * queue's rate. The datapath reads the flag once per burst.
- */
-void mlx5_tm_txq_set_suspended(struct rte_eth_dev *dev, uint16_t qid,
-			       bool suspended);
+			  const struct mlx5_tm_txq_sched *sched);
 
 /**
  * Packets and bytes posted on Tx queue @p qid since it was set up
