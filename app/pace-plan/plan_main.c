@@ -416,42 +416,6 @@ parse_queue(const char *spec, struct plan_queue *q)
 	return 0;
 }
 
-/*
- * The pacing context of @p sh as the PMD makes it (mlx5_tm_pacing_convert
- * in drivers/net/mlx5_tm/mlx5_tm_pacing.c): in packet mode the bucket is
- * a number of WQEs (one per packet), not converted to bytes, and the
- * port's tx_burst_bound, in bytes, is not used.
- */
-static int
-plan_convert(const struct pacing_shaper *sh, const struct pacing_caps *caps,
-	     const struct pacing_defaults *def, struct pacing_result *res,
-	     struct pacing_error *err)
-{
-	struct pacing_defaults d = *def;
-	struct pacing_shaper s = *sh;
-	int ret;
-
-	if (!s.packet_mode)
-		return pacing_shaper_to_ctx(&s, caps, &d, res, err);
-	s.peak_size = 0;
-	d.burst_bound = 0;
-	ret = pacing_shaper_to_ctx(&s, caps, &d, res, err);
-	if (ret != 0 || sh->peak_size == 0)
-		return ret;
-	if (!caps->burst_bound)
-		return pacing_error_set(err, PACING_FIELD_PEAK_SIZE, -ENOTSUP,
-			"peak size %" PRIu64 " packets: the device does not "
-			"support a burst bound; allowed 0 (device default)",
-			sh->peak_size);
-	if (sh->peak_size > UINT32_MAX)
-		return pacing_error_set(err, PACING_FIELD_PEAK_SIZE, -EINVAL,
-			"peak size %" PRIu64 " packets exceeds the 32-bit "
-			"burst_upper_bound; allowed 0..4294967295 packets",
-			sh->peak_size);
-	res->ctx.burst_upper_bound = (uint32_t)sh->peak_size;
-	return 0;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -626,8 +590,10 @@ main(int argc, char **argv)
 			rows[i].committed = sh->committed_rate;
 			sh->committed_rate = 0;
 		}
-		rows[i].ret = plan_convert(sh, &caps, &def, &rows[i].res,
-					   &rows[i].err);
+		/* As the PMD converts it (mlx5_tm_pacing_convert). */
+		rows[i].ret = pacing_shaper_to_device_ctx(sh, &caps, &def,
+							  &rows[i].res,
+							  &rows[i].err);
 	}
 	for (i = 0; ret == 0 && i < nb; i++) {
 		struct plan_row *r = &rows[i];

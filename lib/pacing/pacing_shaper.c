@@ -246,3 +246,38 @@ pacing_shaper_to_ctx(const struct pacing_shaper *shaper,
 	*res = r;
 	return 0;
 }
+
+int
+pacing_shaper_to_device_ctx(const struct pacing_shaper *shaper,
+			    const struct pacing_caps *caps,
+			    const struct pacing_defaults *def,
+			    struct pacing_result *res,
+			    struct pacing_error *err)
+{
+	struct pacing_defaults d = { 0 };
+	struct pacing_shaper s;
+	int ret;
+
+	if (shaper == NULL || !shaper->packet_mode)
+		return pacing_shaper_to_ctx(shaper, caps, def, res, err);
+	if (def != NULL)
+		d = *def;
+	s = *shaper;
+	s.peak_size = 0;
+	d.burst_bound = 0;
+	ret = pacing_shaper_to_ctx(&s, caps, &d, res, err);
+	if (ret != 0 || shaper->peak_size == 0)
+		return ret;
+	if (!caps->burst_bound)
+		return pacing_error_set(err, PACING_FIELD_PEAK_SIZE, -ENOTSUP,
+			"peak size %" PRIu64 " packets: the device does not "
+			"support a burst bound; allowed 0 (device default)",
+			shaper->peak_size);
+	if (shaper->peak_size > UINT32_MAX)
+		return pacing_error_set(err, PACING_FIELD_PEAK_SIZE, -EINVAL,
+			"peak size %" PRIu64 " packets exceeds the 32-bit "
+			"burst_upper_bound; allowed 0..4294967295 packets",
+			shaper->peak_size);
+	res->ctx.burst_upper_bound = (uint32_t)shaper->peak_size;
+	return 0;
+}

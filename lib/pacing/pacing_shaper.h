@@ -142,6 +142,28 @@ pacing_shaper_to_ctx(const struct pacing_shaper *shaper,
 		     struct pacing_result *res, struct pacing_error *err);
 
 /**
+ * Convert a shaper as mlx5-tm gives it to the device: as
+ * pacing_shaper_to_ctx(), except that in packet mode (WQE-rate pacing) a
+ * peak bucket counts WQEs, one per packet, and goes to burst_upper_bound
+ * unconverted, while @p def's byte bucket does not apply (0: the device
+ * default). WQE-rate mode has no upstream precedent on a wire SQ and what
+ * its burst bound counts is unverified: nothing is converted on a guess.
+ *
+ * Refusals: those of pacing_shaper_to_ctx(), and a bucket in packets
+ * without burst_bound support (-ENOTSUP) or above 2^32-1 (-EINVAL), both
+ * PEAK_SIZE.
+ *
+ * @return
+ *   0, or a negative errno with @p err filled.
+ */
+int
+pacing_shaper_to_device_ctx(const struct pacing_shaper *shaper,
+			    const struct pacing_caps *caps,
+			    const struct pacing_defaults *def,
+			    struct pacing_result *res,
+			    struct pacing_error *err);
+
+/**
  * The range of rates a device applies, in the caller's units: for data
  * rate [max(min_rate_kbps, 1) * 125, max_rate_kbps * 125] bytes/s, for
  * packet mode [max(min_rate_kbps, 1), max_rate_kbps] packets/s. These are

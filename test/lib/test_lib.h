@@ -19,6 +19,7 @@ void test_bucket_unsupported(void);
 void test_typical_size(void);
 void test_packet_mode(void);
 void test_packet_mode_bucket(void);
+void test_packet_mode_device_bucket(void);
 void test_single_rate(void);
 void test_pkt_len_adjust(void);
 void test_no_pacing(void);

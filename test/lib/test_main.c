@@ -72,6 +72,7 @@ main(int argc, char **argv)
 	RUN(test_typical_size);
 	RUN(test_packet_mode);
 	RUN(test_packet_mode_bucket);
+	RUN(test_packet_mode_device_bucket);
 	RUN(test_single_rate);
 	RUN(test_pkt_len_adjust);
 	RUN(test_no_pacing);

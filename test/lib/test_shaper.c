@@ -318,6 +318,40 @@ test_packet_mode_bucket(void)
 	CHECK_STR(e.message, "allowed 0..2863311 packets");
 }
 
+/* As the PMD gives it to the device: a bucket of WQEs, unconverted. */
+void
+test_packet_mode_device_bucket(void)
+{
+	struct pacing_caps w = caps_wqe();
+	struct pacing_shaper s = { .peak_rate = 2000000, .peak_size = 64,
+				   .packet_mode = true };
+	struct pacing_defaults d = { .burst_bound = 4096 };
+	struct pacing_result r;
+	struct pacing_error e;
+
+	CHECK_EQ(pacing_shaper_to_device_ctx(&s, &w, &d, &r, &e), 0);
+	CHECK_EQ(r.ctx.burst_upper_bound, 64);
+	CHECK_EQ(r.ctx.rate_mode, PACING_RATE_MODE_WQE);
+	s.peak_size = 0;
+	CHECK_EQ(pacing_shaper_to_device_ctx(&s, &w, &d, &r, &e), 0);
+	CHECK_EQ(r.ctx.burst_upper_bound, 0); /* not the byte default */
+	s.peak_size = (uint64_t)UINT32_MAX + 1;
+	CHECK_EQ(pacing_shaper_to_device_ctx(&s, &w, &d, &r, &e), -EINVAL);
+	CHECK_EQ(e.field, PACING_FIELD_PEAK_SIZE);
+	CHECK_STR(e.message, "allowed 0..4294967295 packets");
+	w.burst_bound = false;
+	s.peak_size = 64;
+	CHECK_EQ(pacing_shaper_to_device_ctx(&s, &w, &d, &r, &e), -ENOTSUP);
+	CHECK_STR(e.message, "does not support a burst bound");
+	/* Byte mode: exactly pacing_shaper_to_ctx(). */
+	s.packet_mode = false;
+	s.peak_rate = 125000;
+	s.peak_size = 0;
+	w.burst_bound = true;
+	CHECK_EQ(pacing_shaper_to_device_ctx(&s, &w, &d, &r, &e), 0);
+	CHECK_EQ(r.ctx.burst_upper_bound, 4096);
+}
+
 void
 test_single_rate(void)
 {

@@ -160,8 +160,6 @@ mlx5_tm_pacing_convert(const struct mlx5_tm_pacing *pm,
 {
 	uint64_t max = shaper->packet_mode ? pm->range.pkt_max :
 		       pm->range.byte_max;
-	struct pacing_defaults def = pm->defaults;
-	struct pacing_shaper s = *shaper;
 	int ret;
 
 	if (pm->no_uid)
@@ -170,30 +168,8 @@ mlx5_tm_pacing_convert(const struct mlx5_tm_pacing *pm,
 			"qos_cap.packet_pacing_uid: the kernel gives DEVX "
 			"applications no pacing entries, so this port cannot "
 			"shape (a firmware update may add it)");
-	/*
-	 * WQE-rate mode (packet mode) has no upstream precedent on a wire
-	 * SQ and what its burst bound counts is unverified: it stays 0
-	 * (device default) unless the profile gives one, taken as WQEs (one
-	 * per packet); the port's tx_burst_bound, in bytes, is not used.
-	 */
-	if (s.packet_mode) {
-		s.peak_size = 0;
-		def.burst_bound = 0;
-	}
-	ret = pacing_shaper_to_ctx(&s, &pm->caps, &def, res, err);
-	if (ret == 0 && shaper->packet_mode && shaper->peak_size != 0) {
-		if (!pm->caps.burst_bound)
-			return pacing_error_set(err, PACING_FIELD_PEAK_SIZE,
-				-ENOTSUP, "peak size %" PRIu64 " packets: the "
-				"device does not support a burst bound; allowed "
-				"0 (device default)", shaper->peak_size);
-		if (shaper->peak_size > UINT32_MAX)
-			return pacing_error_set(err, PACING_FIELD_PEAK_SIZE,
-				-EINVAL, "peak size %" PRIu64 " packets "
-				"exceeds the 32-bit burst_upper_bound; allowed "
-				"0..4294967295 packets", shaper->peak_size);
-		res->ctx.burst_upper_bound = (uint32_t)shaper->peak_size;
-	}
+	ret = pacing_shaper_to_device_ctx(shaper, &pm->caps, &pm->defaults,
+					  res, err);
 	/*
 	 * A byte rate just above the maximum rounds down to it; refuse it
 	 * anyway, so that the announced maximum is the last rate accepted.
