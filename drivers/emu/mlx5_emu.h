@@ -267,7 +267,7 @@ struct mlx5_emu_caps {
 	bool wqe_rate_pp;
 	uint32_t pp_min_rate_kbps;
 	uint32_t pp_max_rate_kbps;
-	uint16_t pp_table_size;     /**< Table size N: usable indices 1..N-1 (0: unlimited). */
+	uint16_t pp_table_size;     /**< N: indices 1..N-1 usable. */
 	uint32_t line_rate_mbps;
 	uint8_t log_max_wq_sz;      /**< WQEBBs. */
 	uint8_t log_max_cq_sz;      /**< CQEs. */
