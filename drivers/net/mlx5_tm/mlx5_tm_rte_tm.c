@@ -417,6 +417,7 @@ tm_hierarchy_commit(struct rte_eth_dev *dev, int clear_on_fail,
 			MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
 					 "clearing the hierarchy: %s", s->msg);
 	}
+	rte_errno = -ret; /* the commit's, not the clean-up's */
 	return sched_unlock(s, ret);
 }
 
