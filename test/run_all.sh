@@ -1,18 +1,20 @@
 #!/bin/bash
 # Runs every suite listed in test/*/suites.txt and prints one closing line,
-# "N passed, N failed (cases; plain and ASan/UBSan builds)".
+# "N passed, N failed, N skipped (cases; plain and ASan/UBSan builds)".
 #
 # A suites.txt line is:   <name> <variant> <command ...>
 #   variant: "plain" (normal build), "san" (ASan/UBSan build) or "both";
 #   {build} in the command is replaced by the build directory, {src} by
 #   the source root. Each suite prints its own "N passed, N failed" line,
 #   counting test cases (a named behaviour checked, whatever the number of
-#   assertions in it), not assertions.
+#   assertions in it), not assertions; ", N skipped" follows when cases
+#   could not run here (a skip is never a pass).
 #
 # A suite run under both builds runs the same cases twice: the closing
 # line counts each case once, failed if it failed in either build (per
-# suite: the larger of the two failure counts); the line above it gives
-# the ASan/UBSan runs on their own.
+# suite: the larger of the two failure counts), and skipped only if it
+# was skipped in both; the line above it gives the ASan/UBSan runs on
+# their own.
 #
 # Progress: while a suite runs, every line of its output of the form
 # "<suite>/<case>: PASSED|FAILED ..." (one per test case, as the DTS runner
@@ -39,14 +41,18 @@ export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$ROOT/test/lsan.supp:print_sup
 
 total_cases=0
 total_fail=0
+total_skip=0
 plain_pass=0
 plain_fail=0
+plain_skip=0
 san_pass=0
 san_fail=0
+san_skip=0
 broken=0
 # The last run_suite's counts.
 r_pass=0
 r_fail=0
+r_skip=0
 
 run_suite() {
 	local name=$1 dir=$2 tag=$3
@@ -72,9 +78,11 @@ run_suite() {
 	fi
 	local line
 	line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-	local p f
+	local p f k
 	p=$(echo "$line" | sed -nE 's/^([A-Za-z]+: )?([0-9]+) passed.*/\2/p')
 	f=$(echo "$line" | sed -nE 's/.* ([0-9]+) failed.*/\1/p')
+	k=$(echo "$line" | sed -nE 's/.* failed, ([0-9]+) skipped.*/\1/p')
+	k=${k:-0}
 	if [ -z "$p" ]; then
 		p=0
 		f=1
@@ -85,8 +93,9 @@ run_suite() {
 		echo "  [$tag] $name: exit $rc despite '$line'; log $log"
 		broken=$((broken + 1))
 	fi
-	printf '%-28s %-5s %5s passed %4s failed  (%ds)\n' "$name" "$tag" \
-		"$p" "$f" $((SECONDS - start))
+	printf '%-28s %-5s %5s passed %4s failed' "$name" "$tag" "$p" "$f"
+	[ "$k" = 0 ] || printf ' %4s skipped' "$k"
+	printf '  (%ds)\n' $((SECONDS - start))
 	if [ "$f" != 0 ]; then
 		echo "----- $log (last 60 lines) -----"
 		tail -n 60 "$log"
@@ -94,22 +103,27 @@ run_suite() {
 	fi
 	r_pass=$p
 	r_fail=$f
+	r_skip=$k
 }
 
 # Count the cases of a suite run once, in build @1 (plain|san).
 count_once() {
 	total_cases=$((total_cases + r_pass + r_fail))
 	total_fail=$((total_fail + r_fail))
+	total_skip=$((total_skip + r_skip))
 	if [ "$1" = plain ]; then
 		plain_pass=$((plain_pass + r_pass))
 		plain_fail=$((plain_fail + r_fail))
+		plain_skip=$((plain_skip + r_skip))
 	else
 		san_pass=$((san_pass + r_pass))
 		san_fail=$((san_fail + r_fail))
+		san_skip=$((san_skip + r_skip))
 	fi
 }
 
 max() { echo $(($1 > $2 ? $1 : $2)); }
+min() { echo $(($1 < $2 ? $1 : $2)); }
 
 for list in "$ROOT"/test/*/suites.txt; do
 	[ -f "$list" ] || continue
@@ -128,23 +142,28 @@ for list in "$ROOT"/test/*/suites.txt; do
 			run_suite "$name" "$PLAIN" plain $cmd
 			plain_run_pass=$r_pass
 			plain_run_fail=$r_fail
+			plain_run_skip=$r_skip
 			plain_pass=$((plain_pass + r_pass))
 			plain_fail=$((plain_fail + r_fail))
+			plain_skip=$((plain_skip + r_skip))
 			run_suite "$name" "$SAN" san $cmd
 			san_pass=$((san_pass + r_pass))
 			san_fail=$((san_fail + r_fail))
+			san_skip=$((san_skip + r_skip))
 			total_cases=$((total_cases + \
 				$(max $((plain_run_pass + plain_run_fail)) $((r_pass + r_fail)))))
 			total_fail=$((total_fail + $(max "$plain_run_fail" "$r_fail")))
+			total_skip=$((total_skip + $(min "$plain_run_skip" "$r_skip")))
 			;;
 		*) echo "bad variant '$variant' in $list"; broken=$((broken + 1)) ;;
 		esac
 	done < "$list"
 done
 
-echo "plain build: $plain_pass passed, $plain_fail failed (cases)"
-echo "ASan/UBSan build: $san_pass passed, $san_fail failed (cases, the same" \
-	"programs again)"
-echo "$((total_cases - total_fail)) passed, $total_fail failed" \
-	"(cases; plain and ASan/UBSan builds)"
+echo "plain build: $plain_pass passed, $plain_fail failed," \
+	"$plain_skip skipped (cases)"
+echo "ASan/UBSan build: $san_pass passed, $san_fail failed, $san_skip" \
+	"skipped (cases, the same programs again)"
+echo "$((total_cases - total_fail)) passed, $total_fail failed," \
+	"$total_skip skipped (cases; plain and ASan/UBSan builds)"
 [ "$total_fail" = 0 ] && [ "$broken" = 0 ]

@@ -9,7 +9,9 @@
  * The checks of the traffic-manager suites. A test case is one named
  * behaviour: TM_CASE(test_x()) runs it, and it counts once, failed if any
  * of its CHECKs failed. A CHECK that fails outside any case counts as a
- * failed case of its own. tm_check_report() prints the closing line.
+ * failed case of its own. A case that cannot check its behaviour here
+ * calls tm_case_skip() and counts as skipped, never as passed.
+ * tm_check_report() prints the closing line.
  */
 
 #include <stdbool.h>
@@ -22,6 +24,8 @@ extern unsigned int tm_check_failed;
 /* The case running now (one program is one unit: the state is its own). */
 static const char *tm_case_name;
 static bool tm_case_failed;
+static bool tm_case_skipped;
+static unsigned int tm_check_skipped;
 
 /* Record a failed CHECK: the current case fails, or one of its own. */
 static inline void
@@ -48,6 +52,15 @@ tm_case_begin(const char *name)
 {
 	tm_case_name = name;
 	tm_case_failed = false;
+	tm_case_skipped = false;
+}
+
+/* The current case cannot run here: say @p why; it counts as skipped. */
+static inline void
+tm_case_skip(const char *why)
+{
+	tm_case_skipped = true;
+	printf("SKIP %s: %s\n", tm_case_name, why);
 }
 
 static inline void
@@ -55,9 +68,13 @@ tm_case_end(void)
 {
 	if (tm_case_failed)
 		tm_check_failed++;
+	else if (tm_case_skipped)
+		tm_check_skipped++;
 	else
 		tm_check_passed++;
-	printf("%s %s\n", tm_case_failed ? "FAIL" : "ok  ", tm_case_name);
+	if (tm_case_failed || !tm_case_skipped)
+		printf("%s %s\n", tm_case_failed ? "FAIL" : "ok  ",
+		       tm_case_name);
 	fflush(stdout);
 	tm_case_name = NULL;
 }
@@ -69,11 +86,19 @@ tm_case_end(void)
 	tm_case_end(); \
 } while (0)
 
-/* Print "N passed, N failed" (cases); the exit status of the suite. */
+/*
+ * Print "N passed, N failed" (cases), with ", N skipped" when any were;
+ * return the exit status of the suite.
+ */
 static inline int
 tm_check_report(void)
 {
-	printf("%u passed, %u failed\n", tm_check_passed, tm_check_failed);
+	if (tm_check_skipped != 0)
+		printf("%u passed, %u failed, %u skipped\n", tm_check_passed,
+		       tm_check_failed, tm_check_skipped);
+	else
+		printf("%u passed, %u failed\n", tm_check_passed,
+		       tm_check_failed);
 	fflush(stdout);
 	return tm_check_failed == 0 ? 0 : 1;
 }
