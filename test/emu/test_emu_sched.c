@@ -1072,18 +1072,26 @@ test_ceilings_share(int sizes)
 /*
  * The line without elements (ConnectX-5), packet-fair round robin: two
  * SQs paced at 600 Mbit/s on a 1 Gbit/s line, of 9000- and 1000-byte
- * frames. The first gets its 600 (its pacing); the line never idles
- * while the second has a packet its pacing allows, so the second gets
- * the rest: (1 - 0.6 * 9024/9000) * 1000 * 1000/1024. Then the first
- * stops: the second, alone, may not go above its 600 beyond what it kept
- * of its schedule (16 KiB, as documented) and one frame.
+ * frames, by a data-rate entry or (@p wqe_rate, on a ConnectX-6 Dx
+ * without elements) by WQE-rate entries of the same rates (8333 and
+ * 75000 WQEs/s). The first gets its 600 (its
+ * pacing); the line never idles while the second has a packet its pacing
+ * allows, so the second gets the rest: (1 - 0.6 * 9024/9000) * 1000 *
+ * 1000/1024. Then the first stops: the second, alone, may not go above
+ * its 600 beyond what it kept of its schedule (16 KiB or 256 WQEs, as
+ * documented) and one frame.
  */
 static void
-test_flat_line_paced(void)
+test_flat_line_paced(bool wqe_rate)
 {
-	double want[2] = { 600, (1 - 0.6 * 9024 / 9000) * 1000 * 1000 / 1024 };
+	const double first = wqe_rate ? 8333 * 9000 * 8 / 1e6 : 600;
+	double want[2] = { first,
+			   (1 - first / 1000 * 9024 / 9000) * 1000 * 1000 /
+			   1024 };
+	const char *what = wqe_rate ? "two WQE-rate SQs on the line" :
+			   "two paced SQs on the line";
+	struct mlx5_tm_pp *pp[2];
 	uint64_t t_stop, most;
-	struct mlx5_tm_pp *pp;
 	struct flow f[2];
 	struct t_dev d;
 	double alone[2];
@@ -1092,12 +1100,30 @@ test_flat_line_paced(void)
 	f[0].len = 9000;
 	f[1].len = 1000;
 	f[0].inl = f[1].inl = 18;
-	CHECK(t_open_kv(&d, "cx5", "line_rate=1G", "mtu=9000") == 0, "open");
-	pp = t_pp(&d, 600000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
-	CHECK(pp != NULL && sq_ready(&d, &f[0].s, 0, pp->index) == 0 &&
-	      sq_ready(&d, &f[1].s, 0, pp->index) == 0, "SQs");
+	/* ConnectX-5 has no WQE-rate entries; a ConnectX-6 Dx line without
+	 * elements is served the same way. */
+	CHECK(t_open_kv(&d, wqe_rate ? "cx6dx" : "cx5", "line_rate=1G",
+			"mtu=9000") == 0, "open");
+	if (wqe_rate) {
+		pp[0] = t_pp(&d, 8333, 0, MLX5_PP_RATE_MODE_WQE_RATE, 0, 0);
+		pp[1] = t_pp(&d, 75000, 0, MLX5_PP_RATE_MODE_WQE_RATE, 0, 0);
+	} else {
+		pp[0] = t_pp(&d, 600000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+		pp[1] = pp[0];
+	}
+	if (pp[0] == NULL || pp[1] == NULL ||
+	    sq_ready(&d, &f[0].s, 0, pp[0]->index) != 0 ||
+	    sq_ready(&d, &f[1].s, 0, pp[1]->index) != 0) {
+		CHECK(false, "%s: pacing entries and SQs", what);
+		if (pp[1] != NULL && pp[1] != pp[0])
+			d.g->pp_free(pp[1]);
+		if (pp[0] != NULL)
+			d.g->pp_free(pp[0]);
+		t_close(&d);
+		return;
+	}
 	flows_start(&d, f, 2);
-	measure(&d, f, 2, 20, 220, want, "two paced SQs on the line");
+	measure(&d, f, 2, 20, 220, want, what);
 	/* The first stops posting; the second alone from t_stop on. */
 	f[0].on = false;
 	t_stop = mlx5_emu_now_ns(d.emu);
@@ -1105,7 +1131,7 @@ test_flat_line_paced(void)
 	m.w1 = t_stop + 100 * MS;
 	memset(m.bytes, 0, sizeof(m.bytes));
 	run_until(&d, f, 2, m.w1);
-	most = 600000000ull / 8 / 10 + 16384 + 1000;
+	most = 600000000ull / 8 / 10 + (wqe_rate ? 256 * 1000 : 16384) + 1000;
 	CHECK(m.bytes[1] <= most, "alone: %" PRIu64 " bytes in 100 ms, at "
 	      "most %" PRIu64 " (600 Mbit/s and what it kept)", m.bytes[1],
 	      most);
@@ -1113,8 +1139,10 @@ test_flat_line_paced(void)
 	alone[1] = 600;
 	measure(&d, f, 2, t_stop / MS + 120, t_stop / MS + 220, alone,
 		"alone at its pacing");
-	flows_end(&d, f, 2, "two paced SQs");
-	d.g->pp_free(pp);
+	flows_end(&d, f, 2, what);
+	if (pp[1] != pp[0])
+		d.g->pp_free(pp[1]);
+	d.g->pp_free(pp[0]);
 	t_close(&d);
 }
 
@@ -1176,6 +1204,7 @@ test_emu_sched(void)
 	T_RUN(test_cir_peak_leaf());
 	T_RUN(test_ceilings_share(0));
 	T_RUN(test_ceilings_share(1));
-	T_RUN(test_flat_line_paced());
+	T_RUN(test_flat_line_paced(false));
+	T_RUN(test_flat_line_paced(true));
 	T_RUN(test_nested_limits());
 }
