@@ -58,13 +58,25 @@ pacing_ctx_rate(const struct pacing_ctx *ctx)
 	return (uint64_t)ctx->rate_limit * PACING_BYTES_PER_KBPS;
 }
 
+int
+pacing_ctx_cmp(const struct pacing_ctx *a, const struct pacing_ctx *b)
+{
+	if (a->rate_mode != b->rate_mode)
+		return a->rate_mode < b->rate_mode ? -1 : 1;
+	if (a->rate_limit != b->rate_limit)
+		return a->rate_limit < b->rate_limit ? -1 : 1;
+	if (a->burst_upper_bound != b->burst_upper_bound)
+		return a->burst_upper_bound < b->burst_upper_bound ? -1 : 1;
+	if (a->typical_packet_size != b->typical_packet_size)
+		return a->typical_packet_size < b->typical_packet_size ?
+		       -1 : 1;
+	return 0;
+}
+
 bool
 pacing_ctx_equal(const struct pacing_ctx *a, const struct pacing_ctx *b)
 {
-	return a->rate_limit == b->rate_limit &&
-		a->burst_upper_bound == b->burst_upper_bound &&
-		a->typical_packet_size == b->typical_packet_size &&
-		a->rate_mode == b->rate_mode;
+	return pacing_ctx_cmp(a, b) == 0;
 }
 
 /* Converts the peak rate to rate_limit units and checks the range. */

@@ -192,6 +192,16 @@ bool
 pacing_ctx_equal(const struct pacing_ctx *a, const struct pacing_ctx *b);
 
 /**
+ * A total order of contexts: by rate mode, then rate, bucket and typical
+ * packet size. 0 exactly when pacing_ctx_equal().
+ *
+ * @return
+ *   -1, 0 or 1 as @p a is before, the same as or after @p b.
+ */
+int
+pacing_ctx_cmp(const struct pacing_ctx *a, const struct pacing_ctx *b);
+
+/**
  * Signed error of @p applied against @p requested, in ppm, rounded toward
  * zero, computed without overflow. 0 when @p requested is 0.
  */

@@ -236,25 +236,17 @@ cmp_leaves(const void *pa, const void *pb)
 {
 	const struct tm_node *a = ((const struct tm_plan_order *)pa)->node;
 	const struct tm_node *b = ((const struct tm_plan_order *)pb)->node;
-	const struct pacing_ctx *x, *y;
+	int c;
 
 	if (a->weight != b->weight)
 		return a->weight < b->weight ? -1 : 1;
 	if ((a->profile == NULL) != (b->profile == NULL))
 		return a->profile == NULL ? -1 : 1;
 	if (a->profile != NULL) {
-		x = &a->profile->pacing.ctx;
-		y = &b->profile->pacing.ctx;
-		if (x->rate_mode != y->rate_mode)
-			return x->rate_mode < y->rate_mode ? -1 : 1;
-		if (x->rate_limit != y->rate_limit)
-			return x->rate_limit < y->rate_limit ? -1 : 1;
-		if (x->burst_upper_bound != y->burst_upper_bound)
-			return x->burst_upper_bound < y->burst_upper_bound ?
-			       -1 : 1;
-		if (x->typical_packet_size != y->typical_packet_size)
-			return x->typical_packet_size <
-			       y->typical_packet_size ? -1 : 1;
+		c = pacing_ctx_cmp(&a->profile->pacing.ctx,
+				   &b->profile->pacing.ctx);
+		if (c != 0)
+			return c;
 	}
 	return a->id < b->id ? -1 : a->id > b->id;
 }

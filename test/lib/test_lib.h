@@ -24,6 +24,7 @@ void test_single_rate(void);
 void test_pkt_len_adjust(void);
 void test_no_pacing(void);
 void test_rate_range(void);
+void test_ctx_order(void);
 void test_error_ppm(void);
 
 /* Scheduling-element arithmetic (test_sched.c). */

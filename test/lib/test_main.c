@@ -78,6 +78,7 @@ main(int argc, char **argv)
 	RUN(test_no_pacing);
 	RUN(test_rate_range);
 	RUN(test_error_ppm);
+	RUN(test_ctx_order);
 	RUN(test_share_identical);
 	RUN(test_dedicated);
 	RUN(test_table_full);

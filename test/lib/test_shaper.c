@@ -432,6 +432,33 @@ test_rate_range(void)
 	CHECK_EQ(pacing_rate_range(NULL, false, &lo, &hi), -EINVAL);
 }
 
+/*
+ * Contexts in order of rate mode, rate, bucket and typical size, each
+ * field deciding only where those before it are equal: every pair
+ * compares as its positions do, and 0 exactly when pacing_ctx_equal().
+ */
+void
+test_ctx_order(void)
+{
+	static const struct pacing_ctx c[] = {
+		{ 1000, 0, 0, PACING_RATE_MODE_DATA },
+		{ 1000, 1500, 0, PACING_RATE_MODE_DATA },
+		{ 1000, 1500, 64, PACING_RATE_MODE_DATA },
+		{ 1000, 9000, 0, PACING_RATE_MODE_DATA },
+		{ 2000, 0, 0, PACING_RATE_MODE_DATA },
+		{ 5, 0, 0, PACING_RATE_MODE_WQE },
+		{ 5, 0, 1500, PACING_RATE_MODE_WQE },
+	};
+	unsigned int i, j;
+
+	for (i = 0; i < (sizeof(c) / sizeof(c[0])); i++)
+		for (j = 0; j < (sizeof(c) / sizeof(c[0])); j++) {
+			CHECK_EQ(pacing_ctx_cmp(&c[i], &c[j]),
+				 i < j ? -1 : i > j);
+			CHECK_EQ(pacing_ctx_equal(&c[i], &c[j]), i == j);
+		}
+}
+
 void
 test_error_ppm(void)
 {
