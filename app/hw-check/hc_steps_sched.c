@@ -417,7 +417,7 @@ step_reparent(struct hc *hc)
 	struct rte_pmd_mlx5_tm_elem_info b, g0;
 	struct rte_pmd_mlx5_tm_sq_info before, after;
 	struct rte_tm_error err = { 0 };
-	uint64_t warm, win, base0, base1;
+	uint64_t warm, win, base0, base1, errs;
 	struct rte_pmd_mlx5_tm_txq_completions c0, c1;
 	struct hc_flow f[2];
 	bool ok = true;
@@ -472,8 +472,9 @@ step_reparent(struct hc *hc)
 	hc_evj_u64(hc, "group_before", before.qos_queue_group_id);
 	hc_evj_u64(hc, "group_after", after.qos_queue_group_id);
 	hc_evj_u64(hc, "posted", f[0].posted + f[1].posted);
-	hc_evj_u64(hc, "error_cqes", hc_xstat(hc, "tx_q0_error_cqes") +
-		   hc_xstat(hc, "tx_q1_error_cqes"));
+	errs = hc_xstat(hc, "tx_q0_error_cqes") +
+	       hc_xstat(hc, "tx_q1_error_cqes");
+	hc_evj_u64(hc, "error_cqes", errs);
 	if (after.qos_queue_group_id != g0.element_id ||
 	    g0.parent_id != b.element_id ||
 	    after.qos_queue_group_id == before.qos_queue_group_id ||
@@ -481,8 +482,7 @@ step_reparent(struct hc *hc)
 		hc_ev(hc, "expected the same ready SQ in node B's group");
 		ok = false;
 	}
-	if (hc_xstat(hc, "tx_q0_error_cqes") + hc_xstat(hc,
-						       "tx_q1_error_cqes"))
+	if (errs != 0)
 		ok = false;
 	if (ok)
 		hc_step_end(hc, HC_PASS, NULL);
