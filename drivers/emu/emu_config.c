@@ -425,6 +425,29 @@ static const struct emu_name_key emu_name_keys[] = {
 	EMU_NAMES("mtu_set", mtu_set_ignore, "apply", "ignore"),
 };
 
+/*
+ * Set speed key @p key (line_rate, link_max_speed) to Mb/s from @p value;
+ * "unknown" (0) too where @p unknown_ok.
+ */
+static int
+emu_cfg_speed(const char *key, const char *value, bool unknown_ok,
+	      int64_t *mbps, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (unknown_ok && strcmp(value, "unknown") == 0) {
+		*mbps = 0;
+		return 0;
+	}
+	if (!emu_parse_rate_mbps(value, &v))
+		return emu_cfg_error(err, errlen, "%s='%s': expected Mb/s "
+			"(100000) or a number with suffix M or G (25G, 400G), "
+			"above 0%s", key, value,
+			unknown_ok ? ", or unknown" : "");
+	*mbps = (int64_t)v;
+	return 0;
+}
+
 /* Set a named-value key; -ENOENT when @p key is not one. */
 static int
 emu_cfg_name(struct mlx5_emu_config *cfg, const char *key, const char *value,
@@ -487,29 +510,13 @@ mlx5_emu_config_set(struct mlx5_emu_config *cfg, const char *key,
 		snprintf(cfg->pcap_path, sizeof(cfg->pcap_path), "%s", value);
 		return 0;
 	}
-	if (strcmp(key, "line_rate") == 0) {
-		if (!emu_parse_rate_mbps(value, &v))
-			return emu_cfg_error(err, errlen,
-				"line_rate='%s': expected Mb/s (100000) or a "
-				"number with suffix M or G (25G, 400G), above "
-				"0", value);
-		cfg->line_rate_mbps = (int64_t)v;
-		return 0;
-	}
-	if (strcmp(key, "link_max_speed") == 0) {
-		/* A port that reports no link mode: 0, unknown. */
-		if (strcmp(value, "unknown") == 0) {
-			cfg->link_max_speed_mbps = 0;
-			return 0;
-		}
-		if (!emu_parse_rate_mbps(value, &v))
-			return emu_cfg_error(err, errlen,
-				"link_max_speed='%s': expected Mb/s (100000) "
-				"or a number with suffix M or G (25G, 400G), "
-				"above 0, or unknown", value);
-		cfg->link_max_speed_mbps = (int64_t)v;
-		return 0;
-	}
+	if (strcmp(key, "line_rate") == 0)
+		return emu_cfg_speed(key, value, false, &cfg->line_rate_mbps,
+				     err, errlen);
+	/* A port that reports no link mode: 0, unknown. */
+	if (strcmp(key, "link_max_speed") == 0)
+		return emu_cfg_speed(key, value, true,
+				     &cfg->link_max_speed_mbps, err, errlen);
 	if (strcmp(key, "cpus") == 0) {
 		cpu_set_t set;
 
