@@ -106,6 +106,11 @@ def test_help_lists_every_option():
           "BITS per second" in out and "bytes/s" in out)
     rc2, out2, _ = run(["--no-huge", "--", "--help"])
     check("help after EAL arguments", rc2 == 0 and out2 == out)
+    rc3, out3, _ = run(["-h"])
+    check("-h prints the tool's usage, not EAL's", rc3 == 0 and out3 == out,
+          out3[:200])
+    rc4, out4, _ = run(["--no-huge", "--", "-h"])
+    check("-h after EAL arguments", rc4 == 0 and out4 == out)
 
 
 def test_bad_arguments():
@@ -132,11 +137,43 @@ def test_bad_arguments():
           "--queue", "0:group=g"], "defined twice"),
         (["--group", "g:peak=1G,burst=1K", "--queue", "0:group=g"],
          "bad key 'burst'"),
+        (["--queue", "0:peak=7"], "below 8 bit/s"),
+        (["--queue", "0:peak=1"], "below 8 bit/s"),
+        (["--group", "g:peak=1G,cir=7", "--queue", "0:group=g"],
+         "below 8 bit/s"),
+        (["--group", "h", "--queue", "0:peak=1G"],
+         "expected NAME:SETTINGS"),
     ]
     for args, text in cases:
         rc, out, err = run(eal("net_null0") + ["--"] + args)
         check("bad arguments %s" % " ".join(args),
               rc == 2 and text in err, "rc=%d err=%s" % (rc, err.strip()))
+
+
+def test_plan_file_edges():
+    """A plan must be a regular text file with lines of sane length: a
+    device that never ends, a directory, a NUL byte that would cut a line
+    short and an overlong line are refused, naming the file (and line)."""
+    nul = os.path.join(WORK, "nul-plan.txt")
+    with open(nul, "wb") as f:
+        f.write(b"0:peak=1G\n1:peak=2G\x00,size=64\n")
+    long_line = os.path.join(WORK, "long-plan.txt")
+    with open(long_line, "w") as f:
+        f.write("0:peak=1G" + " " * 600 + "\n")
+    plans = [
+        ("/dev/zero", "plan /dev/zero is not a regular file"),
+        (WORK, "plan %s is a directory" % WORK),
+        (nul, "plan %s line 2: a NUL byte at column 10" % nul),
+        (long_line, "plan %s line 1: longer than 511" % long_line),
+    ]
+    for path, text in plans:
+        try:
+            rc, out, err = run(eal("net_null0") + ["--", "--plan", path],
+                               timeout=30)
+        except subprocess.TimeoutExpired:
+            rc, err = None, "still reading after 30 s"
+        check("--plan %s refused" % os.path.basename(path),
+              rc == 2 and text in err, "rc=%s err=%s" % (rc, err.strip()))
 
 
 def test_port_without_rte_tm():
@@ -691,6 +728,7 @@ def main():
     else:
         case(test_help_lists_every_option)
         case(test_bad_arguments)
+        case(test_plan_file_edges)
         case(test_port_without_rte_tm)
         case(test_keep_going_unshaped)
         if os.path.exists(PMD):
