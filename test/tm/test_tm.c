@@ -2019,7 +2019,8 @@ test_telemetry_errors(void)
 		const char *params;
 		const char *want;
 	} bad[] = {
-		{ "", "no parameters: expected port_id[,first_queue]" },
+		{ "", "no parameters: expected "
+		  "port_id[,first_queue[,first_tsar]]" },
 		{ ",abc", "port_id 'abc': expected a decimal port id" },
 		{ ",x1", "port_id 'x1': expected a decimal port id" },
 		{ ",1x", "port_id '1x': expected a decimal port id" },
@@ -2029,6 +2030,11 @@ test_telemetry_errors(void)
 		{ ",%u,-1", "first_queue '-1': expected a decimal queue number" },
 		{ ",%u,2z", "first_queue '2z': expected a decimal queue number" },
 		{ ",%u,4", "first_queue 4: port %u has 4 Tx queues" },
+		{ ",%u,0,", "first_tsar '': expected a decimal TSAR number" },
+		{ ",%u,0,x", "first_tsar 'x': expected a decimal TSAR number" },
+		{ ",%u,0,1,2", "first_tsar '1,2': expected a decimal TSAR" },
+		{ ",%u,1x,0", "first_queue '1x': expected a decimal queue" },
+		{ ",%u,0,1", "first_tsar 1: port %u has 0 TSARs" },
 	};
 	static char buf[16384];
 	char cmd[64], params[32], want[96];
@@ -2161,6 +2167,84 @@ test_telemetry_pages(void)
 	CHECK(tm_telemetry_query(cmd, buf, sizeof(buf)) == 0 &&
 	      strstr(buf, "\"error\":\"first_queue 1024: port") != NULL,
 	      "page past the last: %s", buf);
+	tm_port_close(&p);
+}
+
+/*
+ * 150 groups of one queue each (a TSAR per group, the root's, the port
+ * element's): walking the TSAR pages from "next_tsar" to "next_tsar"
+ * gives every group's node exactly once, and every page says where it
+ * starts and how many the port holds.
+ */
+static void
+test_telemetry_tsar_pages(void)
+{
+	enum { NG = 150, GROUP0 = 2000 };
+	static char buf[20000];
+	static bool seen[NG];
+	uint64_t nodes[256];
+	unsigned int pages = 0, groups = 0, dup = 0, g;
+	int64_t first = 0, next, total = -1;
+	char cmd[64];
+	struct tm_port p;
+
+	printf("telemetry pages: 150 groups\n");
+	if (tport_open(&p, NULL, NG, true) != 0)
+		return;
+	EXPECT_OK(profile_add(p.id, 1, 1250000, false), "10 Mbit/s");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	for (g = 0; g < NG; g++) {
+		/* A ceiling each: a group without one would be passed through. */
+		struct rte_tm_node_params np = tm_nonleaf_params(1);
+
+		EXPECT_OK(TM(rte_tm_node_add(p.id, GROUP0 + g, ROOT, 0, 1, 1,
+					     &np, &terr)), "g%u", g);
+		EXPECT_OK(leaf_add(p.id, g, GROUP0 + g, 2, NONE), "l%u", g);
+	}
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	memset(seen, 0, sizeof(seen));
+	do {
+		int n, k;
+
+		snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u,0,%u",
+			 p.id, (unsigned int)first);
+		if (tm_telemetry_query(cmd, buf, sizeof(buf)) != 0) {
+			CHECK(false, "telemetry %s", cmd);
+			break;
+		}
+		pages++;
+		n = tm_json_u64_array(buf, "tsar_node", nodes, RTE_DIM(nodes));
+		if (total < 0)
+			total = json_u64(buf, "nb_tsar");
+		CHECK(n > 0 && n == json_u64(buf, "tsars") &&
+		      json_u64(buf, "first_tsar") == first &&
+		      json_u64(buf, "nb_tsar") == total,
+		      "page %s: %d TSARs: %.300s", cmd, n, buf);
+		for (k = 0; k < n; k++) {
+			if (nodes[k] < GROUP0 || nodes[k] >= GROUP0 + NG)
+				continue;
+			if (seen[nodes[k] - GROUP0])
+				dup++;
+			seen[nodes[k] - GROUP0] = true;
+			groups++;
+		}
+		next = json_u64(buf, "next_tsar");
+		CHECK(next == -1 || (n > 0 && next == first + n),
+		      "page %s: next_tsar %" PRId64, cmd, next);
+		if (n <= 0)
+			break;
+		first = next;
+	} while (first > 0 && pages < 16);
+	CHECK(pages > 1 && groups == NG && dup == 0,
+	      "%u pages, %u of %u groups' TSARs, %u twice", pages, groups, NG,
+	      dup);
+	CHECK(total > NG && first == -1,
+	      "nb_tsar %" PRId64 ", the walk ended at %" PRId64, total, first);
+	snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u,0,%" PRId64,
+		 p.id, total);
+	CHECK(tm_telemetry_query(cmd, buf, sizeof(buf)) == 0 &&
+	      strstr(buf, "\"error\":\"first_tsar ") != NULL,
+	      "TSAR page past the last: %s", buf);
 	tm_port_close(&p);
 }
 
@@ -2880,6 +2964,7 @@ main(int argc, char **argv)
 	TM_CASE(test_telemetry());
 	TM_CASE(test_telemetry_errors());
 	TM_CASE(test_telemetry_pages());
+	TM_CASE(test_telemetry_tsar_pages());
 	TM_CASE(test_rates());
 	TM_CASE(test_empw_follows_pacing_mode());
 	TM_CASE(test_empw_overshoot());
