@@ -58,6 +58,7 @@ enum {
 	XP_LAG_NS,
 	XP_MAX_LAG_NS,
 	XP_LAGGING,
+	XP_LATE_PASSES,
 	XP_NB_EMU,
 };
 
@@ -65,6 +66,7 @@ static const char *const xp_names[XP_NB_EMU] = {
 	[XP_LAG_NS] = "emu_lag_ns",
 	[XP_MAX_LAG_NS] = "emu_max_lag_ns",
 	[XP_LAGGING] = "emu_lagging",
+	[XP_LATE_PASSES] = "emu_late_passes",
 };
 
 /*
@@ -239,6 +241,8 @@ mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		xs[k++].value = lag.max_lag_ns;
 		xs[k].id = k;
 		xs[k++].value = lag.lagging;
+		xs[k].id = k;
+		xs[k++].value = lag.late_passes;
 	}
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		const struct mlx5_tm_txq *txq = stats_txq(dev, i);
