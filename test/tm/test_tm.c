@@ -1971,6 +1971,48 @@ test_capacity_refusal_memory_short(void)
 #endif
 }
 
+/*
+ * The rte_tm guide's 3-level tree of 1024 leaves, 16 distinct rates under
+ * each of 64 parents with a ceiling: each family is all leaves of one
+ * weight, so it shares one queue group, 64 in all, and the tree commits
+ * (the guide once said it was refused; testpmd committed it).
+ */
+static void
+test_wide_tree_commits(void)
+{
+	enum { NP = 64, NR = 16, NQ = NP * NR, TOP = 5000, PARENT0 = 6000 };
+	struct mlx5_tm_sched *s;
+	struct tm_port p;
+	unsigned int i;
+	uint16_t q;
+	int ret;
+
+	printf("3 levels, 1024 leaves, 16 rates under each of 64 parents\n");
+	if (tport_open(&p, NULL, NQ, false) != 0)
+		return;
+	EXPECT_OK(profile_add(p.id, 100, 1250000000, false), "10 Gbit/s");
+	for (i = 0; i < NR; i++)
+		EXPECT_OK(profile_add(p.id, i + 1, (i + 1) * 1250000ull,
+				      false), "%u0 Mbit/s", i + 1);
+	EXPECT_OK(nonleaf_add(p.id, TOP, NULL_ID, 0), "root");
+	for (i = 0; i < NP; i++) {
+		struct rte_tm_node_params np = tm_nonleaf_params(100);
+
+		EXPECT_OK(TM(rte_tm_node_add(p.id, PARENT0 + i, TOP, 0, 1, 1,
+					     &np, &terr)), "parent %u", i);
+	}
+	for (q = 0; q < NQ; q++)
+		EXPECT_OK(leaf_add(p.id, q, PARENT0 + q / NR, 2, q % NR + 1),
+			  "leaf %u", q);
+	ret = TM(rte_tm_hierarchy_commit(p.id, 0, &terr));
+	s = sched_of(&p);
+	CHECK(ret == 0, "commit: %d \"%s\"", ret, tmsg());
+	CHECK(s != NULL && ret == 0 && s->applied.n_groups == NP,
+	      "%u queue groups, want %u", s != NULL ? s->applied.n_groups : 0,
+	      NP);
+	tm_port_close(&p);
+}
+
 /* ---- telemetry ---- */
 
 static void
@@ -2961,6 +3003,7 @@ main(int argc, char **argv)
 	TM_CASE(test_reconfigure_refused());
 	TM_CASE(test_capacity_refusal_counts());
 	TM_CASE(test_capacity_refusal_memory_short());
+	TM_CASE(test_wide_tree_commits());
 	TM_CASE(test_telemetry());
 	TM_CASE(test_telemetry_errors());
 	TM_CASE(test_telemetry_pages());
