@@ -2236,7 +2236,7 @@ test_telemetry_tsar_pages(void)
 	EXPECT_OK(profile_add(p.id, 1, 1250000, false), "10 Mbit/s");
 	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
 	for (g = 0; g < NG; g++) {
-		/* A ceiling each: a group without one would be passed through. */
+		/* A ceiling each: one without is passed through. */
 		struct rte_tm_node_params np = tm_nonleaf_params(1);
 
 		EXPECT_OK(TM(rte_tm_node_add(p.id, GROUP0 + g, ROOT, 0, 1, 1,
