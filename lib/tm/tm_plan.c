@@ -315,14 +315,15 @@ describe_unit(const struct builder *b, uint32_t elem, char *buf,
 			 b->t->n_leaves, b->t->lim.groups_max);
 }
 
-/* The refusal of shares the device cannot hold within the tolerance. */
+/*
+ * The refusal of shares the device cannot hold within the tolerance; the
+ * committed rates are at fault when @p rates (pacing_sched_shares() says
+ * which: the two children named may have none).
+ */
 static int
 refuse_shares(const struct builder *b, const struct tm_node *parent,
-	      uint32_t first, const struct pacing_sched_fit *fit)
+	      uint32_t first, const struct pacing_sched_fit *fit, bool rates)
 {
-	const struct pacing_sched_child *o = &b->kids[fit->over];
-	const struct pacing_sched_child *u = &b->kids[fit->under];
-	bool rates = o->committed_rate != 0 || u->committed_rate != 0;
 	char over[200], under[200];
 
 	describe_unit(b, first + fit->over, over, sizeof(over));
@@ -399,7 +400,8 @@ add_family(struct builder *b, const struct tm_node *parent,
 				  b->t->lim.max_share,
 				  PACING_SCHED_TOLERANCE_PPM, &fit, &perr);
 	if (ret == -ERANGE)
-		return refuse_shares(b, parent, first, &fit);
+		return refuse_shares(b, parent, first, &fit, perr.field ==
+				     PACING_FIELD_COMMITTED_RATE);
 	if (ret != 0)
 		return tm_error(b->error, RTE_TM_ERROR_TYPE_NODE_ID, -ret,
 			"the children of node %" PRIu32 " (a ceiling of %"

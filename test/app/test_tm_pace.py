@@ -721,6 +721,28 @@ def test_rate_above_device_max():
               not rep["tm"]["committed"], errs)
 
 
+def test_refusal_names_committed_rate():
+    """cx7, groups of weights 66 and 22 (a ratio bw_share holds) beside a
+    queue of no group, 200G committed to the weight-22 group: the other
+    two targets (65.2G, 1.1G) cannot be held within 1%, and the committed
+    rate is at fault, not the weights the message names (issue 31: it
+    was refused as NODE_WEIGHT, "use weights whose ratio is one of small
+    whole numbers")."""
+    rc, out, err = run(eal("net_mlx5_tm0,emu=cx7,clock=virtual",
+                           pmd_eal_args()) + [
+        "--", "--group", "a:peak=100G,weight=66", "--group",
+        "b:peak=390G,cir=200G,weight=22", "--queue", "0:group=a",
+        "--queue", "1:group=b", "--queue", "2:peak=1G", "--quiet"] + SHORT)
+    m = re.search(r"rte_tm_hierarchy_commit\(port 0\) refused: .*"
+                  r"(RTE_TM_ERROR_TYPE_\w+): (.*)", err)
+    check("weights 66:22 beside a committed rate: refused (exit 3) as "
+          "SHAPER_PROFILE_COMMITTED_RATE, the message on the targets",
+          rc == 3 and m is not None and
+          m.group(1) == "RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_RATE"
+          and "targets" in m.group(2) and "change the committed rates"
+          in m.group(2), "rc=%d %s" % (rc, err[-1200:]))
+
+
 def test_jumbo_frames_set_the_mtu():
     """A 9000-byte queue on a port whose netdev MTU is 1500: the tool sets
     the MTU so that the frames leave (the NIC drops longer ones without an
@@ -795,6 +817,7 @@ def main():
             case(test_failure_exits_say_why)
             case(test_groups_refused_on_cx5)
             case(test_rate_above_device_max)
+            case(test_refusal_names_committed_rate)
             case(test_jumbo_frames_set_the_mtu)
             case(test_from_device)
         else:
