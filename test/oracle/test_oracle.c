@@ -11,9 +11,11 @@
  * checked within 1% of a weighted max-min solver (maxmin.c) written from
  * the documentation alone, not from the code it checks.
  *
- * One case per tree, named oracle/s<seed>-t<index>. A tree the port
- * refuses passes as a refusal only with a message naming the reason
- * (counted apart, reasons printed); a tree the rule says must be refused
+ * One case per tree, named oracle/s<seed>-t<index>, then the hand trees
+ * of issue 31 (oracle/hand-...). A tree the port refuses passes as a
+ * refusal only with a message naming the reason and an error type that
+ * names something the tree holds (refusal_names_the_tree(); counted
+ * apart, reasons printed); a tree the rule says must be refused
  * (committed rates above the parent's effective ceiling) fails if
  * accepted. A failure prints the tree and every node's expected and
  * achieved rate; --seed S --tree N replays it alone.
