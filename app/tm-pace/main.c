@@ -565,6 +565,9 @@ run_plan(struct pace_run *run)
 		return EXIT_REFUSED;
 	pace_emu_attach(&run->emu, run->port_id);
 	pace_hw_attach(&run->hw, run->port_id, run->opt.from_device);
+	if (run->opt.tolerance_pct == 0)
+		run->opt.tolerance_pct =
+			pace_default_tolerance(run->emu.virtual_clock);
 	printf("port %u: %s (driver %s), %u Tx queues, %s device time\n",
 	       run->port_id, run->port_name, run->driver, run->nb_txq,
 	       run->emu.virtual_clock ? "virtual" : "real");

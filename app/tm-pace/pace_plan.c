@@ -80,8 +80,10 @@ pace_usage(FILE *out, const char *prog)
 "Traffic:\n"
 "  --pkt-size N|A..B  frame size, bytes without FCS, %d..%d (default\n"
 "                     1500); a range A..B sends every size from A to B\n"
-"                     in turn; above 1514 the port's MTU is raised to\n"
-"                     fit the largest\n"
+"                     once in B-A+1 frames, spread (a golden-ratio\n"
+"                     stride) so that any run of frames has about the\n"
+"                     mean size; above 1514 the port's MTU is raised\n"
+"                     to fit the largest\n"
 "  --txd N            Tx descriptors per queue (default 1024)\n"
 "  --tx-burst N       packets per rte_eth_tx_burst call (default 32)\n"
 "  --port N           port to use (default: the first port)\n"
@@ -92,7 +94,9 @@ pace_usage(FILE *out, const char *prog)
 "  --interval T       sampling and live display period (default 1s)\n"
 "  --settle T         time after the start and after each change left out\n"
 "                     of the averages (default: one interval)\n"
-"  --tolerance PCT    allowed error of an achieved rate (default 5)\n"
+"  --tolerance PCT    allowed error of an achieved rate (default 1 in\n"
+"                     virtual device time, the rate promise of mlx5-tm;\n"
+"                     5 otherwise)\n"
 "  --json FILE        write configured and achieved rates over time, the\n"
 "                     phases of every queue and a summary as JSON\n"
 "  --plot FILE        draw configured and achieved rates over time with\n"
@@ -827,7 +831,6 @@ pace_options_parse(struct pace_options *opt, int argc, char **argv)
 	opt->size_min = 1500;
 	opt->size_max = 1500;
 	opt->levels = 2;
-	opt->tolerance_pct = 5.0;
 	opt->nb_txd = 1024;
 	opt->tx_burst = 32;
 
