@@ -799,6 +799,7 @@ tm_plan_update(struct tm_plan *p, const struct tm_plan *applied,
 	uint32_t k;
 	int ret = 0;
 
+	/* A leaf of shared groups may change groups (shared_groups). */
 	k = applied->n_asks - asks(n, c->weight, c->profile) +
 	    asks(n, n->weight, n->profile);
 	/* The same elements (or none) for the same queues and line. */
@@ -806,8 +807,8 @@ tm_plan_update(struct tm_plan *p, const struct tm_plan *applied,
 	    applied->nb_txq != t->nb_txq || n->parent != c->parent ||
 	    (t->lim.sched && k != 0) != (applied->n_elems > 0) ||
 	    (applied->n_elems > 0 &&
-	     (applied->shared_groups ||
-	      applied->line_rate_mbps != t->lim.line_rate_mbps)))
+	     applied->line_rate_mbps != t->lim.line_rate_mbps) ||
+	    (n->leaf && applied->shared_groups))
 		return -EAGAIN;
 	p->partial = true;
 	p->stamp = new_stamp();

@@ -218,10 +218,10 @@ struct tm_plan_change {
  *
  * @return
  *   0; -EAGAIN when the change is not one of those (a new parent, a
- *   shaper appearing on the root, elements appearing or going, shared
- *   queue groups, a ceiling above committed rates): build the whole
- *   plan; or a refusal of the shares with @p error, as tm_plan_build()
- *   gives it. On failure @p plan is again the copy of @p applied.
+ *   shaper appearing on the root, elements appearing or going, a leaf
+ *   of shared queue groups, a ceiling above committed rates): build the
+ *   whole plan; or a refusal of the shares with @p error, as
+ *   tm_plan_build() gives it. On failure @p plan is again the copy of @p applied.
  */
 int tm_plan_update(struct tm_plan *plan, const struct tm_plan *applied,
 		   const struct tm_tree *t, const struct tm_plan_change *change,
