@@ -542,14 +542,6 @@ build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 		if (ret != 0)
 			return ret;
 	}
-	/* Children after their parents: counted bottom-up. */
-	for (i = p->n_elems; i-- > 0;) {
-		const struct tm_elem *e = &p->elems[i];
-
-		if (e->parent != TM_PLAN_NONE)
-			p->elems[e->parent].committed_below +=
-				e->committed_below + (e->committed_rate != 0);
-	}
 	return check_fit(t, p, port, depth + port, error);
 }
 
@@ -731,25 +723,90 @@ cmp_u16(const void *a, const void *b)
 
 /*
  * Element @p e (of node @p n) now weighs @p n's weight with @p n's
- * committed rate: the counts on its path follow, its family re-shares.
+ * committed rate: its family re-shares.
  */
 static int
 update_unit(struct builder *b, uint32_t e, const struct tm_node *n)
 {
 	struct tm_elem *el = &b->p->elems[e];
-	bool was = el->committed_rate != 0, is = committed(n) != 0;
-	uint32_t a;
 
 	el->weight = n->weight;
 	el->committed_rate = committed(n);
 	touch(b->p, e);
-	for (a = el->parent; was != is && a != TM_PLAN_NONE;
-	     a = b->p->elems[a].parent) {
-		b->p->elems[a].committed_below += is ? 1 : -1;
-		touch(b->p, a);
-	}
 	return share_family(b, n->parent->id, el->parent,
 			    eff_of(b->p, el->parent), b->p);
+}
+
+static uint64_t
+min_cap(uint32_t mbps, uint64_t eff)
+{
+	uint64_t cap = (uint64_t)mbps * PACING_BYTES_PER_MBPS;
+
+	return cap != 0 && cap < eff ? cap : eff;
+}
+
+/* A family whose ceiling changes: its parent element, the ceilings. */
+struct reshare {
+	uint32_t elem;
+	uint32_t node_id;
+	uint64_t was;
+	uint64_t is;
+};
+
+static int
+cmp_reshare(const void *a, const void *b)
+{
+	const struct reshare *x = a, *y = b;
+
+	return x->node_id < y->node_id ? -1 : x->node_id > y->node_id;
+}
+
+/*
+ * The ceiling element @p e gives its children went from @p was to @p is:
+ * its family re-shares (shares follow the ceiling: committed rates, and
+ * the rounding of the others), and so on below while a child's ceiling
+ * follows; level by level, by parent id, as tm_plan_build() takes them,
+ * so that a refusal names the family a whole plan would.
+ */
+static int
+reshare_below(struct builder *b, uint32_t e, uint64_t was, uint64_t is)
+{
+	struct reshare v[TM_TREE_NONLEAF_MAX];
+	uint32_t head = 0, tail = 0, end, k;
+	const struct tm_elem *el;
+	int ret;
+
+	v[tail++] = (struct reshare){ .elem = e, .was = was, .is = is };
+	while (head < tail) {
+		end = tail;
+		qsort(&v[head], end - head, sizeof(v[0]), cmp_reshare);
+		for (; head < end; head++) {
+			el = &b->p->elems[v[head].elem];
+			if (v[head].was == v[head].is || el->n_kids == 0)
+				continue;
+			ret = share_family(b, el->node_id, v[head].elem,
+					   v[head].is, b->p);
+			if (ret != 0)
+				return ret;
+			for (k = el->kids_first;
+			     k < el->kids_first + el->n_kids; k++) {
+				const struct tm_elem *c = &b->p->elems[k];
+
+				/* Non-leaf nodes: fewer than the array. */
+				if (c->type != TM_ELEM_TSAR ||
+				    tail == TM_TREE_NONLEAF_MAX)
+					continue;
+				v[tail++] = (struct reshare){
+					.elem = k, .node_id = c->node_id,
+					.was = min_cap(c->max_average_bw,
+						       v[head].was),
+					.is = min_cap(c->max_average_bw,
+						      v[head].is),
+				};
+			}
+		}
+	}
+	return 0;
 }
 
 /* The change of @p c on elements (p has some, own groups): 0, -EAGAIN. */
@@ -762,6 +819,8 @@ update_elems(struct builder *b, const struct tm_plan_change *c)
 		     committed(n) != (c->profile != NULL ?
 				      c->profile->params.committed.rate : 0);
 	uint32_t e, cap;
+	uint64_t was;
+	int ret;
 
 	if (n->leaf) {
 		e = p->queues[n->id].group;
@@ -778,14 +837,19 @@ update_elems(struct builder *b, const struct tm_plan_change *c)
 	/* The root's ceiling is on it only under a port element. */
 	cap = n->parent == NULL && n->profile == NULL ? 0 :
 	      ceiling_of(b->t, n);
-	if (cap != p->elems[e].max_average_bw) {
-		/* Committed rates below: their shares follow the ceiling. */
-		if (p->elems[e].committed_below != 0)
-			return -EAGAIN;
-		p->elems[e].max_average_bw = cap;
-		touch(p, e);
+	/* Its own family first, as tm_plan_build() takes them (a refusal
+	 * names the same family). */
+	if (share && n->parent != NULL) {
+		ret = update_unit(b, e, n);
+		if (ret != 0)
+			return ret;
 	}
-	return share && n->parent != NULL ? update_unit(b, e, n) : 0;
+	if (cap == p->elems[e].max_average_bw)
+		return 0;
+	was = eff_of(p, e);
+	p->elems[e].max_average_bw = cap;
+	touch(p, e);
+	return reshare_below(b, e, was, eff_of(p, e));
 }
 
 int

@@ -69,8 +69,6 @@ struct tm_elem {
 	uint64_t committed_rate;
 	uint32_t kids_first;      /**< Its children's elements: the first, */
 	uint32_t n_kids;          /**< and how many (a family, contiguous). */
-	uint32_t committed_below; /**< Elements below it with a committed
-				   * rate: its ceiling shapes their shares. */
 	uint32_t hw_id;          /**< Device id, kept by the executor. */
 	void *hw;                /**< Device handle, kept by the executor. */
 };
@@ -210,18 +208,21 @@ struct tm_plan_change {
 /**
  * Make @p plan, a copy of the @p applied plan of tree @p t (same stamp),
  * the plan of @p t after live change @p change, re-planning only what the
- * change touches: the node (a leaf's pacing, a node's ceiling), its
- * family's shares when its weight or committed rate changed, and the
- * counts on its path to the root; time in the depth and family size, not
- * in the tree's size. @p plan becomes partial (tm_plan_diff() looks at
- * the touched part alone) until tm_plan_mirror().
+ * change touches: a leaf's queue (its pacing); a node's ceiling and the
+ * shares of the families below it whose ceiling follows (shares depend
+ * on the ceiling they divide: committed rates, and the rounding of the
+ * others); its family's shares when its weight or committed rate
+ * changed. Time in the family and subtree sizes, not in the tree's: a
+ * leaf or a group of 16 leaves costs the same under 16 or 1,024 queues.
+ * @p plan becomes partial (tm_plan_diff() looks at the touched part
+ * alone) until tm_plan_mirror().
  *
  * @return
  *   0; -EAGAIN when the change is not one of those (a new parent, a
- *   shaper appearing on the root, elements appearing or going, a leaf
- *   of shared queue groups, a ceiling above committed rates): build the
- *   whole plan; or a refusal of the shares with @p error, as
- *   tm_plan_build() gives it. On failure @p plan is again the copy of @p applied.
+ *   shaper appearing on or leaving the root, elements appearing or going,
+ *   a leaf of shared queue groups, another line rate): build the whole
+ *   plan; or a refusal of the shares with @p error, as tm_plan_build()
+ *   gives it. On failure @p plan is again the copy of @p applied.
  */
 int tm_plan_update(struct tm_plan *plan, const struct tm_plan *applied,
 		   const struct tm_tree *t, const struct tm_plan_change *change,

@@ -72,19 +72,17 @@ tm_plan_same(const struct tm_plan *x, const struct tm_plan *y, char *why,
 		    a->max_average_bw != b->max_average_bw ||
 		    a->error_ppm != b->error_ppm ||
 		    a->committed_rate != b->committed_rate ||
-		    a->n_kids != b->n_kids ||
-		    a->committed_below != b->committed_below)
+		    a->n_kids != b->n_kids)
 			TM_PLAN_DIFFER("element %#" PRIx64 " (node %u): weight "
 				       "%u/%u share %u/%u ceiling %u/%u error "
 				       "%u/%u committed %" PRIu64 "/%" PRIu64
-				       " children %u/%u committed below %u/%u",
+				       " children %u/%u",
 				       a->key, a->node_id, a->weight, b->weight,
 				       a->bw_share, b->bw_share,
 				       a->max_average_bw, b->max_average_bw,
 				       a->error_ppm, b->error_ppm,
 				       a->committed_rate, b->committed_rate,
-				       a->n_kids, b->n_kids,
-				       a->committed_below, b->committed_below);
+				       a->n_kids, b->n_kids);
 	}
 	for (q = 0; q < x->nb_txq; q++) {
 		const struct tm_queue *a = &x->queues[q], *b = &y->queues[q];
