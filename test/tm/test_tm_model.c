@@ -828,6 +828,39 @@ test_plan_node_update(void)
 }
 
 /*
+ * Shares follow the ceiling they divide even without committed rates (the
+ * scale search rounds in floating point: weights 1:2:3 under the line rate
+ * and under 100 Mbit/s may come out as other integers of the same ratio):
+ * a ceiling's live change re-shares the family below it as a rebuild
+ * does (the single-node update before issue 30 kept the old shares).
+ */
+static void
+test_plan_ceiling_reshares(void)
+{
+	const uint32_t w[3] = { 1, 2, 3 };
+	const uint32_t pr[3] = { NONE, NONE, NONE };
+	struct tm_plan a = { 0 }, b = { 0 }, full = { 0 };
+	struct rte_tm_error err;
+	struct tm_node *mid;
+	struct tm_tree h;
+	char why[256] = "";
+
+	group_tree(&h, &cx6dx, NONE, w, pr, 3);
+	mid = tm_tree_node_find(&h, MID);
+	CHECK(tm_plan_build(&h, true, &a, &err) == 0, "plan: %s",
+	      err.message);
+	tm_tree_node_set_profile(mid, tm_tree_profile_find(&h, 2));
+	CHECK(update_from(&b, &a, &h, mid, NULL) == 0 &&
+	      tm_plan_build(&h, true, &full, &err) == 0 &&
+	      tm_plan_same(&b, &full, why, sizeof(why)),
+	      "group ceiling none -> 100 Mbit/s, weights 1:2:3: %s", why);
+	tm_plan_fini(&a);
+	tm_plan_fini(&b);
+	tm_plan_fini(&full);
+	tm_tree_fini(&h);
+}
+
+/*
  * Every leaf has a queue group of its own while the device's groups last:
  * a capped leaf's surplus cannot stay with an equal-weight sibling in one
  * group (issue 23: the 50 Mbit/s leaf of weight 1 beside an unshaped one
@@ -1182,5 +1215,6 @@ main(void)
 	TM_CASE(test_plan_diff());
 	TM_CASE(test_plan_flat());
 	TM_CASE(test_plan_node_update());
+	TM_CASE(test_plan_ceiling_reshares());
 	return tm_check_report();
 }
