@@ -545,12 +545,7 @@ build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 	return check_fit(t, p, port, depth + port, error);
 }
 
-/*
- * Whether tree @p t asks for scheduling elements: a non-leaf shaper, a
- * weight other than 1 or a committed rate somewhere. Without any, leaf
- * shapers are the whole of it: pacing indexes only, no element, as before
- * the hierarchy existed (and no line rate needed).
- */
+/* Whether node @p n with @p weight and shaper @p prof asks for elements. */
 static bool
 asks(const struct tm_node *n, uint32_t weight, const struct tm_profile *prof)
 {
@@ -559,6 +554,12 @@ asks(const struct tm_node *n, uint32_t weight, const struct tm_profile *prof)
 	       (!n->leaf && prof != NULL);
 }
 
+/*
+ * Whether tree @p t asks for scheduling elements: a non-leaf shaper, a
+ * weight other than 1 or a committed rate somewhere. Without any, leaf
+ * shapers are the whole of it: pacing indexes only, no element, as before
+ * the hierarchy existed (and no line rate needed).
+ */
 static bool
 needs_elements(const struct tm_tree *t)
 {
@@ -852,6 +853,25 @@ update_elems(struct builder *b, const struct tm_plan_change *c)
 	return reshare_below(b, e, was, eff_of(p, e));
 }
 
+/*
+ * @p dst as @p src where partial plan @p c (one of them) was touched;
+ * @p dst then a whole plan, @p src's copy.
+ */
+static void
+copy_touched(struct tm_plan *dst, const struct tm_plan *src,
+	     const struct tm_plan *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->n_touched; i++)
+		dst->elems[c->touched[i]] = src->elems[c->touched[i]];
+	for (i = 0; i < c->n_touched_q; i++)
+		dst->queues[c->touched_q[i]] = src->queues[c->touched_q[i]];
+	dst->n_asks = src->n_asks;
+	dst->stamp = src->stamp;
+	untouch(dst);
+}
+
 int
 tm_plan_update(struct tm_plan *p, const struct tm_plan *applied,
 	       const struct tm_tree *t, const struct tm_plan_change *c,
@@ -863,10 +883,10 @@ tm_plan_update(struct tm_plan *p, const struct tm_plan *applied,
 	uint32_t k;
 	int ret = 0;
 
-	/* A leaf of shared groups may change groups (shared_groups). */
 	k = applied->n_asks - asks(n, c->weight, c->profile) +
 	    asks(n, n->weight, n->profile);
-	/* The same elements (or none) for the same queues and line. */
+	/* The same elements (or none) for the same queues and line; a leaf
+	 * of shared groups may change groups. */
 	if (p->partial || !applied->active || p->stamp != applied->stamp ||
 	    applied->nb_txq != t->nb_txq || n->parent != c->parent ||
 	    (t->lim.sched && k != 0) != (applied->n_elems > 0) ||
@@ -884,7 +904,7 @@ tm_plan_update(struct tm_plan *p, const struct tm_plan *applied,
 	if (p->n_elems > 0)
 		ret = update_elems(&b, c);
 	if (ret != 0) {
-		tm_plan_mirror(p, (struct tm_plan *)(uintptr_t)applied);
+		copy_touched(p, applied, p);
 		return ret;
 	}
 	/* In the order a whole difference takes them. */
@@ -908,16 +928,7 @@ tm_plan_update_queue(struct tm_plan *p, uint16_t q,
 void
 tm_plan_mirror(struct tm_plan *dst, struct tm_plan *src)
 {
-	const struct tm_plan *c = src->partial ? src : dst;
-	uint32_t i;
-
-	for (i = 0; i < c->n_touched; i++)
-		dst->elems[c->touched[i]] = src->elems[c->touched[i]];
-	for (i = 0; i < c->n_touched_q; i++)
-		dst->queues[c->touched_q[i]] = src->queues[c->touched_q[i]];
-	dst->n_asks = src->n_asks;
-	dst->stamp = src->stamp;
-	untouch(dst);
+	copy_touched(dst, src, src->partial ? src : dst);
 	untouch(src);
 }
 
