@@ -113,6 +113,10 @@ reserve_plan(struct tm_plan *p, uint16_t nb_txq, uint32_t n)
 	if (nb_txq > p->queues_cap) {
 		p->queues = resize(p->queues, p->queues_cap, nb_txq,
 				   sizeof(*p->queues), &ok);
+		p->touched_q = resize(p->touched_q, p->queues_cap, nb_txq,
+				      sizeof(*p->touched_q), &ok);
+		p->qmark = resize(p->qmark, p->queues_cap, nb_txq,
+				  sizeof(*p->qmark), &ok);
 		if (ok)
 			p->queues_cap = nb_txq;
 	}
@@ -126,6 +130,10 @@ reserve_plan(struct tm_plan *p, uint16_t nb_txq, uint32_t n)
 				  sizeof(*p->order), &ok);
 		p->order_tmp = resize(p->order_tmp, p->nodes_cap, n,
 				      sizeof(*p->order_tmp), &ok);
+		p->touched = resize(p->touched, p->nodes_cap, n,
+				    sizeof(*p->touched), &ok);
+		p->mark = resize(p->mark, p->nodes_cap, n, sizeof(*p->mark),
+				 &ok);
 		if (ok)
 			p->nodes_cap = n;
 	}
@@ -321,11 +329,12 @@ describe_unit(const struct builder *b, uint32_t elem, char *buf,
  * which: the two children named may have none).
  */
 static int
-refuse_shares(const struct builder *b, const struct tm_node *parent,
-	      uint32_t first, const struct pacing_sched_fit *fit, bool rates,
+refuse_shares(const struct builder *b, uint32_t parent_id, uint32_t pe,
+	      const struct pacing_sched_fit *fit, bool rates,
 	      uint32_t tolerance_ppm)
 {
-	uint32_t above_ppm = b->p->elems[parent->elem].path_ppm;
+	uint32_t above_ppm = b->p->elems[pe].path_ppm;
+	uint32_t first = b->p->elems[pe].kids_first;
 	char over[200], under[200], budget[160] = "";
 
 	describe_unit(b, first + fit->over, over, sizeof(over));
@@ -334,14 +343,14 @@ refuse_shares(const struct builder *b, const struct tm_node *parent,
 		snprintf(budget, sizeof(budget), " (the 1%% a queue may be "
 			 "off the rule, less the %.2f%% the shares above node %"
 			 PRIu32 " may take: errors compound over levels)",
-			 above_ppm / 1e4, parent->id);
+			 above_ppm / 1e4, parent_id);
 	return tm_error(b->error, rates ?
 		RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_RATE :
 		RTE_TM_ERROR_TYPE_NODE_WEIGHT, EINVAL,
 		"the children of node %" PRIu32 ": %s and %s: the device's "
 		"bw_share holds 1..%" PRIu32 ", and no shares in it keep the "
 		"ratio of their %s within %.2f%%%s (best: %" PRIu32 " and %"
-		PRIu32 ", %.2f%% off): %s", parent->id, over, under,
+		PRIu32 ", %.2f%% off): %s", parent_id, over, under,
 		b->t->lim.max_share, rates ? "targets (committed rate plus "
 		"a weighted part of what committed rates leave)" : "weights",
 		tolerance_ppm / 1e4, budget, fit->over_share, fit->under_share,
@@ -380,6 +389,84 @@ family_tolerance(const struct tm_plan *p, uint32_t parent)
 			  1000000u / (1000000u + above) - 1000000u);
 }
 
+/* Element @p i of a partial plan touched (listed once). */
+static void
+touch(struct tm_plan *p, uint32_t i)
+{
+	if (p->mark[i] == 0) {
+		p->mark[i] = 1;
+		p->touched[p->n_touched++] = i;
+	}
+}
+
+/* The effective ceiling of element @p i: the smallest on its path. */
+static uint64_t
+eff_of(const struct tm_plan *p, uint32_t i)
+{
+	uint64_t eff = (uint64_t)p->line_rate_mbps * PACING_BYTES_PER_MBPS;
+
+	for (; i != TM_PLAN_NONE; i = p->elems[i].parent) {
+		uint64_t cap = (uint64_t)p->elems[i].max_average_bw *
+			       PACING_BYTES_PER_MBPS;
+
+		if (cap != 0 && cap < eff)
+			eff = cap;
+	}
+	return eff;
+}
+
+/*
+ * The shares of the family of element @p pe (node @p parent_id, ceiling
+ * @p eff): its children's elements, their weights and committed rates,
+ * within what the families above leave of the tolerance. With @p touched,
+ * only the elements whose share changes are written, each touched; and
+ * @p deeper (if not NULL) says whether the children's error bound changed
+ * (what the families below them may take changes with it).
+ */
+static int
+share_family(struct builder *b, uint32_t parent_id, uint32_t pe,
+	     uint64_t eff, struct tm_plan *touched, bool *deeper)
+{
+	uint32_t first = b->p->elems[pe].kids_first;
+	uint32_t units = b->p->elems[pe].n_kids, u, path;
+	uint32_t tolerance = family_tolerance(b->p, pe);
+	struct tm_elem *e = &b->p->elems[first];
+	struct pacing_sched_fit fit;
+	struct pacing_error perr;
+	int ret;
+
+	for (u = 0; u < units; u++) {
+		b->kids[u].weight = e[u].weight;
+		b->kids[u].committed_rate = e[u].committed_rate;
+	}
+	ret = pacing_sched_shares(b->kids, units, eff, b->t->lim.max_share,
+				  tolerance, &fit, &perr);
+	if (ret == -ERANGE)
+		return refuse_shares(b, parent_id, pe, &fit, perr.field ==
+				     PACING_FIELD_COMMITTED_RATE, tolerance);
+	if (ret != 0)
+		return tm_error(b->error, RTE_TM_ERROR_TYPE_NODE_ID, -ret,
+			"the children of node %" PRIu32 " (a ceiling of %"
+			PRIu64 " bytes/s): %s", parent_id, eff,
+			perr.message);
+	path = compound_ppm(b->p->elems[pe].path_ppm, fit.error_ppm);
+	for (u = 0; u < units; u++) {
+		if (deeper != NULL && e[u].path_ppm != path)
+			*deeper = true;
+		if (touched != NULL &&
+		    e[u].bw_share == b->kids[u].bw_share &&
+		    e[u].error_ppm == b->kids[u].error_ppm &&
+		    e[u].path_ppm == path)
+			continue;
+		e[u].bw_share = b->kids[u].bw_share;
+		e[u].error_ppm = b->kids[u].error_ppm;
+		e[u].path_ppm = path;
+		if (touched != NULL)
+			touch(touched, first + u);
+	}
+	return 0;
+}
+
 /*
  * The elements of the children @p kids[0 .. n - 1] of @p parent: non-leaf
  * nodes get a TSAR, leaves queue groups: one each, or with b->shared one
@@ -390,12 +477,8 @@ add_family(struct builder *b, const struct tm_node *parent,
 	   struct tm_plan_order *kids, uint32_t n)
 {
 	uint32_t first = b->p->n_elems, units, i, u, g = TM_PLAN_NONE;
-	uint32_t tolerance;
 	bool whole = b->shared && one_family_group(kids, n);
-	struct pacing_sched_fit fit;
-	struct pacing_error perr;
 	struct tm_node *prev = NULL;
-	int ret;
 
 	if (b->shared && !whole) {
 		/* The run of leaves without committed rate, reordered. */
@@ -428,30 +511,14 @@ add_family(struct builder *b, const struct tm_node *parent,
 		}
 		/* A unit's committed rate is its first node's (groups of
 		 * several have none). */
-		b->kids[k->elem - first].committed_rate = committed(k);
+		b->p->elems[k->elem].committed_rate = committed(k);
 		prev = k;
 	}
 	units = b->p->n_elems - first;
-	for (u = 0; u < units; u++)
-		b->kids[u].weight = b->p->elems[first + u].weight;
-	tolerance = family_tolerance(b->p, parent->elem);
-	ret = pacing_sched_shares(b->kids, units, b->eff[parent->elem],
-				  b->t->lim.max_share, tolerance, &fit, &perr);
-	if (ret == -ERANGE)
-		return refuse_shares(b, parent, first, &fit, perr.field ==
-				     PACING_FIELD_COMMITTED_RATE, tolerance);
-	if (ret != 0)
-		return tm_error(b->error, RTE_TM_ERROR_TYPE_NODE_ID, -ret,
-			"the children of node %" PRIu32 " (a ceiling of %"
-			PRIu64 " bytes/s): %s", parent->id,
-			b->eff[parent->elem], perr.message);
-	for (u = 0; u < units; u++) {
-		b->p->elems[first + u].bw_share = b->kids[u].bw_share;
-		b->p->elems[first + u].error_ppm = b->kids[u].error_ppm;
-		b->p->elems[first + u].path_ppm = compound_ppm(
-			b->p->elems[parent->elem].path_ppm, fit.error_ppm);
-	}
-	return 0;
+	b->p->elems[parent->elem].kids_first = first;
+	b->p->elems[parent->elem].n_kids = units;
+	return share_family(b, parent->id, parent->elem, b->eff[parent->elem],
+			    NULL, NULL);
 }
 
 /* Refusals of what the device cannot hold, with the numbers. */
@@ -542,6 +609,15 @@ build_elems(struct tm_tree *t, struct tm_plan *p, struct rte_tm_error *error)
 	return check_fit(t, p, port, depth + port, error);
 }
 
+/* Whether node @p n with @p weight and shaper @p prof asks for elements. */
+static bool
+asks(const struct tm_node *n, uint32_t weight, const struct tm_profile *prof)
+{
+	return weight != 1 ||
+	       (prof != NULL && prof->params.committed.rate != 0) ||
+	       (!n->leaf && prof != NULL);
+}
+
 /*
  * Whether tree @p t asks for scheduling elements: a non-leaf shaper, a
  * weight other than 1 or a committed rate somewhere. Without any, leaf
@@ -554,10 +630,45 @@ needs_elements(const struct tm_tree *t)
 	const struct tm_node *n;
 
 	TAILQ_FOREACH(n, &t->nodes, next)
-		if (n->weight != 1 || committed(n) != 0 ||
-		    (!n->leaf && n->profile != NULL))
+		if (asks(n, n->weight, n->profile))
 			return true;
 	return false;
+}
+
+/* The nodes of @p t that ask for elements. */
+static uint32_t
+count_asks(const struct tm_tree *t)
+{
+	const struct tm_node *n;
+	uint32_t k = 0;
+
+	TAILQ_FOREACH(n, &t->nodes, next)
+		k += asks(n, n->weight, n->profile);
+	return k;
+}
+
+/* A stamp no plan had: plans built apart never look like copies. */
+static uint64_t
+new_stamp(void)
+{
+	static uint64_t last;
+
+	return __atomic_add_fetch(&last, 1, __ATOMIC_RELAXED);
+}
+
+/* Nothing touched any more: a whole plan. */
+static void
+untouch(struct tm_plan *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->n_touched; i++)
+		p->mark[p->touched[i]] = 0;
+	for (i = 0; i < p->n_touched_q; i++)
+		p->qmark[p->touched_q[i]] = 0;
+	p->n_touched = 0;
+	p->n_touched_q = 0;
+	p->partial = false;
 }
 
 bool
@@ -582,9 +693,14 @@ tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *p,
 {
 	uint16_t q;
 
+	untouch(p);
 	p->n_elems = 0;
 	p->n_groups = 0;
 	p->shared_groups = false;
+	p->stamp = new_stamp();
+	p->active = active;
+	p->line_rate_mbps = t->lim.line_rate_mbps;
+	p->n_asks = 0;
 	if (reserve_plan(p, t->nb_txq, t->n_nodes + 2) != 0)
 		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, ENOMEM,
 				"no memory for the plan of %" PRIu32 " nodes",
@@ -597,7 +713,10 @@ tm_plan_build(struct tm_tree *t, bool active, struct tm_plan *p,
 		if (leaf != NULL)
 			follow_leaf(&p->queues[q], leaf);
 	}
-	if (!active || !tm_plan_tree_needs_elements(t))
+	if (!active)
+		return 0;
+	p->n_asks = count_asks(t);
+	if (!t->lim.sched || t->root == NULL || p->n_asks == 0)
 		return 0;
 	return build_elems(t, p, error);
 }
@@ -609,6 +728,11 @@ tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src, uint16_t nb_txq)
 
 	if (reserve_plan(dst, nb_txq, src->n_elems) != 0)
 		return -ENOMEM;
+	untouch(dst);
+	dst->stamp = nb_txq == src->nb_txq ? src->stamp : new_stamp();
+	dst->active = src->active;
+	dst->line_rate_mbps = src->line_rate_mbps;
+	dst->n_asks = src->n_asks;
 	dst->nb_txq = nb_txq;
 	for (q = 0; q < nb_txq; q++)
 		dst->queues[q] = q < src->nb_txq ? src->queues[q] :
@@ -622,47 +746,286 @@ tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src, uint16_t nb_txq)
 	return 0;
 }
 
-/* A committed rate on a node below @p node: its ceiling shapes shares. */
-static bool
-committed_below(const struct tm_tree *t, const struct tm_node *node)
+/* Queue @p q of a partial plan touched (listed once). */
+static void
+touch_queue(struct tm_plan *p, uint16_t q)
 {
-	const struct tm_node *n, *a;
+	if (p->qmark[q] == 0) {
+		p->qmark[q] = 1;
+		p->touched_q[p->n_touched_q++] = q;
+	}
+}
 
-	TAILQ_FOREACH(n, &t->nodes, next)
-		for (a = committed(n) != 0 ? n->parent : NULL; a != NULL;
-		     a = a->parent)
-			if (a == node)
-				return true;
-	return false;
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+cmp_u16(const void *a, const void *b)
+{
+	return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+/*
+ * Element @p e (of node @p n) now weighs @p n's weight with @p n's
+ * committed rate: its family re-shares (@p deeper: share_family()).
+ */
+static int
+update_unit(struct builder *b, uint32_t e, const struct tm_node *n,
+	    bool *deeper)
+{
+	struct tm_elem *el = &b->p->elems[e];
+
+	el->weight = n->weight;
+	el->committed_rate = committed(n);
+	touch(b->p, e);
+	return share_family(b, n->parent->id, el->parent,
+			    eff_of(b->p, el->parent), b->p, deeper);
+}
+
+static uint64_t
+min_cap(uint32_t mbps, uint64_t eff)
+{
+	uint64_t cap = (uint64_t)mbps * PACING_BYTES_PER_MBPS;
+
+	return cap != 0 && cap < eff ? cap : eff;
+}
+
+/*
+ * A family to re-share: its parent element, the ceilings it had and has,
+ * and whether the error bound above it changed (re-shared even at the
+ * same ceiling).
+ */
+struct reshare {
+	uint32_t elem;
+	uint32_t node_id;
+	uint64_t was;
+	uint64_t is;
+	bool bound;
+};
+
+static int
+cmp_reshare(const void *a, const void *b)
+{
+	const struct reshare *x = a, *y = b;
+
+	return x->node_id < y->node_id ? -1 : x->node_id > y->node_id;
+}
+
+/*
+ * The families of @p v[0 .. n - 1] (one level, each with its ceilings) and
+ * those below them re-share while a ceiling or an error bound follows;
+ * level by level, by parent id, as tm_plan_build() takes them, so that a
+ * refusal names the family a whole plan would. @p v has room for every
+ * non-leaf node.
+ */
+static int
+reshare_below(struct builder *b, struct reshare *v, uint32_t n)
+{
+	uint32_t head = 0, tail = n, end, k;
+	const struct tm_elem *el;
+	bool deeper;
+	int ret;
+
+	while (head < tail) {
+		end = tail;
+		qsort(&v[head], end - head, sizeof(v[0]), cmp_reshare);
+		for (; head < end; head++) {
+			el = &b->p->elems[v[head].elem];
+			if ((v[head].was == v[head].is && !v[head].bound) ||
+			    el->n_kids == 0)
+				continue;
+			deeper = false;
+			ret = share_family(b, el->node_id, v[head].elem,
+					   v[head].is, b->p, &deeper);
+			if (ret != 0)
+				return ret;
+			for (k = el->kids_first;
+			     k < el->kids_first + el->n_kids; k++) {
+				const struct tm_elem *c = &b->p->elems[k];
+
+				/* Non-leaf nodes: fewer than the array. */
+				if (c->type != TM_ELEM_TSAR ||
+				    tail == TM_TREE_NONLEAF_MAX)
+					continue;
+				v[tail++] = (struct reshare){
+					.elem = k, .node_id = c->node_id,
+					.was = min_cap(c->max_average_bw,
+						       v[head].was),
+					.is = min_cap(c->max_average_bw,
+						      v[head].is),
+					.bound = deeper,
+				};
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The families below the children of element @p pe after their own family
+ * re-shared: each at its ceiling (element @p e's from @p was), all of them
+ * when their error bound changed (@p deeper), else @p e's alone (@p pe
+ * TM_PLAN_NONE: @p e is the root's).
+ */
+static int
+reshare_family_below(struct builder *b, uint32_t pe, uint32_t e,
+		     uint64_t was, bool deeper)
+{
+	struct reshare v[TM_TREE_NONLEAF_MAX];
+	uint32_t n = 0, k, first = 0, end = 0;
+
+	if (deeper && pe != TM_PLAN_NONE) {
+		first = b->p->elems[pe].kids_first;
+		end = first + b->p->elems[pe].n_kids;
+	}
+	for (k = first; k < end; k++) {
+		if (k == e || b->p->elems[k].type != TM_ELEM_TSAR ||
+		    n == TM_TREE_NONLEAF_MAX - 1)
+			continue;
+		v[n++] = (struct reshare){ .elem = k,
+			.node_id = b->p->elems[k].node_id,
+			.was = eff_of(b->p, k), .is = eff_of(b->p, k),
+			.bound = true };
+	}
+	if (e != TM_PLAN_NONE)
+		v[n++] = (struct reshare){ .elem = e,
+			.node_id = b->p->elems[e].node_id, .was = was,
+			.is = eff_of(b->p, e), .bound = deeper };
+	return reshare_below(b, v, n);
+}
+
+/* The change of @p c on elements (p has some, own groups): 0, -EAGAIN. */
+static int
+update_elems(struct builder *b, const struct tm_plan_change *c)
+{
+	const struct tm_node *n = c->node;
+	struct tm_plan *p = b->p;
+	bool share = n->weight != c->weight ||
+		     committed(n) != (c->profile != NULL ?
+				      c->profile->params.committed.rate : 0);
+	bool deeper = false;
+	uint32_t e, cap;
+	uint64_t was;
+	int ret;
+
+	if (n->leaf) {
+		e = p->queues[n->id].group;
+		if (e == TM_PLAN_NONE || p->elems[e].type != TM_ELEM_GROUP ||
+		    group_leaf(&p->elems[e]) != n->id)
+			return -EAGAIN;
+		if (!share)
+			return 0;
+		ret = update_unit(b, e, n, &deeper);
+		if (ret != 0 || !deeper)
+			return ret;
+		return reshare_family_below(b, p->elems[e].parent, TM_PLAN_NONE,
+					    0, true);
+	}
+	e = n->elem;
+	if (e >= p->n_elems ||
+	    p->elems[e].key != make_key(KEY_NODE, n->id, 0) ||
+	    (n->parent == NULL && (n->profile == NULL) != (c->profile == NULL)))
+		return -EAGAIN;
+	/* The root's ceiling is on it only under a port element. */
+	cap = n->parent == NULL && n->profile == NULL ? 0 :
+	      ceiling_of(b->t, n);
+	was = eff_of(p, e);
+	if (cap != p->elems[e].max_average_bw) {
+		p->elems[e].max_average_bw = cap;
+		touch(p, e);
+	}
+	/* Its own family first, as tm_plan_build() takes them (a refusal
+	 * names the same family), then the families below. */
+	if (share && n->parent != NULL) {
+		ret = update_unit(b, e, n, &deeper);
+		if (ret != 0)
+			return ret;
+	}
+	return reshare_family_below(b, p->elems[e].parent, e, was, deeper);
+}
+
+/*
+ * @p dst as @p src where partial plan @p c (one of them) was touched;
+ * @p dst then a whole plan, @p src's copy.
+ */
+static void
+copy_touched(struct tm_plan *dst, const struct tm_plan *src,
+	     const struct tm_plan *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->n_touched; i++)
+		dst->elems[c->touched[i]] = src->elems[c->touched[i]];
+	for (i = 0; i < c->n_touched_q; i++)
+		dst->queues[c->touched_q[i]] = src->queues[c->touched_q[i]];
+	dst->n_asks = src->n_asks;
+	dst->stamp = src->stamp;
+	untouch(dst);
 }
 
 int
-tm_plan_node_update(struct tm_plan *p, const struct tm_plan *applied,
-		    const struct tm_tree *t, const struct tm_node *node,
-		    uint64_t committed_before)
+tm_plan_update(struct tm_plan *p, const struct tm_plan *applied,
+	       const struct tm_tree *t, const struct tm_plan_change *c,
+	       struct rte_tm_error *error)
 {
-	int ret;
+	struct builder b = { .t = (struct tm_tree *)(uintptr_t)t, .p = p,
+			     .eff = p->eff, .kids = p->kids, .error = error };
+	const struct tm_node *n = c->node;
+	uint32_t k;
+	int ret = 0;
 
-	/* Without committed rates, shares do not depend on the ceiling
-	 * above them (pacing_sched_shares: targets scale with it); shared
-	 * groups depend on the leaves' pacing (a leaf may move). */
-	if (committed(node) != committed_before ||
-	    (applied->n_elems > 0) != tm_plan_tree_needs_elements(t) ||
-	    (node->leaf ? node->id >= applied->nb_txq ||
-	     applied->shared_groups :
-	     node->parent == NULL || node->elem >= applied->n_elems ||
-	     applied->elems[node->elem].key != make_key(KEY_NODE, node->id,
-							0) ||
-	     committed_below(t, node)))
+	k = applied->n_asks - asks(n, c->weight, c->profile) +
+	    asks(n, n->weight, n->profile);
+	/* The same elements (or none) for the same queues and line; a leaf
+	 * of shared groups may change groups. */
+	if (p->partial || !applied->active || p->stamp != applied->stamp ||
+	    applied->nb_txq != t->nb_txq || n->parent != c->parent ||
+	    (t->lim.sched && k != 0) != (applied->n_elems > 0) ||
+	    (applied->n_elems > 0 &&
+	     applied->line_rate_mbps != t->lim.line_rate_mbps) ||
+	    (n->leaf && applied->shared_groups))
 		return -EAGAIN;
-	ret = tm_plan_copy(p, applied, applied->nb_txq);
-	if (ret != 0)
+	p->partial = true;
+	p->stamp = new_stamp();
+	p->n_asks = k;
+	if (n->leaf) {
+		follow_leaf(&p->queues[n->id], n);
+		touch_queue(p, (uint16_t)n->id);
+	}
+	if (p->n_elems > 0)
+		ret = update_elems(&b, c);
+	if (ret != 0) {
+		copy_touched(p, applied, p);
 		return ret;
-	if (node->leaf)
-		follow_leaf(&p->queues[node->id], node);
-	else
-		p->elems[node->elem].max_average_bw = ceiling_of(t, node);
+	}
+	/* In the order a whole difference takes them. */
+	qsort(p->touched, p->n_touched, sizeof(*p->touched), cmp_u32);
+	qsort(p->touched_q, p->n_touched_q, sizeof(*p->touched_q), cmp_u16);
 	return 0;
+}
+
+void
+tm_plan_update_queue(struct tm_plan *p, uint16_t q,
+		     const struct pacing_ctx *ctx)
+{
+	p->partial = true;
+	p->stamp = new_stamp();
+	p->queues[q].shaped = ctx != NULL;
+	if (ctx != NULL)
+		p->queues[q].ctx = *ctx;
+	touch_queue(p, q);
+}
+
+void
+tm_plan_mirror(struct tm_plan *dst, struct tm_plan *src)
+{
+	copy_touched(dst, src, src->partial ? src : dst);
+	untouch(src);
 }
 
 void
@@ -674,6 +1037,10 @@ tm_plan_fini(struct tm_plan *p)
 	free(p->kids);
 	free(p->order);
 	free(p->order_tmp);
+	free(p->touched);
+	free(p->touched_q);
+	free(p->mark);
+	free(p->qmark);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -736,16 +1103,12 @@ same_pacing(const struct tm_queue *a, const struct tm_queue *b)
 	       (!a->shaped || pacing_ctx_equal(&a->ctx, &b->ctx));
 }
 
-/* The steps queue @p o of the old plan needs to become @p w: a bit
- * (1 << enum tm_op_type) per step. */
+/* The steps queue @p o of the old plan needs to become @p w (@p group:
+ * in another group): a bit (1 << enum tm_op_type) per step. */
 static uint8_t
-queue_steps(const struct tm_diff *d, const struct tm_queue *o,
-	    const struct tm_queue *w)
+queue_steps(const struct tm_queue *o, const struct tm_queue *w, bool group)
 {
 	bool pace = !same_pacing(o, w);
-	bool group = w->group == TM_PLAN_NONE ? o->group != TM_PLAN_NONE :
-		     d->match[w->group] == TM_PLAN_NONE ||
-		     d->match[w->group] != o->group;
 
 	return (pace && w->shaped) << TM_OP_PACE |
 	       (pace || group) << TM_OP_MOVE |
@@ -762,11 +1125,17 @@ static void
 classify_queues(struct tm_diff *d, const struct tm_plan *old,
 		const struct tm_plan *new, uint16_t n)
 {
+	const struct tm_queue *o, *w;
 	uint16_t q;
 
-	for (q = 0; q < n; q++)
-		d->qsteps[q] = queue_steps(d, tm_plan_queue(old, q),
-					   tm_plan_queue(new, q));
+	for (q = 0; q < n; q++) {
+		o = tm_plan_queue(old, q);
+		w = tm_plan_queue(new, q);
+		d->qsteps[q] = queue_steps(o, w, w->group == TM_PLAN_NONE ?
+			o->group != TM_PLAN_NONE :
+			d->match[w->group] == TM_PLAN_NONE ||
+			d->match[w->group] != o->group);
+	}
 }
 
 /* Queue steps of type @p type for every queue that needs one. */
@@ -824,6 +1193,44 @@ match_elements(const struct tm_plan *old, const struct tm_plan *new,
 	}
 }
 
+/*
+ * The steps of a partial plan (a copy of @p old changed where touched):
+ * the same elements, each continuing itself; only the touched ones and
+ * the touched queues are looked at.
+ */
+static void
+diff_touched(const struct tm_plan *old, const struct tm_plan *new,
+	     struct tm_diff *d)
+{
+	static const enum tm_op_type qtypes[] = {
+		TM_OP_PACE, TM_OP_MOVE, TM_OP_SUSPEND, TM_OP_RELEASE,
+	};
+	uint32_t i, k;
+
+	for (i = 0; i < new->n_touched; i++) {
+		uint32_t e = new->touched[i];
+
+		d->match[e] = e;
+		if (old->elems[e].bw_share != new->elems[e].bw_share ||
+		    old->elems[e].max_average_bw !=
+		    new->elems[e].max_average_bw)
+			push(d, TM_OP_MODIFY, e);
+	}
+	for (i = 0; i < new->n_touched_q; i++) {
+		uint16_t q = new->touched_q[i];
+		const struct tm_queue *w = &new->queues[q];
+
+		/* Its group continues itself (match[] is not kept). */
+		d->qsteps[q] = queue_steps(tm_plan_queue(old, q), w,
+					   w->group != old->queues[q].group);
+	}
+	/* Destroys (none) come between suspensions and releases. */
+	for (k = 0; k < sizeof(qtypes) / sizeof(qtypes[0]); k++)
+		for (i = 0; i < new->n_touched_q; i++)
+			if (d->qsteps[new->touched_q[i]] & 1u << qtypes[k])
+				push(d, qtypes[k], new->touched_q[i]);
+}
+
 int
 tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
 	     struct tm_diff *d)
@@ -834,6 +1241,10 @@ tm_plan_diff(const struct tm_plan *old, const struct tm_plan *new,
 	if (reserve_diff(d, old->n_elems, new->n_elems, nq) != 0)
 		return -ENOMEM;
 	d->n_ops = 0;
+	if (new->partial) {
+		diff_touched(old, new, d);
+		return 0;
+	}
 	if (same_elements(old, new))
 		for (i = 0; i < new->n_elems; i++)
 			d->match[i] = i;

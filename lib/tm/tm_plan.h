@@ -71,6 +71,11 @@ struct tm_elem {
 	 * compounded with those of the families above it.
 	 */
 	uint32_t path_ppm;
+	/** Committed rate (bytes/s) of what it stands for, 0 for a group
+	 * of several leaves: its part in its family's shares. */
+	uint64_t committed_rate;
+	uint32_t kids_first;      /**< Its children's elements: the first, */
+	uint32_t n_kids;          /**< and how many (a family, contiguous). */
 	uint32_t hw_id;          /**< Device id, kept by the executor. */
 	void *hw;                /**< Device handle, kept by the executor. */
 };
@@ -103,6 +108,25 @@ struct tm_plan {
 	struct tm_queue *queues;
 	uint16_t nb_txq;
 	uint16_t queues_cap;
+	/** Equal in two plans: the same content (one a copy of the other).
+	 * 0: empty. */
+	uint64_t stamp;
+	bool active;             /**< Built with a hierarchy in force. */
+	uint32_t line_rate_mbps; /**< The line rate it was built for. */
+	/** Nodes that ask for elements (tm_plan_tree_needs_elements()). */
+	uint32_t n_asks;
+	/**
+	 * A live change (tm_plan_update()): the plan is a copy of another
+	 * with only the touched elements and queues changed (ascending
+	 * lists), which tm_plan_diff() looks at alone.
+	 */
+	bool partial;
+	uint32_t *touched;
+	uint32_t n_touched;
+	uint16_t *touched_q;
+	uint32_t n_touched_q;
+	uint8_t *mark;                   /**< Per element: touched. */
+	uint8_t *qmark;                  /**< Per queue: touched. */
 	uint32_t nodes_cap;              /**< Of elems and the scratch. */
 	uint64_t *eff;                   /**< Scratch: effective ceilings. */
 	struct pacing_sched_child *kids; /**< Scratch: shares of a family. */
@@ -180,21 +204,54 @@ bool tm_plan_tree_needs_elements(const struct tm_tree *t);
 int tm_plan_copy(struct tm_plan *dst, const struct tm_plan *src,
 		 uint16_t nb_txq);
 
+/** One live change of a node, with what it was before (tm_plan_update()). */
+struct tm_plan_change {
+	const struct tm_node *node;       /**< Changed, as it is now. */
+	const struct tm_node *parent;     /**< Its parent before. */
+	uint32_t weight;                  /**< Its weight before. */
+	const struct tm_profile *profile; /**< Its private shaper before. */
+};
+
 /**
- * Make @p plan the @p applied plan of tree @p t with node @p node's
- * private shaper changed, without rebuilding it (a copy, no sort): a
- * leaf's pacing, or a non-root node's ceiling. Only when the node's
- * committed rate was @p committed_before, the tree still asks for
- * elements exactly when @p applied has some, and, for a non-leaf node, no
- * node below it has a committed rate: no share changes; for a leaf, when
- * leaves have groups of their own (with shared groups it may move).
+ * Make @p plan, a copy of the @p applied plan of tree @p t (same stamp),
+ * the plan of @p t after live change @p change, re-planning only what the
+ * change touches: a leaf's queue (its pacing); a node's ceiling and the
+ * shares of the families below it whose ceiling follows (shares depend
+ * on the ceiling they divide: committed rates, and the rounding of the
+ * others); its family's shares when its weight or committed rate
+ * changed. Time in the family and subtree sizes, not in the tree's: a
+ * leaf or a group of 16 leaves costs the same under 16 or 1,024 queues.
+ * @p plan becomes partial (tm_plan_diff() looks at the touched part
+ * alone) until tm_plan_mirror().
  *
  * @return
- *   0; -EAGAIN when that does not hold (build the whole plan), -ENOMEM.
+ *   0; -EAGAIN when the change is not one of those (a new parent, a
+ *   shaper appearing on or leaving the root, elements appearing or going,
+ *   a leaf of shared queue groups, another line rate): build the whole
+ *   plan; or a refusal of the shares with @p error, as tm_plan_build()
+ *   gives it. On failure @p plan is again the copy of @p applied.
  */
-int tm_plan_node_update(struct tm_plan *plan, const struct tm_plan *applied,
-			const struct tm_tree *t, const struct tm_node *node,
-			uint64_t committed_before);
+int tm_plan_update(struct tm_plan *plan, const struct tm_plan *applied,
+		   const struct tm_tree *t, const struct tm_plan_change *change,
+		   struct rte_tm_error *error);
+
+/**
+ * Make @p plan, a copy of another plan (same stamp), that plan with Tx
+ * queue @p q paced by @p ctx (NULL: unlimited) and nothing else changed
+ * (a queue rate limit); @p plan becomes partial, as by tm_plan_update().
+ */
+void tm_plan_update_queue(struct tm_plan *plan, uint16_t q,
+			  const struct pacing_ctx *ctx);
+
+/**
+ * @p dst and @p src differ only where the partial one of them was
+ * touched (tm_plan_update()): make @p dst equal to @p src there again
+ * (executor fields included); both become whole plans with @p src's
+ * stamp. Time in what was touched. After an apply, with @p src the plan
+ * applied: the buffers of the next change are its copy again, whether
+ * the apply was taken or refused.
+ */
+void tm_plan_mirror(struct tm_plan *dst, struct tm_plan *src);
 
 /**
  * Grow @p plan and @p diff (empty or used before) for @p nb_txq queues
@@ -229,7 +286,9 @@ const struct tm_elem *tm_plan_node_elem(const struct tm_plan *plan,
  * The steps that take the device from @p old to @p new, in order (see
  * enum tm_op_type), into @p diff (empty or used before); an element
  * continues an old one when it stands for the same thing under the
- * continued parent. Linear when both plans have the same elements.
+ * continued parent. Linear when both plans have the same elements; for
+ * a partial @p new (tm_plan_update(), a copy of @p old), in what it
+ * touched alone.
  *
  * @return
  *   0 or -ENOMEM.

@@ -200,17 +200,44 @@ tm_tree_profile_delete(struct tm_tree *h, uint32_t id,
 	return 0;
 }
 
+/* Non-leaf nodes in h->nonleaf: all of them. */
+static uint32_t
+nonleaf_count(const struct tm_tree *h)
+{
+	uint32_t level, n = 0;
+
+	for (level = 0; level < TM_TREE_LEVELS; level++)
+		n += h->n_nonleaf[level];
+	return n;
+}
+
+/* Where non-leaf id @p id is in h->nonleaf, or would go. */
+static uint32_t
+nonleaf_pos(const struct tm_tree *h, uint32_t n, uint32_t id)
+{
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (h->nonleaf[mid]->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 struct tm_node *
 tm_tree_node_find(const struct tm_tree *h, uint32_t id)
 {
-	struct tm_node *node;
+	uint32_t n, i;
 
 	if (id < h->nb_txq)
 		return h->leaves[id];
-	TAILQ_FOREACH(node, &h->nodes, next)
-		if (node->id == id)
-			return node;
-	return NULL;
+	n = nonleaf_count(h);
+	i = nonleaf_pos(h, n, id);
+	return i < n && h->nonleaf[i]->id == id ? h->nonleaf[i] : NULL;
 }
 
 struct tm_node *
@@ -559,6 +586,11 @@ tm_tree_node_link(struct tm_tree *h, struct tm_node *node)
 		h->n_leaves++;
 		h->leaf_level = node->level;
 	} else {
+		uint32_t n = nonleaf_count(h), i = nonleaf_pos(h, n, node->id);
+
+		memmove(&h->nonleaf[i + 1], &h->nonleaf[i],
+			(n - i) * sizeof(h->nonleaf[0]));
+		h->nonleaf[i] = node;
 		h->n_nonleaf[node->level]++;
 	}
 	TAILQ_INSERT_TAIL(&h->nodes, node, next);
@@ -596,6 +628,10 @@ tm_tree_node_unlink(struct tm_tree *h, struct tm_node *node)
 		h->leaves[node->id] = NULL;
 		h->n_leaves--;
 	} else {
+		uint32_t n = nonleaf_count(h), i = nonleaf_pos(h, n, node->id);
+
+		memmove(&h->nonleaf[i], &h->nonleaf[i + 1],
+			(n - i - 1) * sizeof(h->nonleaf[0]));
 		h->n_nonleaf[node->level]--;
 	}
 	TAILQ_REMOVE(&h->nodes, node, next);

@@ -40,6 +40,9 @@
 #define TM_TREE_NONLEAF_LEVELS (TM_TREE_LEVELS - 1)
 /** Non-leaf nodes allowed on each level below the root. */
 #define TM_TREE_NONLEAF_PER_LEVEL 256
+/** Non-leaf nodes of a hierarchy: the root and its non-leaf levels. */
+#define TM_TREE_NONLEAF_MAX \
+	(1 + (TM_TREE_NONLEAF_LEVELS - 1) * TM_TREE_NONLEAF_PER_LEVEL)
 /** Statistics counters a node keeps. */
 #define TM_TREE_STATS_MASK \
 	((uint64_t)(RTE_TM_STATS_N_PKTS | RTE_TM_STATS_N_BYTES))
@@ -105,6 +108,9 @@ struct tm_tree {
 	uint32_t n_leaves;                    /**< Leaf nodes. */
 	uint32_t n_profiles;                  /**< Shaper profiles. */
 	uint32_t n_nonleaf[TM_TREE_LEVELS]; /**< Non-leaf per level. */
+	/** The non-leaf nodes by id, ascending: a look-up in the log of
+	 * their number, whatever the number of leaves. */
+	struct tm_node *nonleaf[TM_TREE_NONLEAF_MAX];
 	uint32_t leaf_level;                  /**< Valid when n_leaves > 0. */
 	struct tm_limits lim;                 /**< What the device can do. */
 };

@@ -26,13 +26,14 @@ struct bench_opts {
 	uint32_t packets;        /**< Packets per datapath case and round. */
 	uint32_t rounds;         /**< Rounds per datapath case (median kept). */
 	uint32_t reps;           /**< Repetitions of each commit case. */
-	uint32_t updates;        /**< node_shaper_update calls measured. */
+	uint32_t updates;        /**< Live changes measured per case. */
 	uint32_t max_leaves;     /**< Largest leaf count of the commit cases. */
 	bool callgrind;          /**< Toggle callgrind collection per burst. */
 	bool smoke;              /**< Tiny counts: check that it runs. */
 	bool fast_free;          /**< Ask for RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE. */
 	bool run_datapath;       /**< Run the datapath part. */
 	bool run_control;        /**< Run the control-path part. */
+	bool run_commits;        /**< Its commits (else its updates alone). */
 	bool run_memory;         /**< Run the memory part. */
 	bool run_model;          /**< Run the device-model part. */
 	const char *profile;     /**< Device-model profile (emu=). */

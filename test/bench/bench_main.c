@@ -75,13 +75,15 @@ usage(const char *prog)
 	       "                    median kept (default 9)\n"
 	       "  --reps N          repetitions of each commit case"
 	       " (default 5)\n"
-	       "  --updates N       node_shaper_update calls measured"
+	       "  --updates N       live changes measured per update case"
 	       " (default 2000)\n"
 	       "  --max-leaves N    largest leaf count of the commit cases"
 	       " (default 1024)\n"
 	       "  --profile NAME    device-model profile (default cx6dx)\n"
 	       "  --only LIST       comma list of datapath,control,memory,"
-	       "model\n"
+	       "model,\n"
+	       "                    updates (the live changes of control"
+	       " alone)\n"
 	       "  --callgrind       count instructions: run under\n"
 	       "                    valgrind --tool=callgrind"
 	       " --collect-atstart=no;\n"
@@ -120,12 +122,15 @@ parse_only(struct bench_opts *o, const char *list)
 		return -EINVAL;
 	strcpy(buf, list);
 	o->run_datapath = o->run_control = o->run_memory = false;
+	o->run_commits = false;
 	o->run_model = false;
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (strcmp(tok, "datapath") == 0)
 			o->run_datapath = true;
 		else if (strcmp(tok, "control") == 0)
+			o->run_control = o->run_commits = true;
+		else if (strcmp(tok, "updates") == 0)
 			o->run_control = true;
 		else if (strcmp(tok, "memory") == 0)
 			o->run_memory = true;
@@ -161,7 +166,8 @@ parse_args(int argc, char **argv, struct bench_opts *o, int *eal_first)
 	*o = (struct bench_opts){
 		.packets = 100000, .rounds = 9, .reps = 5, .updates = 2000,
 		.max_leaves = 1024, .profile = "cx6dx",
-		.run_datapath = true, .run_control = true, .run_memory = true,
+		.run_datapath = true, .run_control = true, .run_commits = true,
+		.run_memory = true,
 		.run_model = true,
 	};
 	while (ret == 0 &&

@@ -121,19 +121,21 @@ def main():
         print()
         print(table(["when", "part", "us/leaf", "intercept us", "r2",
                      "exponent", "growth"], rows))
-    rows = [[u.get("node", "leaf"), u["leaves"], u["updates"],
+    rows = [[u.get("call", "shaper_update"), u.get("node", "leaf"),
+             u["leaves"], u["updates"],
              num(u.get("wall_p50_us"), "%.2f"),
              num(u.get("wall_p99_us"), "%.2f"), num(u["p50_us"], "%.2f"),
              num(u["p99_us"], "%.2f"), num(u["device_p50_us"], "%.2f"),
              num(u["device_p99_us"], "%.2f"),
              num(u["software_p50_us"], "%.2f"),
-             num(u["software_p99_us"], "%.2f")]
+             num(u["software_p99_us"], "%.2f"),
+             num(u.get("software_p50_vs_16"), "%.2f"),
+             num(u.get("software_p99_vs_16"), "%.2f")]
             for u in ctl.get("shaper_update", [])]
     print()
-    print(table(["node", "leaves", "updates", "wall p50", "wall p99",
-                 "cpu p50",
-                 "cpu p99", "dev p50",
-                 "dev p99", "sw p50", "sw p99"], rows))
+    print(table(["call", "node", "leaves", "updates", "wall p50",
+                 "wall p99", "cpu p50", "cpu p99", "dev p50", "dev p99",
+                 "sw p50", "sw p99", "sw p50 x16", "sw p99 x16"], rows))
     mem = d.get("memory", {})
     rows = [[k, num(v["pmd_rte_malloc_bytes"]),
              num(v["device_model_libc_bytes"]), v["how"]]

@@ -18,6 +18,7 @@
 #include "tm_check.h"
 #include "tm_port.h"
 #include "tm_tree_check.h"
+#include "tm_plan_check.h"
 
 unsigned int tm_check_passed;
 unsigned int tm_check_failed;
@@ -601,6 +602,25 @@ count_ops(const struct tm_diff *d, enum tm_op_type type)
  * with no line rate known; any one of the three asks for the hierarchy.
  * Moving between the two is a difference like any other.
  */
+/*
+ * tm_plan_update() of @p node, whose private shaper was @p was, from a
+ * copy of @p applied (its weight and parent unchanged).
+ */
+static int
+update_from(struct tm_plan *p, const struct tm_plan *applied,
+	    const struct tm_tree *h, const struct tm_node *node,
+	    const struct tm_profile *was)
+{
+	const struct tm_plan_change c = {
+		.node = node, .parent = node->parent, .weight = node->weight,
+		.profile = was,
+	};
+
+	if (tm_plan_copy(p, applied, applied->nb_txq) != 0)
+		return -ENOMEM;
+	return tm_plan_update(p, applied, h, &c, &last_err);
+}
+
 static void
 test_plan_flat(void)
 {
@@ -648,7 +668,7 @@ test_plan_flat(void)
 	CHECK(tm_plan_build(&h, true, &flat, &err) == 0 && flat.n_elems == 0,
 	      "flat plan");
 	tm_tree_node_set_profile(mid, tm_tree_profile_find(&h, 1));
-	CHECK(tm_plan_node_update(&b, &flat, &h, mid, 0) == -EAGAIN,
+	CHECK(update_from(&b, &flat, &h, mid, NULL) == -EAGAIN,
 	      "shaper on 900 of a flat plan: rebuilt (-EAGAIN)");
 	CHECK(tm_plan_build(&h, true, &hier, &err) == 0 &&
 	      hier.n_elems == 5 && hier.n_groups == 3, "hierarchy: root, "
@@ -661,7 +681,8 @@ test_plan_flat(void)
 	      "elements created, queues moved, entries kept");
 	check_order(&flat, &hier, &d, "flat to hierarchy");
 	tm_tree_node_set_profile(mid, NULL);
-	CHECK(tm_plan_node_update(&b, &hier, &h, mid, 0) == -EAGAIN,
+	CHECK(update_from(&b, &hier, &h, mid, tm_tree_profile_find(&h, 1)) ==
+	      -EAGAIN,
 	      "last reason gone: rebuilt (-EAGAIN)");
 	CHECK(tm_plan_build(&h, true, &b, &err) == 0 && b.n_elems == 0 &&
 	      tm_plan_diff(&hier, &b, &d) == 0 &&
@@ -749,23 +770,7 @@ test_plan_diff(void)
 static bool
 same_plan(const struct tm_plan *x, const struct tm_plan *y)
 {
-	uint32_t i;
-
-	if (x->n_elems != y->n_elems || x->nb_txq != y->nb_txq)
-		return false;
-	for (i = 0; i < x->n_elems; i++)
-		if (x->elems[i].key != y->elems[i].key ||
-		    x->elems[i].parent != y->elems[i].parent ||
-		    x->elems[i].bw_share != y->elems[i].bw_share ||
-		    x->elems[i].max_average_bw != y->elems[i].max_average_bw)
-			return false;
-	for (i = 0; i < x->nb_txq; i++)
-		if (x->queues[i].shaped != y->queues[i].shaped ||
-		    x->queues[i].group != y->queues[i].group ||
-		    (x->queues[i].shaped && !pacing_ctx_equal(
-		     &x->queues[i].ctx, &y->queues[i].ctx)))
-			return false;
-	return true;
+	return tm_plan_same(x, y, NULL, 0);
 }
 
 /* A shaper update without rebuilding gives the plan a rebuild gives. */
@@ -785,21 +790,70 @@ test_plan_node_update(void)
 	CHECK(tm_plan_build(&h, true, &a, &err) == 0, "plan: %s",
 	      err.message);
 	tm_tree_node_set_profile(mid, tm_tree_profile_find(&h, 2));
-	CHECK(tm_plan_node_update(&b, &a, &h, mid, 0) == 0 &&
+	CHECK(update_from(&b, &a, &h, mid, tm_tree_profile_find(&h, 1)) == 0 &&
 	      tm_plan_build(&h, true, &full, &err) == 0 &&
 	      same_plan(&b, &full) && tm_plan_node_elem(&b, MID)->
-	      max_average_bw == 100, "group ceiling 400 -> 100 Mbit/s");
+	      max_average_bw == 100 && b.partial && b.n_touched == 1,
+	      "group ceiling 400 -> 100 Mbit/s: that element alone");
 	tm_tree_node_set_profile(leaf, tm_tree_profile_find(&h, 1));
 	CHECK(tm_plan_copy(&a, &full, full.nb_txq) == 0 &&
-	      tm_plan_node_update(&b, &a, &h, leaf, 0) == 0 &&
+	      update_from(&b, &a, &h, leaf, NULL) == 0 &&
 	      tm_plan_build(&h, true, &full, &err) == 0 &&
-	      same_plan(&b, &full) && b.queues[1].shaped, "leaf 1 shaped");
-	/* Committed rates change shares: the whole plan is needed. */
+	      same_plan(&b, &full) && b.queues[1].shaped &&
+	      b.n_touched == 0 && b.n_touched_q == 1, "leaf 1 shaped: its "
+	      "queue alone");
+	/* A committed rate re-shares the leaf's family. */
 	tm_tree_node_set_profile(mid, tm_tree_profile_find(&h, 1));
+	CHECK(tm_plan_copy(&a, &full, full.nb_txq) == 0 &&
+	      update_from(&b, &a, &h, mid, tm_tree_profile_find(&h, 2)) ==
+	      0 && tm_plan_build(&h, true, &full, &err) == 0 &&
+	      same_plan(&b, &full), "group ceiling back to 400 Mbit/s");
 	tm_tree_node_set_profile(leaf, tm_tree_profile_find(&h, 3));
-	CHECK(tm_plan_node_update(&b, &a, &h, leaf, 0) == -EAGAIN &&
-	      tm_plan_node_update(&b, &a, &h, mid, 0) == -EAGAIN,
-	      "committed rate: leaf and group refused (-EAGAIN)");
+	CHECK(tm_plan_copy(&a, &full, full.nb_txq) == 0 &&
+	      update_from(&b, &a, &h, leaf, tm_tree_profile_find(&h, 1)) ==
+	      0 && tm_plan_build(&h, true, &full, &err) == 0 &&
+	      same_plan(&b, &full) && b.n_touched >= 1, "leaf 1 committed "
+	      "300 Mbit/s: its family re-shared");
+	/* A ceiling above committed rates: refused as a rebuild refuses. */
+	tm_tree_node_set_profile(mid, tm_tree_profile_find(&h, 2));
+	CHECK(tm_plan_copy(&a, &full, full.nb_txq) == 0 &&
+	      update_from(&b, &a, &h, mid, tm_tree_profile_find(&h, 1)) ==
+	      -EINVAL && tm_plan_build(&h, true, &full, &err) == -EINVAL &&
+	      !b.partial && b.stamp == a.stamp, "ceiling of 900 below a "
+	      "committed rate: refused both ways, the copy left as it was");
+	tm_plan_fini(&a);
+	tm_plan_fini(&b);
+	tm_plan_fini(&full);
+	tm_tree_fini(&h);
+}
+
+/*
+ * Shares follow the ceiling they divide even without committed rates (the
+ * scale search rounds in floating point: weights 1:2:3 under the line rate
+ * and under 100 Mbit/s may come out as other integers of the same ratio):
+ * a ceiling's live change re-shares the family below it as a rebuild
+ * does (the single-node update before issue 30 kept the old shares).
+ */
+static void
+test_plan_ceiling_reshares(void)
+{
+	const uint32_t w[3] = { 1, 2, 3 };
+	const uint32_t pr[3] = { NONE, NONE, NONE };
+	struct tm_plan a = { 0 }, b = { 0 }, full = { 0 };
+	struct rte_tm_error err;
+	struct tm_node *mid;
+	struct tm_tree h;
+	char why[256] = "";
+
+	group_tree(&h, &cx6dx, NONE, w, pr, 3);
+	mid = tm_tree_node_find(&h, MID);
+	CHECK(tm_plan_build(&h, true, &a, &err) == 0, "plan: %s",
+	      err.message);
+	tm_tree_node_set_profile(mid, tm_tree_profile_find(&h, 2));
+	CHECK(update_from(&b, &a, &h, mid, NULL) == 0 &&
+	      tm_plan_build(&h, true, &full, &err) == 0 &&
+	      tm_plan_same(&b, &full, why, sizeof(why)),
+	      "group ceiling none -> 100 Mbit/s, weights 1:2:3: %s", why);
 	tm_plan_fini(&a);
 	tm_plan_fini(&b);
 	tm_plan_fini(&full);
@@ -1000,7 +1054,7 @@ test_plan_shared_moves(void)
 	CHECK(tm_plan_build(&h, true, &a, &err) == 0 && a.n_groups == 6,
 	      "plan a: %s", MSG);
 	tm_tree_node_set_profile(leaf3, tm_tree_profile_find(&h, 1));
-	CHECK(tm_plan_node_update(&fast, &a, &h, leaf3, 0) == -EAGAIN,
+	CHECK(update_from(&fast, &a, &h, leaf3, NULL) == -EAGAIN,
 	      "leaf shaper update with shared groups: rebuilt");
 	CHECK(tm_plan_build(&h, true, &b, &err) == 0 && b.n_groups == 7,
 	      "plan b: %s", MSG);
@@ -1238,5 +1292,6 @@ main(void)
 	TM_CASE(test_plan_diff());
 	TM_CASE(test_plan_flat());
 	TM_CASE(test_plan_node_update());
+	TM_CASE(test_plan_ceiling_reshares());
 	return tm_check_report();
 }

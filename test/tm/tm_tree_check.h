@@ -8,8 +8,8 @@
 /*
  * The tree's bookkeeping recounted from its nodes (tests only): every node
  * reachable from the root at its level, leaf ids the queues, the leaf
- * index, and the counts of children, leaves, non-leaf nodes per level and
- * profile users what the nodes say.
+ * index and the look-up by id, and the counts of children, leaves,
+ * non-leaf nodes per level and profile users what the nodes say.
  */
 
 #include <inttypes.h>
@@ -40,6 +40,7 @@ tm_tree_consistent(const struct tm_tree *h, char *why, size_t len)
 				    node->level != h->leaf_level)) ||
 		    (!node->leaf && h->n_leaves > 0 &&
 		     node->level >= h->leaf_level) ||
+		    tm_tree_node_find(h, node->id) != node ||
 		    children != node->n_children) {
 			snprintf(why, len, "node %" PRIu32 ": level %" PRIu32
 				 " (depth %" PRIu32 "), %" PRIu32 " children "

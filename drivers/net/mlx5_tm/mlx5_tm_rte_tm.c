@@ -439,7 +439,11 @@ tm_node_parent_update(struct rte_eth_dev *dev, uint32_t node_id,
 	old_parent = node->parent;
 	old_weight = node->weight;
 	tm_tree_node_move(node, parent, weight);
-	ret = live_sync(s, "node parent update", error);
+	ret = s->committed ? mlx5_tm_sched_sync_change(s,
+		&(struct tm_plan_change){ .node = node, .parent = old_parent,
+					  .weight = old_weight,
+					  .profile = node->profile },
+		"node parent update", error) : 0;
 	if (ret != 0)
 		tm_tree_node_move(node, old_parent, old_weight);
 	return sched_unlock(s, ret);
@@ -467,8 +471,11 @@ tm_node_shaper_update(struct rte_eth_dev *dev, uint32_t node_id,
 	/* Live: new entry or ceiling first, the old entry released last. */
 	old = node->profile;
 	tm_tree_node_set_profile(node, profile);
-	ret = s->committed ? mlx5_tm_sched_sync_shaper(s, node, old != NULL ?
-			     old->params.committed.rate : 0, error) : 0;
+	ret = s->committed ? mlx5_tm_sched_sync_change(s,
+		&(struct tm_plan_change){ .node = node, .parent = node->parent,
+					  .weight = node->weight,
+					  .profile = old },
+		"shaper update", error) : 0;
 	if (ret != 0)
 		tm_tree_node_set_profile(node, old);
 	return sched_unlock(s, ret);

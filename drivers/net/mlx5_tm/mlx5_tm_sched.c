@@ -306,39 +306,53 @@ mlx5_tm_sched_sync(struct mlx5_tm_sched *s, const char *what,
 	return apply_next(s, what, error);
 }
 
-int
-mlx5_tm_sched_sync_shaper(struct mlx5_tm_sched *s, const struct tm_node *node,
-			  uint64_t committed_before, struct rte_tm_error *error)
+/*
+ * s->next as a copy of s->applied, where a live change starts: copied
+ * once after each whole plan applied, kept a copy by tm_plan_mirror().
+ */
+static int
+next_copy(struct mlx5_tm_sched *s)
 {
-	int ret = tm_plan_node_update(&s->next, &s->applied, &s->hier, node,
-				      committed_before);
+	if (s->next.stamp == s->applied.stamp && !s->next.partial)
+		return 0;
+	return tm_plan_copy(&s->next, &s->applied, s->applied.nb_txq);
+}
 
-	if (ret == -EAGAIN)
-		return mlx5_tm_sched_sync(s, "shaper update", error);
+int
+mlx5_tm_sched_sync_change(struct mlx5_tm_sched *s,
+			  const struct tm_plan_change *change,
+			  const char *what, struct rte_tm_error *error)
+{
+	int ret = next_copy(s);
+
 	if (ret != 0)
 		return tm_error(error, RTE_TM_ERROR_TYPE_UNSPECIFIED, -ret,
-				"shaper update: no memory");
-	return apply_next(s, "shaper update", error);
+				"%s: no memory", what);
+	ret = tm_plan_update(&s->next, &s->applied, &s->hier, change, error);
+	if (ret == -EAGAIN)
+		return mlx5_tm_sched_sync(s, what, error);
+	if (ret != 0)
+		return ret;
+	return apply_next(s, what, error);
 }
 
 /* s->next: the applied plan with queue @p qid at @p mbps (0: unlimited). */
 static int
 rate_limit_plan(struct mlx5_tm_sched *s, uint16_t qid, uint32_t mbps)
 {
-	struct tm_queue *t;
 	struct pacing_error perr;
 	struct pacing_result res;
 	int ret;
 
-	ret = tm_plan_copy(&s->next, &s->applied, s->applied.nb_txq);
+	ret = next_copy(s);
 	if (ret != 0) {
 		snprintf(s->msg, sizeof(s->msg), "no memory");
 		return ret;
 	}
-	t = &s->next.queues[qid];
-	t->shaped = mbps != 0;
-	if (mbps == 0)
+	if (mbps == 0) {
+		tm_plan_update_queue(&s->next, qid, NULL);
 		return 0;
+	}
 	ret = mlx5_tm_pacing_convert(s->pacing, &(struct pacing_shaper){
 			.peak_rate = (uint64_t)mbps * PACING_BYTES_PER_MBPS,
 		}, &res, &perr);
@@ -346,7 +360,7 @@ rate_limit_plan(struct mlx5_tm_sched *s, uint16_t qid, uint32_t mbps)
 		snprintf(s->msg, sizeof(s->msg), "%s", perr.message);
 		return ret;
 	}
-	t->ctx = res.ctx;
+	tm_plan_update_queue(&s->next, qid, &res.ctx);
 	return 0;
 }
 

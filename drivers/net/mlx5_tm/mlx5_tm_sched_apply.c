@@ -287,6 +287,15 @@ inherit(struct exec *x)
 	uint32_t i;
 	uint16_t q;
 
+	/* A live change: the rest of the copy has them already. */
+	if (x->new->partial) {
+		for (i = 0; i < x->new->n_touched_q; i++) {
+			q = x->new->touched_q[i];
+			x->new->queues[q].entry = x->new->queues[q].shaped ?
+				tm_plan_queue(x->old, q)->entry : 0;
+		}
+		return;
+	}
 	for (i = 0; i < x->new->n_elems; i++)
 		if (x->d.match[i] != TM_PLAN_NONE) {
 			x->new->elems[i].hw = x->old->elems[x->d.match[i]].hw;
@@ -351,11 +360,17 @@ mlx5_tm_sched_apply(struct mlx5_tm_sched *s)
 	if (ret == 0 && x.d.n_ops > 0)
 		ret = execute(&x);
 	s->diff = x.d;
-	if (ret != 0)
+	/* After a live change, s->next is s->applied's copy again. */
+	if (ret != 0) {
+		if (s->next.partial)
+			tm_plan_mirror(&s->next, &s->applied);
 		return ret;
+	}
 	/* The old plan's buffers serve the next change. */
 	done = s->applied;
 	s->applied = s->next;
 	s->next = done;
+	if (s->applied.partial)
+		tm_plan_mirror(&s->next, &s->applied);
 	return 0;
 }

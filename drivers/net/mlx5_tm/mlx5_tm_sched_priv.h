@@ -16,8 +16,11 @@
  *   leaf are unlimited, queue rate limits are refused (-EBUSY).
  * What the device holds is one plan, s->applied; every change builds the
  * next plan in s->next and goes through mlx5_tm_sched_apply(),
- * all-or-nothing. The buffers of both plans and of their difference are
- * kept until the port closes: no allocation per change.
+ * all-or-nothing. A live change of one node or queue starts from s->next
+ * as a copy of s->applied and re-plans what it touches (tm_plan_update());
+ * the apply makes s->next that copy again, taken or refused
+ * (tm_plan_mirror()). The buffers of both plans and of their difference
+ * are kept until the port closes: no allocation per change.
  */
 
 #include <stdbool.h>
@@ -163,17 +166,16 @@ int mlx5_tm_sched_sync(struct mlx5_tm_sched *s, const char *what,
 		       struct rte_tm_error *error);
 
 /**
- * mlx5_tm_sched_sync() after node @p node's private shaper changed (its
- * committed rate was @p committed_before): without rebuilding the plan
- * when no share changes (tm_plan_node_update()).
+ * mlx5_tm_sched_sync() after live change @p change of a node (named
+ * @p what): only what it touches re-planned and compared
+ * (tm_plan_update()), the whole plan when the change reaches further.
  *
  * @return
  *   0 or a negative errno.
  */
-int mlx5_tm_sched_sync_shaper(struct mlx5_tm_sched *s,
-			      const struct tm_node *node,
-			      uint64_t committed_before,
-			      struct rte_tm_error *error);
+int mlx5_tm_sched_sync_change(struct mlx5_tm_sched *s,
+			      const struct tm_plan_change *change,
+			      const char *what, struct rte_tm_error *error);
 
 /**
  * Lock the port registry (another thread's look-up), then give the
