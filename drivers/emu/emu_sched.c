@@ -16,9 +16,13 @@
  * frame bytes: each child carries the virtual finish F of its last
  * packet, each element a virtual time V (the start of the last packet it
  * served); the child of least F is served, its packet starting at
- * S = max(V, F) and finishing at S + bytes / weight. A child that could
- * not send for a while (its own limit held it back, or it had nothing)
- * comes back at V: served next, with no credit for the time away. So,
+ * S = max(V - R, F) and finishing at S + bytes / weight, R the largest
+ * bytes / weight the element has served. A child that had nothing to
+ * send comes back at V (its F brought up when it gets work): no credit
+ * for the time away. One that kept work while its own limit held it
+ * back keeps up to R of its lag: a sibling's packet may have moved V on
+ * by up to R meanwhile, and without it the child would wait a whole
+ * round of its siblings, more than its pacing catches up. So,
  * packet by packet, a child held below its share by a limit of its own
  * takes exactly that limit and its siblings divide the rest by weight,
  * at every level, whatever the frame sizes (the long-run shares DWRR
@@ -721,14 +725,26 @@ emu_sched_sq_check(const struct mlx5_emu *emu, uint32_t group,
  * (-1) in element @p e and those above it: an element's ceiling restarts
  * its schedule when it gets work after having none.
  */
+/* Node @p n gets work after having none: it starts at its parent's V. */
+static inline void
+emu_node_arrive(struct emu_sched_node *n)
+{
+	if (n->parent != NULL && (int64_t)(n->finish - n->parent->vtime) < 0) {
+		n->finish = n->parent->vtime;
+		n->finish_rem = 0;
+	}
+}
+
 static void
 emu_sched_backlog_up(struct emu_sched_elem *e, int delta, uint64_t now_ps)
 {
 	for (; e != NULL && e->depth > 0; e = e->node.parent) {
-		if (delta < 0)
+		if (delta < 0) {
 			e->backlog--;
-		else if (e->backlog++ == 0)
+		} else if (e->backlog++ == 0) {
 			e->backlog_ps = now_ps;
+			emu_node_arrive(&e->node);
+		}
 	}
 }
 
@@ -736,6 +752,8 @@ void
 emu_sched_sq_backlog(struct mlx5_emu *emu __attribute__((unused)),
 		     struct emu_sq *sq, int delta)
 {
+	if (delta > 0)
+		emu_node_arrive(&sq->sched);
 	emu_sched_backlog_up(sq->sched.parent, delta, sq->backlog_ps);
 }
 
@@ -933,13 +951,23 @@ emu_sched_charge(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t_ps,
 
 	for (n = &sq->sched; n->parent != NULL; n = &n->parent->node) {
 		struct emu_sched_elem *e = n->parent;
-		uint64_t num, interval;
+		uint64_t num, interval, start;
 
-		/* Starts at max(V, F): nothing banked while it was away. */
-		if ((int64_t)(n->finish - e->vtime) < 0)
-			n->finish = e->vtime;
+		/*
+		 * Starts at max(V - vspan, F): a child that kept work while
+		 * its own limit held it back keeps up to one round of its
+		 * siblings (one packet's bytes / weight, the largest served)
+		 * behind V, so that it still comes before a sibling whose
+		 * packet moved V on while it waited. What an idle child
+		 * banked was dropped when its work came (emu_node_arrive).
+		 */
+		if ((int64_t)(n->finish - (e->vtime - e->vspan)) < 0)
+			n->finish = e->vtime - e->vspan;
 		e->vtime = n->finish;
+		start = n->finish;
 		emu_node_advance(emu, n, len);
+		if (n->finish - start + 1 > e->vspan)
+			e->vspan = n->finish - start + 1;
 		if (e->depth == 0)
 			break;
 		e->packets++;

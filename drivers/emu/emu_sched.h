@@ -26,6 +26,7 @@ struct emu_sched_elem {
 	uint32_t nb_elems;               /* element children */
 	uint32_t nb_sqs;                 /* SQ children */
 	uint64_t vtime;                  /* start of the last packet served */
+	uint64_t vspan;                  /* largest bytes / weight served */
 	struct emu_sched_node *best;     /* child to serve, in a decision */
 	uint32_t backlog;                /* SQs below with WQEs posted */
 	uint64_t backlog_ps;             /* since when, without a break */

@@ -1186,6 +1186,48 @@ test_nested_limits(void)
 	t_close(&d);
 }
 
+/*
+ * A heavy leaf paced just below its share among light siblings of large
+ * frames: under a TSAR at 1000 Mbit/s, SQ 0 (1000-byte frames) in a
+ * queue group of bw_share 100 paced at 920, below its share 1000 *
+ * 100/107 = 934.6; seven SQs of 9000-byte frames in groups of bw_share 1.
+ * Max-min: SQ 0 its 920, the others 80/7 each. Each sibling's packet
+ * moves the TSAR's virtual time on by 9000 while SQ 0 waits for its
+ * pacing; if that cost SQ 0 its place, it would wait for the seven
+ * siblings' 63 KB each round, more than its pacing catches up.
+ */
+static void
+test_heavy_paced_leaf(void)
+{
+	double want[MAX_FLOWS];
+	struct mlx5_tm_pp *pp;
+	struct elem e[2 + MAX_FLOWS];
+	struct flow f[MAX_FLOWS];
+	struct t_dev d;
+	uint32_t i;
+
+	memset(f, 0, sizeof(f));
+	want[0] = 920;
+	for (i = 1; i < MAX_FLOWS; i++) {
+		f[i].len = 9000;
+		want[i] = 80.0 / (MAX_FLOWS - 1);
+	}
+	CHECK(t_open_kv(&d, "cx7", "mtu=9000", NULL) == 0, "open");
+	pp = t_pp(&d, 920000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(pp != NULL && tsar(&d, &e[0], 0, 0, 0) == 0 &&
+	      tsar(&d, &e[1], e[0].id, 0, 1000) == 0, "tree");
+	for (i = 0; i < MAX_FLOWS; i++)
+		CHECK(group(&d, &e[2 + i], e[1].id, i == 0 ? 100 : 1, 0) == 0 &&
+		      sq_ready(&d, &f[i].s, (uint16_t)e[2 + i].id,
+			       i == 0 ? pp->index : 0) == 0, "SQ %u", i);
+	flows_start(&d, f, MAX_FLOWS);
+	measure(&d, f, MAX_FLOWS, 20, 2020, want, "heavy paced leaf");
+	flows_end(&d, f, MAX_FLOWS, "heavy paced leaf");
+	elems_destroy(&d, e, 2 + MAX_FLOWS);
+	d.g->pp_free(pp);
+	t_close(&d);
+}
+
 void
 test_emu_sched(void)
 {
@@ -1207,4 +1249,5 @@ test_emu_sched(void)
 	T_RUN(test_flat_line_paced(false));
 	T_RUN(test_flat_line_paced(true));
 	T_RUN(test_nested_limits());
+	T_RUN(test_heavy_paced_leaf());
 }
