@@ -535,6 +535,31 @@ mlx5_tm_glue_rdma_list(char *buf, size_t len)
 	return found;
 }
 
+/*
+ * The sysfs root libibverbs read the device from: its ibdev_path is
+ * <root>/class/infiniband/<name>, <root> being /sys unless SYSFS_PATH
+ * says otherwise (rdma-core's ibv_get_sysfs_path()). Every sysfs path
+ * the glue reads starts there, so that it reads the tree the device came
+ * from (the test stand-in's, under make test).
+ */
+static void
+rdma_sysfs_root(const struct ibv_device *dev, char *buf, size_t len)
+{
+	char tail[PATH_MAX];
+	size_t plen = strlen(dev->ibdev_path);
+	int tlen;
+
+	tlen = snprintf(tail, sizeof(tail), "/class/infiniband/%s", dev->name);
+	if (tlen > 0 && (size_t)tlen < plen && (size_t)tlen < sizeof(tail) &&
+	    strcmp(dev->ibdev_path + plen - (size_t)tlen, tail) == 0 &&
+	    plen - (size_t)tlen < len) {
+		memcpy(buf, dev->ibdev_path, plen - (size_t)tlen);
+		buf[plen - (size_t)tlen] = '\0';
+		return;
+	}
+	snprintf(buf, len, "/sys");
+}
+
 /* The netdev of @p dev: the first entry of its PCI function's net/. */
 static int
 rdma_netdev_name(struct mlx5_tm_glue_dev *dev, char *buf, size_t len)
@@ -544,8 +569,8 @@ rdma_netdev_name(struct mlx5_tm_glue_dev *dev, char *buf, size_t len)
 	DIR *d;
 	int ret = -ENODEV;
 
-	if (snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/net",
-		     ibv_get_device_name(dev->ctx->device)) >= (int)sizeof(path))
+	if (snprintf(path, sizeof(path), "%s/device/net",
+		     dev->ctx->device->ibdev_path) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
 	d = opendir(path);
 	if (d == NULL)
@@ -596,7 +621,9 @@ rdma_sysfs_read(const char *fmt, const char *name, char *buf, size_t len)
 static int
 rdma_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
 {
-	const struct mlx5_tm_netdev_env *env = &mlx5_tm_netdev_env_os;
+	struct mlx5_tm_netdev_env env_os = mlx5_tm_netdev_env_os;
+	const struct mlx5_tm_netdev_env *env = &env_os;
+	char sysfs[PATH_MAX];
 	struct mlx5_tm_eswitch esw;
 	uint32_t speed = 0, max = 0;
 	struct ifreq ifr;
@@ -609,9 +636,10 @@ rdma_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
 	memset(info, 0, sizeof(*info));
 	info->min_mtu = RDMA_NETDEV_MIN_MTU;
 	info->max_mtu = RDMA_NETDEV_MAX_MTU;
-	if (rdma_sysfs_read("/sys/class/infiniband/%s/device/device",
-			    ibv_get_device_name(dev->ctx->device), buf,
-			    sizeof(buf)) == 0)
+	rdma_sysfs_root(dev->ctx->device, sysfs, sizeof(sysfs));
+	env_os.sysfs = sysfs;
+	if (rdma_sysfs_read("%s/device/device", dev->ctx->device->ibdev_path,
+			    buf, sizeof(buf)) == 0)
 		info->pci_device_id = (uint16_t)strtoul(buf, NULL, 16);
 	ret = rdma_netdev_name(dev, info->ifname, sizeof(info->ifname));
 	if (ret < 0)
