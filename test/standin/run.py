@@ -11,6 +11,7 @@ usage: run.py BUILD_DIR
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -31,6 +32,8 @@ PROBE = os.path.join(BUILD, "test", "standin", "standin_probe")
 TIMEOUT = 180
 PREFIX = "standin%d" % os.getpid()
 PCI = "0000:08:00.0"
+# standin_probe links the driver: no -d.
+PROBE_PMD = None
 
 CASES = Cases()
 check = CASES.check
@@ -85,7 +88,8 @@ def standin_env(sysfs, emu="cx6dx", devlink="legacy", counts=None):
 def eal(pmd, vdev="net_mlx5_tm0,dev=mlx5_0"):
     return ["--no-huge", "--no-pci", "-m", "512", "-l", "0",
             "--no-telemetry", "--log-level=lib.eal:error",
-            "--file-prefix", PREFIX, "-d", pmd, "--vdev", vdev]
+            "--file-prefix", PREFIX] + (["-d", pmd] if pmd else []) + \
+        ["--vdev", vdev]
 
 
 def run(cmd, env, timeout=TIMEOUT):
@@ -147,8 +151,87 @@ def test_tm_pace(work, pmd):
           c["ioctls"] > 0, c)
 
 
+def probe(work, name, mode=(), devlink="legacy", emu="cx6dx",
+          vdev="net_mlx5_tm0,dev=mlx5_0", **tree):
+    """standin_probe on a sysfs tree of its own (make_sysfs(**tree))."""
+    sysfs = make_sysfs(os.path.join(work, "sysfs-" + name), **tree)
+    env = standin_env(sysfs, emu, devlink)
+    return run([PROBE] + eal(PROBE_PMD, vdev) + ["--"] + list(mode), env)
+
+
+def representor_first(work, name):
+    """netdevs for an uplink beside two VF representors, named so that
+    the directory lists a representor first: the first entry is never
+    the uplink, whatever the file system's order."""
+    for uplink in ("eth0", "enp8s0f0np0", "ens1f0", "uplink0", "p0net"):
+        reps = [("%srep0" % uplink, "pf0vf0", 0),
+                ("%srep1" % uplink, "pf0vf1", 0)]
+        netdevs = tuple(reps + [(uplink, "p0", 0)])
+        root = make_sysfs(os.path.join(work, "order-%s" % uplink),
+                          netdevs=netdevs)
+        first = os.listdir(os.path.join(root, "devices", "pci0000:00",
+                                        PCI, "net"))[0]
+        shutil.rmtree(root)
+        if first != uplink:
+            return uplink, netdevs
+    return None, None
+
+
+def test_devlink_eperm(work):
+    """devlink refuses (no CAP_NET_ADMIN): a WARNING naming it, and the
+    role taken from the IB ports and netdevs (one port, no
+    representor: legacy, the port probes)."""
+    rc, out, err = probe(work, "eperm", devlink="eperm")
+    check("devlink EPERM: the port probes (legacy from 1 IB port)",
+          rc == 0 and "ports 1" in out, out + err[-2000:])
+    check("devlink EPERM: a WARNING names the missing CAP_NET_ADMIN",
+          "CAP_NET_ADMIN" in err and "taken as legacy from 1 IB port"
+          in err, err[-2000:])
+
+
+def test_ib_ports(work):
+    """Two IB ports on the device (the kernel's representor ports beside
+    the uplink's): switchdev without devlink's word, refused."""
+    rc, out, err = probe(work, "ports", devlink="eperm", ports=2)
+    check("2 IB ports, devlink EPERM: switchdev, probe refused",
+          "ports 0" in out and "switchdev mode" in err and
+          "taken as switchdev from 2 IB ports" in err, out + err[-2000:])
+
+
+def test_uplink_by_port_name(work):
+    """VF representors beside the uplink in the PCI function's net/:
+    the uplink is the netdev named p0, not the first entry; the
+    e-switch is switchdev (devlink agrees), the refusal names it."""
+    uplink, netdevs = representor_first(work, "reps")
+    if uplink is None:
+        print("SKIP uplink by phys_port_name: no name put a representor "
+              "first in this file system's directory order")
+        return
+    rc, out, err = probe(work, "reps", devlink="switchdev",
+                         netdevs=netdevs)
+    check("representors listed first: the uplink %s is examined" % uplink,
+          "ports 0" in out and "netdev %s is in switchdev mode" % uplink
+          in err and "E-Switch representor" not in err, out + err[-2000:])
+    rc, out, err = probe(work, "reps-eperm", devlink="eperm",
+                         netdevs=netdevs)
+    check("representors beside the uplink, devlink EPERM: switchdev",
+          "ports 0" in out and "netdev %s is in switchdev mode" % uplink
+          in err and "2 representor netdevs" in err, out + err[-2000:])
+
+
+def test_link_get(work):
+    """rte_eth_link_get() on a started port makes no netlink call (no
+    devlink query: the role was read at probe); its cost is printed."""
+    rc, out, err = probe(work, "link", mode=("link", "2000"))
+    print(out)
+    m = re.search(r"netlink_sockets (\d+) devlink_queries (\d+)", out)
+    check("link_get x2000: no netlink socket, no devlink query",
+          rc == 0 and m is not None and m.group(1) == "0" and
+          m.group(2) == "0", out + err[-2000:])
+
+
 def main():
-    for path in (STANDIN, PMD, TOOL):
+    for path in (STANDIN, PMD, TOOL, PROBE):
         if not os.path.exists(path):
             check("%s exists" % path, False)
             return CASES.report()
@@ -159,6 +242,11 @@ def main():
         pmd = os.path.join(work, os.path.basename(PMD))
         shutil.copy(PMD, pmd)
         CASES.run("tm_pace_dev_standin", test_tm_pace, work, pmd)
+        CASES.run("eswitch_devlink_eperm", test_devlink_eperm, work)
+        CASES.run("eswitch_ib_ports", test_ib_ports, work)
+        CASES.run("eswitch_uplink_by_port_name", test_uplink_by_port_name,
+                  work)
+        CASES.run("link_get_no_netlink", test_link_get, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return CASES.report()
