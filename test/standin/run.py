@@ -72,11 +72,7 @@ def make_sysfs(root, ports=1, netdevs=(("eth0", "p0", 0),),
 
 def standin_env(sysfs, emu="cx6dx", devlink="legacy", counts=None):
     env = dict(os.environ)
-    preload = [STANDIN]
-    asan = os.environ.get("MLX5_TM_STANDIN_ASAN")
-    if asan:
-        preload.insert(0, asan)
-    env["LD_PRELOAD"] = " ".join(preload)
+    env["LD_PRELOAD"] = STANDIN
     env["MLX5_TM_STANDIN_SYSFS"] = sysfs
     env["MLX5_TM_STANDIN_EMU"] = emu
     env["MLX5_TM_STANDIN_DEVLINK"] = devlink
@@ -230,6 +226,57 @@ def test_link_get(work):
           m.group(2) == "0", out + err[-2000:])
 
 
+def test_dev_names(work):
+    """dev= by ibdev name, by PCI address, by PCI address without its
+    domain; a name that matches nothing is refused listing the devices
+    present with their PCI addresses."""
+    for dev in ("0000:08:00.0", "08:00.0"):
+        rc, out, err = probe(work, "name-" + dev.replace(":", "_"),
+                             vdev="net_mlx5_tm0,dev=" + dev)
+        check("dev=%s: the port probes" % dev, rc == 0 and "ports 1" in out,
+              out + err[-1500:])
+    rc, out, err = probe(work, "name-none", vdev="net_mlx5_tm0,dev=mlx5_9")
+    check("dev=mlx5_9: refused, naming mlx5_0 (%s)" % PCI,
+          "ports 0" in out and "devices present: mlx5_0 (%s)" % PCI in err,
+          out + err[-1500:])
+
+
+def test_mtu(work):
+    """rte_eth_dev_set_mtu() reaches the netdev (SIOCSIFMTU) and the
+    MTU read back is the device's."""
+    rc, out, err = probe(work, "mtu", mode=("mtu", "9000"))
+    check("set_mtu 9000 through the netdev", rc == 0 and
+          "set_mtu 9000: 0, mtu 9000" in out, out + err[-1500:])
+
+
+def test_firmware_refusal(work):
+    """A command the firmware refuses (the model's fault_cmd) fails the
+    start cleanly through the glue's EREMOTEIO path: CREATE_SQ (an
+    object create) and MODIFY_SQ (a command on an object)."""
+    for op in ("CREATE_SQ", "MODIFY_SQ"):
+        rc, out, err = probe(work, "fw-" + op, mode=("link", "1"),
+                             emu="cx6dx,fault_cmd=%s:1:0x3" % op)
+        check("%s refused by firmware: start fails, no crash" % op,
+              rc == 1 and "cannot start" in out, out + err[-1500:])
+
+
+def test_no_netdev(work):
+    """A PCI function without a netdev: the probe warns and goes on with
+    MTU 1500, link unknown."""
+    rc, out, err = probe(work, "nonet", netdevs=())
+    check("no netdev: probes with a warning", rc == 0 and "ports 1" in out
+          and "cannot read the netdev of mlx5_0" in err, out + err[-1500:])
+
+
+def test_devlink_absent(work):
+    """No devlink family in generic netlink (an old kernel): a warning
+    with the error, no privilege named, the role from the IB ports."""
+    rc, out, err = probe(work, "absent", devlink="absent")
+    check("devlink absent: probes, warns, names no privilege",
+          rc == 0 and "ports 1" in out and "devlink cannot say" in err and
+          "CAP_NET_ADMIN" not in err, out + err[-1500:])
+
+
 def main():
     for path in (STANDIN, PMD, TOOL, PROBE):
         if not os.path.exists(path):
@@ -247,6 +294,11 @@ def main():
         CASES.run("eswitch_uplink_by_port_name", test_uplink_by_port_name,
                   work)
         CASES.run("link_get_no_netlink", test_link_get, work)
+        CASES.run("dev_names", test_dev_names, work)
+        CASES.run("mtu_set", test_mtu, work)
+        CASES.run("firmware_refusal", test_firmware_refusal, work)
+        CASES.run("no_netdev", test_no_netdev, work)
+        CASES.run("devlink_absent", test_devlink_absent, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return CASES.report()
