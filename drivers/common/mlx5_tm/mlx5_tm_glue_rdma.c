@@ -18,7 +18,6 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-#include <dirent.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>

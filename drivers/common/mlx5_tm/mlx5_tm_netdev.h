@@ -8,13 +8,14 @@
 /**
  * @file
  * What the kernel says about the netdev of an mlx5 port, for the rdma
- * glue: its E-Switch role, decided as upstream DPDK mlx5 decides it since
- * v21.08 (commit 6b157f3bfa, "fix switchdev mode recognition": the port
- * name, not the mere presence of a switch id, which current kernels
- * publish for an e-switch manager in legacy mode too) with the devlink
- * e-switch mode, and its line rate (the link speed, or the fastest link
- * mode it supports while the link is down, as upstream's speed
- * capabilities).
+ * glue: which netdev of the PCI function is the uplink, its E-Switch
+ * role, decided as upstream DPDK mlx5 decides it (the IB device's port
+ * count; since v21.08, commit 6b157f3bfa, "fix switchdev mode
+ * recognition", the port name, not the mere presence of a switch id,
+ * which current kernels publish for an e-switch manager in legacy mode
+ * too) with the devlink e-switch mode where it answers, and its line
+ * rate (the link speed, or the fastest link mode it supports while the
+ * link is down, as upstream's speed capabilities).
  *
  * Every input comes through struct mlx5_tm_netdev_env: the sysfs root
  * and the answers of devlink and ethtool, so that tests give their own
