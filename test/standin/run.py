@@ -220,10 +220,15 @@ def test_link_get(work):
     devlink query: the role was read at probe); its cost is printed."""
     rc, out, err = probe(work, "link", mode=("link", "2000"))
     print(out)
-    m = re.search(r"netlink_sockets (\d+) devlink_queries (\d+)", out)
+    m = re.search(r"netlink_sockets (\d+) devlink_queries (\d+) "
+                  r"inet_sockets (\d+) ioctls (\d+)", out)
     check("link_get x2000: no netlink socket, no devlink query",
           rc == 0 and m is not None and m.group(1) == "0" and
           m.group(2) == "0", out + err[-2000:])
+    # The link alone: SIOCGIFFLAGS and ETHTOOL_GLINKSETTINGS (twice: the
+    # mask-size handshake) per call; no MTU, no MAC.
+    check("link_get x2000: 3 ioctls a call (flags, ethtool x2)",
+          m is not None and m.group(4) == str(3 * 2000), out)
 
 
 def test_dev_names(work):

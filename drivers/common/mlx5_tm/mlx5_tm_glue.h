@@ -240,6 +240,14 @@ struct mlx5_tm_glue {
 	int (*port_query)(struct mlx5_tm_glue_dev *dev,
 			  struct mlx5_tm_port_info *info);
 	/**
+	 * Read only the link of the port: @p info gets link_up, speed_mbps
+	 * and max_speed_mbps (and ifname), the rest zero. What
+	 * rte_eth_link_get() needs, and no more (real: SIOCGIFFLAGS and
+	 * ETHTOOL_GLINKSETTINGS). NULL: port_query serves.
+	 */
+	int (*link_query)(struct mlx5_tm_glue_dev *dev,
+			  struct mlx5_tm_port_info *info);
+	/**
 	 * Set the netdev MTU (real: SIOCSIFMTU on the netdev, which programs
 	 * the port MTU as MTU + 22; needs CAP_NET_ADMIN).
 	 */

@@ -640,22 +640,18 @@ rdma_netdev_probe(struct mlx5_tm_glue_dev *dev)
 			       representors, &dev->esw);
 }
 
+/* The flags of the uplink netdev (SIOCGIFFLAGS) and its speeds. */
 static int
-rdma_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
+rdma_link_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
 {
 	const struct mlx5_tm_netdev_env *env = &mlx5_tm_netdev_env_os;
-	const struct mlx5_tm_eswitch *esw;
 	uint32_t speed = 0, max = 0;
 	struct ifreq ifr;
 	int fd, ret;
 
 	if (dev == NULL || info == NULL)
 		return -EINVAL;
-	esw = &dev->esw;
 	memset(info, 0, sizeof(*info));
-	info->min_mtu = RDMA_NETDEV_MIN_MTU;
-	info->max_mtu = RDMA_NETDEV_MAX_MTU;
-	info->pci_device_id = dev->pci_device_id;
 	if (dev->ifname_err < 0)
 		return dev->ifname_err;
 	snprintf(info->ifname, sizeof(info->ifname), "%s", dev->ifname);
@@ -664,21 +660,47 @@ rdma_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
 		return -errno;
 	memset(&ifr, 0, sizeof(ifr));
 	memcpy(ifr.ifr_name, dev->ifname, strlen(dev->ifname));
-	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0)
-		goto fail;
-	info->mtu = (uint32_t)ifr.ifr_mtu;
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
-		goto fail;
-	info->link_up = (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
-		goto fail;
-	memcpy(info->mac, ifr.ifr_hwaddr.sa_data, sizeof(info->mac));
+	ret = ioctl(fd, SIOCGIFFLAGS, &ifr) < 0 ? -errno : 0;
 	close(fd);
+	if (ret < 0)
+		return ret;
+	info->link_up = (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
 	/* Unknown while the link is down: then the fastest supported mode. */
 	if (env->ethtool_speeds(env->arg, info->ifname, &speed, &max) == 0) {
 		info->speed_mbps = info->link_up ? speed : 0;
 		info->max_speed_mbps = max;
 	}
+	return 0;
+}
+
+static int
+rdma_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
+{
+	const struct mlx5_tm_eswitch *esw;
+	struct ifreq ifr;
+	int fd, ret;
+
+	ret = rdma_link_query(dev, info);
+	if (info != NULL && dev != NULL) {
+		info->min_mtu = RDMA_NETDEV_MIN_MTU;
+		info->max_mtu = RDMA_NETDEV_MAX_MTU;
+		info->pci_device_id = dev->pci_device_id;
+	}
+	if (ret < 0)
+		return ret;
+	esw = &dev->esw;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, dev->ifname, strlen(dev->ifname));
+	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0)
+		goto fail;
+	info->mtu = (uint32_t)ifr.ifr_mtu;
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
+		goto fail;
+	memcpy(info->mac, ifr.ifr_hwaddr.sa_data, sizeof(info->mac));
+	close(fd);
 	/* The role decided at open (rdma_netdev_probe()). */
 	info->switchdev = esw->switchdev;
 	info->representor = esw->representor;
@@ -741,5 +763,6 @@ const struct mlx5_tm_glue mlx5_tm_glue_rdma = {
 	.reg_mr = rdma_reg_mr,
 	.dereg_mr = rdma_dereg_mr,
 	.port_query = rdma_port_query,
+	.link_query = rdma_link_query,
 	.port_set_mtu = rdma_port_set_mtu,
 };

@@ -235,8 +235,12 @@ mlx5_tm_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 	struct mlx5_tm_port_info port;
-	bool read = priv->glue->port_query(priv->gdev, &port) == 0;
+	bool read;
 
+	/* The link alone where the glue can read it alone (no MTU, MAC). */
+	read = (priv->glue->link_query != NULL ?
+		priv->glue->link_query(priv->gdev, &port) :
+		priv->glue->port_query(priv->gdev, &port)) == 0;
 	if (read)
 		line_rate_refresh(dev, &port);
 	return link_status_set(dev, read ? &port : NULL);
