@@ -5,7 +5,7 @@ BUILD      ?= build
 BUILD_SAN  ?= build-san
 MESON_OPTS ?=
 
-.PHONY: all setup build build-san test test-tsan fuzz demo bench install uninstall deb clean
+.PHONY: all setup build build-san test test-tsan coverage fuzz demo bench install uninstall deb clean
 
 all: build
 
@@ -39,6 +39,15 @@ BUILD_TSAN ?= build-tsan
 
 test-tsan: setup
 	@bash scripts/tsan.sh $(BUILD_TSAN)
+
+# Line coverage of the product sources from make test's suites (plain
+# runs) in a build directory of its own: one line per file,
+# "<path> <covered>/<lines> <percent>%" (scripts/coverage.sh;
+# COVERAGE_SUITES="a b" runs only those suites).
+BUILD_COV ?= build-cov
+
+coverage: setup
+	@bash scripts/coverage.sh $(BUILD_COV)
 
 demo: build
 	@bash scripts/demo.sh $(BUILD)
@@ -76,4 +85,4 @@ deb:
 	@DEB_KEEP_TOOLS=$(DEB_KEEP_TOOLS) bash scripts/deb.sh $(BUILD)/deb
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_TSAN) $(BUILD_COV)

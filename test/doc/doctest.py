@@ -30,7 +30,7 @@ A command runs unless a rule below skips it; a skipped command is printed
 - it changes the system: ``sudo``, ``make install``/``uninstall``,
   ``apt``, ``scripts/install_check.sh``;
 - minutes of runtime: ``make test``/``bench``/``fuzz``/``deb``/
-  ``test-tsan``, ``valgrind``, and commands that read what such a one
+  ``test-tsan``/``coverage``, ``valgrind``, and commands that read what such a one
   wrote;
 - a verdict that depends on the machine's load: ``make demo`` and
   ``dpdk-tm-pace`` on the device model in real time (their rows are
@@ -250,7 +250,8 @@ def skip_reason(cmd, previous_skipped):
             r"\bmake (install|uninstall)\b|\bapt(-get)? install\b|"
             r"install_check\.sh", t):
         return "changes the system (root install)"
-    if re.search(r"\bmake (test|bench|fuzz|deb|test-tsan)\b", t) or \
+    if re.search(r"\bmake (test|bench|fuzz|deb|test-tsan|coverage)\b",
+                 t) or \
             prog == "valgrind" or "scripts/bench.sh" in t:
         return "minutes of runtime"
     if re.search(r"\bmake demo\b", t):

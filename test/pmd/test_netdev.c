@@ -164,7 +164,7 @@ test_legacy_pf_with_switch_id(void)
 		netdev("enp8s0f0", names[i], "5c82b80003e7a5b8", true);
 		fake.devlink_ret = 0;
 		fake.mode = DEVLINK_ESWITCH_MODE_LEGACY;
-		mlx5_tm_netdev_eswitch(&env, "enp8s0f0", "0000:08:00.0", &e);
+		mlx5_tm_netdev_eswitch(&env, "enp8s0f0", "0000:08:00.0", 1, 0, &e);
 		CHECK(!e.switchdev && !e.representor &&
 		      e.mode == MLX5_TM_ESW_MODE_LEGACY &&
 		      strcmp(e.switch_id, "5c82b80003e7a5b8") == 0 &&
@@ -173,7 +173,7 @@ test_legacy_pf_with_switch_id(void)
 		      "%d mode %d", names[i] ? names[i] : "none", e.switchdev,
 		      e.representor, e.mode);
 		fake.devlink_ret = -EPERM;
-		mlx5_tm_netdev_eswitch(&env, "enp8s0f0", "0000:08:00.0", &e);
+		mlx5_tm_netdev_eswitch(&env, "enp8s0f0", "0000:08:00.0", 1, 0, &e);
 		CHECK(!e.switchdev && !e.representor &&
 		      e.mode == MLX5_TM_ESW_MODE_UNKNOWN,
 		      "port name %s, devlink unanswered: switchdev %d",
@@ -190,26 +190,114 @@ test_switchdev(void)
 	netdev("enp8s0f0", "p0", "5c82b80003e7a5b8", true);
 	fake.devlink_ret = 0;
 	fake.mode = DEVLINK_ESWITCH_MODE_SWITCHDEV;
-	mlx5_tm_netdev_eswitch(&env, "enp8s0f0", "0000:08:00.0", &e);
+	mlx5_tm_netdev_eswitch(&env, "enp8s0f0", "0000:08:00.0", 1, 0, &e);
 	CHECK(e.switchdev && !e.representor &&
 	      e.name_type == MLX5_TM_PORT_NAME_UPLINK,
 	      "uplink, devlink switchdev: switchdev %d", e.switchdev);
 	fake.devlink_ret = -EPERM;
 	netdev("enp8s0f0v1", "pf0vf1", "5c82b80003e7a5b8", false);
-	mlx5_tm_netdev_eswitch(&env, "enp8s0f0v1", "0000:08:00.0", &e);
+	mlx5_tm_netdev_eswitch(&env, "enp8s0f0v1", "0000:08:00.0", 1, 0, &e);
 	CHECK(e.switchdev && e.representor &&
 	      e.name_type == MLX5_TM_PORT_NAME_PFVF,
 	      "VF representor, devlink unanswered: switchdev %d "
 	      "representor %d", e.switchdev, e.representor);
 	netdev("eth5", "1", "5c82b80003e7a5b8", false);
-	mlx5_tm_netdev_eswitch(&env, "eth5", NULL, &e);
+	mlx5_tm_netdev_eswitch(&env, "eth5", NULL, 1, 0, &e);
 	CHECK(e.representor && e.name_type == MLX5_TM_PORT_NAME_LEGACY,
 	      "legacy-named, no PCI device: representor %d", e.representor);
 	netdev("eth6", "1", "5c82b80003e7a5b8", true);
-	mlx5_tm_netdev_eswitch(&env, "eth6", NULL, &e);
+	mlx5_tm_netdev_eswitch(&env, "eth6", NULL, 1, 0, &e);
 	CHECK(!e.representor && !e.switchdev,
 	      "legacy-named with its PCI device: representor %d",
 	      e.representor);
+}
+
+/*
+ * Without devlink's word (EPERM), more than one IB port or representor
+ * netdevs beside the uplink mean switchdev, as upstream decides it;
+ * devlink's answer, where it comes, decides and a contradiction is
+ * flagged.
+ */
+static void
+test_role_without_devlink(void)
+{
+	struct mlx5_tm_eswitch e;
+
+	netdev("enp8s0f0", "p0", "5c82b80003e7a5b8", true);
+	fake.devlink_ret = -EPERM;
+	mlx5_tm_netdev_eswitch(&env, "enp8s0f0", "0000:08:00.0", 2, 0, &e);
+	CHECK(e.switchdev && !e.representor && e.devlink_err == -EPERM &&
+	      e.mode == MLX5_TM_ESW_MODE_UNKNOWN && e.ib_ports == 2,
+	      "2 IB ports, devlink EPERM: switchdev %d err %d",
+	      e.switchdev, e.devlink_err);
+	mlx5_tm_netdev_eswitch(&env, "enp8s0f0", "0000:08:00.0", 1, 3, &e);
+	CHECK(e.switchdev && e.representors == 3,
+	      "3 representors beside, devlink EPERM: switchdev %d",
+	      e.switchdev);
+	mlx5_tm_netdev_eswitch(&env, "enp8s0f0", "0000:08:00.0", 1, 0, &e);
+	CHECK(!e.switchdev && e.devlink_err == -EPERM,
+	      "1 IB port, no representor, devlink EPERM: switchdev %d",
+	      e.switchdev);
+	fake.devlink_ret = 0;
+	fake.mode = DEVLINK_ESWITCH_MODE_LEGACY;
+	mlx5_tm_netdev_eswitch(&env, "enp8s0f0", "0000:08:00.0", 2, 0, &e);
+	CHECK(!e.switchdev && e.disagree && e.devlink_err == 0,
+	      "2 IB ports, devlink legacy: switchdev %d disagree %d",
+	      e.switchdev, e.disagree);
+}
+
+/* The uplink by phys_port_name p<N>, else dev_port, never readdir order. */
+static void
+test_uplink(void)
+{
+	char net[300], name[32], path[512];
+	unsigned int reps;
+	FILE *f;
+	int ret;
+
+	snprintf(net, sizeof(net), "%s/class/net", root);
+	snprintf(path, sizeof(path), "rm -rf '%s'/class/net/*", root);
+	if (system(path) != 0)
+		CHECK(false, "%s", path);
+	netdev("a0", "pf0vf0", "5c82b80003e7a5b8", false);
+	netdev("a1", "pf0sf1", "5c82b80003e7a5b8", false);
+	netdev("zz", "p0", "5c82b80003e7a5b8", true);
+	ret = mlx5_tm_netdev_uplink(&env, net, name, sizeof(name), &reps);
+	CHECK(ret == 0 && strcmp(name, "zz") == 0 && reps == 2,
+	      "uplink among representors: %d '%s' %u", ret, name, reps);
+	/* No port names at all (old kernels): the lowest dev_port. */
+	snprintf(path, sizeof(path), "rm -rf '%s'/class/net/*", root);
+	if (system(path) != 0)
+		CHECK(false, "%s", path);
+	netdev("b0", NULL, NULL, true);
+	netdev("b1", NULL, NULL, true);
+	snprintf(path, sizeof(path), "%s/class/net/b0/dev_port", root);
+	f = fopen(path, "w");
+	if (f != NULL) {
+		fprintf(f, "1\n");
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/class/net/b1/dev_port", root);
+	f = fopen(path, "w");
+	if (f != NULL) {
+		fprintf(f, "0\n");
+		fclose(f);
+	}
+	ret = mlx5_tm_netdev_uplink(&env, net, name, sizeof(name), &reps);
+	CHECK(ret == 0 && strcmp(name, "b1") == 0 && reps == 0,
+	      "no port names: lowest dev_port: %d '%s'", ret, name);
+	snprintf(path, sizeof(path), "rm -rf '%s'/class/net/*", root);
+	if (system(path) != 0)
+		CHECK(false, "%s", path);
+	netdev("c0", "pf0vf0", NULL, false);
+	ret = mlx5_tm_netdev_uplink(&env, net, name, sizeof(name), &reps);
+	CHECK(ret == -ENODEV && reps == 1, "only a representor: %d", ret);
+	CHECK(mlx5_tm_netdev_uplink(&env, "/nonexistent/net", name,
+				    sizeof(name), &reps) == -ENOENT,
+	      "no net directory");
+	CHECK(mlx5_tm_netdev_ib_ports("/nonexistent/ports") == 0,
+	      "no ports directory: 0");
+	CHECK(mlx5_tm_netdev_ib_ports(net) == 1, "one entry: 1 port");
 }
 
 /* Link speed, else the fastest supported mode while down, else 0. */
@@ -264,6 +352,10 @@ main(void)
 	    test_legacy_pf_with_switch_id);
 	run("switchdev by devlink; representors by their names",
 	    test_switchdev);
+	run("role without devlink: IB ports and representors; devlink decides",
+	    test_role_without_devlink);
+	run("uplink by phys_port_name, else dev_port; representors counted",
+	    test_uplink);
 	run("line rate: link speed, else the fastest supported mode",
 	    test_line_rate);
 	run("the kernel's devlink and ethtool answer", test_os);

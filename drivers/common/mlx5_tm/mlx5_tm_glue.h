@@ -87,6 +87,16 @@ struct mlx5_tm_port_info {
 	uint8_t representor;  /**< 1 for an E-Switch representor netdev. */
 	/** devlink e-switch mode: -1 unknown, 0 legacy, 1 switchdev. */
 	int8_t esw_mode;
+	/**
+	 * Why devlink gave no mode: 0, or a negative errno (-EPERM: no
+	 * CAP_NET_ADMIN; -ENODEV: its instance is in another network
+	 * namespace). The role then rests on the IB ports and netdevs.
+	 */
+	int32_t esw_devlink_err;
+	uint16_t ib_ports;         /**< IB ports of the device; 0 unknown. */
+	uint16_t esw_representors; /**< Representor netdevs beside it. */
+	/** devlink's mode contradicts the IB ports and netdevs. */
+	uint8_t esw_disagree;
 	char phys_port_name[32]; /**< "" when none. */
 	char phys_switch_id[40]; /**< "" when none. */
 	uint8_t mac[6];       /**< Netdev MAC address; all zero if unknown. */
@@ -222,11 +232,21 @@ struct mlx5_tm_glue {
 
 	/**
 	 * Read the port's netdev: MTU, link, speeds, MAC, E-Switch role,
-	 * PCI id. Real: the netdev of the device's PCI function (ioctl,
-	 * sysfs, ethtool, devlink; mlx5_tm_netdev.h). Emulated: the device
-	 * model's port.
+	 * PCI id. Real: the uplink netdev of the device's PCI function
+	 * (ioctl and ethtool; its name and E-Switch role were read from
+	 * sysfs and devlink once, at open_device: mlx5_tm_netdev.h; no
+	 * netlink here, so that rte_eth_link_get() stays cheap). Emulated:
+	 * the device model's port.
 	 */
 	int (*port_query)(struct mlx5_tm_glue_dev *dev,
+			  struct mlx5_tm_port_info *info);
+	/**
+	 * Read only the link of the port: @p info gets link_up, speed_mbps
+	 * and max_speed_mbps (and ifname), the rest zero. What
+	 * rte_eth_link_get() needs, and no more (real: SIOCGIFFLAGS and
+	 * ETHTOOL_GLINKSETTINGS). NULL: port_query serves.
+	 */
+	int (*link_query)(struct mlx5_tm_glue_dev *dev,
 			  struct mlx5_tm_port_info *info);
 	/**
 	 * Set the netdev MTU (real: SIOCSIFMTU on the netdev, which programs

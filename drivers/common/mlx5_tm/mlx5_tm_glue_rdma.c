@@ -18,7 +18,6 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-#include <dirent.h>
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -30,10 +29,19 @@
 #include "mlx5_tm_netdev.h"
 #include "mlx5_tm_prm.h"
 
-/* An open device: the verbs context, opened with DEVX. */
+/*
+ * An open device: the verbs context, opened with DEVX, and its uplink
+ * netdev with the E-Switch role, both read once at open.
+ */
 struct mlx5_tm_glue_dev {
 	struct ibv_context *ctx;
+	char ifname[IFNAMSIZ]; /* "" when none was found (ifname_err). */
+	int ifname_err;
+	uint16_t pci_device_id;
+	struct mlx5_tm_eswitch esw;
 };
+
+static void rdma_netdev_probe(struct mlx5_tm_glue_dev *dev);
 
 struct rdma_pd {
 	struct mlx5_tm_pd pub; /* First: the table hands out &pub. */
@@ -203,6 +211,7 @@ rdma_open_device(const char *name, const void *opts)
 		return NULL;
 	}
 	dev->ctx = ctx;
+	rdma_netdev_probe(dev);
 	return dev;
 }
 
@@ -535,32 +544,29 @@ mlx5_tm_glue_rdma_list(char *buf, size_t len)
 	return found;
 }
 
-/* The netdev of @p dev: the first entry of its PCI function's net/. */
-static int
-rdma_netdev_name(struct mlx5_tm_glue_dev *dev, char *buf, size_t len)
+/*
+ * The sysfs root libibverbs read the device from: its ibdev_path is
+ * <root>/class/infiniband/<name>, <root> being /sys unless SYSFS_PATH
+ * says otherwise (rdma-core's ibv_get_sysfs_path()). Every sysfs path
+ * the glue reads starts there, so that it reads the tree the device came
+ * from (the test stand-in's, under make test).
+ */
+static void
+rdma_sysfs_root(const struct ibv_device *dev, char *buf, size_t len)
 {
-	char path[PATH_MAX];
-	struct dirent *e;
-	DIR *d;
-	int ret = -ENODEV;
+	char tail[PATH_MAX];
+	size_t plen = strlen(dev->ibdev_path);
+	int tlen;
 
-	if (snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/net",
-		     ibv_get_device_name(dev->ctx->device)) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	d = opendir(path);
-	if (d == NULL)
-		return -errno;
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (snprintf(buf, len, "%s", e->d_name) >= (int)len)
-			ret = -ENAMETOOLONG;
-		else
-			ret = 0;
-		break;
+	tlen = snprintf(tail, sizeof(tail), "/class/infiniband/%s", dev->name);
+	if (tlen > 0 && (size_t)tlen < plen && (size_t)tlen < sizeof(tail) &&
+	    strcmp(dev->ibdev_path + plen - (size_t)tlen, tail) == 0 &&
+	    plen - (size_t)tlen < len) {
+		memcpy(buf, dev->ibdev_path, plen - (size_t)tlen);
+		buf[plen - (size_t)tlen] = '\0';
+		return;
 	}
-	closedir(d);
-	return ret;
+	snprintf(buf, len, "/sys");
 }
 
 /* A sysfs attribute of @p ifname (or of the ibdev's PCI device). */
@@ -593,64 +599,120 @@ rdma_sysfs_read(const char *fmt, const char *name, char *buf, size_t len)
 #define RDMA_NETDEV_MIN_MTU 68u
 #define RDMA_NETDEV_MAX_MTU 9978u
 
-static int
-rdma_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
+/*
+ * Once, at open: the PCI id, the uplink netdev among those of the PCI
+ * function (mlx5_tm_netdev_uplink()) and the E-Switch role (IB ports,
+ * representors, devlink: mlx5_tm_netdev_eswitch()), from the sysfs tree
+ * libibverbs read the device from.
+ */
+static void
+rdma_netdev_probe(struct mlx5_tm_glue_dev *dev)
 {
-	const struct mlx5_tm_netdev_env *env = &mlx5_tm_netdev_env_os;
-	struct mlx5_tm_eswitch esw;
-	uint32_t speed = 0, max = 0;
-	struct ifreq ifr;
+	struct mlx5_tm_netdev_env env = mlx5_tm_netdev_env_os;
+	const struct ibv_device *ibdev = dev->ctx->device;
+	unsigned int representors = 0;
+	char sysfs[PATH_MAX];
+	char path[PATH_MAX];
 	char buf[64];
 	char pci[64];
+
+	rdma_sysfs_root(ibdev, sysfs, sizeof(sysfs));
+	env.sysfs = sysfs;
+	if (rdma_sysfs_read("%s/device/device", ibdev->ibdev_path, buf,
+			    sizeof(buf)) == 0)
+		dev->pci_device_id = (uint16_t)strtoul(buf, NULL, 16);
+	if (snprintf(path, sizeof(path), "%s/device/net",
+		     ibdev->ibdev_path) >= (int)sizeof(path)) {
+		dev->ifname_err = -ENAMETOOLONG;
+		return;
+	}
+	dev->ifname_err = mlx5_tm_netdev_uplink(&env, path, dev->ifname,
+						sizeof(dev->ifname),
+						&representors);
+	if (dev->ifname_err < 0) {
+		dev->ifname[0] = '\0';
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/ports", ibdev->ibdev_path);
+	mlx5_tm_netdev_eswitch(&env, dev->ifname,
+			       ibdev_pci_addr(ibdev, pci, sizeof(pci)) == 0 ?
+			       pci : NULL, mlx5_tm_netdev_ib_ports(path),
+			       representors, &dev->esw);
+}
+
+/* The flags of the uplink netdev (SIOCGIFFLAGS) and its speeds. */
+static int
+rdma_link_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
+{
+	const struct mlx5_tm_netdev_env *env = &mlx5_tm_netdev_env_os;
+	uint32_t speed = 0, max = 0;
+	struct ifreq ifr;
 	int fd, ret;
 
 	if (dev == NULL || info == NULL)
 		return -EINVAL;
 	memset(info, 0, sizeof(*info));
-	info->min_mtu = RDMA_NETDEV_MIN_MTU;
-	info->max_mtu = RDMA_NETDEV_MAX_MTU;
-	if (rdma_sysfs_read("/sys/class/infiniband/%s/device/device",
-			    ibv_get_device_name(dev->ctx->device), buf,
-			    sizeof(buf)) == 0)
-		info->pci_device_id = (uint16_t)strtoul(buf, NULL, 16);
-	ret = rdma_netdev_name(dev, info->ifname, sizeof(info->ifname));
-	if (ret < 0)
-		return ret;
+	if (dev->ifname_err < 0)
+		return dev->ifname_err;
+	snprintf(info->ifname, sizeof(info->ifname), "%s", dev->ifname);
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0)
 		return -errno;
 	memset(&ifr, 0, sizeof(ifr));
-	if (strlen(info->ifname) >= sizeof(ifr.ifr_name)) {
-		close(fd);
-		return -ENAMETOOLONG;
-	}
-	memcpy(ifr.ifr_name, info->ifname, strlen(info->ifname));
-	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0)
-		goto fail;
-	info->mtu = (uint32_t)ifr.ifr_mtu;
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
-		goto fail;
-	info->link_up = (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
-		goto fail;
-	memcpy(info->mac, ifr.ifr_hwaddr.sa_data, sizeof(info->mac));
+	memcpy(ifr.ifr_name, dev->ifname, strlen(dev->ifname));
+	ret = ioctl(fd, SIOCGIFFLAGS, &ifr) < 0 ? -errno : 0;
 	close(fd);
+	if (ret < 0)
+		return ret;
+	info->link_up = (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
 	/* Unknown while the link is down: then the fastest supported mode. */
 	if (env->ethtool_speeds(env->arg, info->ifname, &speed, &max) == 0) {
 		info->speed_mbps = info->link_up ? speed : 0;
 		info->max_speed_mbps = max;
 	}
-	mlx5_tm_netdev_eswitch(env, info->ifname,
-			       ibdev_pci_addr(dev->ctx->device, pci,
-					      sizeof(pci)) == 0 ? pci : NULL,
-			       &esw);
-	info->switchdev = esw.switchdev;
-	info->representor = esw.representor;
-	info->esw_mode = (int8_t)esw.mode;
+	return 0;
+}
+
+static int
+rdma_port_query(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_port_info *info)
+{
+	const struct mlx5_tm_eswitch *esw;
+	struct ifreq ifr;
+	int fd, ret;
+
+	ret = rdma_link_query(dev, info);
+	if (info != NULL && dev != NULL) {
+		info->min_mtu = RDMA_NETDEV_MIN_MTU;
+		info->max_mtu = RDMA_NETDEV_MAX_MTU;
+		info->pci_device_id = dev->pci_device_id;
+	}
+	if (ret < 0)
+		return ret;
+	esw = &dev->esw;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, dev->ifname, strlen(dev->ifname));
+	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0)
+		goto fail;
+	info->mtu = (uint32_t)ifr.ifr_mtu;
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
+		goto fail;
+	memcpy(info->mac, ifr.ifr_hwaddr.sa_data, sizeof(info->mac));
+	close(fd);
+	/* The role decided at open (rdma_netdev_probe()). */
+	info->switchdev = esw->switchdev;
+	info->representor = esw->representor;
+	info->esw_mode = (int8_t)esw->mode;
+	info->esw_devlink_err = esw->devlink_err;
+	info->ib_ports = (uint16_t)esw->ib_ports;
+	info->esw_representors = (uint16_t)esw->representors;
+	info->esw_disagree = esw->disagree;
 	snprintf(info->phys_port_name, sizeof(info->phys_port_name), "%s",
-		 esw.port_name);
+		 esw->port_name);
 	snprintf(info->phys_switch_id, sizeof(info->phys_switch_id), "%s",
-		 esw.switch_id);
+		 esw->switch_id);
 	return 0;
 fail:
 	ret = -errno;
@@ -662,19 +724,17 @@ static int
 rdma_port_set_mtu(struct mlx5_tm_glue_dev *dev, uint32_t mtu)
 {
 	struct ifreq ifr;
-	char ifname[IFNAMSIZ];
 	int fd, ret;
 
 	if (dev == NULL)
 		return -EINVAL;
-	ret = rdma_netdev_name(dev, ifname, sizeof(ifname));
-	if (ret < 0)
-		return ret;
+	if (dev->ifname_err < 0)
+		return dev->ifname_err;
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0)
 		return -errno;
 	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev->ifname);
 	ifr.ifr_mtu = (int)mtu;
 	ret = ioctl(fd, SIOCSIFMTU, &ifr) < 0 ? -errno : 0;
 	close(fd);
@@ -703,5 +763,6 @@ const struct mlx5_tm_glue mlx5_tm_glue_rdma = {
 	.reg_mr = rdma_reg_mr,
 	.dereg_mr = rdma_dereg_mr,
 	.port_query = rdma_port_query,
+	.link_query = rdma_link_query,
 	.port_set_mtu = rdma_port_set_mtu,
 };

@@ -8,6 +8,7 @@
  * ethtool, each reached through an environment that tests replace.
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -98,45 +99,148 @@ has_device_dir(const struct mlx5_tm_netdev_env *env, const char *ifname)
 	       stat(path, &st) == 0;
 }
 
+static bool
+is_representor_name(enum mlx5_tm_port_name_type t)
+{
+	return t == MLX5_TM_PORT_NAME_PFHPF || t == MLX5_TM_PORT_NAME_PFVF ||
+	       t == MLX5_TM_PORT_NAME_PFSF;
+}
+
+/* class/net/@p ifname/dev_port, or UINT32_MAX when it has none. */
+static uint32_t
+dev_port_of(const struct mlx5_tm_netdev_env *env, const char *ifname)
+{
+	char buf[32];
+	char *end;
+	unsigned long v;
+
+	sysfs_line(env, ifname, "dev_port", buf, sizeof(buf));
+	errno = 0;
+	v = strtoul(buf, &end, 0);
+	if (buf[0] == '\0' || *end != '\0' || errno != 0 || v >= UINT32_MAX)
+		return UINT32_MAX;
+	return (uint32_t)v;
+}
+
+/* Rank of a candidate uplink: lower is better; -1 for a representor. */
+static int
+uplink_rank(enum mlx5_tm_port_name_type t)
+{
+	if (t == MLX5_TM_PORT_NAME_UPLINK)
+		return 0;
+	if (is_representor_name(t))
+		return -1;
+	return 1;
+}
+
+int
+mlx5_tm_netdev_uplink(const struct mlx5_tm_netdev_env *env,
+		      const char *net_dir, char *buf, size_t len,
+		      unsigned int *representors)
+{
+	char best[NAME_MAX + 1] = "";
+	uint32_t best_port = UINT32_MAX;
+	int best_rank = INT_MAX;
+	struct dirent *e;
+	DIR *d;
+
+	*representors = 0;
+	d = opendir(net_dir);
+	if (d == NULL)
+		return -errno;
+	while ((e = readdir(d)) != NULL) {
+		char name[32];
+		uint32_t port;
+		int rank;
+
+		if (e->d_name[0] == '.')
+			continue;
+		sysfs_line(env, e->d_name, "phys_port_name", name,
+			   sizeof(name));
+		rank = uplink_rank(mlx5_tm_port_name_type(name));
+		if (rank < 0) {
+			(*representors)++;
+			continue;
+		}
+		port = dev_port_of(env, e->d_name);
+		if (rank < best_rank ||
+		    (rank == best_rank && (port < best_port ||
+		     (port == best_port && strcmp(e->d_name, best) < 0)))) {
+			best_rank = rank;
+			best_port = port;
+			snprintf(best, sizeof(best), "%s", e->d_name);
+		}
+	}
+	closedir(d);
+	if (best[0] == '\0')
+		return -ENODEV;
+	if (snprintf(buf, len, "%s", best) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+unsigned int
+mlx5_tm_netdev_ib_ports(const char *ports_dir)
+{
+	unsigned int n = 0;
+	struct dirent *e;
+	DIR *d;
+
+	d = opendir(ports_dir);
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
 void
 mlx5_tm_netdev_eswitch(const struct mlx5_tm_netdev_env *env,
 		       const char *ifname, const char *pci,
+		       unsigned int ib_ports, unsigned int representors,
 		       struct mlx5_tm_eswitch *esw)
 {
 	uint16_t mode;
+	bool seen;
+	int ret;
 
 	memset(esw, 0, sizeof(*esw));
 	esw->mode = MLX5_TM_ESW_MODE_UNKNOWN;
+	esw->ib_ports = ib_ports;
+	esw->representors = representors;
 	sysfs_line(env, ifname, "phys_port_name", esw->port_name,
 		   sizeof(esw->port_name));
 	sysfs_line(env, ifname, "phys_switch_id", esw->switch_id,
 		   sizeof(esw->switch_id));
 	esw->name_type = mlx5_tm_port_name_type(esw->port_name);
 	/* Upstream's mlx5_sysfs_check_switch_info(), for a switch id. */
-	switch (esw->name_type) {
-	case MLX5_TM_PORT_NAME_PFHPF:
-	case MLX5_TM_PORT_NAME_PFVF:
-	case MLX5_TM_PORT_NAME_PFSF:
+	if (is_representor_name(esw->name_type))
 		esw->representor = true;
-		break;
-	case MLX5_TM_PORT_NAME_LEGACY:
+	else if (esw->name_type == MLX5_TM_PORT_NAME_LEGACY)
 		esw->representor = esw->switch_id[0] != '\0' &&
 				   !has_device_dir(env, ifname);
-		break;
-	default:
-		break;
-	}
-	if (pci != NULL && env->devlink_esw_mode != NULL &&
-	    env->devlink_esw_mode(env->arg, pci, &mode) == 0)
-		esw->mode = mode == DEVLINK_ESWITCH_MODE_SWITCHDEV ?
-			    MLX5_TM_ESW_MODE_SWITCHDEV :
-			    MLX5_TM_ESW_MODE_LEGACY;
 	/*
-	 * A switch id alone says nothing (a legacy e-switch manager has
-	 * one): switchdev only by devlink's word or a representor's name.
+	 * What needs no privilege: a switch id alone says nothing (a legacy
+	 * e-switch manager has one); representors, as netdevs or as IB
+	 * ports of the uplink's device, exist only in switchdev mode.
 	 */
+	seen = esw->representor || ib_ports > 1 || representors > 0;
+	esw->switchdev = seen;
+	if (pci == NULL || env->devlink_esw_mode == NULL)
+		return;
+	ret = env->devlink_esw_mode(env->arg, pci, &mode);
+	if (ret < 0) {
+		esw->devlink_err = ret;
+		return;
+	}
+	esw->mode = mode == DEVLINK_ESWITCH_MODE_SWITCHDEV ?
+		    MLX5_TM_ESW_MODE_SWITCHDEV : MLX5_TM_ESW_MODE_LEGACY;
+	/* devlink's word is the kernel's own: it decides. */
 	esw->switchdev = esw->mode == MLX5_TM_ESW_MODE_SWITCHDEV ||
 			 esw->representor;
+	esw->disagree = esw->switchdev != seen;
 }
 
 uint32_t

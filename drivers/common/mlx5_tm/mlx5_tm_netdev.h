@@ -8,13 +8,14 @@
 /**
  * @file
  * What the kernel says about the netdev of an mlx5 port, for the rdma
- * glue: its E-Switch role, decided as upstream DPDK mlx5 decides it since
- * v21.08 (commit 6b157f3bfa, "fix switchdev mode recognition": the port
- * name, not the mere presence of a switch id, which current kernels
- * publish for an e-switch manager in legacy mode too) with the devlink
- * e-switch mode, and its line rate (the link speed, or the fastest link
- * mode it supports while the link is down, as upstream's speed
- * capabilities).
+ * glue: which netdev of the PCI function is the uplink, its E-Switch
+ * role, decided as upstream DPDK mlx5 decides it (the IB device's port
+ * count; since v21.08, commit 6b157f3bfa, "fix switchdev mode
+ * recognition", the port name, not the mere presence of a switch id,
+ * which current kernels publish for an e-switch manager in legacy mode
+ * too) with the devlink e-switch mode where it answers, and its line
+ * rate (the link speed, or the fastest link mode it supports while the
+ * link is down, as upstream's speed capabilities).
  *
  * Every input comes through struct mlx5_tm_netdev_env: the sysfs root
  * and the answers of devlink and ethtool, so that tests give their own
@@ -23,6 +24,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /** Form of a netdev's phys_port_name (upstream mlx5_translate_port_name). */
@@ -71,24 +73,65 @@ struct mlx5_tm_eswitch {
 	char port_name[32];       /**< phys_port_name, "" when none. */
 	char switch_id[40];       /**< phys_switch_id, "" when none. */
 	enum mlx5_tm_esw_mode mode; /**< devlink's answer. */
+	/** Why devlink gave none: 0, or its negative errno (-EPERM, ...). */
+	int devlink_err;
+	unsigned int ib_ports;     /**< IB ports of the device (0 unknown). */
+	unsigned int representors; /**< Representor netdevs beside it. */
 	/** A representor netdev (VF, SF, host PF; legacy-named, no device). */
 	bool representor;
-	/** The e-switch is in switchdev mode (devlink, or a representor). */
+	/** The e-switch is in switchdev mode (see mlx5_tm_netdev_eswitch()). */
 	bool switchdev;
+	/** devlink's mode contradicts the IB ports and netdevs. */
+	bool disagree;
 };
 
 /** The form of port name @p name (NULL or "": not set). */
 enum mlx5_tm_port_name_type mlx5_tm_port_name_type(const char *name);
 
 /**
- * The E-Switch role of netdev @p ifname of PCI function @p pci: its port
- * name and switch id from sysfs, the devlink mode; a representor by its
- * name; switchdev when devlink says so or the netdev is a representor.
- * Without devlink's answer a non-representor is taken as legacy, as
- * upstream takes a single device with the uplink name.
+ * The uplink netdev among the entries of @p net_dir (a PCI function's
+ * net/ directory, where VF representors sit too in switchdev mode): the
+ * one whose phys_port_name is an uplink's ("p<N>"), else the one with no
+ * representor name; the lowest dev_port, then the smallest name, among
+ * several. Never the first directory entry as such.
+ *
+ * @param representors
+ *   Set to the number of representor netdevs (pf<N>vf<M>, pf<N>sf<M>,
+ *   pf<N>) found beside it.
+ * @return
+ *   0 with the name in @p buf, or a negative errno (-ENODEV: none).
+ */
+int mlx5_tm_netdev_uplink(const struct mlx5_tm_netdev_env *env,
+			  const char *net_dir, char *buf, size_t len,
+			  unsigned int *representors);
+
+/**
+ * The number of IB ports of an IB device: the entries of @p ports_dir
+ * (its sysfs ports/ directory, one per port as the RDMA netlink's
+ * RDMA_NLDEV_ATTR_PORT_INDEX counts them); 0 when it cannot be read.
+ */
+unsigned int mlx5_tm_netdev_ib_ports(const char *ports_dir);
+
+/**
+ * The E-Switch role of netdev @p ifname of PCI function @p pci, decided
+ * once, at probe, as upstream DPDK mlx5 decides it: more than one IB
+ * port on the device (the kernel gives the uplink's IB device a port per
+ * representor in switchdev mode), representor netdevs beside the uplink,
+ * or a representor's own port name mean switchdev. devlink's mode,
+ * where it can be had, confirms and decides (a contradiction is flagged
+ * in @p esw->disagree); where it cannot (DEVLINK_CMD_ESWITCH_GET needs
+ * CAP_NET_ADMIN in the initial user namespace and the devlink instance's
+ * network namespace), its error is kept in @p esw->devlink_err for the
+ * caller's warning and the role rests on the rest.
+ *
+ * @param ib_ports
+ *   mlx5_tm_netdev_ib_ports() of the device (0 unknown).
+ * @param representors
+ *   Representor netdevs beside @p ifname (mlx5_tm_netdev_uplink()).
  */
 void mlx5_tm_netdev_eswitch(const struct mlx5_tm_netdev_env *env,
 			    const char *ifname, const char *pci,
+			    unsigned int ib_ports, unsigned int representors,
 			    struct mlx5_tm_eswitch *esw);
 
 /**

@@ -235,8 +235,12 @@ mlx5_tm_link_update(struct rte_eth_dev *dev, int wait __rte_unused)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 	struct mlx5_tm_port_info port;
-	bool read = priv->glue->port_query(priv->gdev, &port) == 0;
+	bool read;
 
+	/* The link alone where the glue can read it alone (no MTU, MAC). */
+	read = (priv->glue->link_query != NULL ?
+		priv->glue->link_query(priv->gdev, &port) :
+		priv->glue->port_query(priv->gdev, &port)) == 0;
 	if (read)
 		line_rate_refresh(dev, &port);
 	return link_status_set(dev, read ? &port : NULL);
@@ -661,6 +665,41 @@ is_connectx5(uint16_t pci_device_id)
 }
 
 /*
+ * Say once, at probe, where the E-Switch role could not be confirmed by
+ * devlink (DEVLINK_CMD_ESWITCH_GET needs CAP_NET_ADMIN in the initial
+ * user namespace, and the devlink instance in the caller's network
+ * namespace), or where devlink contradicts what sysfs shows.
+ */
+static void
+esw_role_warn(const struct mlx5_tm_priv *priv)
+{
+	const struct mlx5_tm_port_info *p = &priv->port;
+	uint16_t port_id = priv->dev->data->port_id;
+	int err = -p->esw_devlink_err;
+
+	if (p->esw_disagree)
+		MLX5_TM_PORT_LOG(WARNING, port_id,
+				 "devlink says the E-Switch of %s is in %s mode, but %u IB port%s and %u representor netdev%s say otherwise; devlink's word taken",
+				 priv->dev_name,
+				 p->esw_mode == 1 ? "switchdev" : "legacy",
+				 p->ib_ports, p->ib_ports == 1 ? "" : "s",
+				 p->esw_representors,
+				 p->esw_representors == 1 ? "" : "s");
+	if (err == 0)
+		return;
+	MLX5_TM_PORT_LOG(WARNING, port_id,
+			 "devlink cannot say the E-Switch mode of %s: %s%s; taken as %s from %u IB port%s and %u representor netdev%s beside netdev %s",
+			 priv->dev_name, strerror(err),
+			 err == EPERM ? " (DEVLINK_CMD_ESWITCH_GET needs CAP_NET_ADMIN in the initial user namespace)" :
+			 err == ENODEV ? " (the devlink instance is in another network namespace than this process)" :
+			 "",
+			 p->switchdev ? "switchdev" : "legacy", p->ib_ports,
+			 p->ib_ports == 1 ? "" : "s", p->esw_representors,
+			 p->esw_representors == 1 ? "" : "s",
+			 p->ifname[0] ? p->ifname : "(none)");
+}
+
+/*
  * Read the netdev: MTU, link, MAC, E-Switch role. A representor, or a
  * port in switchdev mode, is refused: its SQs reach the wire only through
  * a per-SQ E-Switch rule (upstream mlx5 adds one), which this PMD does
@@ -686,6 +725,7 @@ port_read(struct mlx5_tm_priv *priv)
 		priv->port.max_mtu = RTE_ETHER_MTU;
 		return 0;
 	}
+	esw_role_warn(priv);
 	if (priv->port.representor) {
 		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
 				 "netdev%s%s of %s is an E-Switch representor (phys_port_name %s): it stands for another function's port in switchdev mode, its send queues do not reach that port's wire; probe the PF (uplink) or the VF itself, with its E-Switch in legacy mode (devlink dev eswitch set pci/<address> mode legacy)",
