@@ -35,6 +35,8 @@ struct bench_opts {
 	bool run_control;        /**< Run the control-path part. */
 	bool run_memory;         /**< Run the memory part. */
 	bool run_model;          /**< Run the device-model part. */
+	const char *shapes;      /**< --shapes: datapath shapes, NULL all. */
+	const char *bursts;      /**< --bursts: datapath bursts, NULL all. */
 	const char *profile;     /**< Device-model profile (emu=). */
 	const char *json_path;   /**< --json FILE, NULL for none. */
 };
