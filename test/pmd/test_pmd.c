@@ -404,12 +404,13 @@ wait_one_recovery(uint16_t port, struct mlx5_emu *emu, uint64_t step_ns)
 
 /*
  * After queue 0's recovery it sends again, and each of the @p seq frames
- * posted is on the wire or counted unsent; every mbuf is back. Returns
- * the frames counted unsent.
+ * posted is on the wire or counted unsent, one per mbuf (the frames
+ * posted before the recovery of @p segs segments each); every mbuf is
+ * back. Returns the mbufs counted unsent.
  */
 static uint64_t
 check_sends_after_recovery(uint16_t port, struct mlx5_emu *emu,
-			   uint32_t *seq)
+			   uint32_t *seq, unsigned int segs)
 {
 	uint64_t wire_pkts, err_mbufs;
 
@@ -417,9 +418,9 @@ check_sends_after_recovery(uint16_t port, struct mlx5_emu *emu,
 	tx_settle(port, 0, emu);
 	wire_pkts = xstat(port, "tx_q0_wire_packets");
 	err_mbufs = xstat(port, "tx_q0_error_mbufs");
-	CHECK(wire_pkts + err_mbufs == *seq,
-	      "%" PRIu64 " sent + %" PRIu64 " unsent != %u posted", wire_pkts,
-	      err_mbufs, *seq);
+	CHECK(err_mbufs % segs == 0 && wire_pkts + err_mbufs / segs == *seq,
+	      "%" PRIu64 " sent + %" PRIu64 " mbufs of %u segments unsent"
+	      " != %u posted", wire_pkts, err_mbufs, segs, *seq);
 	CHECK_POOL_EMPTY();
 	return err_mbufs;
 }
@@ -1408,7 +1409,7 @@ test_error_recovery(void)
 		mlx5_emu_advance(emu, 500);
 	}
 	wait_one_recovery(port, emu, 1000);
-	CHECK(check_sends_after_recovery(port, emu, &seq) >= 1,
+	CHECK(check_sends_after_recovery(port, emu, &seq, 2) >= 2,
 	      "no mbuf counted unsent");
 out:
 	port_destroy("net_mlx5_tm4", port);
@@ -1481,7 +1482,7 @@ test_error_cqe_on_full_cq(void)
 	      "not the 64 CQEs of the CQ", xstat(port, "tx_q0_completions"),
 	      xstat(port, "tx_q0_flush_cqes"));
 	CHECK(rte_eth_set_queue_rate_limit(port, 0, 0) == 0, "no limit");
-	check_sends_after_recovery(port, emu, &seq);
+	check_sends_after_recovery(port, emu, &seq, 1);
 out:
 	port_destroy("net_mlx5_tm10", port);
 }
@@ -1641,6 +1642,7 @@ out:
  * dropped its own reference only: the application's mbufs are intact with
  * reference count 1, the clone is back in the pool and its parent is
  * released, and freeing what the application holds returns everything.
+ * tx_done_cleanup counts the slots it frees, one per mbuf (segment).
  */
 static void
 test_shared_mbufs(void)
@@ -1674,7 +1676,9 @@ test_shared_mbufs(void)
 	/* Below the moderation threshold: cleanup asks for the CQE. */
 	rte_eth_tx_done_cleanup(port, 0, 0);
 	mlx5_emu_drain(emu);
-	CHECK(rte_eth_tx_done_cleanup(port, 0, 0) == sent, "cleanup");
+	/* A slot per mbuf: the chain's three segments count three. */
+	k = rte_eth_tx_done_cleanup(port, 0, 0);
+	CHECK(k == 5, "cleanup freed %u slots, not 1 + 3 + 1", k);
 	CHECK(xstat(port, "tx_q0_wire_packets") == sent, "wire %" PRIu64,
 	      xstat(port, "tx_q0_wire_packets"));
 	CHECK(rte_mbuf_refcnt_read(m[0]) == 1 && m[0]->nb_segs == 1,
