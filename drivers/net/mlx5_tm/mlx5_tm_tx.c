@@ -659,10 +659,22 @@ static __rte_always_inline void
 tx_ctrl(struct mlx5_tm_txq *txq, struct mlx5_tm_wqe_ctrl_seg *ctrl,
 	uint16_t wqe_ci, uint8_t opcode, uint32_t ds, uint16_t elts_head)
 {
-	txq->wqe_elts[wqe_ci & (txq->wqe_n - 1)] = elts_head;
-	ctrl->opmod_idx_opcode = rte_cpu_to_be_32(
+	uint32_t op = rte_cpu_to_be_32(
 		mlx5_tm_wqe_opmod_idx_opcode(0, wqe_ci, opcode));
-	ctrl->qpn_ds = rte_cpu_to_be_32(mlx5_tm_wqe_qpn_ds(txq->sqn, ds));
+	uint32_t qpn_ds = rte_cpu_to_be_32(mlx5_tm_wqe_qpn_ds(txq->sqn, ds));
+	/*
+	 * opmod_idx_opcode and qpn_ds in one 8-byte store: the doorbell
+	 * reads these 8 bytes back at once, and a load spanning two stores
+	 * is not forwarded from them (it waits until they reach the cache).
+	 */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	uint64_t w0 = (uint64_t)qpn_ds << 32 | op;
+#else
+	uint64_t w0 = (uint64_t)op << 32 | qpn_ds;
+#endif
+
+	txq->wqe_elts[wqe_ci & (txq->wqe_n - 1)] = elts_head;
+	memcpy(&ctrl->opmod_idx_opcode, &w0, sizeof(w0));
 	ctrl->signature = 0;
 	ctrl->rsvd[0] = 0;
 	ctrl->rsvd[1] = 0;
