@@ -1636,6 +1636,63 @@ out:
 }
 
 /*
+ * A chain whose middle segment is in memory the device does not know:
+ * found after the first segment took its slot, the whole chain is
+ * dropped and every segment freed once (the first one unlinked already,
+ * the rest as the chain it still is), the external buffer released.
+ */
+static void
+test_unregistered_mid_chain(void)
+{
+	struct rte_mbuf_ext_shared_info *shinfo;
+	struct rte_mbuf *m = NULL, *e = NULL, *mid;
+	struct mlx5_emu *emu;
+	uint8_t *buf = malloc(2048), f[600];
+	uint16_t len = 2048, port;
+	int freed = 0;
+
+	CHECK(buf != NULL, "malloc");
+	if (start_port("net_mlx5_tm14", "emu=cx6dx,clock=virtual", 1,
+		       RTE_ETH_TX_OFFLOAD_MULTI_SEGS, &port, &emu, 0,
+		       NULL) != 0) {
+		free(buf);
+		return;
+	}
+	shinfo = rte_pktmbuf_ext_shinfo_init_helper(buf, &len, ext_free,
+						    &freed);
+	build_frame(f, 600, 0, 0, false);
+	m = frame_to_mbuf(f, 600, 3);
+	e = rte_pktmbuf_alloc(pool);
+	CHECK(shinfo != NULL && m != NULL && e != NULL && m->nb_segs == 3,
+	      "mbufs");
+	if (!test_ok) {
+		rte_pktmbuf_free(m);
+		rte_pktmbuf_free(e);
+		goto out;
+	}
+	/* The second segment's bytes, from the external buffer instead. */
+	mid = m->next;
+	rte_pktmbuf_attach_extbuf(e, buf, 0, len, shinfo);
+	e->data_off = 0;
+	memcpy(buf, rte_pktmbuf_mtod(mid, void *), mid->data_len);
+	e->data_len = mid->data_len;
+	e->next = mid->next;
+	m->next = e;
+	mid->next = NULL;
+	rte_pktmbuf_free_seg(mid);
+	CHECK(rte_eth_tx_burst(port, 0, &m, 1) == 1, "not consumed");
+	CHECK(freed == 1, "external buffer not freed");
+	CHECK(xstat(port, "tx_q0_dropped") == 1, "dropped %" PRIu64,
+	      xstat(port, "tx_q0_dropped"));
+	mlx5_emu_drain(emu);
+	CHECK_Q0_WIRE(port, 0);
+	CHECK_POOL_EMPTY();
+out:
+	port_destroy("net_mlx5_tm14", port);
+	free(buf);
+}
+
+/*
  * Mbufs the application still holds: a one-segment packet and a
  * three-segment chain with reference count 2 (every segment), and a clone
  * (an indirect mbuf) of a one-segment packet. Once completed, the PMD has
@@ -2174,6 +2231,8 @@ main(int argc, char **argv)
 	    test_cleanup_moderation);
 	run("shared and cloned mbufs: the free drops the PMD's reference only",
 	    test_shared_mbufs);
+	run("a chain with unregistered memory in its middle: dropped whole",
+	    test_unregistered_mid_chain);
 	run("plain and shared mbufs of two pools freed in one stream",
 	    test_plain_free);
 	run("failures half-way release everything", test_halfway_failures);
