@@ -36,6 +36,8 @@ struct bench_opts {
 	bool run_commits;        /**< Its commits (else its updates alone). */
 	bool run_memory;         /**< Run the memory part. */
 	bool run_model;          /**< Run the device-model part. */
+	const char *shapes;      /**< --shapes: datapath shapes, NULL all. */
+	const char *bursts;      /**< --bursts: datapath bursts, NULL all. */
 	const char *profile;     /**< Device-model profile (emu=). */
 	const char *json_path;   /**< --json FILE, NULL for none. */
 };

@@ -174,6 +174,136 @@ def read_dump(path):
     return trigger, total, lines, funcs
 
 
+# Functions of the PMD's Tx file by what they do, for the split of a
+# burst's instructions (split_costs()); any other is posting.
+FREE_FUNCS = {"free_batch_put", "free_batch_add", "free_mbufs", "free_slots",
+              "free_elts_olx", "free_elts", "cqe_ready", "is_flush_cqe",
+              "count_err_cqe", "cmpl_note", "err_cqe_wqe", "flush_wqe",
+              "txq_complete"}
+DOORBELL_FUNCS = {"tx_doorbell", "tx_request_completion"}
+PARTS = ("post", "free", "db", "ethdev")
+
+
+def func_ranges(path):
+    """[(first line, name)] of the functions defined in C file @path."""
+    out = []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for n, text in enumerate(f, 1):
+                m = re.match(r"^([a-z_][a-z0-9_]*)\(", text)
+                if m:
+                    out.append((n, m.group(1)))
+    except OSError:
+        pass
+    return out
+
+
+def func_at(ranges, ln):
+    """Name of the function of @ranges whose definition precedes @ln."""
+    name = None
+    for first, fname in ranges:
+        if first > ln:
+            break
+        name = fname
+    return name
+
+
+def split_costs(path, tx_ranges):
+    """Instructions of a datapath dump by part: post (WQEs, slots, the
+    burst's checks), free (completions, mbufs back to their pools), db
+    (completion request, doorbell and its fences), ethdev (the inline
+    wrapper and the benchmark's own lines between the toggles)."""
+    parts = dict.fromkeys(PARTS, 0)
+    names = {}
+    cur_file = cur_sub = cur_fn = None
+    last_line = 0
+    skip_next = False
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for raw in f:
+            line = raw.rstrip("\n")
+            m = re.match(r"^(fl|fi|fe|fn|cfi|cfl|cfn|ob|cob)=(.*)$", line)
+            if m:
+                key, val = m.groups()
+                space = "fn" if key in ("fn", "cfn") else \
+                    "ob" if key in ("ob", "cob") else "file"
+                n = re.match(r"^\((\d+)\)(?: (.*))?$", val)
+                if n:
+                    cid, name = n.groups()
+                    if name is not None:
+                        names[(space, cid)] = name
+                    val = names.get((space, cid), val)
+                if key == "fl":
+                    cur_file, cur_sub = val, None
+                elif key in ("fi", "fe"):
+                    cur_sub = val
+                elif key == "fn":
+                    cur_sub, cur_fn = None, val
+                continue
+            if line.startswith("calls="):
+                skip_next = True
+                continue
+            m = re.match(r"^([+-]?\d+|\*)\s+(\d+)", line)
+            if not m:
+                continue
+            pos, cost = m.groups()
+            ln = last_line if pos == "*" else \
+                last_line + int(pos) if pos[0] in "+-" else int(pos)
+            last_line = ln
+            if skip_next:
+                skip_next = False
+                continue
+            src = os.path.basename(cur_sub or cur_file or "")
+            fn = cur_fn or ""
+            if "handle_completion" in fn or fn.startswith("free_") or \
+                    "free_mbuf" in fn:
+                part = "free"
+            elif src == "mlx5_tm_tx.c":
+                name = func_at(tx_ranges, ln)
+                part = "free" if name in FREE_FUNCS else \
+                    "db" if name in DOORBELL_FUNCS else "post"
+            elif src in ("rte_mempool.h", "rte_memcpy.h", "emmintrin.h",
+                         "tmmintrin.h", "rte_lcore.h"):
+                part = "free"   # the bulk put into the mempool cache
+            elif src in ("mlx5_common.h", "xmmintrin.h"):
+                part = "db"     # upstream's doorbell; the store fences
+            elif src in ("rte_ethdev.h", "bench_datapath.c"):
+                part = "ethdev"
+            else:
+                part = "post"
+            parts[part] += int(cost)
+    return parts
+
+
+def print_where(cases, shapes, bursts):
+    """One line per shape: where mlx5-tm's and upstream's instructions
+    go per packet at the smallest and the largest burst."""
+    print("\nWhere the instructions go, per packet (post: WQEs, slots and"
+          " checks; free: completions and\nmbufs back to the pool; db:"
+          " completion request and doorbell; ethdev: the wrapper):")
+    for s in shapes:
+        text = []
+        for b in (bursts[0], bursts[-1]) if len(bursts) > 1 else bursts:
+            cols = []
+            for pmd, label in (("mlx5_tm", "ours"), ("upstream", "up")):
+                c = cases.get((pmd, s, b))
+                if c is None or not c["packets"]:
+                    continue
+                pk = c["packets"]
+                cols.append("%s %s" % (label, " ".join(
+                    "%s %.1f" % (k, c["parts"][k] / pk) for k in PARTS)))
+            o = cases.get(("mlx5_tm", s, b))
+            u = cases.get(("upstream", s, b))
+            most = ""
+            if o and u and o["packets"] and u["packets"]:
+                d = {k: o["parts"][k] / o["packets"] -
+                     u["parts"][k] / u["packets"] for k in PARTS}
+                k = max(d, key=d.get)
+                most = "; most above upstream: %s %+.1f" % (k, d[k]) \
+                    if d[k] > 0 else "; no part above upstream"
+            text.append("burst %d: %s%s" % (b, " | ".join(cols), most))
+        print("%-6s %s" % (s, "\n       ".join(text)))
+
+
 def source_line(path, ln, dirs):
     """Text of line @ln of @path, looked up as is or under @dirs."""
     for d in [""] + dirs:
@@ -228,6 +358,8 @@ def main():
 
     paths = sorted((p for d in args.dumps for p in glob.glob(d + "*")),
                    key=part)
+    tx_ranges = func_ranges(os.path.join(args.src_root, "drivers", "net",
+                                         "mlx5_tm", "mlx5_tm_tx.c"))
     for path in paths:
         trigger, total, lines, funcs = read_dump(path)
         if not trigger or not trigger.startswith("dp:"):
@@ -236,10 +368,11 @@ def main():
         if pmd == "calib":
             calib = total / int(bursts)
             continue
+        parts = split_costs(path, tx_ranges)
         cases.append({"pmd": pmd, "shape": shape, "burst": int(burst),
                       "packets": int(packets), "bursts": int(bursts),
                       "ir_total": total, "dump": os.path.basename(path),
-                      "_lines": lines, "_funcs": funcs})
+                      "parts": parts, "_lines": lines, "_funcs": funcs})
         if "%s:%s:%s" % (pmd, shape, burst) == args.hot_case:
             hot_dump = cases[-1]
     cg = {"tool": "valgrind --tool=callgrind --collect-atstart=no",
@@ -287,6 +420,17 @@ def main():
             print("%-6s %5d | %s %s %s %s | %s %s %s" % (
                 s, b, fmt(o), fmt(n), fmt(r), fmt(u), fmt(on, "%9.2f"),
                 fmt(orr, "%9.2f"), fmt(ou, "%9.2f")))
+    if calib:
+        # The toggle pair's instructions are the benchmark's, not a part.
+        for c in cases:
+            c["parts"]["ethdev"] = max(0, c["parts"]["ethdev"] -
+                                       calib * c["bursts"])
+    print_where({(c["pmd"], c["shape"], c["burst"]): c for c in cases},
+                shapes, bursts)
+    for c, out in zip(cases, cg["cases"]):
+        out["ir_per_pkt_by_part"] = {k: v / c["packets"]
+                                     for k, v in c["parts"].items()} \
+            if c["packets"] else None
     if hot_dump is not None:
         total, hot = hot_lines(hot_dump["_lines"], args.src_filter, args.top,
                                [args.build_dir, args.src_root])

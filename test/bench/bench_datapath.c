@@ -217,6 +217,94 @@ build_burst(const struct dp_shape *s, struct rte_mbuf **pkts, uint16_t n)
 	return 0;
 }
 
+/* Whether comma list @p list (NULL: everything) names @p item. */
+static bool
+list_has(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	const char *p = list;
+
+	if (list == NULL)
+		return true;
+	while (*p != '\0') {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && strncmp(p, item, n) == 0)
+			return true;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+/*
+ * Every item of comma list @p list (option @p opt) is one of the @p n
+ * names @p names; otherwise say which is not, and what is allowed.
+ */
+static int
+list_check(const char *opt, const char *list, const char *const *names,
+	   unsigned int n)
+{
+	char item[32], allowed[64] = "";
+	const char *p = list;
+	unsigned int i;
+
+	if (list == NULL)
+		return 0;
+	for (i = 0; i < n; i++)
+		snprintf(allowed + strlen(allowed),
+			 sizeof(allowed) - strlen(allowed), "%s%s",
+			 i ? "," : "", names[i]);
+	do {
+		size_t len = strcspn(p, ",");
+
+		snprintf(item, sizeof(item), "%.*s", (int)len, p);
+		for (i = 0; i < n; i++)
+			if (strcmp(item, names[i]) == 0)
+				break;
+		if (i == n) {
+			fprintf(stderr, "datapath: %s: '%s' is not one of %s\n",
+				opt, item, allowed);
+			return -EINVAL;
+		}
+		p += len;
+	} while (*p++ == ',');
+	return 0;
+}
+
+/* The --shapes and --bursts lists name known shapes and bursts. */
+static int
+check_case_lists(const struct bench_opts *o)
+{
+	const char *shapes[DP_NB_SHAPES], *bursts[DP_NB_BURSTS];
+	static char burst_names[DP_NB_BURSTS][8];
+	unsigned int i;
+
+	for (i = 0; i < DP_NB_SHAPES; i++)
+		shapes[i] = dp_shapes[i].name;
+	for (i = 0; i < DP_NB_BURSTS; i++) {
+		snprintf(burst_names[i], sizeof(burst_names[i]), "%u",
+			 dp_bursts[i]);
+		bursts[i] = burst_names[i];
+	}
+	if (list_check("--shapes", o->shapes, shapes, DP_NB_SHAPES) != 0 ||
+	    list_check("--bursts", o->bursts, bursts, DP_NB_BURSTS) != 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* Whether case (@p s, @p b) is in the run (--shapes, --bursts). */
+static bool
+case_selected(const struct bench_opts *o, unsigned int s, unsigned int b)
+{
+	char burst[8];
+
+	snprintf(burst, sizeof(burst), "%u", dp_bursts[b]);
+	return list_has(o->shapes, dp_shapes[s].name) &&
+	       list_has(o->bursts, burst);
+}
+
 #ifdef BENCH_HAVE_CALLGRIND
 /*
  * Instructions of the collection toggles themselves: the same toggle pair
@@ -658,6 +746,8 @@ print_and_record(const struct bench_opts *o, struct bench_json *js,
 	bench_json_arr_begin(js, "cases");
 	for (s = 0; s < DP_NB_SHAPES; s++) {
 		for (b = 0; b < DP_NB_BURSTS; b++) {
+			if (!case_selected(o, s, b))
+				continue;
 			printf("%-6s %5u |", dp_shapes[s].name, dp_bursts[b]);
 			for (pmd = 0; pmd < BENCH_PMD_COUNT; pmd++) {
 				const struct dp_result *r = &res[pmd][s][b];
@@ -713,6 +803,8 @@ print_and_record(const struct bench_opts *o, struct bench_json *js,
 			};
 			unsigned int c;
 
+			if (!case_selected(o, s, b))
+				continue;
 			printf("%-6s %5u |", dp_shapes[s].name, dp_bursts[b]);
 			for (c = 0; c < RTE_DIM(cols); c++) {
 				const struct dp_result *r = &res[cols[c]][s][b];
@@ -735,6 +827,8 @@ print_and_record(const struct bench_opts *o, struct bench_json *js,
 	bench_json_arr_begin(js, "ratios");
 	for (s = 0; s < DP_NB_SHAPES; s++) {
 		for (b = 0; b < DP_NB_BURSTS; b++) {
+			if (!case_selected(o, s, b))
+				continue;
 			bench_json_obj_begin(js, NULL);
 			bench_json_str(js, "shape", dp_shapes[s].name);
 			bench_json_int(js, "burst", dp_bursts[b]);
@@ -759,6 +853,8 @@ bench_datapath_run(const struct bench_opts *o, struct bench_json *js)
 
 	dp_callgrind = o->callgrind;
 	memset(res, 0, sizeof(res));
+	if (check_case_lists(o) != 0)
+		return -EINVAL;
 	if (dp_pool == NULL)
 		dp_pool = rte_pktmbuf_pool_create("bench_dp", DP_POOL_SIZE,
 						  DP_POOL_CACHE, 0,
@@ -816,6 +912,8 @@ bench_datapath_run(const struct bench_opts *o, struct bench_json *js)
 		for (b = 0; b < DP_NB_BURSTS; b++) {
 			struct dp_result *r[BENCH_PMD_COUNT];
 
+			if (!case_selected(o, s, b))
+				continue;
 			for (pmd = 0; pmd < BENCH_PMD_COUNT; pmd++)
 				r[pmd] = &res[pmd][s][b];
 			run_case(o, ports, &dp_shapes[s], dp_bursts[b], r);

@@ -84,6 +84,10 @@ usage(const char *prog)
 	       "model,\n"
 	       "                    updates (the live changes of control"
 	       " alone)\n"
+	       "  --shapes LIST     datapath shapes only: comma list of"
+	       " 64B,1500B,3seg\n"
+	       "  --bursts LIST     datapath bursts only: comma list of"
+	       " 1,8,32,64\n"
 	       "  --callgrind       count instructions: run under\n"
 	       "                    valgrind --tool=callgrind"
 	       " --collect-atstart=no;\n"
@@ -155,6 +159,8 @@ parse_args(int argc, char **argv, struct bench_opts *o, int *eal_first)
 		{ "max-leaves", required_argument, NULL, 'L' },
 		{ "profile", required_argument, NULL, 'P' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "shapes", required_argument, NULL, 'S' },
+		{ "bursts", required_argument, NULL, 'B' },
 		{ "callgrind", no_argument, NULL, 'c' },
 		{ "smoke", no_argument, NULL, 's' },
 		{ "fast-free", no_argument, NULL, 'f' },
@@ -181,6 +187,8 @@ parse_args(int argc, char **argv, struct bench_opts *o, int *eal_first)
 		case 'L': ret = parse_u32(optarg, &o->max_leaves); break;
 		case 'P': o->profile = optarg; break;
 		case 'o': ret = parse_only(o, optarg); break;
+		case 'S': o->shapes = optarg; break;
+		case 'B': o->bursts = optarg; break;
 		case 'c': o->callgrind = true; break;
 		case 's': o->smoke = true; break;
 		case 'f': o->fast_free = true; break;

@@ -404,12 +404,13 @@ wait_one_recovery(uint16_t port, struct mlx5_emu *emu, uint64_t step_ns)
 
 /*
  * After queue 0's recovery it sends again, and each of the @p seq frames
- * posted is on the wire or counted unsent; every mbuf is back. Returns
- * the frames counted unsent.
+ * posted is on the wire or counted unsent, one per mbuf (the frames
+ * posted before the recovery of @p segs segments each); every mbuf is
+ * back. Returns the mbufs counted unsent.
  */
 static uint64_t
 check_sends_after_recovery(uint16_t port, struct mlx5_emu *emu,
-			   uint32_t *seq)
+			   uint32_t *seq, unsigned int segs)
 {
 	uint64_t wire_pkts, err_mbufs;
 
@@ -417,9 +418,9 @@ check_sends_after_recovery(uint16_t port, struct mlx5_emu *emu,
 	tx_settle(port, 0, emu);
 	wire_pkts = xstat(port, "tx_q0_wire_packets");
 	err_mbufs = xstat(port, "tx_q0_error_mbufs");
-	CHECK(wire_pkts + err_mbufs == *seq,
-	      "%" PRIu64 " sent + %" PRIu64 " unsent != %u posted", wire_pkts,
-	      err_mbufs, *seq);
+	CHECK(err_mbufs % segs == 0 && wire_pkts + err_mbufs / segs == *seq,
+	      "%" PRIu64 " sent + %" PRIu64 " mbufs of %u segments unsent"
+	      " != %u posted", wire_pkts, err_mbufs, segs, *seq);
 	CHECK_POOL_EMPTY();
 	return err_mbufs;
 }
@@ -1443,7 +1444,7 @@ test_error_recovery(void)
 		mlx5_emu_advance(emu, 500);
 	}
 	wait_one_recovery(port, emu, 1000);
-	CHECK(check_sends_after_recovery(port, emu, &seq) >= 1,
+	CHECK(check_sends_after_recovery(port, emu, &seq, 2) >= 2,
 	      "no mbuf counted unsent");
 out:
 	port_destroy("net_mlx5_tm4", port);
@@ -1516,7 +1517,7 @@ test_error_cqe_on_full_cq(void)
 	      "not the 64 CQEs of the CQ", xstat(port, "tx_q0_completions"),
 	      xstat(port, "tx_q0_flush_cqes"));
 	CHECK(rte_eth_set_queue_rate_limit(port, 0, 0) == 0, "no limit");
-	check_sends_after_recovery(port, emu, &seq);
+	check_sends_after_recovery(port, emu, &seq, 1);
 out:
 	port_destroy("net_mlx5_tm10", port);
 }
@@ -1670,12 +1671,70 @@ out:
 }
 
 /*
+ * A chain whose middle segment is in memory the device does not know:
+ * found after the first segment took its slot, the whole chain is
+ * dropped and every segment freed once (the first one unlinked already,
+ * the rest as the chain it still is), the external buffer released.
+ */
+static void
+test_unregistered_mid_chain(void)
+{
+	struct rte_mbuf_ext_shared_info *shinfo;
+	struct rte_mbuf *m = NULL, *e = NULL, *mid;
+	struct mlx5_emu *emu;
+	uint8_t *buf = malloc(2048), f[600];
+	uint16_t len = 2048, port;
+	int freed = 0;
+
+	CHECK(buf != NULL, "malloc");
+	if (start_port("net_mlx5_tm14", "emu=cx6dx,clock=virtual", 1,
+		       RTE_ETH_TX_OFFLOAD_MULTI_SEGS, &port, &emu, 0,
+		       NULL) != 0) {
+		free(buf);
+		return;
+	}
+	shinfo = rte_pktmbuf_ext_shinfo_init_helper(buf, &len, ext_free,
+						    &freed);
+	build_frame(f, 600, 0, 0, false);
+	m = frame_to_mbuf(f, 600, 3);
+	e = rte_pktmbuf_alloc(pool);
+	CHECK(shinfo != NULL && m != NULL && e != NULL && m->nb_segs == 3,
+	      "mbufs");
+	if (!test_ok) {
+		rte_pktmbuf_free(m);
+		rte_pktmbuf_free(e);
+		goto out;
+	}
+	/* The second segment's bytes, from the external buffer instead. */
+	mid = m->next;
+	rte_pktmbuf_attach_extbuf(e, buf, 0, len, shinfo);
+	e->data_off = 0;
+	memcpy(buf, rte_pktmbuf_mtod(mid, void *), mid->data_len);
+	e->data_len = mid->data_len;
+	e->next = mid->next;
+	m->next = e;
+	mid->next = NULL;
+	rte_pktmbuf_free_seg(mid);
+	CHECK(rte_eth_tx_burst(port, 0, &m, 1) == 1, "not consumed");
+	CHECK(freed == 1, "external buffer not freed");
+	CHECK(xstat(port, "tx_q0_dropped") == 1, "dropped %" PRIu64,
+	      xstat(port, "tx_q0_dropped"));
+	mlx5_emu_drain(emu);
+	CHECK_Q0_WIRE(port, 0);
+	CHECK_POOL_EMPTY();
+out:
+	port_destroy("net_mlx5_tm14", port);
+	free(buf);
+}
+
+/*
  * Mbufs the application still holds: a one-segment packet and a
  * three-segment chain with reference count 2 (every segment), and a clone
  * (an indirect mbuf) of a one-segment packet. Once completed, the PMD has
  * dropped its own reference only: the application's mbufs are intact with
  * reference count 1, the clone is back in the pool and its parent is
  * released, and freeing what the application holds returns everything.
+ * tx_done_cleanup counts the slots it frees, one per mbuf (segment).
  */
 static void
 test_shared_mbufs(void)
@@ -1709,7 +1768,9 @@ test_shared_mbufs(void)
 	/* Below the moderation threshold: cleanup asks for the CQE. */
 	rte_eth_tx_done_cleanup(port, 0, 0);
 	mlx5_emu_drain(emu);
-	CHECK(rte_eth_tx_done_cleanup(port, 0, 0) == sent, "cleanup");
+	/* A slot per mbuf: the chain's three segments count three. */
+	k = rte_eth_tx_done_cleanup(port, 0, 0);
+	CHECK(k == 5, "cleanup freed %u slots, not 1 + 3 + 1", k);
 	CHECK(xstat(port, "tx_q0_wire_packets") == sent, "wire %" PRIu64,
 	      xstat(port, "tx_q0_wire_packets"));
 	CHECK(rte_mbuf_refcnt_read(m[0]) == 1 && m[0]->nb_segs == 1,
@@ -2207,6 +2268,8 @@ main(int argc, char **argv)
 	    test_cleanup_moderation);
 	run("shared and cloned mbufs: the free drops the PMD's reference only",
 	    test_shared_mbufs);
+	run("a chain with unregistered memory in its middle: dropped whole",
+	    test_unregistered_mid_chain);
 	run("plain and shared mbufs of two pools freed in one stream",
 	    test_plain_free);
 	run("failures half-way release everything", test_halfway_failures);

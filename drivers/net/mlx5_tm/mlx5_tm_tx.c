@@ -126,16 +126,16 @@ free_batch_add(struct rte_mbuf **batch, unsigned int *nb,
 }
 
 /*
- * Free @p n posted packets (one slot each, chains followed), returning
- * runs of segments of one pool with rte_mempool_put_bulk().
+ * Free @p n posted slots, one segment each (a chain's segments have a
+ * slot each, unlinked when posted if only the PMD holds them), returning
+ * runs of one pool with rte_mempool_put_bulk().
  *
- * A direct head of refcnt 1 is what rte_pktmbuf_prefree_seg() returns
- * with next NULL and nb_segs 1. Alone (nb_segs 1), its next is NULL
- * already (the mbuf's rule for a packet of one segment), so it goes to
- * the batch from the mbuf's first cache line: its second line (next),
- * written when the packet was built and cold a ring's worth of packets
- * later, is not read. A chain's head gets the two stores without
- * prefree's tests; the other segments go through prefree.
+ * A direct segment of refcnt 1 with nb_segs 1 is what
+ * rte_pktmbuf_prefree_seg() returns: its next is NULL already (a lone
+ * packet's by the mbuf's rule, a chain's segment unlinked at post), so
+ * it goes to the batch from the mbuf's first cache line and its second
+ * line (next) is not read. Any other goes through prefree, which never
+ * follows next: a shared segment loses one reference only.
  */
 static __rte_noinline void
 free_mbufs(struct rte_mbuf **mbufs, uint16_t n)
@@ -146,29 +146,16 @@ free_mbufs(struct rte_mbuf **mbufs, uint16_t n)
 	uint16_t i;
 
 	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = mbufs[i], *next;
+		struct rte_mbuf *m = mbufs[i];
 
 		if (likely(m->nb_segs == 1 && RTE_MBUF_DIRECT(m) &&
 			   rte_mbuf_refcnt_read(m) == 1)) {
 			free_batch_add(batch, &nb, &mp, m);
 			continue;
 		}
-		/* A direct chain head of refcnt 1: as prefree leaves it. */
-		if (likely(RTE_MBUF_DIRECT(m) &&
-			   rte_mbuf_refcnt_read(m) == 1)) {
-			next = m->next;
-			m->next = NULL;
-			m->nb_segs = 1;
+		m = rte_pktmbuf_prefree_seg(m);
+		if (m != NULL)
 			free_batch_add(batch, &nb, &mp, m);
-			m = next;
-		}
-		while (m != NULL) {
-			next = m->next;
-			m = rte_pktmbuf_prefree_seg(m);
-			if (likely(m != NULL))
-				free_batch_add(batch, &nb, &mp, m);
-			m = next;
-		}
 	}
 	free_batch_put(mp, batch, nb);
 }
@@ -198,9 +185,9 @@ free_slots(struct mlx5_tm_txq *txq, uint16_t from, uint16_t to, bool plain)
 }
 
 /*
- * Return elts [elts_tail, upto) to their pools. Return how many slots:
- * packets, or segments with fast free (unchained at post, one per slot,
- * all of the first one's pool). Without fast free, the slots from
+ * Return elts [elts_tail, upto) to their pools. Return how many slots
+ * (segments: one per slot; with fast free all of the first one's
+ * pool). Without fast free, the slots from
  * elts_plain on were checked plain when posted; elts_plain is moved up
  * to the tail when passed (behind it, it would send plain slots through
  * prefree again).
@@ -672,10 +659,22 @@ static __rte_always_inline void
 tx_ctrl(struct mlx5_tm_txq *txq, struct mlx5_tm_wqe_ctrl_seg *ctrl,
 	uint16_t wqe_ci, uint8_t opcode, uint32_t ds, uint16_t elts_head)
 {
-	txq->wqe_elts[wqe_ci & (txq->wqe_n - 1)] = elts_head;
-	ctrl->opmod_idx_opcode = rte_cpu_to_be_32(
+	uint32_t op = rte_cpu_to_be_32(
 		mlx5_tm_wqe_opmod_idx_opcode(0, wqe_ci, opcode));
-	ctrl->qpn_ds = rte_cpu_to_be_32(mlx5_tm_wqe_qpn_ds(txq->sqn, ds));
+	uint32_t qpn_ds = rte_cpu_to_be_32(mlx5_tm_wqe_qpn_ds(txq->sqn, ds));
+	/*
+	 * opmod_idx_opcode and qpn_ds in one 8-byte store: the doorbell
+	 * reads these 8 bytes back at once, and a load spanning two stores
+	 * is not forwarded from them (it waits until they reach the cache).
+	 */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	uint64_t w0 = (uint64_t)qpn_ds << 32 | op;
+#else
+	uint64_t w0 = (uint64_t)op << 32 | qpn_ds;
+#endif
+
+	txq->wqe_elts[wqe_ci & (txq->wqe_n - 1)] = elts_head;
+	memcpy(&ctrl->opmod_idx_opcode, &w0, sizeof(w0));
 	ctrl->signature = 0;
 	ctrl->rsvd[0] = 0;
 	ctrl->rsvd[1] = 0;
@@ -789,6 +788,29 @@ tx_write_inline(struct mlx5_tm_txq *txq, struct mlx5_tm_wqe_eth_seg *eth,
 }
 
 /*
+ * Segment @p seg of a packet into slot @p slot of @p elts (@p mask: the
+ * ring's size - 1; kept in registers by the caller): each segment of a
+ * chain has a slot of its own and is freed alone at completion, so the
+ * free reads no chain (upstream net/mlx5 keeps a slot per segment too).
+ * A segment of refcnt 1 (with fast free, every one) is the PMD's alone:
+ * it is unlinked now, in the lines the post reads anyway, as prefree
+ * would at the free; a shared one keeps its links (its other holders')
+ * and is not plain.
+ */
+static __rte_always_inline void
+tx_seg_slot(struct mlx5_tm_txq *txq, struct rte_mbuf **elts, uint16_t mask,
+	    struct rte_mbuf *seg, uint16_t slot, const unsigned int olx)
+{
+	elts[slot & mask] = seg;
+	if ((olx & TX_OLX_FFREE) || likely(rte_mbuf_refcnt_read(seg) == 1)) {
+		seg->next = NULL;
+		seg->nb_segs = 1;
+	} else {
+		tx_plain_from(txq, slot + 1, olx);
+	}
+}
+
+/*
  * Any packet, one SEND WQE: several segments, headers inline through
  * L3/L4 (inline mode IP or TCP_UDP): the path of the variants that inline
  * them, with its own ring-space check; @p olx, the variant's offload set,
@@ -798,11 +820,10 @@ static __rte_noinline enum tx_verdict
 tx_send_generic(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 		struct tx_loc *loc, unsigned int olx)
 {
-	const uint16_t elts_mask = txq->elts_n - 1;
 	uint32_t lkey[MLX5_TM_TX_MAX_SEGS];
 	struct mlx5_tm_wqe_ctrl_seg *ctrl;
 	struct mlx5_tm_wqe_eth_seg *eth;
-	uint16_t nseg = m->nb_segs, nbb, ndata = 0, skip, k, slots;
+	uint16_t nseg = m->nb_segs, nbb, ndata = 0, skip, k;
 	const bool vlan = tx_vlan(m, olx);
 	const uint32_t tag = vlan ? RTE_VLAN_HLEN : 0;
 	uint32_t ds, ds_idx, h;
@@ -827,7 +848,7 @@ tx_send_generic(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	inl_units = (skip + tag - 2 + MLX5_WQE_DS_UNITS - 1) /
 		    MLX5_WQE_DS_UNITS;
 	/* Find every lkey before writing: a miss drops the packet. */
-	tx_plain_from(txq, loc->elts_head + 1, olx);
+	tx_plain_from(txq, loc->elts_head + nseg, olx);
 	for (seg = m, k = 0; seg != NULL; seg = seg->next, k++) {
 		uint16_t off = seg == m ? skip : 0;
 		uint32_t len = seg->data_len - off;
@@ -848,9 +869,8 @@ tx_send_generic(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	}
 	ds = 2 + inl_units + ndata;
 	nbb = (ds + MLX5_WQE_DS_PER_WQEBB - 1) / MLX5_WQE_DS_PER_WQEBB;
-	slots = txq->fast_free ? nseg : 1;
 	if (unlikely((uint16_t)(loc->wqe_ci - txq->wqe_pi) + nbb > txq->wqe_n ||
-		     (uint16_t)(loc->elts_head - txq->elts_tail) + slots >
+		     (uint16_t)(loc->elts_head - txq->elts_tail) + nseg >
 		     txq->elts_n))
 		return TX_FULL;
 	ds_idx = (uint32_t)loc->wqe_ci * MLX5_WQE_DS_PER_WQEBB;
@@ -869,18 +889,16 @@ tx_send_generic(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 			tx_dseg(ds_at(txq, ds_idx++),
 				rte_pktmbuf_mtod_offset(seg, uintptr_t, off),
 				seg->data_len - off, lkey[k]);
-		if (txq->fast_free) {
-			/* Back to the pool as a lone segment. */
-			if (next != NULL || seg->nb_segs != 1) {
-				seg->next = NULL;
-				seg->nb_segs = 1;
-			}
-			txq->elts[loc->elts_head++ & elts_mask] = seg;
-		}
+		if (txq->fast_free)
+			tx_seg_slot(txq, txq->elts, txq->elts_n - 1, seg,
+				    loc->elts_head++, TX_OLX_FFREE);
+		else
+			tx_seg_slot(txq, txq->elts, txq->elts_n - 1, seg,
+				    loc->elts_head++, 0);
 		seg = next;
 	}
-	if (!txq->fast_free)
-		txq->elts[loc->elts_head++ & elts_mask] = m;
+	/* Never plain: its look-ups may have moved the cache's pool. */
+	tx_plain_from(txq, loc->elts_head, olx);
 	loc->wqe_ci += nbb;
 	loc->sent++;
 	loc->last = ctrl;
@@ -944,10 +962,27 @@ tx_send_single(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 }
 
 /*
+ * Drop a packet whose segments before @p seg are in elts slots [@p from,
+ * @p to) already (unlinked when only the PMD held them): free those one
+ * by one, the rest of the chain from @p seg.
+ */
+static __rte_noinline void
+tx_drop_posted(struct mlx5_tm_txq *txq, uint16_t from, uint16_t to,
+	       struct rte_mbuf *seg)
+{
+	ST_ADD(txq, dropped, 1);
+	for (; from != to; from++)
+		rte_pktmbuf_free_seg(txq->elts[from & (txq->elts_n - 1)]);
+	rte_pktmbuf_free(seg);
+}
+
+/*
  * A multi-segment packet, one SEND WQE: control, Ethernet segment (the L2
  * header inline in the L2 variants), one data segment per non-empty
- * segment, wrapping at the end of the ring. The packet checks its own
- * room (its WQEBBs and slots are not one each). Not plain.
+ * segment, wrapping at the end of the ring; an elts slot per segment
+ * (tx_seg_slot()). The chain is walked by nb_segs, as upstream does: the
+ * last segment's next (its second cache line) is not read. The packet
+ * checks its own room (its WQEBBs and slots are not one each).
  */
 static __rte_always_inline enum tx_verdict
 tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
@@ -959,15 +994,17 @@ tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	struct mlx5_tm_wqe_data_seg *d = (void *)(eth + 1);
 	struct mlx5_tm_wqe_data_seg *ring_end =
 		(void *)&txq->wqes[txq->wqe_n];
+	struct rte_mbuf **elts = txq->elts;
 	const uint16_t elts_mask = txq->elts_n - 1;
 	const uint16_t nseg = m->nb_segs;
 	const bool vlan = tx_vlan(m, olx);
 	const uint16_t inl = (olx & TX_OLX_INL_L2) ? 1 : 0;
-	uint16_t skip = 0, nbb, slots = (olx & TX_OLX_FFREE) ? nseg : 1;
+	uint16_t skip = 0, off, nbb, k = nseg;
 	uint16_t elts_head = loc->elts_head;
 	const struct rte_mempool *pool = txq->mr.pool;
 	uint32_t pool_lkey = txq->mr.pool_lkey;
-	struct rte_mbuf *seg;
+	const uint32_t pkt_len = m->pkt_len;
+	struct rte_mbuf *seg, *next;
 	uint32_t ds = 2 + inl;
 
 	if (unlikely(nseg > MLX5_TM_TX_MAX_SEGS)) {
@@ -976,7 +1013,7 @@ tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	}
 	nbb = (2 + inl + nseg + MLX5_WQE_DS_PER_WQEBB - 1) /
 	      MLX5_WQE_DS_PER_WQEBB;
-	if (unlikely(nbb > loc->wqe_room || slots > loc->elts_room))
+	if (unlikely(nbb > loc->wqe_room || nseg > loc->elts_room))
 		return TX_FULL;
 	if (olx & TX_OLX_INL_L2) {
 		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
@@ -993,55 +1030,52 @@ tx_send_multi(struct mlx5_tm_txq *txq, struct rte_mbuf *m,
 	} else {
 		tx_eseg(eth, tx_cs_flags(m, olx), vlan, m->vlan_tci);
 	}
-	for (seg = m; seg != NULL; seg = seg->next) {
-		uint16_t off = seg == m ? skip : 0;
+	for (seg = m, off = skip; ; off = 0) {
 		uint32_t len = seg->data_len - off;
-		uintptr_t addr;
-		uint32_t lkey;
 
 		/* A data segment of length 0 would mean 2 GB: none. */
-		if (len == 0)
-			continue;
-		addr = rte_pktmbuf_mtod_offset(seg, uintptr_t, off);
-		/* The segments of a chain mostly share the head's pool. */
-		if (likely(seg->pool == pool && RTE_MBUF_DIRECT(seg))) {
-			lkey = pool_lkey;
+		if (likely(len != 0)) {
+			uintptr_t addr = rte_pktmbuf_mtod_offset(seg, uintptr_t,
+								 off);
+			uint32_t lkey;
+
+			/* The segments of a chain mostly share one pool. */
+			if (likely(seg->pool == pool &&
+				   RTE_MBUF_DIRECT(seg))) {
+				lkey = pool_lkey;
+			} else {
+				/* The cache's pool may change, even if dropped. */
+				tx_plain_from(txq, elts_head + 1, olx);
+				lkey = mlx5_tm_mr_mbuf_lkey(&txq->mr, seg, addr,
+							    len);
+				pool = txq->mr.pool;
+				pool_lkey = txq->mr.pool_lkey;
+			}
+			if (unlikely(lkey == MLX5_TM_LKEY_INVALID)) {
+				/* Nothing is posted before the WQE is whole. */
+				tx_drop_posted(txq, loc->elts_head, elts_head,
+					       seg);
+				return TX_DROPPED;
+			}
+			tx_dseg(d, addr, len, lkey);
+			if (unlikely(++d == ring_end))
+				d = (void *)txq->wqes;
+			ds++;
 		} else {
-			/* The cache's pool may change, even if dropped. */
+			/* Its pool unchecked: not plain. */
 			tx_plain_from(txq, elts_head + 1, olx);
-			lkey = mlx5_tm_mr_mbuf_lkey(&txq->mr, seg, addr, len);
-			pool = txq->mr.pool;
-			pool_lkey = txq->mr.pool_lkey;
 		}
-		if (unlikely(lkey == MLX5_TM_LKEY_INVALID)) {
-			/* Nothing is posted before the WQE is complete. */
-			drop(txq, m);
-			return TX_DROPPED;
-		}
-		tx_dseg(d, addr, len, lkey);
-		if (unlikely(++d == ring_end))
-			d = (void *)txq->wqes;
-		ds++;
+		next = --k != 0 ? seg->next : NULL;
+		tx_seg_slot(txq, elts, elts_mask, seg, elts_head++, olx);
+		if (next == NULL)
+			break;
+		seg = next;
 	}
 	tx_ctrl(txq, ctrl, loc->wqe_ci, MLX5_OPCODE_SEND, ds, loc->elts_head);
-	if (olx & TX_OLX_FFREE) {
-		for (seg = m; seg != NULL; ) {
-			struct rte_mbuf *next = seg->next;
-
-			/* Back to the pool as a lone segment. */
-			seg->next = NULL;
-			seg->nb_segs = 1;
-			txq->elts[elts_head++ & elts_mask] = seg;
-			seg = next;
-		}
-	} else {
-		txq->elts[elts_head++ & elts_mask] = m;
-		tx_plain_from(txq, elts_head, olx);
-	}
 	nbb = (ds + MLX5_WQE_DS_PER_WQEBB - 1) / MLX5_WQE_DS_PER_WQEBB;
+	loc->elts_room -= (uint16_t)(elts_head - loc->elts_head);
 	loc->elts_head = elts_head;
-	loc->elts_room -= slots;
-	loc->bytes += m->pkt_len;
+	loc->bytes += pkt_len;
 	loc->sent++;
 	loc->wqe_ci += nbb;
 	loc->wqe_room -= nbb;

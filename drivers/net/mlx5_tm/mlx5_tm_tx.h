@@ -117,9 +117,10 @@ struct mlx5_tm_txq {
 	uint8_t log_cqe_n;
 	uint8_t inline_mode;               /**< MLX5_INLINE_MODE_* of the SQ. */
 	/**
-	 * MBUF_FAST_FREE in the port's burst variant: one elts slot per
-	 * segment, returned to the first slot's pool in bulk. Otherwise one
-	 * slot per packet, freed as a chain.
+	 * MBUF_FAST_FREE in the port's burst variant: every slot returned to
+	 * the first slot's pool in bulk. Either way one elts slot per
+	 * segment, unlinked from its chain when posted if only the PMD
+	 * holds it.
 	 */
 	bool fast_free;
 	/** The SQ may take eMPW WQEs (device, inline mode, txq_mpw_en). */
@@ -206,7 +207,7 @@ const char *mlx5_tm_tx_burst_name(eth_tx_burst_t burst);
 
 /**
  * ethdev tx_done_cleanup: process completions and free at most @p free_cnt
- * completed elts slots (packets; segments with MBUF_FAST_FREE), 0 = all.
+ * completed elts slots (mbufs: a chain has one per segment), 0 = all.
  * Posted mbufs not covered by a requested completion get one: a NOP WQE
  * asking for a CQE, so that an idle queue's mbufs come back on a later
  * call at the latest.
