@@ -89,6 +89,9 @@ enum mlx5_emu_sq_group_bit {
 	MLX5_EMU_SQ_GROUP_BIT_IGNORE,
 };
 
+/** sched_sq_pp_and_group=ignore (0 refuse and 1 honour are themselves). */
+#define MLX5_EMU_SQ_PP_GROUP_IGNORE 2
+
 /**
  * NIC scheduling options: capability overrides (a negative value keeps
  * the profile's) and the model's choices where the hardware is not known.
@@ -107,7 +110,12 @@ struct mlx5_emu_sched_config {
 	enum mlx5_emu_sched_unattached unattached;
 	/** sched_zero_bw_share=N: the weight a bw_share of 0 stands for. */
 	int64_t zero_bw_share;
-	/** sched_sq_pp_and_group=0|1: an SQ may have both (default 1). */
+	/**
+	 * sched_sq_pp_and_group=0|1|ignore: an SQ in a queue group with a
+	 * pacing index: 1 honours the index (default), 0 refuses the
+	 * command, ignore (MLX5_EMU_SQ_PP_GROUP_IGNORE) accepts it and the
+	 * index has no effect while the SQ is in a group. Unverified.
+	 */
 	int64_t sq_pp_and_group;
 	/**
 	 * sched_root_values=0|1: children of the device root may have a

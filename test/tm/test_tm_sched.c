@@ -525,31 +525,57 @@ test_faults(void)
 	      "device", mlx5_emu_devices_open());
 }
 
-/* A device that refuses an SQ with both a pacing index and a group. */
+/*
+ * A shaped leaf under a group on a device that honours (1), refuses (0)
+ * or ignores a pacing index inside a queue group: the commit succeeds
+ * in each; the leaf (50.5 Mbit/s) gets its exact rate where the index
+ * holds, else its group's ceiling, the documented backstop: its peak
+ * rounded up to whole Mbit/s, 51; its two unshaped siblings share the
+ * rest of 300 Mbit/s (doc/guides/nics/mlx5_tm.rst).
+ */
 static void
-test_pp_and_group(void)
+test_pp_and_group(const char *knob, double want0)
 {
-	static const struct group_spec g = {
-		.ceiling = 300, .w = { 1, 1, 1 }, .prof = { 2, NONE, NONE },
-		.peak = { 50 },
-	};
-	struct device_view a, b;
+	char devargs[128], cmd[64], buf[16384];
+	double mbps[NB_TXQ], rest = (300 - want0) / 2;
+	struct rte_pmd_mlx5_tm_elem_info gi;
+	struct device_view v;
 	struct tport p;
-	int ret;
+	uint16_t q;
+	bool refuse = strcmp(knob, "0") == 0;
 
-	printf("sched_sq_pp_and_group=0: the commit fails cleanly\n");
-	if (!group_port(&p, CX6DX ",sched_sq_pp_and_group=0", &g))
+	printf("sched_sq_pp_and_group=%s: the leaf at %.2f Mbit/s\n", knob,
+	       want0);
+	snprintf(devargs, sizeof(devargs), CX6DX ",sched_sq_pp_and_group=%s",
+		 knob);
+	if (!tport_open(&p, devargs))
 		return;
-	device_view(&p, &a);
-	ret = TM(rte_tm_hierarchy_commit(p.port.id, 0, &terr));
-	device_view(&p, &b);
-	CHECK(ret != 0 && strstr(tmsg(), "MODIFY_SQ") != NULL &&
-	      memcmp(&a, &b, sizeof(a)) == 0 && b.elems == 0,
-	      "refused, rolled back: %d \"%s\"", ret, tmsg());
-	tm_port_close(&p.port);
-	CHECK(mlx5_emu_devices_open() == 0,
-	      "%u emulated devices left open: a port left objects on its "
-	      "device", mlx5_emu_devices_open());
+	EXPECT_OK(profile(&p, 2, 6312500, 0), "50.5 Mbit/s");
+	EXPECT_OK(profile(&p, 1, 300 * MBPS, 0), "group profile");
+	EXPECT_OK(node(&p, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
+	EXPECT_OK(node(&p, MID, ROOT, 1, 1, 1), "900");
+	for (q = 0; q < 3; q++)
+		EXPECT_OK(node(&p, q, MID, 1, 2, q == 0 ? 2 : NONE), "leaf %u",
+			  q);
+	commit_measure(&p, mbps);
+	device_view(&p, &v);
+	CHECK(v.group[0] != 0 && (v.index[0] == 0) == refuse,
+	      "SQ 0 in group %u with pacing index %u", v.group[0],
+	      v.index[0]);
+	CHECK(rte_pmd_mlx5_tm_node_query(p.port.id, 0, &gi) == 0 &&
+	      gi.max_average_bw == 51, "leaf 0's group ceiling: %u Mbit/s, "
+	      "51 (50.5 rounded up) expected", gi.max_average_bw);
+	snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u", p.port.id);
+	CHECK(tm_telemetry_query(cmd, buf, sizeof(buf)) == 0 &&
+	      strstr(buf, refuse ? "\"pacing_index_in_group\":\"refused\"" :
+		     "\"pacing_index_in_group\":\"used\"") != NULL &&
+	      strstr(buf, "\"queue_group_max_average_bw_mbps\":[51,0,0") !=
+	      NULL, "telemetry: %.300s", buf);
+	CHECK(near(mbps[0], want0, 0.005) && near(mbps[1], rest, 0.01) &&
+	      near(mbps[2], rest, 0.01), "%.2f/%.2f/%.2f Mbit/s expected: "
+	      "%.2f %.2f %.2f", want0, rest, rest, mbps[0], mbps[1],
+	      mbps[2]);
+	drain_close(&p, "pp and group");
 }
 
 /*
@@ -839,7 +865,9 @@ main(int argc, char **argv)
 		TM_CASE(test_three_levels());
 		TM_CASE(test_live());
 		TM_CASE(test_faults());
-		TM_CASE(test_pp_and_group());
+		TM_CASE(test_pp_and_group("1", 50.5));
+		TM_CASE(test_pp_and_group("0", 51));
+		TM_CASE(test_pp_and_group("ignore", 51));
 		TM_CASE(test_cx5());
 		TM_CASE(test_wide_group_ids());
 		TM_CASE(test_depth_cap());

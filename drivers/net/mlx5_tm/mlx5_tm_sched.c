@@ -53,14 +53,20 @@ mlx5_tm_sched_registry_unlock(void)
 
 /* What the device can schedule, for the hardware-independent model. */
 static void
-limits_of(const struct mlx5_tm_caps *c, struct tm_limits *lim)
+limits_of(const struct mlx5_tm_priv *priv, struct tm_limits *lim)
 {
+	const struct mlx5_tm_caps *c = &priv->caps;
+
 	const uint16_t types =
 		MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_TSAR) |
 		MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP);
 
 	/* Without sched, the limits after it are never read. */
 	lim->line_rate_mbps = c->line_rate_mbps;
+	/* A frame may be MTU + 18 bytes (mtu_set); the largest MTU, so
+	 * that no MTU set later makes a backstop too low. */
+	lim->max_frame = (uint32_t)priv->port.max_mtu + RTE_ETHER_HDR_LEN +
+			 RTE_VLAN_HLEN;
 	lim->sched = c->nic_sq_scheduling && c->nic_bw_share &&
 		     c->nic_rate_limit && c->max_tsar_bw_share > 0 &&
 		     (c->nic_element_type & types) == types &&
@@ -88,7 +94,7 @@ mlx5_tm_sched_init(struct rte_eth_dev *dev)
 	s = calloc(1, sizeof(*s));
 	if (s == NULL)
 		return -ENOMEM;
-	limits_of(&priv->caps, &lim);
+	limits_of(priv, &lim);
 	tm_tree_init(&s->hier, &lim);
 	s->log.port_id = dev->data->port_id;
 	s->pacing = mlx5_tm_pacing_create(priv->glue, priv->gdev, &priv->caps,

@@ -39,7 +39,8 @@ queue_want(const struct mlx5_tm_sched *s, const struct tm_plan *p,
 	struct mlx5_tm_sq_sched *sq = &t->sq;
 
 	memset(t, 0, sizeof(*t));
-	if (tq->shaped)
+	/* Where firmware refuses both, the group's ceiling holds it. */
+	if (tq->shaped && !(s->pp_group_refused && tq->group != TM_PLAN_NONE))
 		sq->pp_index = mlx5_tm_pacing_index(s->pacing, tq->entry);
 	if (tq->group != TM_PLAN_NONE)
 		/* Checked when created (elem_create): 16 bits. */
@@ -72,6 +73,38 @@ sq_holds(struct mlx5_tm_sched *s, uint16_t q, const struct mlx5_tm_sq_sched *sq)
 	held->group = sq->qos_group_id;
 }
 
+/*
+ * The device refused (@p ret) to give queue @p q both a queue group and
+ * a pacing index (@p t): whether no SQ in a group is to have an index
+ * from now on, said once in the log (and in telemetry). No public code
+ * shows firmware taking an index inside a group (Linux's HTB gives its
+ * SQs none, rdma-core attaches with bit 2 alone); the group's ceiling,
+ * the leaf's peak rounded up to whole Mbit/s, holds the queue then.
+ */
+static bool
+pp_group_refused(struct mlx5_tm_sched *s, uint16_t q,
+		 const struct mlx5_tm_txq_sched *t, int ret)
+{
+	/* BAD_PARAM (-EINVAL), not any failure: a fault is no refusal. */
+	if (ret != -EINVAL || s->pp_group_refused || t->sq.pp_index == 0 ||
+	    t->sq.qos_group_id == 0)
+		return false;
+	s->pp_group_refused = true;
+	MLX5_TM_TXQ_LOG(WARNING, s->dev->data->port_id, q,
+			"the device refused a pacing index on an SQ in a queue group (%s): SQs in queue groups join them without one, each shaped leaf held by its group's ceiling alone, its peak rounded up to whole Mbit/s",
+			strerror(-ret));
+	return true;
+}
+
+/* The refusal was not that one: as before it. */
+static void
+pp_group_unrefused(struct mlx5_tm_sched *s)
+{
+	s->pp_group_refused = false;
+	MLX5_TM_PORT_LOG(WARNING, s->dev->data->port_id,
+			 "the device refused the SQ without a pacing index too: not the pacing index's refusal, SQs in queue groups keep theirs");
+}
+
 int
 mlx5_tm_sched_txq_start(struct rte_eth_dev *dev, uint16_t qid)
 {
@@ -81,6 +114,12 @@ mlx5_tm_sched_txq_start(struct rte_eth_dev *dev, uint16_t qid)
 
 	queue_want(s, &s->applied, qid, false, &t);
 	ret = mlx5_tm_txq_start(dev->data->tx_queues[qid], &t);
+	if (pp_group_refused(s, qid, &t, ret)) {
+		queue_want(s, &s->applied, qid, false, &t);
+		ret = mlx5_tm_txq_start(dev->data->tx_queues[qid], &t);
+		if (ret < 0)
+			pp_group_unrefused(s);
+	}
 	if (ret == 0)
 		sq_holds(s, qid, &t.sq);
 	return ret;
@@ -125,6 +164,16 @@ mlx5_tm_sched_queue_set(struct mlx5_tm_sched *s, const struct tm_plan *p,
 
 	queue_want(s, p, q, false, &t);
 	ret = mlx5_tm_txq_set_sched(s->dev, q, &t);
+	if (pp_group_refused(s, q, &t, ret)) {
+		int r;
+
+		queue_want(s, p, q, false, &t);
+		r = mlx5_tm_txq_set_sched(s->dev, q, &t);
+		if (r < 0)
+			pp_group_unrefused(s);
+		else
+			ret = r;
+	}
 	if (ret == 0)
 		sq_holds(s, q, &t.sq);
 	return ret < 0 ? ret : 0;
