@@ -65,6 +65,7 @@ const char *const mlx5_emu_config_keys[] = {
 	"eswitch",
 	"pp_foreign",
 	"rst2rdy_pp",
+	"sq_reset_keeps_qos",
 	NULL,
 };
 
@@ -103,6 +104,7 @@ mlx5_emu_config_init(struct mlx5_emu_config *cfg, const char *profile)
 	cfg->eswitch_switchdev = 0;
 	cfg->pp_foreign = 0;
 	cfg->rst2rdy_pp_ignore = 0;
+	cfg->sq_reset_keeps_qos = 1;
 	cfg->mtu_set_ignore = 0;
 	return 0;
 }
@@ -404,6 +406,7 @@ static const struct emu_int_key emu_int_keys[] = {
 		"a netdev MTU in bytes, 68..9960"),
 	EMU_KEY("pp_foreign", pp_foreign, 0, UINT16_MAX,
 		"a number of rate-table entries, 0..65535"),
+	EMU_KEY("sq_reset_keeps_qos", sq_reset_keeps_qos, 0, 1, "0 or 1"),
 };
 
 /* Keys taking one of a few names into an int64_t field (index = value). */

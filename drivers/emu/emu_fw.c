@@ -726,6 +726,11 @@ emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in,
 	if (next == MLX5_SQC_STATE_RST) {
 		sq->state = MLX5_SQC_STATE_RST;
 		emu_engine_sq_reset(emu, sq);
+		/* sq_reset_keeps_qos=0: the reset clears both (unverified). */
+		if (!emu->cfg.sq_reset_keeps_qos) {
+			emu_engine_sq_set_pp(emu, sq, 0);
+			emu_sq_sched_attach(emu, sq, 0);
+		}
 	} else if (next == MLX5_SQC_STATE_ERR) {
 		if (cur == MLX5_SQC_STATE_RDY)
 			emu_engine_sq_error(emu, sq, sq->ci);

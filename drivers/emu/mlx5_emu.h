@@ -215,6 +215,12 @@ struct mlx5_emu_config {
 	 * pacing index it carries (unverified on hardware; default apply).
 	 */
 	int64_t rst2rdy_pp_ignore;
+	/**
+	 * sq_reset_keeps_qos=0|1: whether an SQ's context keeps its pacing
+	 * index and qos_queue_group_id through a move to RST (default 1, as
+	 * Linux's recovery relies on; unverified).
+	 */
+	int64_t sq_reset_keeps_qos;
 };
 
 /** Fill @p cfg with the defaults of profile @p profile (no overrides). */

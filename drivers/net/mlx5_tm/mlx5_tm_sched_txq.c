@@ -24,15 +24,14 @@
 
 /*
  * What plan @p p sets for queue @p q, and the fields a MODIFY_SQ sends to
- * its SQ, which holds s->sqs[q]: those that change, or for a re-arm
- * (@p rearm) those the queue uses or its SQ holds. A queue can only be
+ * its SQ, which holds s->sqs[q]: those that change. A queue can only be
  * in a group on a device with NIC scheduling, so bit 2 never goes to one
  * without (ConnectX-5, a VF), whose firmware may refuse it; a queue
- * without pacing sends no bit 0.
+ * without pacing whose SQ holds none sends no bit 0.
  */
 static void
 queue_want(const struct mlx5_tm_sched *s, const struct tm_plan *p,
-	   uint16_t q, bool rearm, struct mlx5_tm_txq_sched *t)
+	   uint16_t q, struct mlx5_tm_txq_sched *t)
 {
 	const struct tm_queue *tq = tm_plan_queue(p, q);
 	const struct mlx5_tm_sched_sq *held = &s->sqs[q];
@@ -47,13 +46,8 @@ queue_want(const struct mlx5_tm_sched *s, const struct tm_plan *p,
 		sq->qos_group_id = (uint16_t)p->elems[tq->group].hw_id;
 	t->wqe_rate = tq->shaped && tq->ctx.rate_mode == PACING_RATE_MODE_WQE;
 	t->suspended = tq->suspended;
-	if (rearm) {
-		sq->set_pp = sq->pp_index != 0 || held->pp_index != 0;
-		sq->set_group = sq->qos_group_id != 0 || held->group != 0;
-	} else {
-		sq->set_pp = sq->pp_index != held->pp_index;
-		sq->set_group = sq->qos_group_id != held->group;
-	}
+	sq->set_pp = sq->pp_index != held->pp_index;
+	sq->set_group = sq->qos_group_id != held->group;
 }
 
 /* The SQ of queue @p q now holds @p sq's values (0, 0: no SQ). */
@@ -112,10 +106,10 @@ mlx5_tm_sched_txq_start(struct rte_eth_dev *dev, uint16_t qid)
 	struct mlx5_tm_txq_sched t;
 	int ret;
 
-	queue_want(s, &s->applied, qid, false, &t);
+	queue_want(s, &s->applied, qid, &t);
 	ret = mlx5_tm_txq_start(dev->data->tx_queues[qid], &t);
 	if (pp_group_refused(s, qid, &t, ret)) {
-		queue_want(s, &s->applied, qid, false, &t);
+		queue_want(s, &s->applied, qid, &t);
 		ret = mlx5_tm_txq_start(dev->data->tx_queues[qid], &t);
 		if (ret < 0)
 			pp_group_unrefused(s);
@@ -139,6 +133,7 @@ void
 mlx5_tm_sched_recover(struct rte_eth_dev *dev)
 {
 	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+	struct mlx5_tm_sq_sched held;
 	struct mlx5_tm_txq_sched t;
 	uint16_t q;
 
@@ -147,9 +142,9 @@ mlx5_tm_sched_recover(struct rte_eth_dev *dev)
 
 		if (txq == NULL || !mlx5_tm_txq_recover(txq))
 			continue;
-		queue_want(s, &s->applied, q, true, &t);
-		if (mlx5_tm_txq_rearm(txq, &t) == 0)
-			sq_holds(s, q, &t.sq);
+		queue_want(s, &s->applied, q, &t);
+		if (mlx5_tm_txq_rearm(txq, &t, &held) >= 0)
+			sq_holds(s, q, &held);
 	}
 	/* Groups that SQs made ready again have left. */
 	mlx5_tm_sched_reap(dev);
@@ -162,12 +157,12 @@ mlx5_tm_sched_queue_set(struct mlx5_tm_sched *s, const struct tm_plan *p,
 	struct mlx5_tm_txq_sched t;
 	int ret;
 
-	queue_want(s, p, q, false, &t);
+	queue_want(s, p, q, &t);
 	ret = mlx5_tm_txq_set_sched(s->dev, q, &t);
 	if (pp_group_refused(s, q, &t, ret)) {
 		int r;
 
-		queue_want(s, p, q, false, &t);
+		queue_want(s, p, q, &t);
 		r = mlx5_tm_txq_set_sched(s->dev, q, &t);
 		if (r < 0)
 			pp_group_unrefused(s);

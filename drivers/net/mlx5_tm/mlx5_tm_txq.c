@@ -21,6 +21,7 @@
 #include "mlx5_tm_tx.h"
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_stats.h"
+#include "rte_pmd_mlx5_tm.h"
 
 /** Smallest ring, in WQEBBs. */
 #define MLX5_TM_TXQ_MIN_DESC 64
@@ -28,6 +29,8 @@
 #define MLX5_TM_TXQ_MAX_DESC 32768
 /** Bytes of a doorbell record slot in the ring memory. */
 #define MLX5_TM_DBR_SLOT 64
+/** Failed RDY->RDY of a recovery before the queue sends without them. */
+#define MLX5_TM_REARM_TRIES 8
 
 uint16_t
 mlx5_tm_txq_ring_size(const struct rte_eth_dev *dev, uint16_t nb_desc)
@@ -355,50 +358,82 @@ txq_recover_err(struct mlx5_tm_txq *txq)
 }
 
 /*
- * REARM: RST->RDY carrying the fields @p sched names (Linux's
- * mlx5e_modify_sq() sets the index and the group on a move to RDY), then
- * the same again in a RDY->RDY of its own, the way every live change is
- * made: firmware that ignores them in RST->RDY (unverified; devarg
- * rst2rdy_pp=ignore of the device model) gets them there, and firmware
- * that applies them never runs the SQ on an index released while it was
- * in reset. A failed step is retried next time, from the state firmware
- * reports.
+ * REARM, as Linux's mlx5e_health_sq_to_ready() does it: RST->RDY with an
+ * empty modify_bitmask, relying on the context keeping its pacing index
+ * and queue group through the reset; then QUERY_SQ, and a RDY->RDY only
+ * for a field that differs from @p sched (a context that did not keep
+ * it, devarg sq_reset_keeps_qos=0 of the device model, or a change made
+ * while the SQ was in reset). The SQ sends nothing before that: the ring
+ * is empty and the queue accepts no packet until it is OK. A failed step
+ * is retried next time, from the state firmware reports; after
+ * MLX5_TM_REARM_TRIES failed RDY->RDY the queue sends with what its
+ * context holds, said once.
  */
 int
 mlx5_tm_txq_rearm(struct mlx5_tm_txq *txq,
-		  const struct mlx5_tm_txq_sched *sched)
+		  const struct mlx5_tm_txq_sched *sched,
+		  struct mlx5_tm_sq_sched *held)
 {
 	struct mlx5_tm_priv *priv = txq->priv;
-	const struct mlx5_tm_sq_sched *sq = &sched->sq;
-	int hw, ret;
+	struct rte_pmd_mlx5_tm_sq_info info;
+	struct mlx5_tm_sq_sched fix;
+	int ret, done = 0;
 
-	hw = mlx5_tm_devx_sq_state(priv, txq->sq_obj, txq->sqn);
-	if (hw < 0)
-		return hw;
-	if (hw == MLX5_SQC_STATE_RST) {
-		ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
-						   MLX5_SQC_STATE_RST,
-						   MLX5_SQC_STATE_RDY, sq);
+	ret = mlx5_tm_devx_sq_query(priv, txq->sq_obj, txq->sqn, &info);
+	if (ret < 0)
+		return ret;
+	if (info.state == MLX5_SQC_STATE_RST) {
+		ret = mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn,
+					     MLX5_SQC_STATE_RST,
+					     MLX5_SQC_STATE_RDY, false, 0);
+		if (ret == 0)
+			ret = mlx5_tm_devx_sq_query(priv, txq->sq_obj,
+						    txq->sqn, &info);
 		if (ret < 0)
 			return ret;
-	} else if (hw != MLX5_SQC_STATE_RDY) {
-		return -EAGAIN;
 	}
-	if (sq->set_pp || sq->set_group) {
+	if (info.state != MLX5_SQC_STATE_RDY)
+		return -EAGAIN;
+	fix = (struct mlx5_tm_sq_sched){
+		.set_pp = info.pp_index != sched->sq.pp_index,
+		.pp_index = sched->sq.pp_index,
+		.set_group = info.qos_queue_group_id != sched->sq.qos_group_id,
+		.qos_group_id = sched->sq.qos_group_id,
+	};
+	*held = (struct mlx5_tm_sq_sched){
+		.pp_index = info.pp_index,
+		.qos_group_id = info.qos_queue_group_id,
+	};
+	if (fix.set_pp || fix.set_group) {
 		ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
 						   MLX5_SQC_STATE_RDY,
-						   MLX5_SQC_STATE_RDY, sq);
-		if (ret < 0)
+						   MLX5_SQC_STATE_RDY, &fix);
+		if (ret < 0 && ++txq->rearm_fails < MLX5_TM_REARM_TRIES)
 			return ret;
+		if (ret < 0) {
+			MLX5_TM_TXQ_LOG(ERR, priv->dev->data->port_id, txq->qid,
+					"SQ 0x%x ready again, but %u tries to set its pacing index %u and queue group %u failed (%s): it sends with what its context kept, pacing index %u, queue group %u",
+					txq->sqn, txq->rearm_fails,
+					sched->sq.pp_index,
+					sched->sq.qos_group_id, strerror(-ret),
+					info.pp_index,
+					info.qos_queue_group_id);
+			done = 1;
+		} else {
+			*held = fix;
+		}
 	}
+	txq->rearm_fails = 0;
 	txq_flags_set(txq, sched);
 	__atomic_store_n(&txq->recoveries, txq->recoveries + 1,
 			 __ATOMIC_RELAXED); /* stats read it */
 	MLX5_TM_TXQ_LOG(INFO, priv->dev->data->port_id, txq->qid,
-			"SQ 0x%x ready again, pacing index %u", txq->sqn,
-			sq->pp_index);
+			"SQ 0x%x ready again, pacing index %u, queue group %u%s",
+			txq->sqn, held->pp_index, held->qos_group_id,
+			fix.set_pp || fix.set_group ? "" :
+			" (kept through the reset)");
 	__atomic_store_n(&txq->state, MLX5_TM_TXQ_OK, __ATOMIC_RELEASE);
-	return 0;
+	return done;
 }
 
 bool
