@@ -578,6 +578,56 @@ test_pp_and_group(const char *knob, double want0)
 	drain_close(&p, "pp and group");
 }
 
+/* The modify_bitmask of each RDY->RDY MODIFY_SQ the device took. */
+struct sq_masks {
+	unsigned int n;
+	uint64_t mask[16];
+};
+
+static void
+sq_mask_hook(void *arg, const void *in, size_t inlen __rte_unused,
+	     const void *out __rte_unused, size_t outlen __rte_unused,
+	     uint8_t status)
+{
+	struct sq_masks *m = arg;
+
+	if (MLX5_GET(modify_sq_in, in, opcode) == MLX5_CMD_OP_MODIFY_SQ &&
+	    status == 0 && m->n < RTE_DIM(m->mask) &&
+	    MLX5_GET(modify_sq_in, in, sq_state) == MLX5_SQC_STATE_RDY)
+		m->mask[m->n++] = MLX5_GET64(modify_sq_in, in, modify_bitmask);
+}
+
+/*
+ * A started queue moved into a queue group with a pacing index: bits 2
+ * (group) and 0 (index) in two MODIFY_SQ, never together (each has
+ * precedent alone, never both); into the group first (make-before-break:
+ * its backstop holds before its pacing changes).
+ */
+static void
+test_modify_sq_one_bit(void)
+{
+	static const struct group_spec g = {
+		.ceiling = 300, .w = { 1, 1, 1 }, .prof = { 2, NONE, NONE },
+		.peak = { 50 },
+	};
+	struct sq_masks m = { 0 };
+	struct tport p;
+
+	printf("MODIFY_SQ: bit 2 and bit 0 in two commands, group first\n");
+	if (!group_port(&p, CX6DX, &g))
+		return;
+	mlx5_emu_set_cmd_hook(p.port.emu, sq_mask_hook, &m);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.port.id, 0, &terr), "commit");
+	mlx5_emu_set_cmd_hook(p.port.emu, NULL, NULL);
+	/* Queue 0: group then index; queues 1, 2: group only. */
+	CHECK(m.n == 4 && m.mask[0] == MLX5_MODIFY_SQ_BITMASK_QOS_QUEUE_GROUP_ID &&
+	      m.mask[1] ==
+	      MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX,
+	      "commit: %u commands, masks 0x%" PRIx64 " 0x%" PRIx64, m.n,
+	      m.mask[0], m.mask[1]);
+	drain_close(&p, "one bit");
+}
+
 /*
  * The scheduling elements and queue groups telemetry shows for port
  * @p port in @p elems and @p groups; false when it cannot be read.
@@ -865,6 +915,7 @@ main(int argc, char **argv)
 		TM_CASE(test_three_levels());
 		TM_CASE(test_live());
 		TM_CASE(test_faults());
+		TM_CASE(test_modify_sq_one_bit());
 		TM_CASE(test_pp_and_group("1", 50.5));
 		TM_CASE(test_pp_and_group("0", 51));
 		TM_CASE(test_pp_and_group("ignore", 51));

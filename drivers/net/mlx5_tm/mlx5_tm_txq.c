@@ -358,6 +358,63 @@ txq_recover_err(struct mlx5_tm_txq *txq)
 }
 
 /*
+ * RDY->RDY on the SQ of @p txq setting what @p sq names, one field a
+ * command: bits 0 and 2 each have precedent alone (upstream DPDK's rate
+ * limit, rdma-core's and Linux's attach), never together. The group goes
+ * first, so that the queue is under its new group's ceiling (its
+ * backstop) before its pacing changes -- except where the SQ drops its
+ * pacing index, which goes first: it never holds an index in a group it
+ * was not in (firmware may refuse both). If the second command fails, the
+ * first is undone (values read back before it): the SQ keeps what it
+ * held. Returns 0 or the negative errno of the failed command.
+ */
+static int
+txq_modify_fields(struct mlx5_tm_txq *txq, const struct mlx5_tm_sq_sched *sq)
+{
+	struct mlx5_tm_priv *priv = txq->priv;
+	struct rte_pmd_mlx5_tm_sq_info info;
+	struct mlx5_tm_sq_sched first = *sq, second = *sq, undo = { 0 };
+	bool pp_first = sq->pp_index == 0;
+	int ret;
+
+	if (!sq->set_pp || !sq->set_group)
+		return mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
+						    MLX5_SQC_STATE_RDY,
+						    MLX5_SQC_STATE_RDY, sq);
+	ret = mlx5_tm_devx_sq_query(priv, txq->sq_obj, txq->sqn, &info);
+	if (ret < 0)
+		return ret;
+	first.set_group = !pp_first;
+	first.set_pp = pp_first;
+	second.set_group = pp_first;
+	second.set_pp = !pp_first;
+	ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
+					   MLX5_SQC_STATE_RDY,
+					   MLX5_SQC_STATE_RDY, &first);
+	if (ret < 0)
+		return ret;
+	ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
+					   MLX5_SQC_STATE_RDY,
+					   MLX5_SQC_STATE_RDY, &second);
+	if (ret == 0)
+		return 0;
+	undo.set_pp = first.set_pp;
+	undo.pp_index = info.pp_index;
+	undo.set_group = first.set_group;
+	undo.qos_group_id = info.qos_queue_group_id;
+	if (mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
+					 MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RDY,
+					 &undo) < 0)
+		MLX5_TM_TXQ_LOG(ERR, priv->dev->data->port_id, txq->qid,
+				"SQ 0x%x: undoing its %s failed: it holds pacing index %u, queue group %u",
+				txq->sqn, first.set_group ? "queue group" :
+				"pacing index", first.set_pp ? sq->pp_index :
+				info.pp_index, first.set_group ?
+				sq->qos_group_id : info.qos_queue_group_id);
+	return ret;
+}
+
+/*
  * REARM, as Linux's mlx5e_health_sq_to_ready() does it: RST->RDY with an
  * empty modify_bitmask, relying on the context keeping its pacing index
  * and queue group through the reset; then QUERY_SQ, and a RDY->RDY only
@@ -405,9 +462,7 @@ mlx5_tm_txq_rearm(struct mlx5_tm_txq *txq,
 		.qos_group_id = info.qos_queue_group_id,
 	};
 	if (fix.set_pp || fix.set_group) {
-		ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
-						   MLX5_SQC_STATE_RDY,
-						   MLX5_SQC_STATE_RDY, &fix);
+		ret = txq_modify_fields(txq, &fix);
 		if (ret < 0 && ++txq->rearm_fails < MLX5_TM_REARM_TRIES)
 			return ret;
 		if (ret < 0) {
@@ -496,11 +551,7 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 	    __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE) == MLX5_TM_TXQ_OK) {
 		ret = 0;
 		if (sq->set_pp || sq->set_group)
-			ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj,
-							   txq->sqn,
-							   MLX5_SQC_STATE_RDY,
-							   MLX5_SQC_STATE_RDY,
-							   sq);
+			ret = txq_modify_fields(txq, sq);
 		if (ret < 0)
 			ret = txq_defer_to_rearm(txq, ret);
 	}
