@@ -865,6 +865,36 @@ test_depth_cap(void)
 	tm_port_close(&p.port);
 }
 
+/*
+ * log_nic_max_sched_depth 0 (a device of depth 1) is taken as unknown,
+ * not as "nothing fits": the plan refuses nothing for depth, firmware
+ * refuses the element too deep, and the commit rolls back clean.
+ */
+static void
+test_depth_zero_unknown(void)
+{
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 2, 5 }, .prof = { NONE, NONE, NONE },
+	};
+	struct device_view a, b;
+	struct tport p;
+	int ret;
+
+	printf("log_nic_max_sched_depth 0: unknown, firmware decides\n");
+	if (!group_port(&p, CX6DX ",cap_sched_max_depth=1", &g))
+		return;
+	device_view(&p, &a);
+	ret = TM(rte_tm_hierarchy_commit(p.port.id, 0, &terr));
+	device_view(&p, &b);
+	CHECK(ret != 0 && strstr(tmsg(), "allows") == NULL &&
+	      strstr(tmsg(), "refused CREATE_GENERAL_OBJECT") != NULL &&
+	      memcmp(&a, &b, sizeof(a)) == 0 && b.elems == 0,
+	      "refused by firmware, rolled back: %d \"%s\"", ret, tmsg());
+	tm_port_close(&p.port);
+	CHECK(mlx5_emu_devices_open() == 0, "%u emulated devices left open",
+	      mlx5_emu_devices_open());
+}
+
 /* cx5: no hierarchy; weights and non-leaf shapers say why not. */
 static void
 test_cx5(void)
@@ -922,6 +952,7 @@ main(int argc, char **argv)
 		TM_CASE(test_cx5());
 		TM_CASE(test_wide_group_ids());
 		TM_CASE(test_depth_cap());
+		TM_CASE(test_depth_zero_unknown());
 	}
 	rte_mempool_free(pool);
 	test_eal_cleanup();

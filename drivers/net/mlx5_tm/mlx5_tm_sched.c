@@ -78,9 +78,13 @@ limits_of(const struct mlx5_tm_priv *priv, struct tm_limits *lim)
 	/*
 	 * qos_cap.log_nic_max_sched_depth (rdma-core's PRM structures name
 	 * it; a published ConnectX-6 Dx dump reads 2: 4 elements from the
-	 * root to a queue group), taken as Linux takes its e-switch twin.
+	 * root to a queue group), taken as Linux takes its e-switch twin;
+	 * 0, which Linux reads there as "no groups" and counts no leaves
+	 * against, as unknown: firmware refuses what is too deep, and the
+	 * commit rolls back.
 	 */
-	lim->depth_max = 1u << c->log_nic_max_sched_depth;
+	lim->depth_max = c->log_nic_max_sched_depth == 0 ? UINT32_MAX :
+			 1u << c->log_nic_max_sched_depth;
 }
 
 int
