@@ -247,6 +247,10 @@ emu_sched_caps_resolve(const struct mlx5_emu_config *cfg,
 		s->log_max_elements = (uint8_t)c->log_max_elements;
 	if (c->max_depth >= 0)
 		s->max_depth = (uint8_t)c->max_depth;
+	/* The object type goes with the elements, unless told. */
+	caps->sched_elem_obj = cfg->sched_elem_obj >= 0 ?
+			       cfg->sched_elem_obj != 0 :
+			       s->nic_element_type != 0;
 	return 0;
 }
 
@@ -637,6 +641,10 @@ emu_sched_gen_create(struct mlx5_emu *emu, const void *in,
 	uint32_t id = 0;
 	uint8_t st;
 
+	/* A firmware without the object type (cap_sched_elem_obj=0). */
+	if (!emu->caps.sched_elem_obj)
+		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR,
+			   MLX5_EMU_SYND_SCHED_UNSUPPORTED);
 	st = emu_sched_create(emu, MLX5_GET(sched_elem, elem,
 					    scheduling_hierarchy),
 			      MLX5_ADDR_OF(sched_elem, elem, sched_context),

@@ -199,6 +199,13 @@ struct mlx5_emu_config {
 	int64_t sq_ts_format;
 	/** cap_packet_pacing_uid=0|1: qos_cap.packet_pacing_uid. */
 	int64_t packet_pacing_uid;
+	/**
+	 * cap_sched_elem_obj=0|1: cmd_hca_cap.general_obj_types has the
+	 * SCHEDULING_ELEMENT (0x26) bit (default: where the profile has NIC
+	 * scheduling); without it CREATE_GENERAL_OBJECT of one is refused,
+	 * as an older firmware's.
+	 */
+	int64_t sched_elem_obj;
 	/** mtu=BYTES: netdev (software) MTU of the port; default 1500. */
 	int64_t mtu;
 	/** link=up|down: the port's link; default up. */
@@ -293,6 +300,8 @@ struct mlx5_emu_caps {
 	bool empw;                  /**< enhanced_multi_pkt_send_wqe. */
 	uint8_t mpw;                /**< multi_pkt_send_wqe (0 = none). */
 	bool packet_pacing_uid;     /**< qos_cap.packet_pacing_uid. */
+	/** general_obj_types bit 0x26: SCHEDULING_ELEMENT objects. */
+	bool sched_elem_obj;
 	uint16_t pci_device_id;     /**< PCI device id the profile stands for. */
 	uint32_t num_comp_vectors;  /**< Valid devx_query_eqn vectors. */
 	struct mlx5_emu_sched_caps sched; /**< NIC scheduling. */

@@ -65,6 +65,8 @@ struct tm_limits {
 	 * header and VLAN tag): a packet-mode leaf's byte backstop.
 	 */
 	uint32_t max_frame;
+	/** Without sched: what may explain it, for refusals ("" none). */
+	const char *no_sched_hint;
 };
 
 /** A shaper profile, validated and converted to a pacing context. */

@@ -895,6 +895,38 @@ test_depth_zero_unknown(void)
 	      mlx5_emu_devices_open());
 }
 
+/*
+ * Why a device has no hierarchy, in the refusal: a firmware whose
+ * general_obj_types lacks SCHEDULING_ELEMENT (0x26) "too old?", missing
+ * NIC scheduling capabilities Linux's SR-IOV hint.
+ */
+static void
+test_no_sched_hints(void)
+{
+	static const struct {
+		const char *devargs;
+		const char *hint;
+	} c[] = {
+		{ CX6DX ",cap_sched_elem_obj=0", "firmware too old?" },
+		{ "emu=cx5,clock=virtual", "Try disabling SRIOV" },
+	};
+	struct tport p;
+	unsigned int i;
+	int ret;
+
+	printf("no hierarchy: the refusal says what may explain it\n");
+	for (i = 0; i < RTE_DIM(c); i++) {
+		if (!tport_open(&p, c[i].devargs))
+			return;
+		EXPECT_OK(node(&p, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE),
+			  "root");
+		ret = node(&p, 0, ROOT, 2, 1, NONE);
+		CHECK(ret == -ENOTSUP && strstr(tmsg(), c[i].hint) != NULL,
+		      "%s: weight 2: %d %s", c[i].devargs, ret, tmsg());
+		tm_port_close(&p.port);
+	}
+}
+
 /* cx5: no hierarchy; weights and non-leaf shapers say why not. */
 static void
 test_cx5(void)
@@ -953,6 +985,7 @@ main(int argc, char **argv)
 		TM_CASE(test_wide_group_ids());
 		TM_CASE(test_depth_cap());
 		TM_CASE(test_depth_zero_unknown());
+		TM_CASE(test_no_sched_hints());
 	}
 	rte_mempool_free(pool);
 	test_eal_cleanup();
