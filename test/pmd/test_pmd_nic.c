@@ -763,6 +763,42 @@ test_line_rate_link_down(void)
 	port_close(port);
 }
 
+/*
+ * The line rate keeps the last speed seen while the link is down (not
+ * the fastest mode: 25G, not 100G), and a commit takes the link of now
+ * (the link came up with no link_update since).
+ */
+static void
+test_line_rate_last_speed(void)
+{
+	struct rte_pmd_mlx5_tm_dev_info di;
+	struct rte_tm_error err;
+	struct rte_eth_link link;
+	struct mlx5_emu *emu;
+	uint16_t port;
+
+	if (port_open("emu=cx6dx,clock=virtual,line_rate=25G,"
+		      "link_max_speed=100G", 1, true, &port, &emu) != 0)
+		return;
+	mlx5_emu_set_link(emu, false);
+	rte_eth_link_get_nowait(port, &link);
+	CHECK(link.link_status == RTE_ETH_LINK_DOWN &&
+	      rte_pmd_mlx5_tm_dev_info(port, &di) == 0 &&
+	      di.line_rate_mbps == 25000, "link down: line rate %u, the last "
+	      "speed (25000) expected", di.line_rate_mbps);
+	port_close(port);
+	if (port_open("emu=cx6dx,clock=virtual,line_rate=25G,"
+		      "link_max_speed=100G,link=down", 1, true, &port,
+		      &emu) != 0)
+		return;
+	mlx5_emu_set_link(emu, true);
+	CHECK(tm_commit_rates(port, 1, &err) == 0 &&
+	      rte_pmd_mlx5_tm_dev_info(port, &di) == 0 &&
+	      di.line_rate_mbps == 25000, "commit after the link came up: "
+	      "line rate %u, 25000 expected", di.line_rate_mbps);
+	port_close(port);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -796,5 +832,7 @@ main(int argc, char **argv)
 	run("packet mode: burst bound 0 unless given", test_packet_mode_burst);
 	run("VLAN insertion off on ConnectX-5, link", test_vlan_and_link);
 	run("line rate: link down at probe, then up", test_line_rate_link_down);
+	run("line rate: the last speed while down, fresh at commit",
+	    test_line_rate_last_speed);
 	return pmd_test_report(pool);
 }
