@@ -434,6 +434,12 @@ uint32_t mlx5_emu_mtu(struct mlx5_emu *emu);
 /** Set the link of the port up or down (as devarg link=). */
 void mlx5_emu_set_link(struct mlx5_emu *emu, bool up);
 
+/**
+ * Set the netdev MTU as another program would (ip link set mtu), behind
+ * the PMD's back; @p mtu within the devarg mtu='s range (else -EINVAL).
+ */
+int mlx5_emu_set_mtu(struct mlx5_emu *emu, uint32_t mtu);
+
 /* ---- Introspection ---- */
 
 /**

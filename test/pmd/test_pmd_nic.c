@@ -764,6 +764,26 @@ test_line_rate_link_down(void)
 }
 
 /*
+ * mtu_set compares against the netdev's MTU of now, not the one read at
+ * probe: changed behind the PMD's back (ip link set mtu 9000), setting
+ * 1500 again must reach the netdev.
+ */
+static void
+test_mtu_fresh(void)
+{
+	struct mlx5_emu *emu;
+	uint16_t port;
+
+	if (port_open("emu=cx6dx,clock=virtual", 1, false, &port, &emu) != 0)
+		return;
+	CHECK(mlx5_emu_mtu(emu) == 1500 && mlx5_emu_set_mtu(emu, 9000) == 0,
+	      "netdev MTU 9000 behind the PMD's back");
+	CHECK(rte_eth_dev_set_mtu(port, 1500) == 0 && mlx5_emu_mtu(emu) == 1500,
+	      "MTU 1500 set again: the netdev has %u", mlx5_emu_mtu(emu));
+	port_close(port);
+}
+
+/*
  * The line rate keeps the last speed seen while the link is down (not
  * the fastest mode: 25G, not 100G), and a commit takes the link of now
  * (the link came up with no link_update since).
@@ -834,5 +854,6 @@ main(int argc, char **argv)
 	run("line rate: link down at probe, then up", test_line_rate_link_down);
 	run("line rate: the last speed while down, fresh at commit",
 	    test_line_rate_last_speed);
+	run("mtu_set against the netdev's MTU of now", test_mtu_fresh);
 	return pmd_test_report(pool);
 }

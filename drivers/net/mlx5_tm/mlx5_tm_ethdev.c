@@ -57,13 +57,20 @@ recovery_alarm(void *arg)
 	mlx5_tm_sched_unlock(dev);
 }
 
-/* Set the netdev MTU (hardware: SIOCSIFMTU) and remember it. */
+/*
+ * Set the netdev MTU (hardware: SIOCSIFMTU) and remember it. The netdev's
+ * MTU is read first: another program (ip link set mtu) may have changed
+ * it since probe, and a set skipped against a stale copy would leave it.
+ */
 static int
 mlx5_tm_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct mlx5_tm_port_info port;
 	int ret;
 
+	if (priv->glue->port_query(priv->gdev, &port) == 0)
+		priv->port.mtu = port.mtu;
 	if (mtu == priv->port.mtu)
 		return 0;
 	ret = priv->glue->port_set_mtu(priv->gdev, mtu);
