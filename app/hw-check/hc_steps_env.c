@@ -376,12 +376,13 @@ profile_value(const struct mlx5_emu_caps *c, unsigned int i)
 		c->sched.max_tsar_bw_share, c->sched.log_max_queue_group,
 		c->sched.log_max_elements, log2_floor(c->sched.max_depth),
 		c->sched.nic_element_type, c->sched.nic_tsar_type,
+		c->sched_elem_obj,
 	};
 
 	return i < RTE_DIM(v) ? v[i] : 0;
 }
 
-#define HC_NB_CAP_ROWS 25
+#define HC_NB_CAP_ROWS 26
 
 static void
 fill_rows(const struct rte_pmd_mlx5_tm_dev_info *d, struct cap_row *r)
@@ -439,6 +440,9 @@ fill_rows(const struct rte_pmd_mlx5_tm_dev_info *d, struct cap_row *r)
 		  d->nic_element_type, true },
 		{ "nic_tsar_type", "cap_nic_tsar_type", d->nic_tsar_type,
 		  true },
+		/* general_obj_types bit 0x26: elements as general objects. */
+		{ "general_obj_types.sched_elem", "cap_sched_elem_obj",
+		  (d->general_obj_types >> 0x26) & 1, true },
 	};
 
 	memcpy(r, rows, sizeof(rows));

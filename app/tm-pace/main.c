@@ -311,6 +311,8 @@ initial_state(struct pace_run *run)
 	unsigned int i;
 
 	for (i = 0; i < run->opt.nb_queues; i++) {
+		run->backstop_bps[i] = pace_hw_backstop_bps(run->port_id,
+						run->opt.queues[i].queue);
 		st->shaper[i] = run->opt.queues[i].shaper;
 		st->weight[i] = run->opt.queues[i].place.weight;
 		st->group[i] = run->opt.queues[i].place.group;
@@ -330,7 +332,7 @@ apply_change(struct pace_run *run, const struct pace_change *ch,
 	struct pace_applied_change *ac = &run->changes[run->nb_changes++];
 	struct pace_state *st = &ac->after;
 	int i = ch->is_group ? -1 : plan_index(run, ch->queue);
-	unsigned int refusals = run->tm.nb_refusals;
+	unsigned int refusals = run->tm.nb_refusals, k;
 
 	ac->t_ns = t_ns;
 	ac->at_ns = ch->at_ns;
@@ -377,6 +379,9 @@ apply_change(struct pace_run *run, const struct pace_change *ch,
 	}
 	if (ch->what & PACE_SET_GROUP)
 		st->group[i] = ch->new_group;
+	for (k = 0; k < run->opt.nb_queues; k++)
+		run->backstop_bps[k] = pace_hw_backstop_bps(run->port_id,
+						run->opt.queues[k].queue);
 	pace_expect(run, st);
 	run->now = *st;
 }
@@ -604,10 +609,10 @@ run_plan(struct pace_run *run)
 	memset(&link, 0, sizeof(link));
 	if (rte_eth_link_get_nowait(run->port_id, &link) == 0 &&
 	    link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
-	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN) {
+	    link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
 		run->line_bps = (uint64_t)link.link_speed * 1000000;
-		initial_state(run);
-	}
+	/* And with what the started SQs hold (pace_hw_backstop_bps()). */
+	initial_state(run);
 	pace_meter_init(run);
 	ret = alloc_samples(run);
 	if (ret != 0) {

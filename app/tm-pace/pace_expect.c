@@ -99,13 +99,19 @@ frame_bits(const struct pace_queue_plan *qp, double *l2, double *line)
 	*line = 8.0 * sum_line / n;
 }
 
-/* A queue's own limit in L2 bit/s (INFINITY: none). */
+/*
+ * A queue's own limit in L2 bit/s (INFINITY: none); where its SQ holds no
+ * pacing index (refused inside a group), its group's ceiling: its peak
+ * rounded up to whole Mbit/s.
+ */
 static double
-queue_ceiling(const struct exp_tree *t, unsigned int i,
-	      const struct pace_shaper *sh)
+queue_ceiling(const struct exp_tree *t, const struct pace_run *run,
+	      unsigned int i, const struct pace_shaper *sh)
 {
 	if (sh->rate == 0)
 		return INFINITY;
+	if (run->backstop_bps[i] > 0)
+		return run->backstop_bps[i];
 	return sh->packet_mode ? (double)sh->rate * t->l2_bits[i] :
 	       tm_bits(sh->rate);
 }
@@ -151,7 +157,7 @@ exp_build(struct exp_tree *t, const struct pace_run *run,
 			/* Its parent in this state: it may have moved. */
 			exp_add(t, tm->leaf_parent[g < 0 ? PACE_MAX_GROUPS : g],
 				st->weight[i], tm_bits(st->shaper[i].committed),
-				queue_ceiling(t, (unsigned int)i,
+				queue_ceiling(t, run, (unsigned int)i,
 					      &st->shaper[i]), i);
 			t->n[k].demand = t->n[k].ceiling;
 			break;

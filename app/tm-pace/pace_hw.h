@@ -45,6 +45,14 @@ void pace_hw_attach(struct pace_hw *h, uint16_t port_id, bool emulated_too);
 bool pace_hw_cqe(const struct pace_hw *h, uint16_t queue,
 		 struct pace_hw_cqe *c);
 
+/**
+ * The ceiling (bit/s) of the queue group of Tx queue @p queue of port
+ * @p port_id when its SQ is in a group without a pacing index (read back
+ * from the device); 0 otherwise, or when it cannot be read (no SQ, not
+ * an mlx5-tm port).
+ */
+double pace_hw_backstop_bps(uint16_t port_id, uint16_t queue);
+
 /** Read the vport's Tx frames and octets; false when not readable. */
 bool pace_hw_vport(const struct pace_hw *h, uint64_t *pkts,
 		   uint64_t *octets);

@@ -40,6 +40,20 @@ pace_hw_cqe(const struct pace_hw *h, uint16_t queue, struct pace_hw_cqe *c)
 	return true;
 }
 
+double
+pace_hw_backstop_bps(uint16_t port_id, uint16_t queue)
+{
+	struct rte_pmd_mlx5_tm_sq_info sq;
+	struct rte_pmd_mlx5_tm_elem_info g;
+
+	/* A leaf's node is its queue: node_query gives its group. */
+	if (rte_pmd_mlx5_tm_txq_query(port_id, queue, &sq) != 0 ||
+	    sq.qos_queue_group_id == 0 || sq.pp_index != 0 ||
+	    rte_pmd_mlx5_tm_node_query(port_id, queue, &g) != 0)
+		return 0;
+	return (double)g.max_average_bw * 1e6;
+}
+
 bool
 pace_hw_vport(const struct pace_hw *h, uint64_t *pkts, uint64_t *octets)
 {

@@ -23,6 +23,13 @@ pace_hw_cqe(const struct pace_hw *h __rte_unused, uint16_t queue __rte_unused,
 	return false;
 }
 
+double
+pace_hw_backstop_bps(uint16_t port_id __rte_unused,
+		     uint16_t queue __rte_unused)
+{
+	return 0;
+}
+
 bool
 pace_hw_vport(const struct pace_hw *h __rte_unused, uint64_t *pkts __rte_unused,
 	      uint64_t *octets __rte_unused)

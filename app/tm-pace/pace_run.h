@@ -162,6 +162,13 @@ struct pace_run {
 	bool have_lag;              /**< Emulated device in real time. */
 	char lag_name[64];
 	uint64_t line_bps;          /**< Port link speed, 0 unknown. */
+	/**
+	 * By plan index: the ceiling (L2 bit/s) of the queue group of a
+	 * shaped queue whose SQ holds no pacing index (a device that
+	 * refuses one inside a group, doc/guides/nics/mlx5_tm.rst), which
+	 * alone holds it; 0 otherwise.
+	 */
+	double backstop_bps[PACE_MAX_QUEUES];
 	struct pace_state initial;  /**< As committed. */
 	struct pace_state now;      /**< With the changes applied so far. */
 	struct pace_sample *samples;
@@ -185,7 +192,9 @@ struct pace_run {
  * committed rate, or a port without weighted scheduling) shares the line
  * packet-fair. The line carries max(len, 60) + 24 bytes of line time per
  * frame (run->line_bps, 0 unknown); group ceilings count in whole Mbit/s,
- * rounded down, as the device holds them.
+ * rounded down, as the device holds them; a shaped queue whose SQ holds
+ * no pacing index inside a queue group (run->backstop_bps) is held by
+ * that group's ceiling instead, its peak rounded up to whole Mbit/s.
  */
 void pace_expect(const struct pace_run *run, struct pace_state *st);
 

@@ -60,11 +60,13 @@ const char *const mlx5_emu_config_keys[] = {
 	"sched_modify_sq_group",
 	"cap_sq_ts_format",
 	"cap_packet_pacing_uid",
+	"cap_sched_elem_obj",
 	"mtu",
 	"link",
 	"eswitch",
 	"pp_foreign",
 	"rst2rdy_pp",
+	"sq_reset_keeps_qos",
 	NULL,
 };
 
@@ -98,11 +100,13 @@ mlx5_emu_config_init(struct mlx5_emu_config *cfg, const char *profile)
 	emu_sched_config_init(cfg);
 	cfg->sq_ts_format = -1;
 	cfg->packet_pacing_uid = -1;
+	cfg->sched_elem_obj = -1;
 	cfg->mtu = 1500;
 	cfg->link_up = 1;
 	cfg->eswitch_switchdev = 0;
 	cfg->pp_foreign = 0;
 	cfg->rst2rdy_pp_ignore = 0;
+	cfg->sq_reset_keeps_qos = 1;
 	cfg->mtu_set_ignore = 0;
 	return 0;
 }
@@ -398,12 +402,14 @@ static const struct emu_int_key emu_int_keys[] = {
 	EMU_KEY("lag_threshold_us", lag_threshold_us, 1, 60000000,
 		"microseconds, 1..60000000"),
 	EMU_KEY("cap_packet_pacing_uid", packet_pacing_uid, 0, 1, "0 or 1"),
+	EMU_KEY("cap_sched_elem_obj", sched_elem_obj, 0, 1, "0 or 1"),
 	EMU_KEY("pci_device_id", pci_device_id, 0, UINT16_MAX,
 		"a PCI device id, 0..0xffff (0xa2d2: BlueField)"),
 	EMU_KEY("mtu", mtu, EMU_MIN_MTU, EMU_MAX_MTU,
 		"a netdev MTU in bytes, 68..9960"),
 	EMU_KEY("pp_foreign", pp_foreign, 0, UINT16_MAX,
 		"a number of rate-table entries, 0..65535"),
+	EMU_KEY("sq_reset_keeps_qos", sq_reset_keeps_qos, 0, 1, "0 or 1"),
 };
 
 /* Keys taking one of a few names into an int64_t field (index = value). */

@@ -90,6 +90,9 @@ emu_fill_general_caps(const struct mlx5_emu *emu, void *cap)
 	MLX5_SET(cmd_hca_cap, cap, log_max_tis_per_sq, 0);
 	MLX5_SET(cmd_hca_cap, cap, log_max_wq_sz, c->log_max_wq_sz);
 	MLX5_SET(cmd_hca_cap, cap, sq_ts_format, c->sq_ts_format);
+	if (c->sched_elem_obj)
+		MLX5_SET64(cmd_hca_cap, cap, general_obj_types,
+			   1ULL << MLX5_GENERAL_OBJ_TYPE_SCHEDULING_ELEMENT);
 	MLX5_SET(cmd_hca_cap, cap, log_uar_page_sz, 0);
 	/* 1 GHz: device clock ticks are nanoseconds. */
 	MLX5_SET(cmd_hca_cap, cap, device_frequency_mhz, 1000);
@@ -726,6 +729,11 @@ emu_cmd_modify_sq(struct mlx5_emu *emu, const void *in,
 	if (next == MLX5_SQC_STATE_RST) {
 		sq->state = MLX5_SQC_STATE_RST;
 		emu_engine_sq_reset(emu, sq);
+		/* sq_reset_keeps_qos=0: the reset clears both (unverified). */
+		if (!emu->cfg.sq_reset_keeps_qos) {
+			emu_engine_sq_set_pp(emu, sq, 0);
+			emu_sq_sched_attach(emu, sq, 0);
+		}
 	} else if (next == MLX5_SQC_STATE_ERR) {
 		if (cur == MLX5_SQC_STATE_RDY)
 			emu_engine_sq_error(emu, sq, sq->ci);

@@ -439,6 +439,17 @@ mlx5_emu_set_link(struct mlx5_emu *emu, bool up)
 	emu_unlock(emu);
 }
 
+int
+mlx5_emu_set_mtu(struct mlx5_emu *emu, uint32_t mtu)
+{
+	if (mtu < EMU_MIN_MTU || mtu > EMU_MAX_MTU)
+		return -EINVAL;
+	emu_lock(emu);
+	emu->mtu = mtu;
+	emu_unlock(emu);
+	return 0;
+}
+
 const struct mlx5_tm_glue mlx5_tm_glue_emu = {
 	.name = "emulated",
 	.version = MLX5_TM_VERSION,

@@ -489,6 +489,20 @@ emu_pp_get(const struct mlx5_emu *emu, uint16_t index)
 }
 
 /*
+ * The entry SQ @p sq paces with: its index's, or none while it is in a
+ * queue group on a device that ignores an index there
+ * (sched_sq_pp_and_group=ignore).
+ */
+static inline const struct emu_pp_entry *
+emu_sq_pp(const struct mlx5_emu *emu, const struct emu_sq *sq)
+{
+	if (sq->qos_group != 0 &&
+	    emu->cfg.sched.sq_pp_and_group == MLX5_EMU_SQ_PP_GROUP_IGNORE)
+		return NULL;
+	return emu_pp_get(emu, sq->pp_index);
+}
+
+/*
  * Fault injection (fault_wqe=): does the WQE just decoded on @p sq take
  * the injected error? Inline: checked for every WQE.
  */

@@ -125,7 +125,6 @@ static const struct emu_sched_key emu_sched_keys[] = {
 	SCHED_KEY("cap_sched_max_depth", max_depth, 1, 16, "1..16"),
 	SCHED_KEY("sched_zero_bw_share", zero_bw_share, 1, 1000000,
 		  "a weight, 1..1000000"),
-	SCHED_KEY("sched_sq_pp_and_group", sq_pp_and_group, 0, 1, "0 or 1"),
 	SCHED_KEY("sched_root_values", root_values, 0, 1, "0 or 1"),
 	/* Room above it for 2^16 elements, the largest table. */
 	SCHED_KEY("sched_id_base", id_base, 1, UINT32_MAX - (1u << 16),
@@ -173,6 +172,19 @@ emu_sched_config_set(struct mlx5_emu_config *cfg, const char *key,
 		else
 			return emu_sched_cfg_error(err, errlen, key, value,
 						   "cap, accept, refuse, "
+						   "ignore");
+		return 0;
+	}
+	if (strcmp(key, "sched_sq_pp_and_group") == 0) {
+		if (strcmp(value, "1") == 0)
+			c->sq_pp_and_group = 1;
+		else if (strcmp(value, "0") == 0)
+			c->sq_pp_and_group = 0;
+		else if (strcmp(value, "ignore") == 0)
+			c->sq_pp_and_group = MLX5_EMU_SQ_PP_GROUP_IGNORE;
+		else
+			return emu_sched_cfg_error(err, errlen, key, value,
+						   "1 (honour), 0 (refuse), "
 						   "ignore");
 		return 0;
 	}
@@ -239,6 +251,10 @@ emu_sched_caps_resolve(const struct mlx5_emu_config *cfg,
 		s->log_max_elements = (uint8_t)c->log_max_elements;
 	if (c->max_depth >= 0)
 		s->max_depth = (uint8_t)c->max_depth;
+	/* The object type goes with the elements, unless told. */
+	caps->sched_elem_obj = cfg->sched_elem_obj >= 0 ?
+			       cfg->sched_elem_obj != 0 :
+			       s->nic_element_type != 0;
 	return 0;
 }
 
@@ -629,6 +645,10 @@ emu_sched_gen_create(struct mlx5_emu *emu, const void *in,
 	uint32_t id = 0;
 	uint8_t st;
 
+	/* A firmware without the object type (cap_sched_elem_obj=0). */
+	if (!emu->caps.sched_elem_obj)
+		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR,
+			   MLX5_EMU_SYND_SCHED_UNSUPPORTED);
 	st = emu_sched_create(emu, MLX5_GET(sched_elem, elem,
 					    scheduling_hierarchy),
 			      MLX5_ADDR_OF(sched_elem, elem, sched_context),
@@ -714,7 +734,7 @@ emu_sched_sq_check(const struct mlx5_emu *emu, uint32_t group,
 	if (e->type != MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR,
 			   MLX5_EMU_SYND_SCHED_BAD_GROUP);
-	if (pp_index != 0 && !emu->cfg.sched.sq_pp_and_group)
+	if (pp_index != 0 && emu->cfg.sched.sq_pp_and_group == 0)
 		SCHED_FAIL(MLX5_CMD_STAT_BAD_PARAM_ERR,
 			   MLX5_EMU_SYND_BAD_FIELD);
 	return MLX5_CMD_STAT_OK;
@@ -765,6 +785,8 @@ emu_sq_sched_detach(struct mlx5_emu *emu __attribute__((unused)),
 		emu_sched_backlog_up(sq->sched.parent, -1, 0);
 	emu_node_unlink(&sq->sched);
 	sq->qos_group = 0;
+	/* Its pacing may depend on its group (emu_sq_pp()). */
+	sq->elig_valid = false;
 }
 
 /* Join queue group @p group (checked), or the root's children (0). */
@@ -776,6 +798,7 @@ emu_sq_sched_attach(struct mlx5_emu *emu, struct emu_sq *sq, uint16_t group)
 	emu_sq_sched_detach(emu, sq);
 	sq->sched.is_sq = true;
 	sq->qos_group = e != NULL ? group : 0;
+	sq->elig_valid = false;
 	if (e != NULL)
 		emu_node_link(e, &sq->sched);
 	else if (emu->cfg.sched.unattached == MLX5_EMU_SCHED_UNATTACHED_SHARE)

@@ -123,7 +123,7 @@ emu_sq_eligible(struct mlx5_emu *emu, struct emu_sq *sq)
 	if (sq->elig_valid)
 		return sq->elig_ps;
 	elig = sq->ready_ps;
-	e = emu_pp_get(emu, sq->pp_index);
+	e = emu_sq_pp(emu, sq);
 	cost = e != NULL ? emu_pp_cost(e, &sq->head) : 0;
 	if (cost > 0) {
 		depth = e->burst > cost ? e->burst : cost;
@@ -175,7 +175,7 @@ emu_sq_pace_behind(struct emu_sq *sq, const struct emu_pp_entry *e,
 static void
 emu_sq_charge(struct mlx5_emu *emu, struct emu_sq *sq, uint64_t t)
 {
-	const struct emu_pp_entry *e = emu_pp_get(emu, sq->pp_index);
+	const struct emu_pp_entry *e = emu_sq_pp(emu, sq);
 	uint64_t num, interval;
 
 	if (e == NULL || emu_pp_cost(e, &sq->head) == 0)
@@ -437,8 +437,7 @@ emu_sq_depart_alone(struct mlx5_emu *emu, struct emu_sq *sq,
 		if (t > horizon_ps)
 			return;
 		if (fast) {
-			const struct emu_pp_entry *e =
-				emu_pp_get(emu, sq->pp_index);
+			const struct emu_pp_entry *e = emu_sq_pp(emu, sq);
 
 			if (e == NULL)
 				emu_sq_depart_wqe(emu, sq, NULL, horizon_ps,

@@ -89,6 +89,9 @@ enum mlx5_emu_sq_group_bit {
 	MLX5_EMU_SQ_GROUP_BIT_IGNORE,
 };
 
+/** sched_sq_pp_and_group=ignore (0 refuse and 1 honour are themselves). */
+#define MLX5_EMU_SQ_PP_GROUP_IGNORE 2
+
 /**
  * NIC scheduling options: capability overrides (a negative value keeps
  * the profile's) and the model's choices where the hardware is not known.
@@ -107,7 +110,12 @@ struct mlx5_emu_sched_config {
 	enum mlx5_emu_sched_unattached unattached;
 	/** sched_zero_bw_share=N: the weight a bw_share of 0 stands for. */
 	int64_t zero_bw_share;
-	/** sched_sq_pp_and_group=0|1: an SQ may have both (default 1). */
+	/**
+	 * sched_sq_pp_and_group=0|1|ignore: an SQ in a queue group with a
+	 * pacing index: 1 honours the index (default), 0 refuses the
+	 * command, ignore (MLX5_EMU_SQ_PP_GROUP_IGNORE) accepts it and the
+	 * index has no effect while the SQ is in a group. Unverified.
+	 */
 	int64_t sq_pp_and_group;
 	/**
 	 * sched_root_values=0|1: children of the device root may have a
@@ -191,6 +199,13 @@ struct mlx5_emu_config {
 	int64_t sq_ts_format;
 	/** cap_packet_pacing_uid=0|1: qos_cap.packet_pacing_uid. */
 	int64_t packet_pacing_uid;
+	/**
+	 * cap_sched_elem_obj=0|1: cmd_hca_cap.general_obj_types has the
+	 * SCHEDULING_ELEMENT (0x26) bit (default: where the profile has NIC
+	 * scheduling); without it CREATE_GENERAL_OBJECT of one is refused,
+	 * as an older firmware's.
+	 */
+	int64_t sched_elem_obj;
 	/** mtu=BYTES: netdev (software) MTU of the port; default 1500. */
 	int64_t mtu;
 	/** link=up|down: the port's link; default up. */
@@ -207,6 +222,12 @@ struct mlx5_emu_config {
 	 * pacing index it carries (unverified on hardware; default apply).
 	 */
 	int64_t rst2rdy_pp_ignore;
+	/**
+	 * sq_reset_keeps_qos=0|1: whether an SQ's context keeps its pacing
+	 * index and qos_queue_group_id through a move to RST (default 1, as
+	 * Linux's recovery relies on; unverified).
+	 */
+	int64_t sq_reset_keeps_qos;
 };
 
 /** Fill @p cfg with the defaults of profile @p profile (no overrides). */
@@ -279,6 +300,8 @@ struct mlx5_emu_caps {
 	bool empw;                  /**< enhanced_multi_pkt_send_wqe. */
 	uint8_t mpw;                /**< multi_pkt_send_wqe (0 = none). */
 	bool packet_pacing_uid;     /**< qos_cap.packet_pacing_uid. */
+	/** general_obj_types bit 0x26: SCHEDULING_ELEMENT objects. */
+	bool sched_elem_obj;
 	uint16_t pci_device_id;     /**< PCI device id the profile stands for. */
 	uint32_t num_comp_vectors;  /**< Valid devx_query_eqn vectors. */
 	struct mlx5_emu_sched_caps sched; /**< NIC scheduling. */
@@ -426,6 +449,12 @@ uint32_t mlx5_emu_mtu(struct mlx5_emu *emu);
 
 /** Set the link of the port up or down (as devarg link=). */
 void mlx5_emu_set_link(struct mlx5_emu *emu, bool up);
+
+/**
+ * Set the netdev MTU as another program would (ip link set mtu), behind
+ * the PMD's back; @p mtu within the devarg mtu='s range (else -EINVAL).
+ */
+int mlx5_emu_set_mtu(struct mlx5_emu *emu, uint32_t mtu);
 
 /* ---- Introspection ---- */
 

@@ -272,14 +272,66 @@ one_family_group(const struct tm_plan_order *kids, uint32_t n)
 	return a->leaf && committed(a) == 0 && a->weight == z->weight;
 }
 
-/* Leaf @p k in group element @p g (new when TM_PLAN_NONE); the group. */
+/*
+ * The byte rate that holds leaf @p k whatever firmware does with its
+ * SQ's pacing index inside a queue group (doc/guides/nics/mlx5_tm.rst,
+ * "A shaped leaf's backstop"): its peak in bytes/s; for a packet-mode
+ * leaf, packets/s times the largest frame the port can send, never below
+ * its rate in bytes whatever the frame sizes. 0: unshaped, none.
+ */
+static uint64_t
+leaf_backstop(const struct tm_tree *t, const struct tm_node *k)
+{
+	const struct rte_tm_shaper_params *s;
+
+	if (k->profile == NULL)
+		return 0;
+	s = &k->profile->params;
+	return s->packet_mode ? s->peak.rate * t->lim.max_frame :
+	       s->peak.rate;
+}
+
+/*
+ * The ceiling of a queue group whose leaves' backstops add up to
+ * @p bytes_per_s: rounded up to whole Mbit/s (at least 1), as Linux's
+ * mlx5e_htb_convert_ceil() puts an HTB class's ceiling on its group; 0
+ * (none) when a leaf of it is unshaped (UINT64_MAX).
+ */
+static uint32_t
+group_ceiling(uint64_t bytes_per_s)
+{
+	uint64_t mbps;
+
+	if (bytes_per_s == UINT64_MAX || bytes_per_s == 0)
+		return 0;
+	mbps = (bytes_per_s + PACING_BYTES_PER_MBPS - 1) /
+	       PACING_BYTES_PER_MBPS;
+	return mbps > UINT32_MAX ? UINT32_MAX : (uint32_t)mbps;
+}
+
+/*
+ * Leaf @p k in group element @p g (new when TM_PLAN_NONE); the group.
+ * For a group, b->eff holds the sum of its leaves' backstops (UINT64_MAX
+ * once one has none), from which its ceiling follows: a group has no
+ * element below it, so its effective ceiling is never read.
+ */
 static uint32_t
 join_group(struct builder *b, const struct tm_node *parent,
 	   struct tm_node *k, uint32_t g)
 {
-	if (g == TM_PLAN_NONE)
+	uint64_t bs = leaf_backstop(b->t, k);
+
+	if (g == TM_PLAN_NONE) {
 		g = add_elem(b, make_key(KEY_GROUP, k->id, 0), parent->elem,
 			     parent->id, TM_ELEM_GROUP, 0, 0);
+		b->eff[g] = 0;
+	}
+	if (bs == 0 || b->eff[g] == UINT64_MAX ||
+	    bs > UINT64_MAX - 1 - b->eff[g])
+		b->eff[g] = UINT64_MAX;
+	else
+		b->eff[g] += bs;
+	b->p->elems[g].max_average_bw = group_ceiling(b->eff[g]);
 	b->p->elems[g].weight += k->weight;
 	b->p->queues[k->id].group = g;
 	k->elem = g;
@@ -994,8 +1046,18 @@ tm_plan_update(struct tm_plan *p, const struct tm_plan *applied,
 	p->stamp = new_stamp();
 	p->n_asks = k;
 	if (n->leaf) {
+		uint32_t g;
+
 		follow_leaf(&p->queues[n->id], n);
 		touch_queue(p, (uint16_t)n->id);
+		/* Its group is its own (no shared groups): the backstop. */
+		g = p->queues[n->id].group;
+		if (g != TM_PLAN_NONE && p->elems[g].max_average_bw !=
+		    group_ceiling(leaf_backstop(t, n))) {
+			p->elems[g].max_average_bw =
+				group_ceiling(leaf_backstop(t, n));
+			touch(p, g);
+		}
 	}
 	if (p->n_elems > 0)
 		ret = update_elems(&b, c);

@@ -28,6 +28,11 @@
  *   all the children of a parent when they are leaves of one weight
  *   without committed rates; a group weighs the sum of its leaves'
  *   weights (the SQs of a group share it equally);
+ * - a queue group's ceiling is its leaves' backstop: the sum of their
+ *   peaks (a packet-mode leaf's packets/s times tm_limits.max_frame),
+ *   rounded up to whole Mbit/s, none when a leaf of it is unshaped; it
+ *   holds a shaped leaf whatever firmware does with its SQ's pacing
+ *   index inside the group;
  * - bw_share from the weights and committed rates of siblings
  *   (pacing_sched_shares) against the parent's effective ceiling: the
  *   smallest ceiling on its path, or the port's line rate; shares that

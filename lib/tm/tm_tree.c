@@ -21,6 +21,13 @@
  */
 static __thread char error_msg[TM_TREE_MSG_SIZE];
 
+/* What may explain a device without the hierarchy, "" when nothing. */
+static const char *
+tm_no_sched_hint(const struct tm_limits *lim)
+{
+	return lim->no_sched_hint != NULL ? lim->no_sched_hint : "";
+}
+
 int
 tm_error(struct rte_tm_error *error, enum rte_tm_error_type type, int code,
 	 const char *fmt, ...)
@@ -310,9 +317,9 @@ check_sched_params(const struct tm_tree *h, uint32_t node_id,
 		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_WEIGHT, ENOTSUP,
 			"node %" PRIu32 ": weight %" PRIu32 " not supported: "
-			"the device has no NIC scheduling hierarchy, so no "
+			"the device has no NIC scheduling hierarchy%s, so no "
 			"WFQ between siblings; the only weight is 1",
-			node_id, weight);
+			node_id, weight, tm_no_sched_hint(&h->lim));
 	if (weight > tm_tree_weight_max(h))
 		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_WEIGHT, EINVAL,
@@ -669,10 +676,10 @@ tm_tree_profile_check_use(const struct tm_tree *h, uint32_t node_id,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,
 			ENOTSUP, "node %" PRIu32 " is not a Tx queue (the "
 			"port has %" PRIu32 ") so it is a non-leaf node, and "
-			"the device has no NIC scheduling hierarchy: only Tx "
+			"the device has no NIC scheduling hierarchy%s: only Tx "
 			"queues are shaped; give shaper profile %" PRIu32
 			" to leaves, use RTE_TM_SHAPER_PROFILE_ID_NONE here",
-			node_id, h->nb_txq, p->id);
+			node_id, h->nb_txq, tm_no_sched_hint(&h->lim), p->id);
 	if (p->params.packet_mode)
 		return tm_error(error,
 			RTE_TM_ERROR_TYPE_NODE_PARAMS_SHAPER_PROFILE_ID,

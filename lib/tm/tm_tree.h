@@ -63,6 +63,13 @@ struct tm_limits {
 	uint32_t elements_max;   /**< Scheduling elements, groups included. */
 	uint32_t depth_max;      /**< Elements from the root to a group. */
 	uint32_t line_rate_mbps; /**< Port speed: the largest ceiling. */
+	/**
+	 * Largest frame the port can send, L2 bytes (its largest MTU plus
+	 * header and VLAN tag): a packet-mode leaf's byte backstop.
+	 */
+	uint32_t max_frame;
+	/** Without sched: what may explain it, for refusals ("" none). */
+	const char *no_sched_hint;
 };
 
 /** A shaper profile, validated and converted to a pacing context. */

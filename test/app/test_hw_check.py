@@ -55,6 +55,7 @@ GUARDS = [
     ("sched_modify_sq_group=ignore", ["sched.objects", "sched.ceiling",
                                       "sched.shares", "sched.reparent"]),
     ("sched_sq_pp_and_group=0", ["sched.pp_and_group"]),
+    ("sched_sq_pp_and_group=ignore", ["sched.pp_and_group"]),
     ("sched_modify_sq_group=refuse", ["recovery"]),
     ("link_max_speed=unknown", ["commit_link_down"]),
 ]

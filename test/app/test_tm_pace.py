@@ -830,6 +830,42 @@ def test_from_device():
               for q in rep["queues"] for s in q["samples"]))
 
 
+def test_pacing_index_in_group():
+    """A paced queue beside an unpaced one in a 400 Mbit/s group, on a
+    device that honours (1), refuses (0) or ignores a pacing index inside
+    a queue group: never refused; where the index does not hold, the
+    queue's group ceiling, its peak rounded up to whole Mbit/s
+    (doc/guides/nics/mlx5_tm.rst), holds it, and with 0 the expected
+    column says so: 10.5M -> 11 Mbit/s."""
+    for knob in ("1", "0", "ignore"):
+        for peak, backstop in ((10e6, 10e6), (10.5e6, 11e6)):
+            rc, out, err, rep = short_run("cx6dx", [
+                "--group", "g:peak=400M",
+                "--queue", "0:group=g,peak=%dk" % (peak // 1000),
+                "--queue", "1:group=g", "--pkt-size", "1000",
+                "--duration", "400ms", "--interval", "100ms",
+                "--settle", "100ms"],
+                ",sched_sq_pp_and_group=" + knob, name="ppgroup")
+            q0 = phases(rep, 0)[0] if rep else {}
+            q1 = phases(rep, 1)[0] if rep else {}
+            held = peak if knob == "1" else backstop
+            # Only a refusal is known to the driver: ignore is not, so
+            # the tool reports the queue off its expected rate (exit 1).
+            want = backstop if knob == "0" else peak
+            off = abs(held - want) > 0.01 * want
+            check("sched_sq_pp_and_group=%s, peak %g: committed, queue 0 "
+                  "at %g bit/s (expected %g%s), queue 1 the rest of 400M"
+                  % (knob, peak, held, want, ", reported off" if off
+                     else ""),
+                  rc == (1 if off else 0) and q0 and q1 and
+                  (q0.get("status") == "OFF") == off and
+                  abs(q0["achieved"] - held) <= 0.005 * held and
+                  abs(q0["expected"] - want) <= 1e-6 * want and
+                  q0["achieved"] <= 11e6 * 1.0001 and
+                  q1["achieved"] >= 385e6,
+                  "rc %d %s %s %s" % (rc, q0, q1, err[-400:]))
+
+
 def main():
     if TOOL is None:
         check("dpdk-tm-pace is built", False, "in %s/app" % BUILD)
@@ -858,6 +894,7 @@ def main():
             case(test_refusal_names_committed_rate)
             case(test_jumbo_frames_set_the_mtu)
             case(test_from_device)
+            case(test_pacing_index_in_group)
         else:
             check("the PMD is built", False, PMD)
     shutil.rmtree(WORK, ignore_errors=True)

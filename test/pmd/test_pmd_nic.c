@@ -486,6 +486,140 @@ test_recovery_bits(void)
 	}
 }
 
+/* MODIFY_SQ commands seen, and those with a modify_bitmask. */
+struct modify_count {
+	unsigned int all;
+	unsigned int fields;
+	uint64_t last_mask;
+};
+
+static void
+count_modify_sq(void *arg, const void *in, size_t inlen __rte_unused,
+		const void *out __rte_unused, size_t outlen __rte_unused,
+		uint8_t status)
+{
+	struct modify_count *c = arg;
+
+	if (MLX5_GET(modify_sq_in, in, opcode) != MLX5_CMD_OP_MODIFY_SQ ||
+	    status != 0)
+		return;
+	c->all++;
+	c->last_mask = MLX5_GET64(modify_sq_in, in, modify_bitmask);
+	if (c->last_mask != 0)
+		c->fields++;
+}
+
+/* Queue 0 (paced) of @p port: a failed WQE seen and its SQ reset. */
+static void
+fail_and_reset(uint16_t port, struct mlx5_emu *emu)
+{
+	uint32_t sqn = 0, i;
+
+	CHECK(rte_pmd_mlx5_tm_txq_sqn(port, 0, &sqn) == 0, "sqn");
+	CHECK(mlx5_emu_fault_wqe(emu, &(struct mlx5_emu_fault_wqe){
+		.sqn = sqn, .nth = 3,
+		.syndrome = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR }) == 0, "arm");
+	for (i = 0; i < 3; i++)
+		send_one(port, 0, emu, 200);
+	rte_eth_tx_burst(port, 0, NULL, 0); /* the error seen */
+	rte_pmd_mlx5_tm_recover(port);      /* reset */
+	rte_eth_tx_burst(port, 0, NULL, 0); /* rewound: to be re-armed */
+}
+
+/*
+ * Recovery as Linux's mlx5e_health_sq_to_ready(): RST->RDY with an empty
+ * bitmask; a RDY->RDY (bit 0) only where the context did not keep the
+ * pacing index through the reset (sq_reset_keeps_qos=0 of the model).
+ */
+static void
+test_recovery_kernel_way(void)
+{
+	static const char *const args[] = {
+		"emu=cx6dx,clock=virtual",
+		"emu=cx6dx,clock=virtual,sq_reset_keeps_qos=0",
+	};
+	struct mlx5_emu_sq_info sq;
+	struct modify_count c;
+	struct mlx5_emu *emu;
+	uint16_t port, index;
+	unsigned int a;
+
+	for (a = 0; a < RTE_DIM(args); a++) {
+		if (port_open(args[a], 1, true, &port, &emu) != 0)
+			return;
+		CHECK(rte_eth_set_queue_rate_limit(port, 0, 1000) == 0 &&
+		      sq_info(port, 0, emu, &sq) == 0 && sq.pp_index != 0,
+		      "%s: 1 Gbps", args[a]);
+		index = sq.pp_index;
+		fail_and_reset(port, emu);
+		CHECK(sq_info(port, 0, emu, &sq) == 0 &&
+		      sq.state == MLX5_SQC_STATE_RST &&
+		      (sq.pp_index == index) == (a == 0),
+		      "%s: in reset, pacing index %u", args[a], sq.pp_index);
+		memset(&c, 0, sizeof(c));
+		mlx5_emu_set_cmd_hook(emu, count_modify_sq, &c);
+		rte_pmd_mlx5_tm_recover(port);
+		mlx5_emu_set_cmd_hook(emu, NULL, NULL);
+		CHECK(xstat(port, "tx_q0_recoveries") == 1 &&
+		      sq_info(port, 0, emu, &sq) == 0 &&
+		      sq.state == MLX5_SQC_STATE_RDY && sq.pp_index == index,
+		      "%s: ready with pacing index %u (%u expected)", args[a],
+		      sq.pp_index, index);
+		CHECK(c.all == 1u + a && c.fields == a &&
+		      (a == 0 || c.last_mask ==
+		       MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX),
+		      "%s: %u MODIFY_SQ, %u with fields (last 0x%" PRIx64
+		      "), expected %u and %u", args[a], c.all, c.fields,
+		      c.last_mask, 1 + a, a);
+		port_close(port);
+	}
+}
+
+/*
+ * A RDY->RDY the re-arm needs that firmware keeps refusing: after 8
+ * tries the queue sends with what its context kept (logged once), not
+ * retried every 2 ms forever.
+ */
+static void
+test_recovery_gives_up(void)
+{
+	struct mlx5_emu_fault_cmd fc = {
+		.opcode = MLX5_CMD_OP_MODIFY_SQ,
+		.status = MLX5_CMD_STAT_BAD_PARAM_ERR,
+	};
+	struct mlx5_emu_sq_info sq;
+	struct mlx5_emu *emu;
+	uint64_t before;
+	uint16_t port;
+	unsigned int i;
+
+	if (port_open("emu=cx6dx,clock=virtual,sq_reset_keeps_qos=0", 1, true,
+		      &port, &emu) != 0)
+		return;
+	CHECK(rte_eth_set_queue_rate_limit(port, 0, 1000) == 0, "1 Gbps");
+	fail_and_reset(port, emu);
+	for (i = 0; i < 8; i++) {
+		CHECK(xstat(port, "tx_q0_recoveries") == 0,
+		      "ready after %u refused re-arms", i);
+		/* The first re-arm's RST->RDY goes through, then none. */
+		fc.nth = i == 0 ? 2 : 1;
+		mlx5_emu_fault_cmd(emu, &fc);
+		rte_pmd_mlx5_tm_recover(port);
+	}
+	fc.nth = 0;
+	mlx5_emu_fault_cmd(emu, &fc);
+	CHECK(xstat(port, "tx_q0_recoveries") == 1 &&
+	      sq_info(port, 0, emu, &sq) == 0 &&
+	      sq.state == MLX5_SQC_STATE_RDY && sq.pp_index == 0,
+	      "after 8 refusals: %" PRIu64 " recoveries, state %u, pacing "
+	      "index %u", xstat(port, "tx_q0_recoveries"), sq.state,
+	      sq.pp_index);
+	before = sq.packets;
+	CHECK(send_one(port, 0, emu, 200) && sq_info(port, 0, emu, &sq) == 0 &&
+	      sq.packets == before + 1, "sends again");
+	port_close(port);
+}
+
 /* ---- 7. packet mode ---- */
 
 static unsigned int
@@ -629,6 +763,62 @@ test_line_rate_link_down(void)
 	port_close(port);
 }
 
+/*
+ * mtu_set compares against the netdev's MTU of now, not the one read at
+ * probe: changed behind the PMD's back (ip link set mtu 9000), setting
+ * 1500 again must reach the netdev.
+ */
+static void
+test_mtu_fresh(void)
+{
+	struct mlx5_emu *emu;
+	uint16_t port;
+
+	if (port_open("emu=cx6dx,clock=virtual", 1, false, &port, &emu) != 0)
+		return;
+	CHECK(mlx5_emu_mtu(emu) == 1500 && mlx5_emu_set_mtu(emu, 9000) == 0,
+	      "netdev MTU 9000 behind the PMD's back");
+	CHECK(rte_eth_dev_set_mtu(port, 1500) == 0 && mlx5_emu_mtu(emu) == 1500,
+	      "MTU 1500 set again: the netdev has %u", mlx5_emu_mtu(emu));
+	port_close(port);
+}
+
+/*
+ * The line rate keeps the last speed seen while the link is down (not
+ * the fastest mode: 25G, not 100G), and a commit takes the link of now
+ * (the link came up with no link_update since).
+ */
+static void
+test_line_rate_last_speed(void)
+{
+	struct rte_pmd_mlx5_tm_dev_info di;
+	struct rte_tm_error err;
+	struct rte_eth_link link;
+	struct mlx5_emu *emu;
+	uint16_t port;
+
+	if (port_open("emu=cx6dx,clock=virtual,line_rate=25G,"
+		      "link_max_speed=100G", 1, true, &port, &emu) != 0)
+		return;
+	mlx5_emu_set_link(emu, false);
+	rte_eth_link_get_nowait(port, &link);
+	CHECK(link.link_status == RTE_ETH_LINK_DOWN &&
+	      rte_pmd_mlx5_tm_dev_info(port, &di) == 0 &&
+	      di.line_rate_mbps == 25000, "link down: line rate %u, the last "
+	      "speed (25000) expected", di.line_rate_mbps);
+	port_close(port);
+	if (port_open("emu=cx6dx,clock=virtual,line_rate=25G,"
+		      "link_max_speed=100G,link=down", 1, true, &port,
+		      &emu) != 0)
+		return;
+	mlx5_emu_set_link(emu, true);
+	CHECK(tm_commit_rates(port, 1, &err) == 0 &&
+	      rte_pmd_mlx5_tm_dev_info(port, &di) == 0 &&
+	      di.line_rate_mbps == 25000, "commit after the link came up: "
+	      "line rate %u, 25000 expected", di.line_rate_mbps);
+	port_close(port);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -654,8 +844,16 @@ main(int argc, char **argv)
 	    test_recovery_pacing_index);
 	run("recovery: only the bits the queue uses (cx5, bit 2 refused)",
 	    test_recovery_bits);
+	run("recovery as the kernel's: RST->RDY empty, RDY->RDY only for "
+	    "what the reset lost (sq_reset_keeps_qos=1, 0)",
+	    test_recovery_kernel_way);
+	run("recovery: a re-arm refused 8 times sends without it, once",
+	    test_recovery_gives_up);
 	run("packet mode: burst bound 0 unless given", test_packet_mode_burst);
 	run("VLAN insertion off on ConnectX-5, link", test_vlan_and_link);
 	run("line rate: link down at probe, then up", test_line_rate_link_down);
+	run("line rate: the last speed while down, fresh at commit",
+	    test_line_rate_last_speed);
+	run("mtu_set against the netdev's MTU of now", test_mtu_fresh);
 	return pmd_test_report(pool);
 }

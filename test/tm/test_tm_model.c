@@ -800,8 +800,8 @@ test_plan_node_update(void)
 	      update_from(&b, &a, &h, leaf, NULL) == 0 &&
 	      tm_plan_build(&h, true, &full, &err) == 0 &&
 	      same_plan(&b, &full) && b.queues[1].shaped &&
-	      b.n_touched == 0 && b.n_touched_q == 1, "leaf 1 shaped: its "
-	      "queue alone");
+	      b.n_touched == 1 && b.n_touched_q == 1, "leaf 1 shaped: its "
+	      "queue and its group's ceiling (the backstop) alone");
 	/* A committed rate re-shares the leaf's family. */
 	tm_tree_node_set_profile(mid, tm_tree_profile_find(&h, 1));
 	CHECK(tm_plan_copy(&a, &full, full.nb_txq) == 0 &&

@@ -525,31 +525,107 @@ test_faults(void)
 	      "device", mlx5_emu_devices_open());
 }
 
-/* A device that refuses an SQ with both a pacing index and a group. */
+/*
+ * A shaped leaf under a group on a device that honours (1), refuses (0)
+ * or ignores a pacing index inside a queue group: the commit succeeds
+ * in each; the leaf (50.5 Mbit/s) gets its exact rate where the index
+ * holds, else its group's ceiling, the documented backstop: its peak
+ * rounded up to whole Mbit/s, 51; its two unshaped siblings share the
+ * rest of 300 Mbit/s (doc/guides/nics/mlx5_tm.rst).
+ */
 static void
-test_pp_and_group(void)
+test_pp_and_group(const char *knob, double want0)
+{
+	char devargs[128], cmd[64], buf[16384];
+	double mbps[NB_TXQ], rest = (300 - want0) / 2;
+	struct rte_pmd_mlx5_tm_elem_info gi;
+	struct device_view v;
+	struct tport p;
+	uint16_t q;
+	bool refuse = strcmp(knob, "0") == 0;
+
+	printf("sched_sq_pp_and_group=%s: the leaf at %.2f Mbit/s\n", knob,
+	       want0);
+	snprintf(devargs, sizeof(devargs), CX6DX ",sched_sq_pp_and_group=%s",
+		 knob);
+	if (!tport_open(&p, devargs))
+		return;
+	EXPECT_OK(profile(&p, 2, 6312500, 0), "50.5 Mbit/s");
+	EXPECT_OK(profile(&p, 1, 300 * MBPS, 0), "group profile");
+	EXPECT_OK(node(&p, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE), "root");
+	EXPECT_OK(node(&p, MID, ROOT, 1, 1, 1), "900");
+	for (q = 0; q < 3; q++)
+		EXPECT_OK(node(&p, q, MID, 1, 2, q == 0 ? 2 : NONE), "leaf %u",
+			  q);
+	commit_measure(&p, mbps);
+	device_view(&p, &v);
+	CHECK(v.group[0] != 0 && (v.index[0] == 0) == refuse,
+	      "SQ 0 in group %u with pacing index %u", v.group[0],
+	      v.index[0]);
+	CHECK(rte_pmd_mlx5_tm_node_query(p.port.id, 0, &gi) == 0 &&
+	      gi.max_average_bw == 51, "leaf 0's group ceiling: %u Mbit/s, "
+	      "51 (50.5 rounded up) expected", gi.max_average_bw);
+	snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u", p.port.id);
+	CHECK(tm_telemetry_query(cmd, buf, sizeof(buf)) == 0 &&
+	      strstr(buf, refuse ? "\"pacing_index_in_group\":\"refused\"" :
+		     "\"pacing_index_in_group\":\"used\"") != NULL &&
+	      strstr(buf, "\"queue_group_max_average_bw_mbps\":[51,0,0") !=
+	      NULL, "telemetry: %.300s", buf);
+	CHECK(near(mbps[0], want0, 0.005) && near(mbps[1], rest, 0.01) &&
+	      near(mbps[2], rest, 0.01), "%.2f/%.2f/%.2f Mbit/s expected: "
+	      "%.2f %.2f %.2f", want0, rest, rest, mbps[0], mbps[1],
+	      mbps[2]);
+	drain_close(&p, "pp and group");
+}
+
+/* The modify_bitmask of each RDY->RDY MODIFY_SQ the device took. */
+struct sq_masks {
+	unsigned int n;
+	uint64_t mask[16];
+};
+
+static void
+sq_mask_hook(void *arg, const void *in, size_t inlen __rte_unused,
+	     const void *out __rte_unused, size_t outlen __rte_unused,
+	     uint8_t status)
+{
+	struct sq_masks *m = arg;
+
+	if (MLX5_GET(modify_sq_in, in, opcode) == MLX5_CMD_OP_MODIFY_SQ &&
+	    status == 0 && m->n < RTE_DIM(m->mask) &&
+	    MLX5_GET(modify_sq_in, in, sq_state) == MLX5_SQC_STATE_RDY)
+		m->mask[m->n++] = MLX5_GET64(modify_sq_in, in, modify_bitmask);
+}
+
+/*
+ * A started queue moved into a queue group with a pacing index: bits 2
+ * (group) and 0 (index) in two MODIFY_SQ, never together (each has
+ * precedent alone, never both); into the group first (make-before-break:
+ * its backstop holds before its pacing changes).
+ */
+static void
+test_modify_sq_one_bit(void)
 {
 	static const struct group_spec g = {
 		.ceiling = 300, .w = { 1, 1, 1 }, .prof = { 2, NONE, NONE },
 		.peak = { 50 },
 	};
-	struct device_view a, b;
+	struct sq_masks m = { 0 };
 	struct tport p;
-	int ret;
 
-	printf("sched_sq_pp_and_group=0: the commit fails cleanly\n");
-	if (!group_port(&p, CX6DX ",sched_sq_pp_and_group=0", &g))
+	printf("MODIFY_SQ: bit 2 and bit 0 in two commands, group first\n");
+	if (!group_port(&p, CX6DX, &g))
 		return;
-	device_view(&p, &a);
-	ret = TM(rte_tm_hierarchy_commit(p.port.id, 0, &terr));
-	device_view(&p, &b);
-	CHECK(ret != 0 && strstr(tmsg(), "MODIFY_SQ") != NULL &&
-	      memcmp(&a, &b, sizeof(a)) == 0 && b.elems == 0,
-	      "refused, rolled back: %d \"%s\"", ret, tmsg());
-	tm_port_close(&p.port);
-	CHECK(mlx5_emu_devices_open() == 0,
-	      "%u emulated devices left open: a port left objects on its "
-	      "device", mlx5_emu_devices_open());
+	mlx5_emu_set_cmd_hook(p.port.emu, sq_mask_hook, &m);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.port.id, 0, &terr), "commit");
+	mlx5_emu_set_cmd_hook(p.port.emu, NULL, NULL);
+	/* Queue 0: group then index; queues 1, 2: group only. */
+	CHECK(m.n == 4 && m.mask[0] == MLX5_MODIFY_SQ_BITMASK_QOS_QUEUE_GROUP_ID &&
+	      m.mask[1] ==
+	      MLX5_MODIFY_SQ_BITMASK_PACKET_PACING_RATE_LIMIT_INDEX,
+	      "commit: %u commands, masks 0x%" PRIx64 " 0x%" PRIx64, m.n,
+	      m.mask[0], m.mask[1]);
+	drain_close(&p, "one bit");
 }
 
 /*
@@ -789,6 +865,68 @@ test_depth_cap(void)
 	tm_port_close(&p.port);
 }
 
+/*
+ * log_nic_max_sched_depth 0 (a device of depth 1) is taken as unknown,
+ * not as "nothing fits": the plan refuses nothing for depth, firmware
+ * refuses the element too deep, and the commit rolls back clean.
+ */
+static void
+test_depth_zero_unknown(void)
+{
+	static const struct group_spec g = {
+		.ceiling = 400, .w = { 1, 2, 5 }, .prof = { NONE, NONE, NONE },
+	};
+	struct device_view a, b;
+	struct tport p;
+	int ret;
+
+	printf("log_nic_max_sched_depth 0: unknown, firmware decides\n");
+	if (!group_port(&p, CX6DX ",cap_sched_max_depth=1", &g))
+		return;
+	device_view(&p, &a);
+	ret = TM(rte_tm_hierarchy_commit(p.port.id, 0, &terr));
+	device_view(&p, &b);
+	CHECK(ret != 0 && strstr(tmsg(), "allows") == NULL &&
+	      strstr(tmsg(), "refused CREATE_GENERAL_OBJECT") != NULL &&
+	      memcmp(&a, &b, sizeof(a)) == 0 && b.elems == 0,
+	      "refused by firmware, rolled back: %d \"%s\"", ret, tmsg());
+	tm_port_close(&p.port);
+	CHECK(mlx5_emu_devices_open() == 0, "%u emulated devices left open",
+	      mlx5_emu_devices_open());
+}
+
+/*
+ * Why a device has no hierarchy, in the refusal: a firmware whose
+ * general_obj_types lacks SCHEDULING_ELEMENT (0x26) "too old?", missing
+ * NIC scheduling capabilities Linux's SR-IOV hint.
+ */
+static void
+test_no_sched_hints(void)
+{
+	static const struct {
+		const char *devargs;
+		const char *hint;
+	} c[] = {
+		{ CX6DX ",cap_sched_elem_obj=0", "firmware too old?" },
+		{ "emu=cx5,clock=virtual", "Try disabling SRIOV" },
+	};
+	struct tport p;
+	unsigned int i;
+	int ret;
+
+	printf("no hierarchy: the refusal says what may explain it\n");
+	for (i = 0; i < RTE_DIM(c); i++) {
+		if (!tport_open(&p, c[i].devargs))
+			return;
+		EXPECT_OK(node(&p, ROOT, RTE_TM_NODE_ID_NULL, 1, 0, NONE),
+			  "root");
+		ret = node(&p, 0, ROOT, 2, 1, NONE);
+		CHECK(ret == -ENOTSUP && strstr(tmsg(), c[i].hint) != NULL,
+		      "%s: weight 2: %d %s", c[i].devargs, ret, tmsg());
+		tm_port_close(&p.port);
+	}
+}
+
 /* cx5: no hierarchy; weights and non-leaf shapers say why not. */
 static void
 test_cx5(void)
@@ -839,10 +977,15 @@ main(int argc, char **argv)
 		TM_CASE(test_three_levels());
 		TM_CASE(test_live());
 		TM_CASE(test_faults());
-		TM_CASE(test_pp_and_group());
+		TM_CASE(test_modify_sq_one_bit());
+		TM_CASE(test_pp_and_group("1", 50.5));
+		TM_CASE(test_pp_and_group("0", 51));
+		TM_CASE(test_pp_and_group("ignore", 51));
 		TM_CASE(test_cx5());
 		TM_CASE(test_wide_group_ids());
 		TM_CASE(test_depth_cap());
+		TM_CASE(test_depth_zero_unknown());
+		TM_CASE(test_no_sched_hints());
 	}
 	rte_mempool_free(pool);
 	test_eal_cleanup();

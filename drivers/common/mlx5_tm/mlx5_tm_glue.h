@@ -174,8 +174,9 @@ struct mlx5_tm_glue {
 				void *out, size_t outlen);
 	/**
 	 * Run a CREATE_* command; the object remembers how to destroy it.
-	 * CREATE_SCHEDULING_ELEMENT is one (as in the kernel's DEVX): its
-	 * MODIFY/QUERY go through devx_obj_modify/devx_obj_query.
+	 * CREATE_GENERAL_OBJECT of a SCHEDULING_ELEMENT (0x26) is one, the
+	 * way the PMD creates its elements (as libmlx5 does): its MODIFY/
+	 * QUERY_GENERAL_OBJECT go through devx_obj_modify/devx_obj_query.
 	 */
 	struct mlx5_tm_devx_obj *(*devx_obj_create)(struct mlx5_tm_glue_dev *dev,
 						    const void *in, size_t inlen,

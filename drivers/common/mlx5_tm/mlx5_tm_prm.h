@@ -378,7 +378,8 @@ struct mlx5_ifc_cmd_hca_cap_bits {
 	u8 log_max_tis_per_sq[0x5];
 	u8 reserved_at_3a0[0x3b];
 	u8 log_max_wq_sz[0x5];
-	u8 reserved_at_3e0[0x60];
+	u8 reserved_at_3e0[0x20];
+	u8 general_obj_types[0x40];
 	u8 sq_ts_format[0x2];
 	u8 reserved_at_442[0x4e];
 	u8 log_uar_page_sz[0x10];

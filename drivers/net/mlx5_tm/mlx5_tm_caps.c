@@ -103,6 +103,8 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 		ret = -ENOTSUP;
 		goto out;
 	}
+	c->general_obj_types = MLX5_GET64(cmd_hca_cap, cap,
+					  general_obj_types);
 	c->log_max_sq = MLX5_GET(cmd_hca_cap, cap, log_max_sq);
 	c->log_max_cq = MLX5_GET(cmd_hca_cap, cap, log_max_cq);
 	c->log_max_wq_sz = MLX5_GET(cmd_hca_cap, cap, log_max_wq_sz);
@@ -181,13 +183,14 @@ mlx5_tm_caps_read(struct mlx5_tm_priv *priv, uint32_t default_line_rate)
 		c->nic_element_type = MLX5_GET(qos_cap, cap, nic_element_type);
 		c->nic_tsar_type = MLX5_GET(qos_cap, cap, nic_tsar_type);
 		MLX5_TM_PORT_LOG(DEBUG, priv->dev->data->port_id,
-				 "NIC scheduling: sq %u bw_share %u rate_limit %u max_tsar_bw_share %u queue groups 2^%u elements 2^%u depth 2^%u element types 0x%x TSAR types 0x%x",
+				 "NIC scheduling: sq %u bw_share %u rate_limit %u max_tsar_bw_share %u queue groups 2^%u elements 2^%u depth 2^%u element types 0x%x TSAR types 0x%x general object types 0x%" PRIx64,
 				 c->nic_sq_scheduling, c->nic_bw_share,
 				 c->nic_rate_limit, c->max_tsar_bw_share,
 				 c->log_max_qos_nic_queue_group,
 				 c->log_max_qos_nic_scheduling_element,
 				 c->log_nic_max_sched_depth,
-				 c->nic_element_type, c->nic_tsar_type);
+				 c->nic_element_type, c->nic_tsar_type,
+				 c->general_obj_types);
 		if (c->packet_pacing && !c->packet_pacing_uid)
 			MLX5_TM_PORT_LOG(WARNING, priv->dev->data->port_id,
 					 "packet pacing without qos_cap.packet_pacing_uid: the kernel gives DEVX applications no pacing entries, no shaping on this port");

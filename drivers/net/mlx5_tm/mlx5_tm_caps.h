@@ -48,6 +48,8 @@ struct mlx5_tm_caps {
 	uint16_t nic_element_type;      /**< Bit per element type. */
 	uint16_t nic_tsar_type;         /**< Bit per TSAR type. */
 	/* General capabilities (QUERY_HCA_CAP op_mod general). */
+	/** Bit per general object type (1 << 0x26: SCHEDULING_ELEMENT). */
+	uint64_t general_obj_types;
 	uint8_t log_max_sq;             /**< log2 of the number of SQs. */
 	uint8_t log_max_cq;             /**< log2 of the number of CQs. */
 	uint8_t log_max_wq_sz;          /**< log2 of the largest SQ, WQEBBs. */

@@ -192,6 +192,10 @@ mlx5_tm_devx_sq_modify_sched(struct mlx5_tm_priv *priv,
 			snprintf(what + n, sizeof(what) - n,
 				 ", queue group %u", s->qos_group_id);
 		mlx5_tm_devx_log_error(what, out, -ret);
+		/* A field firmware does not take, told apart (header). */
+		if (ret == -EREMOTEIO && MLX5_GET(mbox_out, out, status) ==
+		    MLX5_CMD_STAT_BAD_PARAM_ERR)
+			ret = -EINVAL;
 	}
 	return ret;
 }

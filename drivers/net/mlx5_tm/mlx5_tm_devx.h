@@ -97,7 +97,9 @@ struct mlx5_tm_sq_sched {
  * one command: RST->RDY into a group, or a ready SQ moved RDY->RDY to
  * another group and/or pacing index while it sends.
  *
- * @return 0 or a negative errno (-EREMOTEIO: refused by firmware).
+ * @return 0 or a negative errno: -EINVAL refused by firmware with status
+ *   BAD_PARAM (a field or a combination of fields it does not take),
+ *   -EREMOTEIO refused with another status.
  */
 int mlx5_tm_devx_sq_modify_sched(struct mlx5_tm_priv *priv,
 				 struct mlx5_tm_devx_obj *sq, uint32_t sqn,

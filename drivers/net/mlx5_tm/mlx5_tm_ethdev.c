@@ -57,13 +57,20 @@ recovery_alarm(void *arg)
 	mlx5_tm_sched_unlock(dev);
 }
 
-/* Set the netdev MTU (hardware: SIOCSIFMTU) and remember it. */
+/*
+ * Set the netdev MTU (hardware: SIOCSIFMTU) and remember it. The netdev's
+ * MTU is read first: another program (ip link set mtu) may have changed
+ * it since probe, and a set skipped against a stale copy would leave it.
+ */
 static int
 mlx5_tm_mtu_set(struct rte_eth_dev *dev, uint16_t mtu)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct mlx5_tm_port_info port;
 	int ret;
 
+	if (priv->glue->port_query(priv->gdev, &port) == 0)
+		priv->port.mtu = port.mtu;
 	if (mtu == priv->port.mtu)
 		return 0;
 	ret = priv->glue->port_set_mtu(priv->gdev, mtu);
@@ -172,15 +179,19 @@ mlx5_tm_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 }
 
 /*
- * The port's line rate as its netdev says it: the link speed, else (link
- * down: speed unknown) the fastest link mode it supports, as upstream
- * mlx5 reads the speed capabilities from the supported link modes; 0
- * when neither is known.
+ * The port's line rate as its netdev says it: the link speed (kept in
+ * @p priv), else (link down: speed unknown) the last speed seen, so that
+ * a link that drops does not move every share to a speed it never had;
+ * before any, the fastest link mode it supports, as upstream mlx5 reads
+ * the speed capabilities from the supported link modes; 0 when none is
+ * known.
  */
 static uint32_t
-port_line_rate(const struct mlx5_tm_port_info *port)
+port_line_rate(struct mlx5_tm_priv *priv, const struct mlx5_tm_port_info *port)
 {
-	return port->link_up && port->speed_mbps != 0 ? port->speed_mbps :
+	if (port->link_up && port->speed_mbps != 0)
+		priv->last_speed_mbps = port->speed_mbps;
+	return priv->last_speed_mbps != 0 ? priv->last_speed_mbps :
 	       port->max_speed_mbps;
 }
 
@@ -193,16 +204,27 @@ line_rate_refresh(struct rte_eth_dev *dev,
 		  const struct mlx5_tm_port_info *port)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
-	uint32_t mbps = port_line_rate(port);
+	uint32_t mbps = port_line_rate(priv, port);
 
 	if (mbps == 0 || mbps == priv->caps.line_rate_mbps)
 		return;
 	MLX5_TM_PORT_LOG(INFO, dev->data->port_id,
 			 "line rate %u -> %u Mbit/s (link %s)",
 			 priv->caps.line_rate_mbps, mbps,
-			 port->link_up ? "up" : "down: its fastest mode");
+			 port->link_up ? "up" : priv->last_speed_mbps != 0 ?
+			 "down: its last speed" : "down: its fastest mode");
 	priv->caps.line_rate_mbps = mbps;
 	mlx5_tm_sched_line_rate(dev, mbps);
+}
+
+void
+mlx5_tm_line_rate_refresh(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct mlx5_tm_port_info port;
+
+	if (priv->glue->port_query(priv->gdev, &port) == 0)
+		line_rate_refresh(dev, &port);
 }
 
 /* Link of @p port (NULL: unreadable) while the port is started. */
@@ -849,7 +871,7 @@ mlx5_tm_probe(struct rte_vdev_device *vdev)
 	ret = port_read(priv);
 	if (ret < 0)
 		goto fail;
-	ret = mlx5_tm_caps_read(priv, port_line_rate(&priv->port));
+	ret = mlx5_tm_caps_read(priv, port_line_rate(priv, &priv->port));
 	if (ret < 0)
 		goto fail;
 	/*

@@ -110,7 +110,15 @@ struct mlx5_tm_priv {
 	bool alarm_armed;
 	/** Rx companion port (mlx5_tm_rx.c), NULL for a Tx-only port. */
 	struct mlx5_tm_rx *rx;
+	/** Last link speed seen with the link up (Mbit/s), 0 none yet. */
+	uint32_t last_speed_mbps;
 };
+
+/**
+ * Read the port's link now and follow its line rate (a commit takes it
+ * fresh). Takes the sched lock: call with no lock held.
+ */
+void mlx5_tm_line_rate_refresh(struct rte_eth_dev *dev);
 
 /** The private data of @p dev. */
 static inline struct mlx5_tm_priv *

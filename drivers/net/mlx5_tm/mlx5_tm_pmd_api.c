@@ -145,6 +145,7 @@ rte_pmd_mlx5_tm_dev_info(uint16_t port_id,
 	info->log_nic_max_sched_depth = c->log_nic_max_sched_depth;
 	info->nic_element_type = c->nic_element_type;
 	info->nic_tsar_type = c->nic_tsar_type;
+	info->general_obj_types = c->general_obj_types;
 	info->sq_ts_format = c->sq_ts_format_cap;
 	info->sqc_ts_format = c->sq_ts_format;
 	info->esw_mode = priv->port.esw_mode;

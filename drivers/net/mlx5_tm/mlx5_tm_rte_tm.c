@@ -396,9 +396,14 @@ static int
 tm_hierarchy_commit(struct rte_eth_dev *dev, int clear_on_fail,
 		    struct rte_tm_error *error)
 {
-	struct mlx5_tm_sched *s = sched_lock(dev);
-	bool was = s->committed;
+	struct mlx5_tm_sched *s;
+	bool was;
 	int ret;
+
+	/* Shares and ceilings from the line rate of now (no lock held). */
+	mlx5_tm_line_rate_refresh(dev);
+	s = sched_lock(dev);
+	was = s->committed;
 
 	/* Every rule was checked as the tree was built; the plan, the rest. */
 	if (s->hier.n_nodes == 0)

@@ -53,28 +53,52 @@ mlx5_tm_sched_registry_unlock(void)
 
 /* What the device can schedule, for the hardware-independent model. */
 static void
-limits_of(const struct mlx5_tm_caps *c, struct tm_limits *lim)
+limits_of(const struct mlx5_tm_priv *priv, struct tm_limits *lim)
 {
+	const struct mlx5_tm_caps *c = &priv->caps;
 	const uint16_t types =
 		MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_TSAR) |
 		MLX5_SCHED_ELEM_TYPE_CAP(MLX5_SCHED_ELEM_TYPE_QUEUE_GROUP);
+	bool caps_ok = c->nic_sq_scheduling && c->nic_bw_share &&
+		       c->nic_rate_limit && c->max_tsar_bw_share > 0 &&
+		       (c->nic_element_type & types) == types &&
+		       (c->nic_tsar_type &
+			MLX5_TSAR_TYPE_CAP(MLX5_TSAR_TYPE_DWRR)) != 0;
+	/* The elements are general objects of this type (libmlx5's path). */
+	bool obj_ok = (c->general_obj_types >>
+		       MLX5_GENERAL_OBJ_TYPE_SCHEDULING_ELEMENT) & 1;
 
-	/* Without sched, the limits after it are never read. */
 	lim->line_rate_mbps = c->line_rate_mbps;
-	lim->sched = c->nic_sq_scheduling && c->nic_bw_share &&
-		     c->nic_rate_limit && c->max_tsar_bw_share > 0 &&
-		     (c->nic_element_type & types) == types &&
-		     (c->nic_tsar_type &
-		      MLX5_TSAR_TYPE_CAP(MLX5_TSAR_TYPE_DWRR)) != 0;
+	/* A frame may be MTU + 18 bytes (mtu_set); the largest MTU, so
+	 * that no MTU set later makes a backstop too low. */
+	lim->max_frame = (uint32_t)priv->port.max_mtu + RTE_ETHER_HDR_LEN +
+			 RTE_VLAN_HLEN;
+	/* Without sched, the limits after it are never read. */
+	lim->sched = caps_ok && obj_ok;
+	/*
+	 * Linux says "Missing QoS capabilities. Try disabling SRIOV" where
+	 * they are missing (en/qos.c); a ConnectX-5 has none anyway.
+	 */
+	lim->no_sched_hint = lim->sched ? "" : !caps_ok ?
+		" (qos_cap reports no NIC scheduling: none on a ConnectX-5; "
+		"on a newer NIC, Linux's mlx5 says \"Missing QoS "
+		"capabilities. Try disabling SRIOV\")" :
+		" (firmware too old? cmd_hca_cap.general_obj_types lacks "
+		"SCHEDULING_ELEMENT (0x26), the general object the elements "
+		"are created as: update the NIC's firmware)";
 	lim->max_share = c->max_tsar_bw_share;
 	lim->groups_max = 1u << c->log_max_qos_nic_queue_group;
 	lim->elements_max = 1u << c->log_max_qos_nic_scheduling_element;
 	/*
 	 * qos_cap.log_nic_max_sched_depth (rdma-core's PRM structures name
 	 * it; a published ConnectX-6 Dx dump reads 2: 4 elements from the
-	 * root to a queue group), taken as Linux takes its e-switch twin.
+	 * root to a queue group), taken as Linux takes its e-switch twin;
+	 * 0, which Linux reads there as "no groups" and counts no leaves
+	 * against, as unknown: firmware refuses what is too deep, and the
+	 * commit rolls back.
 	 */
-	lim->depth_max = 1u << c->log_nic_max_sched_depth;
+	lim->depth_max = c->log_nic_max_sched_depth == 0 ? UINT32_MAX :
+			 1u << c->log_nic_max_sched_depth;
 }
 
 int
@@ -88,7 +112,7 @@ mlx5_tm_sched_init(struct rte_eth_dev *dev)
 	s = calloc(1, sizeof(*s));
 	if (s == NULL)
 		return -ENOMEM;
-	limits_of(&priv->caps, &lim);
+	limits_of(priv, &lim);
 	tm_tree_init(&s->hier, &lim);
 	s->log.port_id = dev->data->port_id;
 	s->pacing = mlx5_tm_pacing_create(priv->glue, priv->gdev, &priv->caps,

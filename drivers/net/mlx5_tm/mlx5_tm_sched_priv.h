@@ -83,6 +83,12 @@ struct mlx5_tm_sched {
 	 */
 	uint16_t *group_sqs;
 	uint32_t group_sqs_cap;
+	/**
+	 * Firmware refused an SQ with both a queue group and a pacing
+	 * index: from then on an SQ in a group joins it without its index,
+	 * its group's ceiling (the leaf's backstop) alone holding it.
+	 */
+	bool pp_group_refused;
 };
 
 /** The scheduling state of @p dev (NULL before init). */

@@ -24,35 +24,30 @@
 
 /*
  * What plan @p p sets for queue @p q, and the fields a MODIFY_SQ sends to
- * its SQ, which holds s->sqs[q]: those that change, or for a re-arm
- * (@p rearm) those the queue uses or its SQ holds. A queue can only be
+ * its SQ, which holds s->sqs[q]: those that change. A queue can only be
  * in a group on a device with NIC scheduling, so bit 2 never goes to one
  * without (ConnectX-5, a VF), whose firmware may refuse it; a queue
- * without pacing sends no bit 0.
+ * without pacing whose SQ holds none sends no bit 0.
  */
 static void
 queue_want(const struct mlx5_tm_sched *s, const struct tm_plan *p,
-	   uint16_t q, bool rearm, struct mlx5_tm_txq_sched *t)
+	   uint16_t q, struct mlx5_tm_txq_sched *t)
 {
 	const struct tm_queue *tq = tm_plan_queue(p, q);
 	const struct mlx5_tm_sched_sq *held = &s->sqs[q];
 	struct mlx5_tm_sq_sched *sq = &t->sq;
 
 	memset(t, 0, sizeof(*t));
-	if (tq->shaped)
+	/* Where firmware refuses both, the group's ceiling holds it. */
+	if (tq->shaped && !(s->pp_group_refused && tq->group != TM_PLAN_NONE))
 		sq->pp_index = mlx5_tm_pacing_index(s->pacing, tq->entry);
 	if (tq->group != TM_PLAN_NONE)
 		/* Checked when created (elem_create): 16 bits. */
 		sq->qos_group_id = (uint16_t)p->elems[tq->group].hw_id;
 	t->wqe_rate = tq->shaped && tq->ctx.rate_mode == PACING_RATE_MODE_WQE;
 	t->suspended = tq->suspended;
-	if (rearm) {
-		sq->set_pp = sq->pp_index != 0 || held->pp_index != 0;
-		sq->set_group = sq->qos_group_id != 0 || held->group != 0;
-	} else {
-		sq->set_pp = sq->pp_index != held->pp_index;
-		sq->set_group = sq->qos_group_id != held->group;
-	}
+	sq->set_pp = sq->pp_index != held->pp_index;
+	sq->set_group = sq->qos_group_id != held->group;
 }
 
 /* The SQ of queue @p q now holds @p sq's values (0, 0: no SQ). */
@@ -72,6 +67,38 @@ sq_holds(struct mlx5_tm_sched *s, uint16_t q, const struct mlx5_tm_sq_sched *sq)
 	held->group = sq->qos_group_id;
 }
 
+/*
+ * The device refused (@p ret) to give queue @p q both a queue group and
+ * a pacing index (@p t): whether no SQ in a group is to have an index
+ * from now on, said once in the log (and in telemetry). No public code
+ * shows firmware taking an index inside a group (Linux's HTB gives its
+ * SQs none, rdma-core attaches with bit 2 alone); the group's ceiling,
+ * the leaf's peak rounded up to whole Mbit/s, holds the queue then.
+ */
+static bool
+pp_group_refused(struct mlx5_tm_sched *s, uint16_t q,
+		 const struct mlx5_tm_txq_sched *t, int ret)
+{
+	/* BAD_PARAM (-EINVAL), not any failure: a fault is no refusal. */
+	if (ret != -EINVAL || s->pp_group_refused || t->sq.pp_index == 0 ||
+	    t->sq.qos_group_id == 0)
+		return false;
+	s->pp_group_refused = true;
+	MLX5_TM_TXQ_LOG(WARNING, s->dev->data->port_id, q,
+			"the device refused a pacing index on an SQ in a queue group (%s): SQs in queue groups join them without one, each shaped leaf held by its group's ceiling alone, its peak rounded up to whole Mbit/s",
+			strerror(-ret));
+	return true;
+}
+
+/* The refusal was not that one: as before it. */
+static void
+pp_group_unrefused(struct mlx5_tm_sched *s)
+{
+	s->pp_group_refused = false;
+	MLX5_TM_PORT_LOG(WARNING, s->dev->data->port_id,
+			 "the device refused the SQ without a pacing index too: not the pacing index's refusal, SQs in queue groups keep theirs");
+}
+
 int
 mlx5_tm_sched_txq_start(struct rte_eth_dev *dev, uint16_t qid)
 {
@@ -79,8 +106,14 @@ mlx5_tm_sched_txq_start(struct rte_eth_dev *dev, uint16_t qid)
 	struct mlx5_tm_txq_sched t;
 	int ret;
 
-	queue_want(s, &s->applied, qid, false, &t);
+	queue_want(s, &s->applied, qid, &t);
 	ret = mlx5_tm_txq_start(dev->data->tx_queues[qid], &t);
+	if (pp_group_refused(s, qid, &t, ret)) {
+		queue_want(s, &s->applied, qid, &t);
+		ret = mlx5_tm_txq_start(dev->data->tx_queues[qid], &t);
+		if (ret < 0)
+			pp_group_unrefused(s);
+	}
 	if (ret == 0)
 		sq_holds(s, qid, &t.sq);
 	return ret;
@@ -100,6 +133,7 @@ void
 mlx5_tm_sched_recover(struct rte_eth_dev *dev)
 {
 	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+	struct mlx5_tm_sq_sched held;
 	struct mlx5_tm_txq_sched t;
 	uint16_t q;
 
@@ -108,9 +142,9 @@ mlx5_tm_sched_recover(struct rte_eth_dev *dev)
 
 		if (txq == NULL || !mlx5_tm_txq_recover(txq))
 			continue;
-		queue_want(s, &s->applied, q, true, &t);
-		if (mlx5_tm_txq_rearm(txq, &t) == 0)
-			sq_holds(s, q, &t.sq);
+		queue_want(s, &s->applied, q, &t);
+		if (mlx5_tm_txq_rearm(txq, &t, &held) >= 0)
+			sq_holds(s, q, &held);
 	}
 	/* Groups that SQs made ready again have left. */
 	mlx5_tm_sched_reap(dev);
@@ -123,8 +157,18 @@ mlx5_tm_sched_queue_set(struct mlx5_tm_sched *s, const struct tm_plan *p,
 	struct mlx5_tm_txq_sched t;
 	int ret;
 
-	queue_want(s, p, q, false, &t);
+	queue_want(s, p, q, &t);
 	ret = mlx5_tm_txq_set_sched(s->dev, q, &t);
+	if (pp_group_refused(s, q, &t, ret)) {
+		int r;
+
+		queue_want(s, p, q, &t);
+		r = mlx5_tm_txq_set_sched(s->dev, q, &t);
+		if (r < 0)
+			pp_group_unrefused(s);
+		else
+			ret = r;
+	}
 	if (ret == 0)
 		sq_holds(s, q, &t.sq);
 	return ret < 0 ? ret : 0;

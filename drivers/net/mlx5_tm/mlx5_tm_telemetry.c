@@ -257,14 +257,16 @@ add_cols(struct rte_tel_data *d, struct rte_tel_data **cols,
 
 /*
  * Per-queue view: what set each queue's rate, its pacing index, and its
- * queue group (device id and bw_share, 0 for none).
+ * queue group (device id, bw_share and ceiling in Mbit/s: a shaped
+ * leaf's backstop; 0 for none).
  */
 static int
 fill_queues(struct mlx5_tm_sched *s, const struct tel_page *pg,
 	    struct rte_tel_data *d)
 {
 	static const char *const names[] = { "queue_pacing_index",
-		"queue_group", "queue_group_bw_share" };
+		"queue_group", "queue_group_bw_share",
+		"queue_group_max_average_bw_mbps" };
 	struct rte_tel_data *src = rte_tel_data_alloc();
 	struct rte_tel_data *cols[RTE_DIM(names)];
 	uint32_t q;
@@ -279,10 +281,14 @@ fill_queues(struct mlx5_tm_sched *s, const struct tel_page *pg,
 		const struct tm_elem *g = tm_plan_elem(&s->applied, t->group);
 
 		rte_tel_data_add_array_string(src, source_name(s, q));
-		rte_tel_data_add_array_u64(cols[0], t->shaped ?
+		/* The index its SQ is given (none in a group if refused). */
+		rte_tel_data_add_array_u64(cols[0], t->shaped &&
+			!(s->pp_group_refused && g != NULL) ?
 			mlx5_tm_pacing_index(s->pacing, t->entry) : 0);
 		rte_tel_data_add_array_u64(cols[1], g != NULL ? g->hw_id : 0);
 		rte_tel_data_add_array_u64(cols[2], g != NULL ? g->bw_share : 0);
+		rte_tel_data_add_array_u64(cols[3], g != NULL ?
+					   g->max_average_bw : 0);
 	}
 	rte_tel_data_add_dict_container(d, "queue_rate_source", src, 0);
 	add_cols(d, cols, names, RTE_DIM(names));
@@ -467,6 +473,9 @@ tel_pacing(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_u64(d, "in_use", pacing_table_in_use(table));
 	rte_tel_data_add_dict_string(d, "hierarchy", s->committed ?
 		"committed" : s->hier.n_nodes > 0 ? "not committed" : "none");
+	/* Refused: SQs in queue groups hold no pacing index. */
+	rte_tel_data_add_dict_string(d, "pacing_index_in_group",
+				     s->pp_group_refused ? "refused" : "used");
 	rte_tel_data_add_dict_u64(d, "nb_txq", s->applied.nb_txq);
 	rte_tel_data_add_dict_u64(d, "first_queue", pg.first);
 	rte_tel_data_add_dict_u64(d, "queues", pg.n);

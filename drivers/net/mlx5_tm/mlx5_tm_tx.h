@@ -172,6 +172,8 @@ struct mlx5_tm_txq {
 	uint64_t offloads;
 	bool live;                         /**< SQ created and ready. */
 	uint64_t recoveries;
+	/** Failed re-attaches of this recovery (mlx5_tm_txq_rearm()). */
+	uint32_t rearm_fails;
 	struct mlx5_tm_txq_stats base;     /**< Counters at the last reset. */
 	uint64_t recoveries_base;
 	void *buf;                         /**< Rings and doorbell records. */

@@ -21,6 +21,7 @@
 #include "mlx5_tm_tx.h"
 #include "mlx5_tm_txq.h"
 #include "mlx5_tm_stats.h"
+#include "rte_pmd_mlx5_tm.h"
 
 /** Smallest ring, in WQEBBs. */
 #define MLX5_TM_TXQ_MIN_DESC 64
@@ -28,6 +29,8 @@
 #define MLX5_TM_TXQ_MAX_DESC 32768
 /** Bytes of a doorbell record slot in the ring memory. */
 #define MLX5_TM_DBR_SLOT 64
+/** Failed RDY->RDY of a recovery before the queue sends without them. */
+#define MLX5_TM_REARM_TRIES 8
 
 uint16_t
 mlx5_tm_txq_ring_size(const struct rte_eth_dev *dev, uint16_t nb_desc)
@@ -355,50 +358,137 @@ txq_recover_err(struct mlx5_tm_txq *txq)
 }
 
 /*
- * REARM: RST->RDY carrying the fields @p sched names (Linux's
- * mlx5e_modify_sq() sets the index and the group on a move to RDY), then
- * the same again in a RDY->RDY of its own, the way every live change is
- * made: firmware that ignores them in RST->RDY (unverified; devarg
- * rst2rdy_pp=ignore of the device model) gets them there, and firmware
- * that applies them never runs the SQ on an index released while it was
- * in reset. A failed step is retried next time, from the state firmware
- * reports.
+ * RDY->RDY on the SQ of @p txq setting what @p sq names, one field a
+ * command: bits 0 and 2 each have precedent alone (upstream DPDK's rate
+ * limit, rdma-core's and Linux's attach), never together. The group goes
+ * first, so that the queue is under its new group's ceiling (its
+ * backstop) before its pacing changes -- except where the SQ drops its
+ * pacing index, which goes first: it never holds an index in a group it
+ * was not in (firmware may refuse both). If the second command fails, the
+ * first is undone (values read back before it): the SQ keeps what it
+ * held. Returns 0 or the negative errno of the failed command.
+ */
+static int
+txq_modify_fields(struct mlx5_tm_txq *txq, const struct mlx5_tm_sq_sched *sq)
+{
+	struct mlx5_tm_priv *priv = txq->priv;
+	struct rte_pmd_mlx5_tm_sq_info info;
+	struct mlx5_tm_sq_sched first = *sq, second = *sq, undo = { 0 };
+	bool pp_first = sq->pp_index == 0;
+	int ret;
+
+	if (!sq->set_pp || !sq->set_group)
+		return mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
+						    MLX5_SQC_STATE_RDY,
+						    MLX5_SQC_STATE_RDY, sq);
+	ret = mlx5_tm_devx_sq_query(priv, txq->sq_obj, txq->sqn, &info);
+	if (ret < 0)
+		return ret;
+	first.set_group = !pp_first;
+	first.set_pp = pp_first;
+	second.set_group = pp_first;
+	second.set_pp = !pp_first;
+	ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
+					   MLX5_SQC_STATE_RDY,
+					   MLX5_SQC_STATE_RDY, &first);
+	if (ret < 0)
+		return ret;
+	ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
+					   MLX5_SQC_STATE_RDY,
+					   MLX5_SQC_STATE_RDY, &second);
+	if (ret == 0)
+		return 0;
+	undo.set_pp = first.set_pp;
+	undo.pp_index = info.pp_index;
+	undo.set_group = first.set_group;
+	undo.qos_group_id = info.qos_queue_group_id;
+	if (mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
+					 MLX5_SQC_STATE_RDY, MLX5_SQC_STATE_RDY,
+					 &undo) < 0)
+		MLX5_TM_TXQ_LOG(ERR, priv->dev->data->port_id, txq->qid,
+				"SQ 0x%x: undoing its %s failed: it holds pacing index %u, queue group %u",
+				txq->sqn, first.set_group ? "queue group" :
+				"pacing index", first.set_pp ? sq->pp_index :
+				info.pp_index, first.set_group ?
+				sq->qos_group_id : info.qos_queue_group_id);
+	return ret;
+}
+
+/*
+ * REARM, as Linux's mlx5e_health_sq_to_ready() does it: RST->RDY with an
+ * empty modify_bitmask, relying on the context keeping its pacing index
+ * and queue group through the reset; then QUERY_SQ, and a RDY->RDY only
+ * for a field that differs from @p sched (a context that did not keep
+ * it, devarg sq_reset_keeps_qos=0 of the device model, or a change made
+ * while the SQ was in reset). The SQ sends nothing before that: the ring
+ * is empty and the queue accepts no packet until it is OK. A failed step
+ * is retried next time, from the state firmware reports; after
+ * MLX5_TM_REARM_TRIES failed RDY->RDY the queue sends with what its
+ * context holds, said once.
  */
 int
 mlx5_tm_txq_rearm(struct mlx5_tm_txq *txq,
-		  const struct mlx5_tm_txq_sched *sched)
+		  const struct mlx5_tm_txq_sched *sched,
+		  struct mlx5_tm_sq_sched *held)
 {
 	struct mlx5_tm_priv *priv = txq->priv;
-	const struct mlx5_tm_sq_sched *sq = &sched->sq;
-	int hw, ret;
+	struct rte_pmd_mlx5_tm_sq_info info;
+	struct mlx5_tm_sq_sched fix;
+	int ret, done = 0;
 
-	hw = mlx5_tm_devx_sq_state(priv, txq->sq_obj, txq->sqn);
-	if (hw < 0)
-		return hw;
-	if (hw == MLX5_SQC_STATE_RST) {
-		ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
-						   MLX5_SQC_STATE_RST,
-						   MLX5_SQC_STATE_RDY, sq);
+	ret = mlx5_tm_devx_sq_query(priv, txq->sq_obj, txq->sqn, &info);
+	if (ret < 0)
+		return ret;
+	if (info.state == MLX5_SQC_STATE_RST) {
+		ret = mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn,
+					     MLX5_SQC_STATE_RST,
+					     MLX5_SQC_STATE_RDY, false, 0);
+		if (ret == 0)
+			ret = mlx5_tm_devx_sq_query(priv, txq->sq_obj,
+						    txq->sqn, &info);
 		if (ret < 0)
 			return ret;
-	} else if (hw != MLX5_SQC_STATE_RDY) {
+	}
+	if (info.state != MLX5_SQC_STATE_RDY)
 		return -EAGAIN;
-	}
-	if (sq->set_pp || sq->set_group) {
-		ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj, txq->sqn,
-						   MLX5_SQC_STATE_RDY,
-						   MLX5_SQC_STATE_RDY, sq);
-		if (ret < 0)
+	fix = (struct mlx5_tm_sq_sched){
+		.set_pp = info.pp_index != sched->sq.pp_index,
+		.pp_index = sched->sq.pp_index,
+		.set_group = info.qos_queue_group_id != sched->sq.qos_group_id,
+		.qos_group_id = sched->sq.qos_group_id,
+	};
+	*held = (struct mlx5_tm_sq_sched){
+		.pp_index = info.pp_index,
+		.qos_group_id = info.qos_queue_group_id,
+	};
+	if (fix.set_pp || fix.set_group) {
+		ret = txq_modify_fields(txq, &fix);
+		if (ret < 0 && ++txq->rearm_fails < MLX5_TM_REARM_TRIES)
 			return ret;
+		if (ret < 0) {
+			MLX5_TM_TXQ_LOG(ERR, priv->dev->data->port_id, txq->qid,
+					"SQ 0x%x ready again, but %u tries to set its pacing index %u and queue group %u failed (%s): it sends with what its context kept, pacing index %u, queue group %u",
+					txq->sqn, txq->rearm_fails,
+					sched->sq.pp_index,
+					sched->sq.qos_group_id, strerror(-ret),
+					info.pp_index,
+					info.qos_queue_group_id);
+			done = 1;
+		} else {
+			*held = fix;
+		}
 	}
+	txq->rearm_fails = 0;
 	txq_flags_set(txq, sched);
 	__atomic_store_n(&txq->recoveries, txq->recoveries + 1,
 			 __ATOMIC_RELAXED); /* stats read it */
 	MLX5_TM_TXQ_LOG(INFO, priv->dev->data->port_id, txq->qid,
-			"SQ 0x%x ready again, pacing index %u", txq->sqn,
-			sq->pp_index);
+			"SQ 0x%x ready again, pacing index %u, queue group %u%s",
+			txq->sqn, held->pp_index, held->qos_group_id,
+			fix.set_pp || fix.set_group ? "" :
+			" (kept through the reset)");
 	__atomic_store_n(&txq->state, MLX5_TM_TXQ_OK, __ATOMIC_RELEASE);
-	return 0;
+	return done;
 }
 
 bool
@@ -461,11 +551,7 @@ mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 	    __atomic_load_n(&txq->state, __ATOMIC_ACQUIRE) == MLX5_TM_TXQ_OK) {
 		ret = 0;
 		if (sq->set_pp || sq->set_group)
-			ret = mlx5_tm_devx_sq_modify_sched(priv, txq->sq_obj,
-							   txq->sqn,
-							   MLX5_SQC_STATE_RDY,
-							   MLX5_SQC_STATE_RDY,
-							   sq);
+			ret = txq_modify_fields(txq, sq);
 		if (ret < 0)
 			ret = txq_defer_to_rearm(txq, ret);
 	}

@@ -77,15 +77,19 @@ bool mlx5_tm_txq_recover(struct mlx5_tm_txq *txq);
 
 /**
  * Make the reset SQ of @p txq ready again (the last step of an error
- * recovery), sending the fields @p sched names: the caller decides which
- * (the ones the queue uses); its flags as @p sched sets them.
+ * recovery) holding @p sched's pacing index and queue group, as Linux
+ * does it: RST->RDY with an empty bitmask, QUERY_SQ, then a RDY->RDY only
+ * for what the context did not keep; its flags as @p sched sets them.
+ * What the SQ then holds goes to @p held.
  *
  * @return
- *   0: ready, its context holds @p sched's fields; a negative errno: not
- *   yet (retried at the next mlx5_tm_txq_recover()).
+ *   0: ready, holding @p sched's values; 1: ready, but the RDY->RDY that
+ *   would set them failed too often (logged once): it holds @p held; a
+ *   negative errno: not yet (retried at the next mlx5_tm_txq_recover()).
  */
 int mlx5_tm_txq_rearm(struct mlx5_tm_txq *txq,
-		      const struct mlx5_tm_txq_sched *sched);
+		      const struct mlx5_tm_txq_sched *sched,
+		      struct mlx5_tm_sq_sched *held);
 
 /** Ring sizes a queue of @p nb_desc descriptors gets (for infos). */
 uint16_t mlx5_tm_txq_ring_size(const struct rte_eth_dev *dev,

@@ -98,6 +98,11 @@ struct rte_pmd_mlx5_tm_dev_info {
 	char phys_switch_id[40];        /**< "" when none. */
 	/** Fastest supported link mode (Mbit/s), 0 unknown. */
 	uint32_t link_max_speed_mbps;
+	/**
+	 * cmd_hca_cap.general_obj_types: bit per general object type; bit
+	 * 0x26 (SCHEDULING_ELEMENT) is needed for a scheduling hierarchy.
+	 */
+	uint64_t general_obj_types;
 };
 
 /**
