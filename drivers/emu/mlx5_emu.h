@@ -51,6 +51,12 @@ struct mlx5_emu_fault_cmd {
 	uint32_t nth;      /**< 1 = the next one; 0 = not armed. */
 	uint8_t status;    /**< PRM status to answer (MLX5_CMD_STAT_*). */
 	uint32_t syndrome; /**< Syndrome to answer. */
+	/**
+	 * Commands with the opcode after the nth that fail too (0: the nth
+	 * alone; UINT32_MAX: every one until disarmed): a device that keeps
+	 * refusing.
+	 */
+	uint32_t repeat;
 };
 
 /** A one-shot fault: fail the nth pp_alloc with errno @p err. */
@@ -580,6 +586,12 @@ void mlx5_emu_cmd_hold(struct mlx5_emu *emu, bool hold);
 
 /** Wait until @p n commands are held (or commands are released). */
 void mlx5_emu_cmd_wait_held(struct mlx5_emu *emu, unsigned int n);
+
+/**
+ * Commands the armed command fault has failed since it was armed
+ * (mlx5_emu_fault_cmd()).
+ */
+unsigned int mlx5_emu_fault_cmd_hits(struct mlx5_emu *emu);
 
 /** Arm a command fault (replaces any armed one); nth 0 disarms. */
 int mlx5_emu_fault_cmd(struct mlx5_emu *emu,

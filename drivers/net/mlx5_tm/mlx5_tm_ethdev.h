@@ -106,8 +106,10 @@ struct mlx5_tm_priv {
 	bool closed;
 	/** The application took the device model: it drives virtual time. */
 	bool emu_taken;
-	/** Recovery alarm armed while the port is started. */
+	/** Recovery alarm armed while the port is started (atomic). */
 	bool alarm_armed;
+	/** Alarm periods skipped: the sched lock was held (atomic). */
+	uint64_t alarm_busy;
 	/** Rx companion port (mlx5_tm_rx.c), NULL for a Tx-only port. */
 	struct mlx5_tm_rx *rx;
 };

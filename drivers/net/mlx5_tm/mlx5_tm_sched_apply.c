@@ -234,6 +234,7 @@ static const char *const step_names[] = {
 	[TM_OP_CREATE] = "CREATE_GENERAL_OBJECT (scheduling element)",
 	[TM_OP_MODIFY] = "MODIFY_GENERAL_OBJECT (scheduling element)",
 	[TM_OP_MOVE] = "MODIFY_SQ",
+	[TM_OP_SUSPEND] = "MODIFY_SQ (suspension)",
 	[TM_OP_DESTROY] = "DESTROY_GENERAL_OBJECT (scheduling element)",
 };
 
@@ -262,6 +263,16 @@ explain_step(struct exec *x, const struct tm_op *op, int ret)
 			 strerror(-ret));
 		return;
 	}
+	if (op->type == TM_OP_SUSPEND) {
+		t = tm_plan_queue(x->new, (uint16_t)op->index);
+		s->fail_qid = (uint16_t)op->index;
+		snprintf(s->msg, sizeof(s->msg), "the device refused "
+			 "MODIFY_SQ for the queue (%s it): %s; every queue "
+			 "keeps its previous rate and suspension",
+			 t->suspended ? "suspending" : "resuming",
+			 strerror(-ret));
+		return;
+	}
 	e = op->type == TM_OP_DESTROY ? &x->old->elems[op->index] :
 	    &x->new->elems[op->index];
 	if (op->type == TM_OP_CREATE && ret == -ERANGE) {
@@ -278,6 +289,18 @@ explain_step(struct exec *x, const struct tm_op *op, int ret)
 		 step_names[op->type],
 		 e->type == TM_ELEM_TSAR ? "TSAR" : "queue group", e->node_id,
 		 e->bw_share, e->max_average_bw, strerror(-ret));
+}
+
+void
+mlx5_tm_sched_explain(struct mlx5_tm_sched *s, const struct tm_op *op,
+		      int ret)
+{
+	struct exec x = { .s = s, .old = &s->applied, .new = &s->next,
+			  .d = s->diff };
+
+	s->msg[0] = '\0';
+	s->fail_qid = UINT16_MAX;
+	explain_step(&x, op, ret);
 }
 
 /* What the new plan continues: elements and pacing entries. */

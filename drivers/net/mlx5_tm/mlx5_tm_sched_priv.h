@@ -14,10 +14,16 @@
  * - no hierarchy committed: rte_eth_set_queue_rate_limit();
  * - a hierarchy committed: its plan (lib/tm); queues without a shaped
  *   leaf are unlimited, queue rate limits are refused (-EBUSY).
- * What the device holds is one plan, s->applied; every change builds the
- * next plan in s->next and goes through mlx5_tm_sched_apply(),
- * all-or-nothing. The buffers of both plans and of their difference are
- * kept until the port closes: no allocation per change.
+ * Two kinds of work. A call a user waits on (rte_tm commit and node
+ * changes, the queue rate limit, reconfiguration) builds the next plan in
+ * s->next and goes through mlx5_tm_sched_apply(), all-or-nothing with
+ * make-before-break: the device then holds s->applied. Everything else
+ * converges (mlx5_tm_sched_converge(): error recovery, retries, a line
+ * rate the device refused, close): what the device holds beyond the plan
+ * is recorded (s->kept, s->line_rate_want) and moved towards the plan
+ * best effort, with capped back-off, never re-creating what teardown
+ * destroyed. The buffers of both plans and of their difference are kept
+ * until the port closes: no allocation per change.
  */
 
 #include <stdbool.h>
@@ -38,7 +44,12 @@ struct mlx5_tm_sched_kept {
 	struct mlx5_tm_devx_obj *hw;
 	uint32_t hw_id;
 	uint32_t parent_hw_id;        /**< 0: the device's root. */
+	uint32_t wait;                /**< Periods after a refusal (back-off). */
+	uint64_t due;                 /**< Period of the next try. */
 };
+
+/** Longest back-off of a convergence retry, in reconciler periods. */
+#define MLX5_TM_SCHED_BACKOFF_MAX 512u
 
 /** What a Tx queue's SQ context holds, as the scheduler wrote it. */
 struct mlx5_tm_sched_sq {
@@ -60,6 +71,16 @@ struct mlx5_tm_sched {
 	uint16_t fail_qid;            /**< Queue of the last apply failure. */
 	char msg[TM_TREE_MSG_SIZE];   /**< Message of the last failure. */
 	struct mlx5_tm_log_limit log; /**< Repeated refusals (lock held). */
+	/** Reconciler periods so far: the clock of its back-off. */
+	uint64_t period;
+	/**
+	 * A line rate the device refused to re-sync the hierarchy to: the
+	 * tree keeps the applied one until it converges.
+	 */
+	uint32_t line_rate_want;
+	bool line_rate_pending;       /**< line_rate_want is to be tried. */
+	uint32_t line_rate_wait;      /**< Its back-off, in periods. */
+	uint64_t line_rate_due;       /**< Period of its next try. */
 	/**
 	 * Elements out of the plan that an SQ in error recovery or a kept
 	 * child still uses, children before parents; under the port lock.
@@ -98,6 +119,14 @@ struct mlx5_tm_sched *mlx5_tm_sched_get(const struct rte_eth_dev *dev);
  *   device.
  */
 int mlx5_tm_sched_apply(struct mlx5_tm_sched *s);
+
+/**
+ * Say in s->msg (and s->fail_qid) why step @p op of the apply from
+ * s->applied to s->next failed with @p ret, as mlx5_tm_sched_apply()
+ * does; for the steps no device refusal reaches yet (tests).
+ */
+void mlx5_tm_sched_explain(struct mlx5_tm_sched *s, const struct tm_op *op,
+			   int ret);
 
 /**
  * Make room for @p n more kept elements, so that releasing an element
