@@ -1674,6 +1674,97 @@ test_node_stats_lock(void)
 	tm_port_close(&p);
 }
 
+/* ---- capacity-aware ordering (issue 30) ---- */
+
+/*
+ * A delete that leaves as many leaves as the device has queue groups:
+ * 272 queues, 257 leaves of one parent at 17 rates (leaf q at 100 + q %
+ * 17 Mbit/s, weight 2 at 100 Mbit/s, else 1: no whole-family group)
+ * share 17 groups, one per rate; deleting leaf 15 leaves 256
+ * leaves, a group each. Old and new groups at once are more than 256
+ * (refused by the device, "Remote I/O error", before): the old groups go
+ * first, their queues out of them meanwhile.
+ */
+static void
+test_group_limit_delete(void)
+{
+	enum { NQ = 272, NL = 257, TOP = 5000 };
+	struct mlx5_tm_sched *s;
+	struct tm_port p;
+	uint32_t r;
+	uint16_t q;
+
+	printf("a delete at the queue-group limit: 17 shared groups to 256\n");
+	if (tport_open(&p, NULL, NQ, true) != 0)
+		return;
+	s = sched_of(&p);
+	EXPECT_OK(profile_add(p.id, 100, 1250000000, false), "10 Gbps");
+	for (r = 0; r < 17; r++)
+		EXPECT_OK(profile_add(p.id, 1 + r, (100 + r) * 125000ull,
+				      false), "%u Mbit/s", 100 + r);
+	EXPECT_OK(nonleaf_add(p.id, TOP, NULL_ID, 0), "root");
+	/* A ceiling on the parent: no flat tree, which needs no element. */
+	EXPECT_OK(node_add_w(p.id, TOP + 1, TOP, 1, 1, 100, false), "parent");
+	for (q = 0; q < NL; q++)
+		CHECK(node_add_w(p.id, q, TOP + 1, q % 17 == 0 ? 2 : 1, 2,
+				 1 + q % 17, true) == 0, "leaf %u", q);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	CHECK(s->applied.shared_groups && s->applied.n_groups == 17,
+	      "17 shared groups: %u", s->applied.n_groups);
+	EXPECT_OK(rte_tm_node_delete(p.id, 15, &terr), "delete leaf 15");
+	CHECK(!s->applied.shared_groups && s->applied.n_groups == 256 &&
+	      mlx5_emu_sched_list(p.emu, NULL, 0) == s->applied.n_elems,
+	      "256 groups, one per leaf: %u (%u elements on the device, "
+	      "plan %u)", s->applied.n_groups,
+	      mlx5_emu_sched_list(p.emu, NULL, 0), s->applied.n_elems);
+	check_views(&p, "after the delete");
+	CHECK(send_frames(p.id, 16, 4) == 4, "queue 16 sends");
+	mlx5_emu_drain(p.emu);
+	tm_port_close(&p);
+}
+
+/*
+ * Four queue groups (cap_log_max_qos_nic_queue_group=2), six leaves of
+ * node 900 (800 Mbit/s) in four: {0, 1} unshaped, {2, 3} at 100 Mbit/s, {4} weight 2, {5} weight
+ * 3. Delete 5 (five leaves, three groups), then 4: four leaves, one
+ * group each, more than the device holds beside the three old ones.
+ */
+static void
+test_group_limit_small(void)
+{
+	static const uint32_t prof[6] = { NONE, NONE, 2, 2, NONE, NONE };
+	static const uint32_t weight[6] = { 1, 1, 1, 1, 2, 3 };
+	struct mlx5_tm_sched *s;
+	struct tm_port p;
+	uint16_t q;
+
+	printf("deletes at a limit of four queue groups\n");
+	if (tport_open(&p, "cap_log_max_qos_nic_queue_group=2", 6,
+		       true) != 0)
+		return;
+	s = sched_of(&p);
+	EXPECT_OK(profile_add(p.id, 1, 100000000, false), "800 Mbit/s");
+	EXPECT_OK(profile_add(p.id, 2, 12500000, false), "100 Mbit/s");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	/* A ceiling on 900: no flat tree, which needs no element. */
+	EXPECT_OK(node_add_w(p.id, MID, ROOT, 1, 1, 1, false), "900");
+	for (q = 0; q < 6; q++)
+		EXPECT_OK(node_add_w(p.id, q, MID, weight[q], 2, prof[q],
+				     true), "leaf %u", q);
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	CHECK(s->applied.n_groups == 4, "4 groups: %u", s->applied.n_groups);
+	EXPECT_OK(rte_tm_node_delete(p.id, 5, &terr), "delete 5");
+	check_views(&p, "after deleting 5");
+	EXPECT_OK(rte_tm_node_delete(p.id, 4, &terr), "delete 4");
+	CHECK(!s->applied.shared_groups && s->applied.n_groups == 4,
+	      "a group per leaf: %u", s->applied.n_groups);
+	check_views(&p, "after deleting 4");
+	for (q = 0; q < 4; q++)
+		CHECK(send_frames(p.id, q, 2) == 2, "queue %u sends", q);
+	mlx5_emu_drain(p.emu);
+	tm_port_close(&p);
+}
+
 /* ---- weights and queue groups of the scheduling hierarchy ---- */
 
 /* Add node @p id (leaf when below nb_txq) with weight @p weight. */
@@ -3278,6 +3369,8 @@ main(int argc, char **argv)
 	TM_CASE(test_reap_backoff());
 	TM_CASE(test_explain_suspend());
 	TM_CASE(test_node_stats_lock());
+	TM_CASE(test_group_limit_delete());
+	TM_CASE(test_group_limit_small());
 	TM_CASE(test_rollback());
 	TM_CASE(test_weight_range());
 	TM_CASE(test_shares_refused());

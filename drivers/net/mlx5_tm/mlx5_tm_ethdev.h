@@ -84,8 +84,9 @@ struct mlx5_tm_priv {
 	 * are taken inside glue calls, innermost. A queue's pacing index,
 	 * group and suspension are the scheduler's to give (the applied
 	 * plan, what each SQ holds), under the sched lock: so port start
-	 * and stop and recovery (alarm, stats) take the sched lock first
-	 * (mlx5_tm_sched_lock()).
+	 * and stop and recovery (the reconciler: the alarm, which only tries
+	 * both locks, and rte_pmd_mlx5_tm_recover()) take the sched lock
+	 * first (mlx5_tm_sched_lock()). Statistics take neither.
 	 */
 	pthread_mutex_t lock;
 	/**

@@ -174,6 +174,17 @@ int mlx5_tm_sched_queue_set(struct mlx5_tm_sched *s, const struct tm_plan *p,
 			    uint16_t q);
 
 /**
+ * Take Tx queue @p q out of its queue group, with what plan @p p sets
+ * otherwise (its pacing): to make room for new groups where the device
+ * has too few to hold the old and the new at once.
+ *
+ * @return
+ *   As mlx5_tm_sched_queue_set().
+ */
+int mlx5_tm_sched_queue_evict(struct mlx5_tm_sched *s, const struct tm_plan *p,
+			      uint16_t q);
+
+/**
  * Make room to count the SQs of queue group @p hw_id (before any joins).
  *
  * @return
