@@ -24,10 +24,10 @@ emu_fault_cmd_hit(struct mlx5_emu *emu, uint16_t opcode, uint8_t *status,
 	*status = f->status;
 	*syndrome = f->syndrome;
 	emu->fault_cmd_hits++;
-	if (f->repeat == 0)
+	if (emu->fault_cmd_repeat == 0)
 		f->nth = 0;
-	else if (f->repeat != UINT32_MAX)
-		f->repeat--;
+	else if (emu->fault_cmd_repeat != UINT32_MAX)
+		emu->fault_cmd_repeat--;
 	return true;
 }
 
@@ -54,8 +54,17 @@ mlx5_emu_fault_cmd(struct mlx5_emu *emu, const struct mlx5_emu_fault_cmd *f)
 	emu->fault_cmd = *f;
 	emu->fault_cmd_seen = 0;
 	emu->fault_cmd_hits = 0;
+	emu->fault_cmd_repeat = 0;
 	emu_unlock(emu);
 	return 0;
+}
+
+void
+mlx5_emu_fault_cmd_repeat(struct mlx5_emu *emu, uint32_t repeat)
+{
+	emu_lock(emu);
+	emu->fault_cmd_repeat = repeat;
+	emu_unlock(emu);
 }
 
 unsigned int

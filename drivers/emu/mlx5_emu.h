@@ -51,12 +51,6 @@ struct mlx5_emu_fault_cmd {
 	uint32_t nth;      /**< 1 = the next one; 0 = not armed. */
 	uint8_t status;    /**< PRM status to answer (MLX5_CMD_STAT_*). */
 	uint32_t syndrome; /**< Syndrome to answer. */
-	/**
-	 * Commands with the opcode after the nth that fail too (0: the nth
-	 * alone; UINT32_MAX: every one until disarmed): a device that keeps
-	 * refusing.
-	 */
-	uint32_t repeat;
 };
 
 /** A one-shot fault: fail the nth pp_alloc with errno @p err. */
@@ -592,6 +586,13 @@ void mlx5_emu_cmd_wait_held(struct mlx5_emu *emu, unsigned int n);
  * (mlx5_emu_fault_cmd()).
  */
 unsigned int mlx5_emu_fault_cmd_hits(struct mlx5_emu *emu);
+
+/**
+ * The armed command fault fails @p repeat more commands with its opcode
+ * after the nth (UINT32_MAX: every one until disarmed): a device that
+ * keeps refusing. Arming a fault sets it back to 0 (the nth alone).
+ */
+void mlx5_emu_fault_cmd_repeat(struct mlx5_emu *emu, uint32_t repeat);
 
 /** Arm a command fault (replaces any armed one); nth 0 disarms. */
 int mlx5_emu_fault_cmd(struct mlx5_emu *emu,

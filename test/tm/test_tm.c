@@ -1550,11 +1550,9 @@ test_reap_backoff(void)
 	rte_pmd_mlx5_tm_recover(p.id);
 	EXPECT_OK(rte_tm_node_parent_update(p.id, 0, MID2, 0, 1, &terr),
 		  "queue 0, in recovery, under 901");
-	CHECK(mlx5_emu_fault_cmd(p.emu, &(struct mlx5_emu_fault_cmd){
-		.opcode = MLX5_CMD_OP_DESTROY_GENERAL_OBJECT, .nth = 1,
-		.status = MLX5_CMD_STAT_BAD_RES_STATE_ERR,
-		.syndrome = MLX5_EMU_SYND_INJECTED,
-		.repeat = UINT32_MAX }) == 0, "every DESTROY refused");
+	arm_cmd_fault(&p, MLX5_CMD_OP_DESTROY_GENERAL_OBJECT, "DESTROY", 1,
+		      MLX5_CMD_STAT_BAD_RES_STATE_ERR);
+	mlx5_emu_fault_cmd_repeat(p.emu, UINT32_MAX); /* every one refused */
 	mlx5_tm_sched_lock(&rte_eth_devices[p.id]);
 	p0 = s->period;
 	mlx5_tm_sched_unlock(&rte_eth_devices[p.id]);
