@@ -1570,6 +1570,8 @@ test_reap_backoff(void)
 	      "%u DESTROY tries over %" PRIu64 " periods (at most %" PRIu64
 	      ")", tries, periods,
 	      10 + periods / MLX5_TM_SCHED_BACKOFF_MAX + 1);
+	printf("  figure: %u DESTROY tries over %" PRIu64 " periods\n", tries,
+	       periods);
 	CHECK(mlx5_emu_fault_cmd(p.emu, &(struct mlx5_emu_fault_cmd){
 		.nth = 0 }) == 0, "disarm");
 	for (i = 0; i <= MLX5_TM_SCHED_BACKOFF_MAX && s->n_kept != 0; i++)
