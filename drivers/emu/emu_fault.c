@@ -3,7 +3,7 @@
  */
 
 /*
- * Fault injection: one-shot faults, armed from devargs at open or through
+ * Fault injection: one-shot faults (a command fault may repeat), armed from devargs at open or through
  * the API, counted from the moment they are armed; held commands.
  */
 
@@ -23,7 +23,11 @@ emu_fault_cmd_hit(struct mlx5_emu *emu, uint16_t opcode, uint8_t *status,
 		return false;
 	*status = f->status;
 	*syndrome = f->syndrome;
-	f->nth = 0;
+	emu->fault_cmd_hits++;
+	if (emu->fault_cmd_repeat == 0)
+		f->nth = 0;
+	else if (emu->fault_cmd_repeat != UINT32_MAX)
+		emu->fault_cmd_repeat--;
 	return true;
 }
 
@@ -49,8 +53,29 @@ mlx5_emu_fault_cmd(struct mlx5_emu *emu, const struct mlx5_emu_fault_cmd *f)
 	emu_lock(emu);
 	emu->fault_cmd = *f;
 	emu->fault_cmd_seen = 0;
+	emu->fault_cmd_hits = 0;
+	emu->fault_cmd_repeat = 0;
 	emu_unlock(emu);
 	return 0;
+}
+
+void
+mlx5_emu_fault_cmd_repeat(struct mlx5_emu *emu, uint32_t repeat)
+{
+	emu_lock(emu);
+	emu->fault_cmd_repeat = repeat;
+	emu_unlock(emu);
+}
+
+unsigned int
+mlx5_emu_fault_cmd_hits(struct mlx5_emu *emu)
+{
+	unsigned int n;
+
+	emu_lock(emu);
+	n = emu->fault_cmd_hits;
+	emu_unlock(emu);
+	return n;
 }
 
 int

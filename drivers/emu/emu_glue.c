@@ -440,6 +440,18 @@ mlx5_emu_set_link(struct mlx5_emu *emu, bool up)
 }
 
 int
+mlx5_emu_set_link_speed(struct mlx5_emu *emu, uint32_t mbps)
+{
+	if (mbps == 0 || (emu->cfg.link_max_speed_mbps >= 0 &&
+			  mbps > (uint32_t)emu->cfg.link_max_speed_mbps))
+		return -EINVAL;
+	emu_lock(emu);
+	emu->caps.line_rate_mbps = mbps;
+	emu_unlock(emu);
+	return 0;
+}
+
+int
 mlx5_emu_set_mtu(struct mlx5_emu *emu, uint32_t mtu)
 {
 	if (mtu < EMU_MIN_MTU || mtu > EMU_MAX_MTU)

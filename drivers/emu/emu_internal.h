@@ -454,6 +454,8 @@ struct mlx5_emu {
 	/* faults */
 	struct mlx5_emu_fault_cmd fault_cmd;
 	uint32_t fault_cmd_seen;
+	uint32_t fault_cmd_hits;
+	uint32_t fault_cmd_repeat;  /* commands after the nth that fail too */
 	struct mlx5_emu_fault_pp fault_pp;
 	uint32_t fault_pp_seen;
 	struct mlx5_emu_fault_wqe fault_wqe;

@@ -451,6 +451,14 @@ uint32_t mlx5_emu_mtu(struct mlx5_emu *emu);
 void mlx5_emu_set_link(struct mlx5_emu *emu, bool up);
 
 /**
+ * The link renegotiated at @p mbps (a cable or a peer changed): the speed
+ * the port reports while up and the line rate the wire sends at, as
+ * devarg line_rate= sets them at start; 0 or above the fastest link mode
+ * (link_max_speed=) refused with -EINVAL.
+ */
+int mlx5_emu_set_link_speed(struct mlx5_emu *emu, uint32_t mbps);
+
+/**
  * Set the netdev MTU as another program would (ip link set mtu), behind
  * the PMD's back; @p mtu within the devarg mtu='s range (else -EINVAL).
  */
@@ -625,6 +633,19 @@ void mlx5_emu_cmd_hold(struct mlx5_emu *emu, bool hold);
 
 /** Wait until @p n commands are held (or commands are released). */
 void mlx5_emu_cmd_wait_held(struct mlx5_emu *emu, unsigned int n);
+
+/**
+ * Commands the armed command fault has failed since it was armed
+ * (mlx5_emu_fault_cmd()).
+ */
+unsigned int mlx5_emu_fault_cmd_hits(struct mlx5_emu *emu);
+
+/**
+ * The armed command fault fails @p repeat more commands with its opcode
+ * after the nth (UINT32_MAX: every one until disarmed): a device that
+ * keeps refusing. Arming a fault sets it back to 0 (the nth alone).
+ */
+void mlx5_emu_fault_cmd_repeat(struct mlx5_emu *emu, uint32_t repeat);
 
 /** Arm a command fault (replaces any armed one); nth 0 disarms. */
 int mlx5_emu_fault_cmd(struct mlx5_emu *emu,

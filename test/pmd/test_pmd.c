@@ -1380,11 +1380,11 @@ out:
 }
 
 /*
- * The line rate follows the link: a port whose link went down, and whose
- * fastest link mode is 25G, stops (the stop sets the link down; it must
- * not refresh the line rate under the locks it holds, which would take
- * the scheduler's lock twice), and its next link query reads the new line
- * rate.
+ * The line rate follows the link: a port whose link renegotiated at 25G
+ * and then went down stops (the stop sets the link down; it must not
+ * refresh the line rate under the locks it holds, which would take the
+ * scheduler's lock twice), and its next link query reads the last speed
+ * seen, 25G (not the 100G it started with).
  */
 static void
 test_stop_after_link_change(void)
@@ -1401,6 +1401,8 @@ test_stop_after_link_change(void)
 		return;
 	if (!test_ok)
 		goto out;
+	CHECK(mlx5_emu_set_link_speed(emu, 25000) == 0, "link at 25G");
+	rte_eth_link_get_nowait(port, &link);
 	mlx5_emu_set_link(emu, false);
 	CHECK(rte_eth_dev_stop(port) == 0, "stop with the link down");
 	rte_eth_link_get_nowait(port, &link);

@@ -40,21 +40,29 @@ RTE_LOG_REGISTER_DEFAULT(mlx5_tm_logtype, NOTICE);
 
 static const struct eth_dev_ops mlx5_tm_ops;
 
+/*
+ * The reconciler's period on the EAL's alarm thread, which every alarm
+ * and interrupt callback of the process shares: it never waits on the
+ * sched lock, which an rte_tm call holds across every firmware command
+ * of a commit; held, the period is skipped and counted (alarm_busy).
+ */
 static void
 recovery_alarm(void *arg)
 {
 	struct rte_eth_dev *dev = arg;
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 
-	mlx5_tm_sched_lock(dev);
-	pthread_mutex_lock(&priv->lock);
-	mlx5_tm_sched_recover(dev);
-	if (priv->alarm_armed &&
+	if (mlx5_tm_sched_trylock(dev)) {
+		mlx5_tm_sched_converge(dev, true);
+		mlx5_tm_sched_unlock(dev);
+	} else {
+		__atomic_fetch_add(&priv->alarm_busy, 1, __ATOMIC_RELAXED);
+	}
+	/* Stop clears it, then cancels (which waits for this callback). */
+	if (__atomic_load_n(&priv->alarm_armed, __ATOMIC_ACQUIRE) &&
 	    rte_eal_alarm_set(MLX5_TM_RECOVERY_PERIOD_US, recovery_alarm,
 			      dev) != 0)
-		priv->alarm_armed = false;
-	pthread_mutex_unlock(&priv->lock);
-	mlx5_tm_sched_unlock(dev);
+		__atomic_store_n(&priv->alarm_armed, false, __ATOMIC_RELEASE);
 }
 
 /*
@@ -326,9 +334,11 @@ mlx5_tm_dev_start(struct rte_eth_dev *dev)
 			 mlx5_tm_tx_burst_name(burst));
 	priv->started = true;
 	link_status_set(dev, read ? &port : NULL);
-	priv->alarm_armed = rte_eal_alarm_set(MLX5_TM_RECOVERY_PERIOD_US,
-					      recovery_alarm, dev) == 0;
-	if (!priv->alarm_armed)
+	__atomic_store_n(&priv->alarm_armed, true, __ATOMIC_RELEASE);
+	if (rte_eal_alarm_set(MLX5_TM_RECOVERY_PERIOD_US, recovery_alarm,
+			      dev) != 0)
+		__atomic_store_n(&priv->alarm_armed, false, __ATOMIC_RELEASE);
+	if (!__atomic_load_n(&priv->alarm_armed, __ATOMIC_ACQUIRE))
 		MLX5_TM_PORT_LOG(WARNING, dev->data->port_id,
 				 "no recovery alarm: a queue that hits an error recovers only when the application calls rte_pmd_mlx5_tm_recover()");
 	ret = 0;
@@ -347,9 +357,7 @@ mlx5_tm_dev_stop(struct rte_eth_dev *dev)
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 
 	/* Outside the lock: cancelling waits for a running alarm. */
-	pthread_mutex_lock(&priv->lock);
-	priv->alarm_armed = false;
-	pthread_mutex_unlock(&priv->lock);
+	__atomic_store_n(&priv->alarm_armed, false, __ATOMIC_RELEASE);
 	rte_eal_alarm_cancel(recovery_alarm, dev);
 	/*
 	 * The sched lock too, in the lock order, as start takes them: it
@@ -419,48 +427,62 @@ port_objs_destroy(struct mlx5_tm_priv *priv)
 	priv->pd = NULL;
 }
 
-/* Release everything the port holds; safe on a half-built port. */
-static void
+/*
+ * Release everything the port holds; safe on a half-built port. Best
+ * effort: what the device refuses stays, and the first refusal is
+ * returned.
+ */
+static int
 port_teardown(struct rte_eth_dev *dev)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 	uint16_t i;
+	int first, ret;
 
 	for (i = 0; i < dev->data->nb_tx_queues; i++)
 		mlx5_tm_txq_release(dev, i);
 	for (i = 0; i < dev->data->nb_rx_queues; i++)
 		mlx5_tm_rx_queue_release(dev, i);
-	mlx5_tm_sched_uninit(dev);
+	first = mlx5_tm_sched_uninit(dev);
 	if (priv->mr != NULL)
 		mlx5_tm_mr_uninit(priv);
 	port_objs_destroy(priv);
 	if (priv->gdev != NULL) {
-		int ret = priv->glue->close_device(priv->gdev);
-
+		ret = priv->glue->close_device(priv->gdev);
 		if (ret < 0)
 			MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
 					 "closing device %s: %s",
 					 priv->dev_name, strerror(-ret));
+		if (first == 0)
+			first = ret;
 	}
 	priv->gdev = NULL;
 	priv->emu = NULL;
+	return first;
 }
 
 static int
 mlx5_tm_dev_close(struct rte_eth_dev *dev)
 {
 	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	int ret;
 
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY || priv->closed)
 		return 0;
 	mlx5_tm_rx_detach(dev); /* Stops receiving first. */
 	if (priv->started)
 		mlx5_tm_dev_stop(dev);
-	port_teardown(dev);
+	/* Converges: what the device refused stays, and is said. */
+	ret = port_teardown(dev);
 	pthread_mutex_destroy(&priv->lock);
 	priv->closed = true;
-	MLX5_TM_PORT_LOG(INFO, dev->data->port_id, "closed");
-	return 0;
+	if (ret != 0)
+		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+				 "closed, the device keeping objects it refused to destroy: %s",
+				 strerror(-ret));
+	else
+		MLX5_TM_PORT_LOG(INFO, dev->data->port_id, "closed");
+	return ret;
 }
 
 static int

@@ -84,8 +84,9 @@ struct mlx5_tm_priv {
 	 * are taken inside glue calls, innermost. A queue's pacing index,
 	 * group and suspension are the scheduler's to give (the applied
 	 * plan, what each SQ holds), under the sched lock: so port start
-	 * and stop and recovery (alarm, stats) take the sched lock first
-	 * (mlx5_tm_sched_lock()).
+	 * and stop and recovery (the reconciler: the alarm, which only tries
+	 * both locks, and rte_pmd_mlx5_tm_recover()) take the sched lock
+	 * first (mlx5_tm_sched_lock()). Statistics take neither.
 	 */
 	pthread_mutex_t lock;
 	/**
@@ -106,8 +107,10 @@ struct mlx5_tm_priv {
 	bool closed;
 	/** The application took the device model: it drives virtual time. */
 	bool emu_taken;
-	/** Recovery alarm armed while the port is started. */
+	/** Recovery alarm armed while the port is started (atomic). */
 	bool alarm_armed;
+	/** Alarm periods skipped: the sched lock was held (atomic). */
+	uint64_t alarm_busy;
 	/** Rx companion port (mlx5_tm_rx.c), NULL for a Tx-only port. */
 	struct mlx5_tm_rx *rx;
 	/** Last link speed seen with the link up (Mbit/s), 0 none yet. */

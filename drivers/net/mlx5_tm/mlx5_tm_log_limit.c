@@ -15,6 +15,10 @@ static const char *const kind_names[MLX5_TM_LOGK_COUNT] = {
 	[MLX5_TM_LOGK_RATE_BAD] = "queue rate limit refused: rate",
 	[MLX5_TM_LOGK_RATE_DEVICE] =
 		"queue rate limit refused: device or pacing table",
+	[MLX5_TM_LOGK_KEPT_DESTROY] =
+		"kept scheduling element: destroy refused by the device",
+	[MLX5_TM_LOGK_LINE_RATE] =
+		"line-rate re-sync refused by the device",
 };
 
 bool
@@ -38,8 +42,7 @@ mlx5_tm_log_limit_take(struct mlx5_tm_log_limit *l,
 	return false;
 }
 
-/* The call of @p kind succeeded: log the repeats left, start over. */
-static void
+void
 mlx5_tm_log_limit_clear(struct mlx5_tm_log_limit *l,
 			enum mlx5_tm_log_kind kind)
 {

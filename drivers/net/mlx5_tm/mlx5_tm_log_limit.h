@@ -24,6 +24,8 @@ enum mlx5_tm_log_kind {
 	MLX5_TM_LOGK_RATE_BUSY,      /**< Queue rate limit, hierarchy on. */
 	MLX5_TM_LOGK_RATE_BAD,       /**< Queue rate limit, rate refused. */
 	MLX5_TM_LOGK_RATE_DEVICE,    /**< Queue rate limit, device failed. */
+	MLX5_TM_LOGK_KEPT_DESTROY,   /**< Kept element, destroy refused. */
+	MLX5_TM_LOGK_LINE_RATE,      /**< Line-rate re-sync refused. */
 	MLX5_TM_LOGK_COUNT,
 };
 
@@ -41,6 +43,10 @@ struct mlx5_tm_log_limit {
  */
 bool mlx5_tm_log_limit_take(struct mlx5_tm_log_limit *l,
 			    enum mlx5_tm_log_kind kind);
+
+/** The call of @p kind succeeded: log the repeats left, start over. */
+void mlx5_tm_log_limit_clear(struct mlx5_tm_log_limit *l,
+			     enum mlx5_tm_log_kind kind);
 
 /** Every kind cleared (port closed). */
 void mlx5_tm_log_limit_clear_all(struct mlx5_tm_log_limit *l);

@@ -336,20 +336,15 @@ rte_pmd_mlx5_tm_node_query(uint16_t port_id, uint32_t node_id,
 int
 rte_pmd_mlx5_tm_recover(uint16_t port_id)
 {
-	struct mlx5_tm_priv *priv;
 	struct rte_eth_dev *dev;
 	int ret;
 
 	dev = device_port(port_id, &ret);
 	if (dev == NULL)
 		return api_fail(ret);
-	priv = mlx5_tm_priv(dev);
-	/* The recovery alarm's step, in its lock order. */
+	/* The recovery alarm's period, waiting for the locks. */
 	mlx5_tm_sched_lock(dev);
-	pthread_mutex_lock(&priv->lock);
-	if (priv->started)
-		mlx5_tm_sched_recover(dev);
-	pthread_mutex_unlock(&priv->lock);
+	mlx5_tm_sched_converge(dev, false);
 	mlx5_tm_sched_unlock(dev);
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
 #include <rte_errno.h>
 #include <pthread.h>
 
@@ -150,29 +151,83 @@ mlx5_tm_sched_unlock(struct rte_eth_dev *dev)
 		pthread_mutex_unlock(&s->lock);
 }
 
-void
-mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
+bool
+mlx5_tm_sched_trylock(struct rte_eth_dev *dev)
 {
-	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
 	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
 
+	return s != NULL && pthread_mutex_trylock(&s->lock) == 0;
+}
+
+static void reap(struct mlx5_tm_sched *s, bool all);
+
+/*
+ * Close: every element off the device, children first, as far as the
+ * device lets; what it refuses stays, with its ancestors (firmware
+ * refuses a parent with a child), and nothing is created again. The SQs
+ * are gone, so no element holds one. Pacing entries are released.
+ */
+static int
+teardown(struct mlx5_tm_sched *s)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(s->dev);
+	struct tm_plan *p = &s->applied;
+	uint32_t i, left = 0;
+	bool *stays;
+	int first = 0, ret;
+	uint16_t q;
+
+	pthread_mutex_lock(&priv->lock);
+	reap(s, true);
+	left = s->n_kept;
+	/* A kept child stays: so do the plan's elements above it. */
+	stays = calloc(p->n_elems + 1, sizeof(*stays));
+	for (i = p->n_elems; i-- > 0;) {
+		struct tm_elem *e = &p->elems[i];
+		uint32_t k;
+
+		if (e->hw == NULL)
+			continue;
+		for (k = 0; k < s->n_kept && stays != NULL && !stays[i]; k++)
+			stays[i] = s->kept[k].parent_hw_id == e->hw_id;
+		ret = stays != NULL && stays[i] ? -EBUSY :
+		      mlx5_tm_devx_sched_destroy(priv, e->hw, e->hw_id);
+		if (ret == 0) {
+			e->hw = NULL;
+			continue;
+		}
+		left++;
+		if (first == 0)
+			first = ret;
+		if (stays != NULL && e->parent != TM_PLAN_NONE)
+			stays[e->parent] = true;
+	}
+	free(stays);
+	pthread_mutex_unlock(&priv->lock);
+	for (q = 0; q < p->nb_txq; q++)
+		if (p->queues[q].shaped)
+			mlx5_tm_pacing_release(s->pacing, p->queues[q].entry);
+	if (left != 0)
+		MLX5_TM_PORT_LOG(ERR, s->dev->data->port_id,
+				 "%u scheduling elements stay on the device: it refused to destroy them or a child of theirs (errors above)",
+				 left);
+	return left != 0 && first == 0 ? -EBUSY : first;
+}
+
+int
+mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+	int ret;
+
 	if (s == NULL)
-		return;
+		return 0;
 	pthread_mutex_lock(&registry_lock);
 	registry[dev->data->port_id] = NULL;
 	pthread_mutex_unlock(&registry_lock);
 	mlx5_tm_log_limit_clear_all(&s->log);
-	/* The SQs are gone: the elements go bottom-up, then the entries. */
-	s->committed = false;
-	if (mlx5_tm_sched_sync(s, "port close", NULL) != 0)
-		MLX5_TM_PORT_LOG(ERR, dev->data->port_id, "%s", s->msg);
-	pthread_mutex_lock(&priv->lock);
-	mlx5_tm_sched_reap(dev);
-	if (s->n_kept != 0)
-		MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
-				 "%u scheduling elements out of the hierarchy stay on the device: it refused to destroy them (errors above)",
-				 s->n_kept);
-	pthread_mutex_unlock(&priv->lock);
+	/* Best effort, never undone: the all-or-nothing executor is not. */
+	ret = teardown(s);
 	free(s->kept);
 	free(s->group_sqs);
 	mlx5_tm_pacing_destroy(s->pacing);
@@ -182,6 +237,7 @@ mlx5_tm_sched_uninit(struct rte_eth_dev *dev)
 	tm_tree_fini(&s->hier);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
+	return ret;
 }
 
 /* Whether element @p hw_id holds an SQ or a kept child (both locks). */
@@ -244,6 +300,7 @@ mlx5_tm_sched_elem_release(struct mlx5_tm_sched *s,
 	} else {
 		s->kept[s->n_kept++] = (struct mlx5_tm_sched_kept){
 			.hw = hw, .hw_id = hw_id, .parent_hw_id = parent_hw_id,
+			.due = s->period,
 		};
 		MLX5_TM_PORT_LOG(INFO, s->dev->data->port_id,
 				 "scheduling element %u kept until the SQs in error recovery leave it",
@@ -271,19 +328,43 @@ mlx5_tm_sched_elem_unkeep(struct mlx5_tm_sched *s, uint32_t hw_id)
 	return hw;
 }
 
-void
-mlx5_tm_sched_reap(struct rte_eth_dev *dev)
+/* Periods to wait after a refusal that followed a wait of @p wait. */
+static uint32_t
+backoff_next(uint32_t wait)
 {
-	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+	return wait == 0 ? 1 : RTE_MIN(wait * 2, MLX5_TM_SCHED_BACKOFF_MAX);
+}
+
+/*
+ * Destroy the kept elements nothing uses, those whose back-off is due
+ * (@p all: every one, at close); port lock held.
+ */
+static void
+reap(struct mlx5_tm_sched *s, bool all)
+{
+	struct rte_eth_dev *dev = s->dev;
 	uint32_t i = 0;
+	int ret;
 
 	/* Children come first: one pass frees a kept subtree. */
-	while (s != NULL && i < s->n_kept) {
-		const struct mlx5_tm_sched_kept *k = &s->kept[i];
+	while (i < s->n_kept) {
+		struct mlx5_tm_sched_kept *k = &s->kept[i];
 
-		if (elem_in_use(s, k->hw_id) ||
-		    mlx5_tm_devx_sched_destroy(mlx5_tm_priv(dev), k->hw,
-					       k->hw_id) != 0) {
+		if (elem_in_use(s, k->hw_id) || (!all && k->due > s->period)) {
+			i++;
+			continue;
+		}
+		ret = mlx5_tm_devx_sched_destroy(mlx5_tm_priv(dev), k->hw,
+						 k->hw_id);
+		if (ret != 0) {
+			k->wait = backoff_next(k->wait);
+			k->due = s->period + k->wait;
+			if (mlx5_tm_log_limit_take(&s->log,
+						   MLX5_TM_LOGK_KEPT_DESTROY))
+				MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
+						 "kept scheduling element %u: the device refused to destroy it (%s); tried again with back-off, at most every %u periods of the reconciler",
+						 k->hw_id, strerror(-ret),
+						 MLX5_TM_SCHED_BACKOFF_MAX);
 			i++;
 			continue;
 		}
@@ -292,6 +373,17 @@ mlx5_tm_sched_reap(struct rte_eth_dev *dev)
 				 k->hw_id);
 		kept_drop(s, i); /* The entries after k move down. */
 	}
+	if (s->n_kept == 0)
+		mlx5_tm_log_limit_clear(&s->log, MLX5_TM_LOGK_KEPT_DESTROY);
+}
+
+void
+mlx5_tm_sched_reap(struct rte_eth_dev *dev)
+{
+	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+
+	if (s != NULL)
+		reap(s, false);
 }
 
 /* Apply s->next; on failure @p error says what, naming @p what. */
@@ -434,6 +526,37 @@ out:
 	return ret;
 }
 
+/*
+ * Re-sync a committed hierarchy to the line rate wanted, when its
+ * back-off is due (sched lock). Refused, the tree keeps the line rate of
+ * the applied plan, so that no later call fails on the refused one.
+ */
+static void
+line_rate_converge(struct mlx5_tm_sched *s)
+{
+	uint32_t before = s->hier.lim.line_rate_mbps;
+	uint32_t mbps = s->line_rate_want;
+
+	if (!s->line_rate_pending || s->line_rate_due > s->period)
+		return;
+	s->hier.lim.line_rate_mbps = mbps;
+	/* Shares and ceilings follow; a flat tree needs none. */
+	if (before == mbps || !s->committed ||
+	    mlx5_tm_sched_sync(s, "line rate change", NULL) == 0) {
+		s->line_rate_pending = false;
+		s->line_rate_wait = 0;
+		mlx5_tm_log_limit_clear(&s->log, MLX5_TM_LOGK_LINE_RATE);
+		return;
+	}
+	s->hier.lim.line_rate_mbps = before;
+	s->line_rate_wait = backoff_next(s->line_rate_wait);
+	s->line_rate_due = s->period + s->line_rate_wait;
+	if (mlx5_tm_log_limit_take(&s->log, MLX5_TM_LOGK_LINE_RATE))
+		MLX5_TM_PORT_LOG(ERR, s->dev->data->port_id,
+				 "line rate now %u Mbit/s: %s; the hierarchy keeps %u Mbit/s, tried again with back-off",
+				 mbps, s->msg, before);
+}
+
 void
 mlx5_tm_sched_line_rate(struct rte_eth_dev *dev, uint32_t mbps)
 {
@@ -442,16 +565,36 @@ mlx5_tm_sched_line_rate(struct rte_eth_dev *dev, uint32_t mbps)
 	if (s == NULL)
 		return;
 	pthread_mutex_lock(&s->lock);
-	if (s->hier.lim.line_rate_mbps != mbps) {
-		s->hier.lim.line_rate_mbps = mbps;
-		/* Shares and ceilings follow; a flat tree needs none. */
-		if (s->committed &&
-		    mlx5_tm_sched_sync(s, "line rate change", NULL) != 0)
-			MLX5_TM_PORT_LOG(ERR, dev->data->port_id,
-					 "line rate now %u Mbit/s: %s", mbps,
-					 s->msg);
-	}
+	s->line_rate_want = mbps;
+	s->line_rate_pending = true;
+	s->line_rate_wait = 0;
+	s->line_rate_due = s->period;
+	line_rate_converge(s);
 	pthread_mutex_unlock(&s->lock);
+}
+
+void
+mlx5_tm_sched_converge(struct rte_eth_dev *dev, bool try_lock)
+{
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct mlx5_tm_sched *s = mlx5_tm_sched_get(dev);
+
+	if (s == NULL)
+		return;
+	if (try_lock) {
+		if (pthread_mutex_trylock(&priv->lock) != 0)
+			return;
+	} else {
+		pthread_mutex_lock(&priv->lock);
+	}
+	s->period++;
+	if (priv->started)
+		mlx5_tm_sched_recover(dev);
+	else
+		reap(s, false);
+	pthread_mutex_unlock(&priv->lock);
+	/* The executor takes the port lock itself. */
+	line_rate_converge(s);
 }
 
 int

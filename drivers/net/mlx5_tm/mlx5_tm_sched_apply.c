@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mlx5_tm_prm.h"
@@ -24,12 +25,21 @@
 #include "mlx5_tm_devx_sched.h"
 #include "mlx5_tm_sched_priv.h"
 
+/*
+ * The executor's own step: a queue out of its old group, its pacing
+ * kept, before that group is destroyed to make room (capacity_order()).
+ */
+#define EXEC_OP_EVICT 0x80
+
 /* One apply: the two plans and their difference (the port's buffers). */
 struct exec {
 	struct mlx5_tm_sched *s;
 	struct tm_plan *old;
 	struct tm_plan *new;
 	struct tm_diff d;
+	const struct tm_op *ops;  /* the steps in the order taken */
+	uint32_t n_ops;
+	struct tm_op *reordered;  /* allocated when capacity needs it */
 	struct pacing_error perr; /* of a refused pacing entry */
 	uint32_t wide_id;         /* a queue group's id beyond 16 bits */
 };
@@ -219,6 +229,9 @@ step(struct exec *x, const struct tm_op *op, bool undo)
 	case TM_OP_MOVE:
 	case TM_OP_SUSPEND:
 		return mlx5_tm_sched_queue_set(x->s, undo ? x->old : x->new, q);
+	case EXEC_OP_EVICT:
+		return undo ? mlx5_tm_sched_queue_set(x->s, x->old, q) :
+		       mlx5_tm_sched_queue_evict(x->s, x->old, q);
 	case TM_OP_DESTROY:
 		/* Undone top-down: the old parent exists again first. */
 		e = &x->old->elems[op->index];
@@ -230,11 +243,13 @@ step(struct exec *x, const struct tm_op *op, bool undo)
 	}
 }
 
-static const char *const step_names[] = {
+static const char *const step_names[EXEC_OP_EVICT + 1] = {
 	[TM_OP_CREATE] = "CREATE_GENERAL_OBJECT (scheduling element)",
 	[TM_OP_MODIFY] = "MODIFY_GENERAL_OBJECT (scheduling element)",
 	[TM_OP_MOVE] = "MODIFY_SQ",
+	[TM_OP_SUSPEND] = "MODIFY_SQ (suspension)",
 	[TM_OP_DESTROY] = "DESTROY_GENERAL_OBJECT (scheduling element)",
+	[EXEC_OP_EVICT] = "MODIFY_SQ (out of its queue group)",
 };
 
 /* Say which step failed: the element's node, or the queue. */
@@ -262,6 +277,25 @@ explain_step(struct exec *x, const struct tm_op *op, int ret)
 			 strerror(-ret));
 		return;
 	}
+	if (op->type == EXEC_OP_EVICT) {
+		s->fail_qid = (uint16_t)op->index;
+		snprintf(s->msg, sizeof(s->msg), "the device refused "
+			 "MODIFY_SQ out of the queue's group (to make room for "
+			 "new groups: the device has too few for the old and "
+			 "the new at once): %s; every queue keeps its previous "
+			 "rate", strerror(-ret));
+		return;
+	}
+	if (op->type == TM_OP_SUSPEND) {
+		t = tm_plan_queue(x->new, (uint16_t)op->index);
+		s->fail_qid = (uint16_t)op->index;
+		snprintf(s->msg, sizeof(s->msg), "the device refused "
+			 "MODIFY_SQ for the queue (%s it): %s; every queue "
+			 "keeps its previous rate and suspension",
+			 t->suspended ? "suspending" : "resuming",
+			 strerror(-ret));
+		return;
+	}
 	e = op->type == TM_OP_DESTROY ? &x->old->elems[op->index] :
 	    &x->new->elems[op->index];
 	if (op->type == TM_OP_CREATE && ret == -ERANGE) {
@@ -278,6 +312,18 @@ explain_step(struct exec *x, const struct tm_op *op, int ret)
 		 step_names[op->type],
 		 e->type == TM_ELEM_TSAR ? "TSAR" : "queue group", e->node_id,
 		 e->bw_share, e->max_average_bw, strerror(-ret));
+}
+
+void
+mlx5_tm_sched_explain(struct mlx5_tm_sched *s, const struct tm_op *op,
+		      int ret)
+{
+	struct exec x = { .s = s, .old = &s->applied, .new = &s->next,
+			  .d = s->diff };
+
+	s->msg[0] = '\0';
+	s->fail_qid = UINT16_MAX;
+	explain_step(&x, op, ret);
 }
 
 /* What the new plan continues: elements and pacing entries. */
@@ -308,6 +354,88 @@ inherit(struct exec *x)
 					  tm_plan_queue(x->old, q)->entry : 0;
 }
 
+/*
+ * Order the steps so that the device holds enough queue groups and
+ * elements at every point. Make-before-break (the difference's order)
+ * holds the old elements and the new ones at once; where that peak is
+ * more than the device has, old queue groups that go are destroyed first,
+ * their queues out of them meanwhile (break-before-make for those
+ * queues alone), as many as make room. What still does not fit is
+ * refused: -ENOSPC, s->msg naming the resource, the need and the limit.
+ */
+static int
+capacity_order(struct exec *x)
+{
+	const struct tm_limits *lim = &x->s->hier.lim;
+	uint32_t groups = x->old->n_groups, elems = x->old->n_elems;
+	uint32_t i, n = 0, peak_g, peak_e;
+	struct tm_op *ops;
+	bool *early;
+	uint16_t q;
+
+	x->ops = x->d.ops;
+	x->n_ops = x->d.n_ops;
+	for (i = 0; i < x->d.n_ops; i++)
+		if (x->d.ops[i].type == TM_OP_CREATE) {
+			elems++;
+			groups += x->new->elems[x->d.ops[i].index].type ==
+				  TM_ELEM_GROUP;
+		}
+	if (!lim->sched || (groups <= lim->groups_max &&
+			    elems <= lim->elements_max))
+		return 0;
+	peak_g = groups;
+	peak_e = elems;
+	ops = malloc(((size_t)x->d.n_ops + x->old->nb_txq) * sizeof(*ops));
+	early = calloc(x->d.n_ops, sizeof(*early));
+	if (ops == NULL || early == NULL) {
+		free(ops);
+		free(early);
+		snprintf(x->s->msg, sizeof(x->s->msg), "no memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < x->d.n_ops && (groups > lim->groups_max ||
+				       elems > lim->elements_max); i++) {
+		const struct tm_op *op = &x->d.ops[i];
+
+		if (op->type != TM_OP_DESTROY ||
+		    x->old->elems[op->index].type != TM_ELEM_GROUP)
+			continue;
+		for (q = 0; q < x->old->nb_txq; q++)
+			if (x->old->queues[q].group == op->index)
+				ops[n++] = (struct tm_op){
+					.type = EXEC_OP_EVICT, .index = q };
+		ops[n++] = *op;
+		early[i] = true;
+		groups--;
+		elems--;
+	}
+	if (groups > lim->groups_max || elems > lim->elements_max) {
+		snprintf(x->s->msg, sizeof(x->s->msg),
+			 "not enough %s: the change needs %u at once even with the old queue groups destroyed first (%u with make-before-break), the device has %u",
+			 groups > lim->groups_max ? "queue groups" :
+			 "scheduling elements",
+			 groups > lim->groups_max ? groups : elems,
+			 groups > lim->groups_max ? peak_g : peak_e,
+			 groups > lim->groups_max ? lim->groups_max :
+			 lim->elements_max);
+		free(ops);
+		free(early);
+		return -ENOSPC;
+	}
+	for (i = 0; i < x->d.n_ops; i++)
+		if (!early[i])
+			ops[n++] = x->d.ops[i];
+	free(early);
+	x->reordered = ops;
+	x->ops = ops;
+	x->n_ops = n;
+	MLX5_TM_PORT_LOG(DEBUG, x->s->dev->data->port_id,
+			 "%u queue groups and %u elements at once are more than the device has (%u, %u): old groups destroyed first",
+			 peak_g, peak_e, lim->groups_max, lim->elements_max);
+	return 0;
+}
+
 static int
 execute(struct exec *x)
 {
@@ -316,25 +444,25 @@ execute(struct exec *x)
 	int ret;
 
 	/* Any element this apply destroys or undoes may have to be kept. */
-	ret = mlx5_tm_sched_kept_reserve(s, x->d.n_ops);
+	ret = mlx5_tm_sched_kept_reserve(s, x->n_ops);
 	if (ret != 0) {
 		snprintf(s->msg, sizeof(s->msg), "no memory");
 		return ret;
 	}
-	for (i = 0; i < x->d.n_ops; i++) {
-		ret = step(x, &x->d.ops[i], false);
+	for (i = 0; i < x->n_ops; i++) {
+		ret = step(x, &x->ops[i], false);
 		if (ret == 0)
 			continue;
-		explain_step(x, &x->d.ops[i], ret);
+		explain_step(x, &x->ops[i], ret);
 		for (j = i; j-- > 0;) {
-			int r = step(x, &x->d.ops[j], true);
+			int r = step(x, &x->ops[j], true);
 
 			if (r != 0)
 				MLX5_TM_PORT_LOG(ERR, s->dev->data->port_id,
 						 "undoing %s of element or queue %u: %s",
-						 step_names[x->d.ops[j].type] ?
-						 step_names[x->d.ops[j].type] :
-						 "a step", x->d.ops[j].index,
+						 step_names[x->ops[j].type] ?
+						 step_names[x->ops[j].type] :
+						 "a step", x->ops[j].index,
 						 strerror(-r));
 		}
 		return ret;
@@ -358,7 +486,10 @@ mlx5_tm_sched_apply(struct mlx5_tm_sched *s)
 	if (ret == 0)
 		inherit(&x);
 	if (ret == 0 && x.d.n_ops > 0)
+		ret = capacity_order(&x);
+	if (ret == 0 && x.d.n_ops > 0)
 		ret = execute(&x);
+	free(x.reordered);
 	s->diff = x.d;
 	/* After a live change, s->next is s->applied's copy again. */
 	if (ret != 0) {

@@ -14,13 +14,19 @@
  * - no hierarchy committed: rte_eth_set_queue_rate_limit();
  * - a hierarchy committed: its plan (lib/tm); queues without a shaped
  *   leaf are unlimited, queue rate limits are refused (-EBUSY).
- * What the device holds is one plan, s->applied; every change builds the
- * next plan in s->next and goes through mlx5_tm_sched_apply(),
- * all-or-nothing. A live change of one node or queue starts from s->next
- * as a copy of s->applied and re-plans what it touches (tm_plan_update());
- * the apply makes s->next that copy again, taken or refused
- * (tm_plan_mirror()). The buffers of both plans and of their difference
- * are kept until the port closes: no allocation per change.
+ * Two kinds of work. A call a user waits on (rte_tm commit and node
+ * changes, the queue rate limit, reconfiguration) builds the next plan in
+ * s->next and goes through mlx5_tm_sched_apply(), all-or-nothing with
+ * make-before-break: the device then holds s->applied. A live change of
+ * one node or queue starts from s->next as a copy of s->applied and
+ * re-plans what it touches (tm_plan_update()); the apply makes s->next
+ * that copy again, taken or refused (tm_plan_mirror()). Everything else
+ * converges (mlx5_tm_sched_converge(): error recovery, retries, a line
+ * rate the device refused, close): what the device holds beyond the plan
+ * is recorded (s->kept, s->line_rate_want) and moved towards the plan
+ * best effort, with capped back-off, never re-creating what teardown
+ * destroyed. The buffers of both plans and of their difference are kept
+ * until the port closes: no allocation per change.
  */
 
 #include <stdbool.h>
@@ -41,7 +47,12 @@ struct mlx5_tm_sched_kept {
 	struct mlx5_tm_devx_obj *hw;
 	uint32_t hw_id;
 	uint32_t parent_hw_id;        /**< 0: the device's root. */
+	uint32_t wait;                /**< Periods after a refusal (back-off). */
+	uint64_t due;                 /**< Period of the next try. */
 };
+
+/** Longest back-off of a convergence retry, in reconciler periods. */
+#define MLX5_TM_SCHED_BACKOFF_MAX 512u
 
 /** What a Tx queue's SQ context holds, as the scheduler wrote it. */
 struct mlx5_tm_sched_sq {
@@ -63,6 +74,16 @@ struct mlx5_tm_sched {
 	uint16_t fail_qid;            /**< Queue of the last apply failure. */
 	char msg[TM_TREE_MSG_SIZE];   /**< Message of the last failure. */
 	struct mlx5_tm_log_limit log; /**< Repeated refusals (lock held). */
+	/** Reconciler periods so far: the clock of its back-off. */
+	uint64_t period;
+	/**
+	 * A line rate the device refused to re-sync the hierarchy to: the
+	 * tree keeps the applied one until it converges.
+	 */
+	uint32_t line_rate_want;
+	bool line_rate_pending;       /**< line_rate_want is to be tried. */
+	uint32_t line_rate_wait;      /**< Its back-off, in periods. */
+	uint64_t line_rate_due;       /**< Period of its next try. */
 	/**
 	 * Elements out of the plan that an SQ in error recovery or a kept
 	 * child still uses, children before parents; under the port lock.
@@ -109,6 +130,14 @@ struct mlx5_tm_sched *mlx5_tm_sched_get(const struct rte_eth_dev *dev);
 int mlx5_tm_sched_apply(struct mlx5_tm_sched *s);
 
 /**
+ * Say in s->msg (and s->fail_qid) why step @p op of the apply from
+ * s->applied to s->next failed with @p ret, as mlx5_tm_sched_apply()
+ * does; for the steps no device refusal reaches yet (tests).
+ */
+void mlx5_tm_sched_explain(struct mlx5_tm_sched *s, const struct tm_op *op,
+			   int ret);
+
+/**
  * Make room for @p n more kept elements, so that releasing an element
  * cannot fail for memory (before the device steps of an apply).
  *
@@ -152,6 +181,17 @@ struct mlx5_tm_devx_obj *mlx5_tm_sched_elem_unkeep(struct mlx5_tm_sched *s,
  */
 int mlx5_tm_sched_queue_set(struct mlx5_tm_sched *s, const struct tm_plan *p,
 			    uint16_t q);
+
+/**
+ * Take Tx queue @p q out of its queue group, with what plan @p p sets
+ * otherwise (its pacing): to make room for new groups where the device
+ * has too few to hold the old and the new at once.
+ *
+ * @return
+ *   As mlx5_tm_sched_queue_set().
+ */
+int mlx5_tm_sched_queue_evict(struct mlx5_tm_sched *s, const struct tm_plan *p,
+			      uint16_t q);
 
 /**
  * Make room to count the SQs of queue group @p hw_id (before any joins).

@@ -175,6 +175,22 @@ mlx5_tm_sched_queue_set(struct mlx5_tm_sched *s, const struct tm_plan *p,
 }
 
 int
+mlx5_tm_sched_queue_evict(struct mlx5_tm_sched *s, const struct tm_plan *p,
+			  uint16_t q)
+{
+	struct mlx5_tm_txq_sched t;
+	int ret;
+
+	queue_want(s, p, q, &t);
+	t.sq.qos_group_id = 0;
+	t.sq.set_group = s->sqs[q].group != 0;
+	ret = mlx5_tm_txq_set_sched(s->dev, q, &t);
+	if (ret == 0)
+		sq_holds(s, q, &t.sq);
+	return ret < 0 ? ret : 0;
+}
+
+int
 mlx5_tm_sched_group_track(struct mlx5_tm_sched *s, uint32_t hw_id)
 {
 	uint32_t n = s->group_sqs_cap;

@@ -28,10 +28,11 @@
  * consumes it, frees what it covers (counted unsent) and raises flush_seen;
  * the control path moves the queue to ERR only if QUERY_SQ says the SQ
  * is in error (upstream's mlx5_tx_error_cqe_handle() ignores flushes).
- * The control path steps are taken by a periodic EAL alarm while the port
- * is started (and by stats/xstats queries); the datapath steps by the next
- * tx_burst or tx_done_cleanup on the queue. While not OK, tx_burst accepts
- * nothing (returns 0).
+ * The control path steps are taken by the reconciler: a periodic EAL
+ * alarm while the port is started (skipped for a period when the sched
+ * lock is busy) and rte_pmd_mlx5_tm_recover(); statistics reads take no
+ * step. The datapath steps by the next tx_burst or tx_done_cleanup on
+ * the queue. While not OK, tx_burst accepts nothing (returns 0).
  */
 
 #include <stdbool.h>

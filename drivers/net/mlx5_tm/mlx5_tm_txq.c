@@ -573,12 +573,17 @@ void
 mlx5_tm_txq_counters(struct rte_eth_dev *dev, uint16_t qid,
 		     uint64_t *packets, uint64_t *bytes)
 {
-	struct mlx5_tm_txq *txq = txq_of(dev, qid);
+	struct mlx5_tm_priv *priv = mlx5_tm_priv(dev);
+	struct mlx5_tm_txq *txq;
 
 	*packets = 0;
 	*bytes = 0;
-	if (txq == NULL)
-		return;
-	*packets = __atomic_load_n(&txq->st.packets, __ATOMIC_RELAXED);
-	*bytes = __atomic_load_n(&txq->st.bytes, __ATOMIC_RELAXED);
+	/* As every statistics reader: the queue is not released meanwhile. */
+	rte_spinlock_lock(&priv->stats_lock);
+	txq = txq_of(dev, qid);
+	if (txq != NULL) {
+		*packets = __atomic_load_n(&txq->st.packets, __ATOMIC_RELAXED);
+		*bytes = __atomic_load_n(&txq->st.bytes, __ATOMIC_RELAXED);
+	}
+	rte_spinlock_unlock(&priv->stats_lock);
 }

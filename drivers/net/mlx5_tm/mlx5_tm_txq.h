@@ -123,7 +123,8 @@ int mlx5_tm_txq_set_sched(struct rte_eth_dev *dev, uint16_t qid,
 
 /**
  * Packets and bytes posted on Tx queue @p qid since it was set up
- * (ethdev stats_reset does not clear them).
+ * (ethdev stats_reset does not clear them), read under the port's stats
+ * lock as every statistics reader.
  */
 void mlx5_tm_txq_counters(struct rte_eth_dev *dev, uint16_t qid,
 			  uint64_t *packets, uint64_t *bytes);
