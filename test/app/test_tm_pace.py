@@ -20,6 +20,7 @@ sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 # pylint: disable=wrong-import-position
 from cases import Cases  # noqa: E402
 from eal_runtime import remove_runtime_dir  # noqa: E402
+from private_dir import suite_private_dir  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -42,16 +43,21 @@ TOOL = find_tool()
 PMD = os.path.join(BUILD, "drivers", "librte_net_mlx5_tm.so")
 WORK = tempfile.mkdtemp(prefix="tm-pace-test.", dir=BUILD)
 os.chmod(WORK, 0o700)
+PMD_DIR = None  # the private copy of the PMD, made on first use
 
 
 def pmd_eal_args():
-    """-d for the PMD unless the tool links it (copied to a private dir:
-    EAL refuses -d under a world-writable directory)."""
+    """-d for the PMD unless the tool links it (as it does in this
+    project's build), copied to a private directory: EAL refuses -d under
+    a world-writable directory (NoPrivateDir, which fails the case, when
+    there is none)."""
+    global PMD_DIR  # pylint: disable=global-statement
     out = subprocess.run(["ldd", TOOL], capture_output=True, text=True)
     if "librte_net_mlx5_tm" in out.stdout:
         return []
-    private = os.path.join(WORK, "pmd")
-    os.makedirs(private, mode=0o700, exist_ok=True)
+    if PMD_DIR is None:
+        PMD_DIR = suite_private_dir(BUILD, "tm-pace-pmd-")
+    private = PMD_DIR
     dst = os.path.join(private, os.path.basename(PMD))
     shutil.copy(PMD, dst)
     # The device model, which the PMD loads from beside itself for emu=.
@@ -712,6 +718,8 @@ def main():
         else:
             check("the PMD is built", False, PMD)
     shutil.rmtree(WORK, ignore_errors=True)
+    if PMD_DIR is not None:
+        shutil.rmtree(PMD_DIR, ignore_errors=True)
     return CASES.report()
 
 
