@@ -32,7 +32,7 @@
 #define EXIT_REFUSED 3        /* the port refused the plan, or to start */
 #define EXIT_CHANGE_REFUSED 4 /* a live change (--at) was refused */
 #define EXIT_NO_MEMORY 5      /* the tool could not get its memory */
-#define EXIT_OUTPUT 6         /* a report file (--json, --plot) not written */
+#define EXIT_OUTPUT 6         /* --json, --plot or pcap= not written */
 
 static volatile sig_atomic_t interrupted;
 /* --json and --plot files, open from before the run to its end. */
@@ -509,7 +509,10 @@ run_traffic(struct pace_run *run)
 	rte_eal_mp_wait_lcore();
 }
 
-/* The report files (opened before the run); false if one failed. */
+/*
+ * The report files (opened before the run) and the device model's pcap=
+ * capture; false if one could not be written.
+ */
 static bool
 finish_reports(struct pace_run *run)
 {
@@ -518,6 +521,11 @@ finish_reports(struct pace_run *run)
 	if (pace_report_plot(run, &outputs) != 0)
 		ok = false;
 	pace_outputs_discard(&outputs);
+	if (pace_emu_pcap_end(&run->emu) != 0) {
+		fprintf(stderr, "tm-pace: the device model's pcap= capture is "
+			"incomplete (the model's message above says why)\n");
+		ok = false;
+	}
 	return ok;
 }
 

@@ -132,8 +132,8 @@ pace_usage(FILE *out, const char *prog)
 "be written), 3 the port cannot carry out the plan (no such port, a\n"
 "queue or frame size it does not have, the rte_tm hierarchy refused,\n"
 "configure or start failed), 4 a live change was refused, 5 out of\n"
-"memory, 6 a report file (--json, --plot) could not be written; each\n"
-"but 0 says why.\n",
+"memory, 6 a report file (--json, --plot) or the device model's pcap=\n"
+"capture could not be written; each but 0 says why.\n",
 		prog, PACE_MIN_PKT_SIZE, PACE_MAX_PKT_SIZE);
 }
 

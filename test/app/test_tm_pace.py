@@ -751,6 +751,19 @@ def test_report_past_file_size_limit():
           not leftovers("fsize.svg"), leftovers("fsize."))
 
 
+def test_pcap_on_full_device():
+    """The device model's pcap= capture on /dev/full: the model says so,
+    and the tool exits 6 (it exited 0 with an empty capture)."""
+    rc, out, err = run(emu_args(extra_devargs=",pcap=/dev/full") + ["--"] +
+                       SHORT_RUN)
+    check("pcap=/dev/full: exit 6", rc == 6, "rc=%d %s" % (rc, err[-800:]))
+    check("pcap=/dev/full: the model gives the path and the error",
+          "pcap=/dev/full: writing the capture failed" in err and
+          "No space left on device" in err, err[-800:])
+    check("pcap=/dev/full: the tool says the capture is incomplete",
+          "pcap= capture is incomplete" in err, err[-800:])
+
+
 def test_refused_plan_json_is_json():
     """A refused plan's report: valid JSON, its expected rates null (there
     is no finite expectation), not inf."""
@@ -822,6 +835,7 @@ def main():
             case(test_report_on_full_device)
             case(test_report_past_file_size_limit)
             case(test_refused_plan_json_is_json)
+            case(test_pcap_on_full_device)
         else:
             check("the PMD is built", False, PMD)
     shutil.rmtree(WORK, ignore_errors=True)

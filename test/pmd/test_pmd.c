@@ -554,6 +554,49 @@ test_bad_pmd_devarg_at(void)
 	check_refused(&r);
 }
 
+/*
+ * pcap= on a full device (/dev/full: the open succeeds, every write fails
+ * with ENOSPC): the model logs the failure once and the xstat
+ * emu_pcap_errno holds the errno (it stayed silent, with an empty
+ * capture); frames still leave. A capture in a directory that does not
+ * exist is refused at probe.
+ */
+static void
+test_pcap_write_failure(void)
+{
+	static const struct refusal nodir = {
+		"emu=cx6dx,clock=virtual,pcap=/nonexistent-dir/c.pcap",
+		{ "pcap=/nonexistent-dir/c.pcap", "No such file or directory" } };
+	const char *log, *first;
+	struct mlx5_emu *emu;
+	uint32_t seq = 0;
+	uint16_t port;
+
+	check_refused(&nodir);
+	if (start_port("net_mlx5_tm1", "emu=cx6dx,clock=virtual,pcap=/dev/full",
+		       1, 0, &port, &emu, 0, NULL) != 0)
+		return;
+	CHECK(xstat(port, "emu_pcap_errno") == 0, "errno %" PRIu64
+	      " before any frame", xstat(port, "emu_pcap_errno"));
+	log_capture_start();
+	/* 64 KB of frames: more than the capture's stdio buffer. */
+	CHECK(send_simple(port, 0, emu, 64, 1000, &seq) == 64, "sent");
+	tx_settle(port, 0, emu);
+	log = log_capture_stop();
+	CHECK(xstat(port, "emu_pcap_errno") == ENOSPC, "emu_pcap_errno %"
+	      PRIu64, xstat(port, "emu_pcap_errno"));
+	CHECK(strstr(log, "pcap=/dev/full: writing the capture failed") !=
+	      NULL && strstr(log, "No space left on device") != NULL,
+	      "message: %s", log);
+	first = strstr(log, "writing the capture failed");
+	CHECK(first == NULL ||
+	      strstr(first + 1, "writing the capture failed") == NULL,
+	      "logged more than once: %s", log);
+	CHECK(xstat(port, "tx_q0_wire_packets") == 64, "%" PRIu64
+	      " frames left", xstat(port, "tx_q0_wire_packets"));
+	port_destroy("net_mlx5_tm1", port);
+}
+
 /* One case per bad driver devarg and position. */
 static void
 run_bad_pmd_devargs(void)
@@ -2223,6 +2266,8 @@ main(int argc, char **argv)
 		test_only = argv[1]; /* run the cases whose name has it */
 	run("devarg refusals", test_devarg_refusals);
 	run_bad_pmd_devargs();
+	run("pcap= on a full device: the error logged once and in an xstat",
+	    test_pcap_write_failure);
 	run("device infos and link", test_infos_and_link);
 	run("1M mixed packets, 4 queues, 2 lcores", test_million_packets);
 	run("100k mixed packets on cx7: no inline header, fast free",

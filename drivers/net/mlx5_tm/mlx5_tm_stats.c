@@ -58,6 +58,7 @@ enum {
 	XP_LAG_NS,
 	XP_MAX_LAG_NS,
 	XP_LAGGING,
+	XP_PCAP_ERRNO,
 	XP_NB_EMU,
 };
 
@@ -65,6 +66,8 @@ static const char *const xp_names[XP_NB_EMU] = {
 	[XP_LAG_NS] = "emu_lag_ns",
 	[XP_MAX_LAG_NS] = "emu_max_lag_ns",
 	[XP_LAGGING] = "emu_lagging",
+	/* The pcap= capture's failed write, 0 none (it ended there). */
+	[XP_PCAP_ERRNO] = "emu_pcap_errno",
 };
 
 /*
@@ -239,6 +242,8 @@ mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		xs[k++].value = lag.max_lag_ns;
 		xs[k].id = k;
 		xs[k++].value = lag.lagging;
+		xs[k].id = k;
+		xs[k++].value = (uint64_t)priv->glue->pcap_error(priv->gdev);
 	}
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		const struct mlx5_tm_txq *txq = stats_txq(dev, i);
