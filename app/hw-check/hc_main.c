@@ -188,8 +188,10 @@ main(int argc, char **argv)
 		return 2;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
+		/* Some EAL failures leave rte_errno 0 ("Success"). */
 		fprintf(stderr, "hw-check: EAL initialisation failed: %s\n",
-			rte_strerror(rte_errno));
+			rte_errno != 0 ? rte_strerror(rte_errno) :
+			"EAL's own message above says why");
 		return 2;
 	}
 	used = ret;

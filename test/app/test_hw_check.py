@@ -13,6 +13,7 @@ feature the PMD lacks, such as mtu_set); such skips are listed.
 usage: test_hw_check.py BUILD_DIR
 """
 
+import fcntl
 import json
 import os
 import resource
@@ -26,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 # pylint: disable=wrong-import-position
 from cases import Cases  # noqa: E402
-from eal_runtime import remove_runtime_dir  # noqa: E402
+from eal_runtime import remove_runtime_dir, runtime_dir  # noqa: E402
 
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
 TOOL = os.path.join(BUILD, "app", "hw-check", "dpdk-mlx5-tm-check")
@@ -269,6 +270,23 @@ def test_report_on_full_disk():
           err[-500:])
 
 
+def test_second_primary_says_why():
+    """A primary on a prefix whose shared configuration is locked (here by
+    the test, as a running primary holds it): EAL fails without an errno;
+    the check does not say "Success"."""
+    cfg_dir = runtime_dir("hwcheck%d" % os.getpid())
+    os.makedirs(cfg_dir, exist_ok=True)
+    with open(os.path.join(cfg_dir, "config"), "w") as f:
+        fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        rc, out, err = run("net_mlx5_tm0,emu=cx6dx")
+    check("second primary: exit 2", rc == 2, "rc=%d %s" % (rc, err[-500:]))
+    check("second primary: EAL says why, the check does not say Success",
+          "Is another primary process running?" in err and
+          "EAL initialisation failed: Success" not in err and
+          "EAL initialisation failed: EAL's own message above says why" in
+          err, err[-500:])
+
+
 def main():
     if not os.access(TOOL, os.X_OK):
         check("dpdk-mlx5-tm-check is built", False, TOOL)
@@ -283,6 +301,7 @@ def main():
         case(test_no_alarm)
         case(test_report_unwritable_path)
         case(test_report_on_full_disk)
+        case(test_second_primary_says_why)
     shutil.rmtree(WORK, ignore_errors=True)
     return CASES.report()
 

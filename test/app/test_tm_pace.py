@@ -9,6 +9,7 @@ usage: test_tm_pace.py BUILD_DIR
 
 import json
 import os
+import fcntl
 import re
 import resource
 import shutil
@@ -21,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 # pylint: disable=wrong-import-position
 from cases import Cases  # noqa: E402
-from eal_runtime import remove_runtime_dir  # noqa: E402
+from eal_runtime import remove_runtime_dir, runtime_dir  # noqa: E402
 from private_dir import suite_private_dir  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(
@@ -764,6 +765,23 @@ def test_pcap_on_full_device():
           "pcap= capture is incomplete" in err, err[-800:])
 
 
+def test_second_primary_says_why():
+    """A second primary process on a prefix whose shared configuration is
+    locked (here by the test, as a running primary holds it): EAL fails
+    without an errno; the tool does not say "Success"."""
+    cfg_dir = runtime_dir(PREFIX)
+    os.makedirs(cfg_dir, exist_ok=True)
+    with open(os.path.join(cfg_dir, "config"), "w") as f:
+        fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        rc, out, err = run(emu_args() + ["--"] + SHORT_RUN)
+    check("second primary: exit 2", rc == 2, "rc=%d %s" % (rc, err[-500:]))
+    check("second primary: EAL says why, the tool does not say Success",
+          "Is another primary process running?" in err and
+          "EAL initialisation failed: Success" not in err and
+          "EAL initialisation failed: EAL's own message above says why" in
+          err, err[-500:])
+
+
 def test_refused_plan_json_is_json():
     """A refused plan's report: valid JSON, its expected rates null (there
     is no finite expectation), not inf."""
@@ -836,6 +854,7 @@ def main():
             case(test_report_past_file_size_limit)
             case(test_refused_plan_json_is_json)
             case(test_pcap_on_full_device)
+            case(test_second_primary_says_why)
         else:
             check("the PMD is built", False, PMD)
     shutil.rmtree(WORK, ignore_errors=True)
