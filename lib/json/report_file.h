@@ -24,6 +24,8 @@
 /** One report file being written. */
 struct report_file {
 	FILE *f;		 /**< write the report here; NULL once closed */
+	int fd;			 /**< the file @p f writes to */
+	int err;		 /**< errno of the first failed write, 0 none */
 	char path[PATH_MAX];	 /**< where the report goes */
 	char tmp[PATH_MAX + 8]; /**< the temporary file beside it, "" if none */
 };
@@ -31,7 +33,9 @@ struct report_file {
 /**
  * Open @p path for a report: a temporary file beside it (mode of a new
  * file, or of the file it replaces), or @p path itself when it exists and
- * is not a regular file.
+ * is not a regular file. The stream keeps the errno of its first failed
+ * write (stdio's error indicator alone would lose it). @p rf must stay
+ * where it is until the commit or the discard.
  *
  * @return
  *   0, or -errno with nothing created (@p rf->f NULL).
@@ -45,7 +49,7 @@ int report_file_open(struct report_file *rf, const char *path);
  * stream's error indicator) fails it too.
  *
  * @return
- *   0, or -errno (-EIO when a write failed without an errno left).
+ *   0, or -errno of the first failure.
  */
 int report_file_commit(struct report_file *rf);
 
