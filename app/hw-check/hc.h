@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hc_judge.h"
 #include "report_file.h"
 #include "rte_pmd_mlx5_tm.h"
 
@@ -86,6 +87,7 @@ struct hc {
 	unsigned int nb_steps;
 	unsigned int cap_steps;
 	struct hc_step *cur;
+	bool sender_short;       /**< A rate of the step was a shortfall. */
 };
 
 /* ---- Report (hc_report.c) ---- */
@@ -206,6 +208,9 @@ struct hc_rate {
 	double fcs_bps;         /**< + FCS. */
 	double wire_bps;        /**< + FCS + preamble + IFG. */
 	double pps;
+	/* Set by the step, for hc_rate_judge(): 0 = not counted. */
+	uint64_t posted;        /**< Frames posted while measuring. */
+	uint64_t send_ns;       /**< The sending window, ns. */
 };
 
 /** Rate between completion snapshots @p a and @p b (b later). */
@@ -261,6 +266,23 @@ double hc_err_pct(double got, double want);
  */
 int hc_warm_up(struct hc *hc, struct hc_flow *f, unsigned int n,
 	       uint64_t warm);
+
+/**
+ * Judge rate @p r of @p who against @p want_bps (hc_judge_rate()): true
+ * within the tolerance. A sender shortfall (real time, fewer frames posted
+ * than the rate needs) adds evidence and marks the step, so that
+ * hc_step_end_rates() ends it as a skip: every step alike.
+ */
+bool hc_rate_judge(struct hc *hc, const char *who, const struct hc_rate *r,
+		   double want_bps);
+
+/**
+ * End the current step whose rates were not all within the tolerance: a
+ * skip ("not a measure of pacing") when a sender shortfall explains it,
+ * else a failure with @p fmt.
+ */
+void hc_step_end_rates(struct hc *hc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /** Evidence of one queue's rate in the three accountings. */
 void hc_rate_evidence(struct hc *hc, const char *who, const struct hc_rate *r,

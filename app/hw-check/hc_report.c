@@ -82,6 +82,7 @@ hc_step_begin(struct hc *hc, const char *name, const char *title)
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	snprintf(s->title, sizeof(s->title), "%s", title);
 	hc->cur = s;
+	hc->sender_short = false;
 }
 
 void

@@ -223,21 +223,25 @@ measure(struct hc *hc, struct hc_flow *f, unsigned int n, double slowest,
 	struct hc_rate *r)
 {
 	struct rte_pmd_mlx5_tm_txq_completions a[4], b[4];
-	uint64_t warm, win;
+	uint64_t warm, win, p0[4];
 	unsigned int i;
 
 	hc_windows(hc, FRAME, slowest, &warm, &win);
 	if (hc_warm_up(hc, f, n, warm) != 0)
 		return false;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (hc_cmpl(hc, f[i].queue, &a[i]) != 0)
 			return false;
+		p0[i] = f[i].posted;
+	}
 	if (hc_send(hc, f, n, win) != 0)
 		return false;
 	for (i = 0; i < n; i++) {
 		if (hc_cmpl(hc, f[i].queue, &b[i]) != 0)
 			return false;
 		hc_rate(&a[i], &b[i], &r[i]);
+		r[i].posted = f[i].posted - p0[i];
+		r[i].send_ns = win;
 	}
 	return true;
 }
@@ -262,8 +266,7 @@ near_rate(struct hc *hc, const char *who, const struct hc_rate *r,
 	  double want)
 {
 	hc_rate_evidence(hc, who, r, want);
-	return r->valid &&
-	       fabs(hc_err_pct(r->l2_bps, want)) <= hc->opt.tolerance_pct;
+	return hc_rate_judge(hc, who, r, want);
 }
 
 /* A pacing entry and a queue group on one SQ, and the entry's rate. */
@@ -308,7 +311,7 @@ step_pp_and_group(struct hc *hc)
 		return;
 	}
 	if (!near_rate(hc, "queue 0", &r[0], rate)) {
-		hc_step_end(hc, HC_FAIL, "the entry's rate does not hold "
+		hc_step_end_rates(hc, "the entry's rate does not hold "
 			    "inside the group");
 		return;
 	}
@@ -352,7 +355,7 @@ step_ceiling(struct hc *hc)
 	hc_evj_num(hc, "error_pct",
 		   hc_err_pct(r[0].l2_bps + r[1].l2_bps, ceil));
 	if (!ok) {
-		hc_step_end(hc, HC_FAIL, "the ceiling does not hold: %.3f%% "
+		hc_step_end_rates(hc, "the ceiling does not hold: %.3f%% "
 			    "off 400 Mbit/s in sum",
 			    hc_err_pct(r[0].l2_bps + r[1].l2_bps, ceil));
 		return;
@@ -399,7 +402,7 @@ step_shares(struct hc *hc)
 	hc_evj_num(hc, "ratio", r[0].l2_bps > 0 ?
 		   r[1].l2_bps / r[0].l2_bps : 0);
 	if (!ok) {
-		hc_step_end(hc, HC_FAIL, "the shares are not 1:3 (%.3f)",
+		hc_step_end_rates(hc, "the shares are not 1:3 (%.3f)",
 			    r[0].l2_bps > 0 ? r[1].l2_bps / r[0].l2_bps : 0);
 		return;
 	}
@@ -591,7 +594,7 @@ step_recovery(struct hc *hc)
 		return;
 	}
 	if (!near_rate(hc, "queue 0 after the recovery", &r[0], rate)) {
-		hc_step_end(hc, HC_FAIL, "the rate is not kept after the "
+		hc_step_end_rates(hc, "the rate is not kept after the "
 			    "recovery");
 		return;
 	}

@@ -112,23 +112,36 @@ sender_main(void *arg)
 	return 0;
 }
 
-/* --help must not reach EAL, which has a --help of its own. */
-static bool
-wants_help(int argc, char **argv)
+/*
+ * --help or -h, before "--" or after it: the tool's own usage, without
+ * starting EAL (which has a help of its own, printed for -h). --eal-help
+ * before "--" becomes EAL's --help. Exits when it printed a help.
+ */
+static void
+help_before_eal(int argc, char **argv)
 {
-	bool after_dashes = false;
+	static char eal_help[] = "--help";
+	bool tool_args = false;
 	int i;
 
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			after_dashes = true;
-			continue;
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0) {
+			pace_usage(stdout, "dpdk-tm-pace");
+			exit(0);
 		}
-		if ((after_dashes || i == 1) && (strcmp(argv[i], "--help") == 0
-		    || (after_dashes && strcmp(argv[i], "-h") == 0)))
-			return true;
+		if (strcmp(argv[i], "--") == 0) {
+			tool_args = true;
+		} else if (strcmp(argv[i], "--eal-help") == 0) {
+			if (tool_args) {
+				fprintf(stderr, "tm-pace: --eal-help goes "
+					"before --: %s --eal-help\n",
+					argv[0]);
+				exit(EXIT_USAGE);
+			}
+			argv[i] = eal_help;
+		}
 	}
-	return false;
 }
 
 static int
@@ -565,6 +578,9 @@ run_plan(struct pace_run *run)
 		return EXIT_REFUSED;
 	pace_emu_attach(&run->emu, run->port_id);
 	pace_hw_attach(&run->hw, run->port_id, run->opt.from_device);
+	if (run->opt.tolerance_pct == 0)
+		run->opt.tolerance_pct =
+			pace_default_tolerance(run->emu.virtual_clock);
 	printf("port %u: %s (driver %s), %u Tx queues, %s device time\n",
 	       run->port_id, run->port_name, run->driver, run->nb_txq,
 	       run->emu.virtual_clock ? "virtual" : "real");
@@ -626,10 +642,7 @@ main(int argc, char **argv)
 	static struct pace_run run;
 	int ret, status;
 
-	if (wants_help(argc, argv)) {
-		pace_usage(stdout, "dpdk-tm-pace");
-		return 0;
-	}
+	help_before_eal(argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		/* Some EAL failures leave rte_errno 0 ("Success"). */

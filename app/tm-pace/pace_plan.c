@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pace_plan.h"
 #include "queue_spec.h"
@@ -79,8 +80,10 @@ pace_usage(FILE *out, const char *prog)
 "Traffic:\n"
 "  --pkt-size N|A..B  frame size, bytes without FCS, %d..%d (default\n"
 "                     1500); a range A..B sends every size from A to B\n"
-"                     in turn; above 1514 the port's MTU is raised to\n"
-"                     fit the largest\n"
+"                     once in B-A+1 frames, spread (a golden-ratio\n"
+"                     stride) so that any run of frames has about the\n"
+"                     mean size; above 1514 the port's MTU is raised\n"
+"                     to fit the largest\n"
 "  --txd N            Tx descriptors per queue (default 1024)\n"
 "  --tx-burst N       packets per rte_eth_tx_burst call (default 32)\n"
 "  --port N           port to use (default: the first port)\n"
@@ -91,7 +94,9 @@ pace_usage(FILE *out, const char *prog)
 "  --interval T       sampling and live display period (default 1s)\n"
 "  --settle T         time after the start and after each change left out\n"
 "                     of the averages (default: one interval)\n"
-"  --tolerance PCT    allowed error of an achieved rate (default 5)\n"
+"  --tolerance PCT    allowed error of an achieved rate (default 1 in\n"
+"                     virtual device time, the rate promise of mlx5-tm;\n"
+"                     5 otherwise)\n"
 "  --json FILE        write configured and achieved rates over time, the\n"
 "                     phases of every queue and a summary as JSON\n"
 "  --plot FILE        draw configured and achieved rates over time with\n"
@@ -103,7 +108,8 @@ pace_usage(FILE *out, const char *prog)
 "                     unshaped traffic anyway (reported as UNSHAPED)\n"
 "  --from-device      on an emulated mlx5-tm device, measure as on a real\n"
 "                     NIC: from its completions and vport counters\n"
-"  --help             this text\n"
+"  --help, -h         this text (also before --)\n"
+"  --eal-help         DPDK's EAL options (before --)\n"
 "\n"
 "Achieved rates come from the port: on a real mlx5-tm NIC (dev=) from the\n"
 "device only: bytes completed between the time stamps of two CQEs per\n"
@@ -196,6 +202,9 @@ bad(const char *what, const char *arg, const char *why)
 #define GROUP_KEYS (QSPEC_PEAK | QSPEC_CIR | QSPEC_WEIGHT | QSPEC_PARENT)
 #define GROUP_CHANGE_KEYS (QSPEC_PEAK | QSPEC_CIR | QSPEC_WEIGHT)
 
+/* A plan line, its terminating NUL included (the old fgets() buffer). */
+#define PLAN_LINE_MAX 512
+
 /* Long enough for a message quoting a 255-character spec. */
 #define ERR_LEN 640
 
@@ -220,6 +229,18 @@ parse_items(const char *arg, char *items, unsigned int keys,
 	}
 	if (sp->rate_key != 0 && sp->rate == 0) {
 		bad("rate", arg, "expected a positive number with k/M/G");
+		return -EINVAL;
+	}
+	/* rte_tm takes bytes/s: below 8 bit/s a rate would reach it as 0. */
+	if (sp->rate_key == QSPEC_PEAK && sp->rate < PACE_MIN_BIT_RATE) {
+		bad("peak rate (peak=)", arg, "below 8 bit/s, the smallest "
+		    "rate rte_tm takes (1 byte/s)");
+		return -EINVAL;
+	}
+	if (sp->given & QSPEC_CIR && sp->cir != 0 &&
+	    sp->cir < PACE_MIN_BIT_RATE) {
+		bad("committed rate (cir=)", arg, "below 8 bit/s, the "
+		    "smallest rate rte_tm takes (1 byte/s)");
 		return -EINVAL;
 	}
 	memset(sh, 0, sizeof(*sh));
@@ -331,6 +352,12 @@ add_group(struct pace_options *opt, const char *arg)
 	}
 	g = &opt->groups[opt->nb_groups];
 	memset(g, 0, sizeof(*g));
+	if (strchr(arg, ':') == NULL) {
+		bad("group", arg, "expected NAME:SETTINGS, the group's name, "
+		    "a colon, then its settings peak=, cir=, weight=, "
+		    "parent= (none given: NAME:)");
+		return -EINVAL;
+	}
 	if (split_head(arg, buf, sizeof(buf), &head, &items) < 0)
 		return -EINVAL;
 	if (qspec_name(head, g->name) < 0) {
@@ -428,24 +455,91 @@ add_change(struct pace_options *opt, const char *arg)
 	return 0;
 }
 
+/*
+ * Line @p lineno of plan @p f into @p line (PLAN_LINE_MAX bytes), without
+ * its newline: 1, or 0 at the end of the file, or a message and -EINVAL
+ * for a line too long or holding a NUL byte (which would cut it short).
+ */
 static int
-read_plan_file(struct pace_options *opt, const char *path)
+read_plan_line(FILE *f, const char *path, unsigned int lineno, char *line)
 {
-	char line[512];
-	unsigned int lineno = 0;
+	size_t n = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0') {
+			fprintf(stderr, "tm-pace: plan %s line %u: a NUL byte "
+				"at column %zu (a plan is text)\n", path,
+				lineno, n + 1);
+			return -EINVAL;
+		}
+		if (n == PLAN_LINE_MAX - 1) {
+			fprintf(stderr, "tm-pace: plan %s line %u: longer than "
+				"%d characters\n", path, lineno,
+				PLAN_LINE_MAX - 1);
+			return -EINVAL;
+		}
+		line[n++] = (char)c;
+	}
+	line[n] = '\0';
+	if (ferror(f)) {
+		fprintf(stderr, "tm-pace: cannot read plan %s: %s\n", path,
+			strerror(errno));
+		return -EINVAL;
+	}
+	return c == EOF && n == 0 ? 0 : 1;
+}
+
+/*
+ * A plan is a regular file: a directory, a device (/dev/zero, which never
+ * ends) or a pipe is refused before reading.
+ */
+static FILE *
+open_plan(const char *path)
+{
+	struct stat st;
 	FILE *f = fopen(path, "r");
-	int ret = 0;
 
 	if (f == NULL) {
 		fprintf(stderr, "tm-pace: cannot open plan %s: %s\n", path,
 			strerror(errno));
-		return -EINVAL;
+		return NULL;
 	}
-	while (ret == 0 && fgets(line, sizeof(line), f) != NULL) {
-		char *hash = strchr(line, '#');
-		char *s;
+	if (fstat(fileno(f), &st) < 0) {
+		fprintf(stderr, "tm-pace: cannot read plan %s: %s\n", path,
+			strerror(errno));
+	} else if (S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "tm-pace: plan %s is a directory; give a "
+			"plan file\n", path);
+	} else if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "tm-pace: plan %s is not a regular file "
+			"(a device, pipe or socket); give a plan file\n",
+			path);
+	} else {
+		return f;
+	}
+	fclose(f);
+	return NULL;
+}
 
-		lineno++;
+static int
+read_plan_file(struct pace_options *opt, const char *path)
+{
+	char line[PLAN_LINE_MAX];
+	unsigned int lineno = 0;
+	FILE *f = open_plan(path);
+	int ret = 0;
+
+	if (f == NULL)
+		return -EINVAL;
+	while (ret == 0) {
+		char *hash, *s;
+
+		ret = read_plan_line(f, path, ++lineno, line);
+		if (ret <= 0)
+			break;
+		ret = 0;
+		hash = strchr(line, '#');
 		if (hash != NULL)
 			*hash = '\0';
 		s = qspec_trim(line);
@@ -741,7 +835,6 @@ pace_options_parse(struct pace_options *opt, int argc, char **argv)
 	opt->size_min = 1500;
 	opt->size_max = 1500;
 	opt->levels = 2;
-	opt->tolerance_pct = 5.0;
 	opt->nb_txd = 1024;
 	opt->tx_burst = 32;
 

@@ -101,6 +101,10 @@ struct pace_options {
 	 * (+ a pass-through node); with groups, the deepest group + 2.
 	 */
 	unsigned int levels;
+	/**
+	 * Allowed error, percent; 0 until the port is known when not given
+	 * (pace_default_tolerance()).
+	 */
 	double tolerance_pct;
 	uint16_t nb_txd;
 	uint16_t tx_burst;
@@ -110,6 +114,26 @@ struct pace_options {
 	const char *json_path;
 	const char *plot_path;
 };
+
+/**
+ * Default --tolerance in virtual device time: the 1% mlx5-tm promises
+ * between the rule and the device (doc/guides/rte_tm.rst), which the
+ * emulated device's exact departures measure.
+ */
+#define PACE_TOLERANCE_VIRTUAL_PCT 1.0
+/**
+ * Default --tolerance in real time: a real NIC's own pacing accuracy, the
+ * real-time model's and the senders' jitter come on top of the promise.
+ */
+#define PACE_TOLERANCE_REAL_PCT 5.0
+
+/** The default --tolerance for a run in virtual time or not. */
+static inline double
+pace_default_tolerance(bool virtual_clock)
+{
+	return virtual_clock ? PACE_TOLERANCE_VIRTUAL_PCT :
+	       PACE_TOLERANCE_REAL_PCT;
+}
 
 /**
  * Parse the application arguments into @p opt (defaults first).
@@ -122,6 +146,9 @@ int pace_options_parse(struct pace_options *opt, int argc, char **argv);
 
 /** Print the usage text on @p out. */
 void pace_usage(FILE *out, const char *prog);
+
+/** The smallest bit rate a plan takes: 1 byte/s, rte_tm's unit. */
+#define PACE_MIN_BIT_RATE 8
 
 /**
  * A rate in bits/s as rte_tm takes it, in bytes/s: rounded down, so that

@@ -3,6 +3,7 @@
  */
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,6 +73,33 @@ prebuild(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
 	fill_ip_udp(frame, tm->size);
 }
 
+static unsigned int
+gcd(unsigned int a, unsigned int b)
+{
+	while (b != 0) {
+		unsigned int r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+uint16_t
+pace_size_step(unsigned int n)
+{
+	unsigned int s = (unsigned int)lround(n * 0.6180339887498949);
+
+	if (n <= 1)
+		return 0;
+	if (s == 0)
+		s = 1;
+	/* s and n - s are equally good: the nearest one prime to n. */
+	while (gcd(s, n) != 1)
+		s++;
+	return (uint16_t)s;
+}
+
 int
 pace_txq_init(struct pace_txq *t, uint16_t port_id, uint16_t queue,
 	      uint16_t size_min, uint16_t size_max, uint16_t burst,
@@ -87,6 +115,7 @@ pace_txq_init(struct pace_txq *t, uint16_t port_id, uint16_t queue,
 	t->queue = queue;
 	t->size_min = size_min;
 	t->size_max = size_max;
+	t->size_step = pace_size_step((unsigned int)(size_max - size_min) + 1);
 	t->burst = RTE_MIN(burst, PACE_MAX_TX_BURST);
 	snprintf(name, sizeof(name), "tm_pace_p%u_q%u", port_id, queue);
 	if (rte_eth_macaddr_get(port_id, &tmpl.src) != 0) {
@@ -114,7 +143,10 @@ stamp(struct pace_txq *t, struct rte_mbuf *m)
 	uint16_t size = t->size_min;
 
 	if (t->size_max != t->size_min) {
-		size += t->seq % (uint64_t)(t->size_max - t->size_min + 1);
+		size += t->size_off;
+		t->size_off += t->size_step;
+		if (t->size_off > t->size_max - t->size_min)
+			t->size_off -= t->size_max - t->size_min + 1;
 		fill_ip_udp(frame, size);
 	}
 	m->data_len = size;

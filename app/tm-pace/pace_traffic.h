@@ -47,6 +47,12 @@ struct pace_txq {
 	uint16_t queue;
 	uint16_t size_min;
 	uint16_t size_max;
+	/**
+	 * A range's next size is size_min + size_off; size_off steps by
+	 * size_step modulo the range's width (see pace_size_step()).
+	 */
+	uint16_t size_off;
+	uint16_t size_step;
 	uint16_t burst;
 	uint16_t nb_pending;       /**< Built, not yet accepted. */
 	uint16_t pending_off;
@@ -55,6 +61,18 @@ struct pace_txq {
 	struct pace_tx_counters cnt;  /**< Read by others with atomics. */
 	struct rte_mbuf *pending[PACE_MAX_TX_BURST];
 } __rte_cache_aligned;
+
+/**
+ * The stride through a range of @p n frame sizes: the whole number
+ * closest to n / phi (phi the golden ratio) that is prime to @p n, so
+ * that size_min + (k x step mod n), k = 0, 1, ..., sends every size once
+ * in n frames and any run of frames has close to the mean size (a
+ * golden-ratio sequence spreads the sizes evenly; A, A + 1, ..., B would
+ * swing the byte rate of a packet-mode queue over a cycle of n frames).
+ *
+ * @return the stride, 0 for @p n of 1.
+ */
+uint16_t pace_size_step(unsigned int n);
 
 /**
  * Create the mempool of @p t (frames prebuilt) for Tx queue @p queue.

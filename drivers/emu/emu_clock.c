@@ -24,6 +24,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -70,6 +71,14 @@
 #define EMU_RT_MAX_IDLE_NS 1000000ULL    /* 1 ms poll when idle */
 #define EMU_RT_PASS_BUDGET 65536u        /* events per pass, then yield */
 #define EMU_LAG_THRESHOLD_NS 1000000ULL  /* 1 ms: default lagging bound */
+/*
+ * A late pass leaves the device lagging this long: pacing accuracy is
+ * lost for the measurement around it (a paced queue whose ring covers
+ * less than the lateness ran dry meanwhile), not only at that pass.
+ */
+#define EMU_LAG_HOLD_NS 1000000000ULL
+
+static uint64_t emu_ns_to_ps(uint64_t ns);
 
 uint64_t
 emu_mono_ns(void)
@@ -88,27 +97,76 @@ emu_now_ps(const struct mlx5_emu *emu)
 	return (emu_mono_ns() - emu->origin_ns) * EMU_PS_PER_NS;
 }
 
+/* Whether a late pass came within EMU_LAG_HOLD_NS before @p now_ps. */
+static bool
+emu_lag_recent(const struct mlx5_emu *emu, uint64_t now_ps)
+{
+	return emu->lag.total_late_passes > 0 &&
+	       (now_ps < emu->lag_late_ps ||
+		now_ps - emu->lag_late_ps < EMU_LAG_HOLD_NS * EMU_PS_PER_NS);
+}
+
+/*
+ * Account a pass at @p now_ps whose earliest departure was due at
+ * @p first_due_ps (EMU_TIME_NEVER: none); the caller holds the lock.
+ */
+static void
+emu_lag_account(struct mlx5_emu *emu, uint64_t now_ps, uint64_t first_due_ps)
+{
+	uint64_t lag = 0;
+
+	if (first_due_ps != EMU_TIME_NEVER && first_due_ps < now_ps)
+		lag = (now_ps - first_due_ps) / EMU_PS_PER_NS;
+	emu->lag.passes++;
+	emu->lag.lag_ns = lag;
+	if (lag > emu->lag.max_lag_ns)
+		emu->lag.max_lag_ns = lag;
+	if (lag > emu->lag.threshold_ns) {
+		emu->lag.late_passes++;
+		emu->lag.total_late_passes++;
+		emu->lag_late_ps = now_ps;
+		if (!emu->lag_warned) {
+			emu->lag_warned = true;
+			emu_log(EMU_LOG_WARNING, "the device thread is %" PRIu64
+				" us late (threshold %" PRIu64 " us): it "
+				"cannot keep up in real time, and achieved "
+				"rates now measure the machine, not the pacing "
+				"(xstats emu_lagging, emu_late_passes; "
+				"clock=virtual is exact; cpus= gives the "
+				"thread a CPU of its own%s%s). Said once",
+				lag / 1000, emu->lag.threshold_ns / 1000,
+				emu->thread_cpus[0] != '\0' ?
+				", it runs on CPUs " : "", emu->thread_cpus);
+		}
+	}
+	emu->lag.lagging = emu_lag_recent(emu, now_ps);
+}
+
 /* One realtime pass: doorbells, then departures due by now. */
 static uint64_t
 emu_rt_pass(struct mlx5_emu *emu, uint32_t budget, uint64_t *now_out)
 {
 	uint64_t now = emu_now_ps(emu);
-	uint64_t first_due, next, lag = 0;
+	uint64_t first_due, next;
 
 	emu_engine_poll_doorbells(emu, now);
 	next = emu_engine_run(emu, now, budget, &first_due);
-	if (first_due != EMU_TIME_NEVER && first_due < now)
-		lag = (now - first_due) / EMU_PS_PER_NS;
-	emu->lag.passes++;
-	emu->lag.lag_ns = lag;
-	if (lag > emu->lag.max_lag_ns)
-		emu->lag.max_lag_ns = lag;
-	emu->lag.lagging = lag > emu->lag.threshold_ns;
-	if (emu->lag.lagging)
-		emu->lag.late_passes++;
+	emu_lag_account(emu, now, first_due);
 	emu_wire_flush_due(emu);
 	*now_out = now;
 	return next;
+}
+
+int
+mlx5_emu_account_pass(struct mlx5_emu *emu, uint64_t now_ns,
+		      uint64_t first_due_ns)
+{
+	if (emu == NULL || first_due_ns > now_ns)
+		return -EINVAL;
+	emu_lock(emu);
+	emu_lag_account(emu, emu_ns_to_ps(now_ns), emu_ns_to_ps(first_due_ns));
+	emu_unlock(emu);
+	return 0;
 }
 
 /* What the device thread knows of its competition for the CPU. */
@@ -234,6 +292,41 @@ emu_rt_thread(void *arg)
  * process's cpuset) fails the open; the default set is best effort (the
  * CPUs outside busy_cpus, then every online CPU, then the opener's).
  */
+/* @p set as a CPU list ("0,2-3") into @p buf. */
+static void
+emu_cpus_format(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t off = 0;
+	int c, first = -1;
+
+	buf[0] = '\0';
+	for (c = 0; c <= CPU_SETSIZE && off < len; c++) {
+		bool in = c < CPU_SETSIZE && CPU_ISSET(c, set);
+
+		if (in && first < 0)
+			first = c;
+		if (in || first < 0)
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, first == c - 1 ?
+					"%s%d" : "%s%d-%d", off ? "," : "",
+					first, c - 1);
+		first = -1;
+	}
+}
+
+/*
+ * Say where the device thread runs and why (the log of the PMD, level
+ * info): with -l 0-1 on two CPUs that is the main lcore's CPU.
+ */
+static void
+emu_thread_placed(struct mlx5_emu *emu, const cpu_set_t *set,
+		  const char *why)
+{
+	emu_cpus_format(set, emu->thread_cpus, sizeof(emu->thread_cpus));
+	emu_log(EMU_LOG_INFO, "device thread on CPUs %s: %s",
+		emu->thread_cpus, why);
+}
+
 static int
 emu_thread_place(struct mlx5_emu *emu)
 {
@@ -252,13 +345,23 @@ emu_thread_place(struct mlx5_emu *emu)
 			set = online;
 	}
 	ret = pthread_setaffinity_np(emu->thread, sizeof(set), &set);
-	if (ret == 0)
+	if (ret == 0) {
+		emu_thread_placed(emu, &set, emu->cfg.cpus[0] != '\0' ?
+			"cpus=" : CPU_EQUAL(&set, &online) ?
+			"every online CPU (none is free of EAL's worker "
+			"lcores, or there are none; cpus= to choose)" :
+			"the online CPUs outside EAL's worker lcores, the "
+			"main lcore's included (cpus= to choose)");
 		return 0;
+	}
 	if (emu->cfg.cpus[0] == '\0' && !CPU_EQUAL(&set, &online))
 		ret = pthread_setaffinity_np(emu->thread, sizeof(online),
 					     &online);
-	if (ret == 0)
+	if (ret == 0) {
+		emu_thread_placed(emu, &online, "every online CPU (the "
+				  "process may not use the others)");
 		return 0;
+	}
 	if (emu->cfg.cpus[0] == '\0') {
 		emu_log(EMU_LOG_WARNING, "device thread left on the opener's "
 			"CPUs: %s", strerror(ret));
@@ -432,6 +535,7 @@ void
 mlx5_emu_get_lag(struct mlx5_emu *emu, struct mlx5_emu_lag *lag)
 {
 	emu_lock(emu);
+	emu->lag.lagging = emu_lag_recent(emu, emu_now_ps(emu));
 	*lag = emu->lag;
 	emu_unlock(emu);
 }
@@ -449,6 +553,7 @@ void
 mlx5_emu_take_lag(struct mlx5_emu *emu, struct mlx5_emu_lag *lag)
 {
 	emu_lock(emu);
+	emu->lag.lagging = emu_lag_recent(emu, emu_now_ps(emu));
 	*lag = emu->lag;
 	emu_lag_forget(emu);
 	emu_unlock(emu);

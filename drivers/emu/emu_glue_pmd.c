@@ -112,6 +112,7 @@ emu_glue_lag_get(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_glue_lag *lag)
 	mlx5_emu_get_lag(emu_of(dev), &l);
 	lag->lag_ns = l.lag_ns;
 	lag->max_lag_ns = l.max_lag_ns;
+	lag->late_passes = l.total_late_passes;
 	lag->lagging = l.lagging;
 }
 

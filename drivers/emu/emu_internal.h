@@ -451,6 +451,9 @@ struct mlx5_emu {
 	struct emu_vport_tx vport_tx[EMU_VPORT_TX_NB];
 	/* lag */
 	struct mlx5_emu_lag lag;
+	uint64_t lag_late_ps;     /* device time of the last late pass */
+	bool lag_warned;          /* the once-only warning was logged */
+	char thread_cpus[64];     /* the device thread's CPUs, as a list */
 	/* faults */
 	struct mlx5_emu_fault_cmd fault_cmd;
 	uint32_t fault_cmd_seen;

@@ -338,8 +338,13 @@ struct mlx5_emu_lag {
 	uint64_t max_lag_ns;  /**< Largest lateness seen. */
 	uint64_t threshold_ns;/**< Lateness above which it counts as lagging. */
 	uint64_t late_passes; /**< Passes later than the threshold. */
+	uint64_t total_late_passes; /**< The same since the open, kept. */
 	uint64_t passes;      /**< Processing passes so far. */
-	bool lagging;         /**< The last pass was later than the threshold. */
+	/**
+	 * A pass later than the threshold came within the last second of
+	 * device time: pacing accuracy is lost around it.
+	 */
+	bool lagging;
 };
 
 /**
@@ -349,6 +354,17 @@ struct mlx5_emu_lag {
  * rates drop: tools should report results as unreliable when lagging.
  */
 void mlx5_emu_get_lag(struct mlx5_emu *emu, struct mlx5_emu_lag *lag);
+
+/**
+ * Account one processing pass as the realtime device thread does after
+ * each: it ran at device time @p now_ns and its earliest departure was
+ * due at @p first_due_ns (lateness now - due). Lets a test make a pass
+ * late deterministically, with either clock.
+ *
+ * @return 0, or -EINVAL (no device, or a departure due after now).
+ */
+int mlx5_emu_account_pass(struct mlx5_emu *emu, uint64_t now_ns,
+			  uint64_t first_due_ns);
 
 /**
  * Read the lag figures and forget max_lag_ns and late_passes (the start

@@ -60,13 +60,14 @@ struct scale_fit {
 
 /*
  * Shares for one scale k (the largest target gets k), and with @p fill the
- * children's results. Returns false when they cannot guarantee every
- * committed rate, else fills @p f.
+ * children's results. Returns false when @p guarantee and they cannot
+ * guarantee every committed rate, else fills @p f.
  */
 static bool
 shares_for_scale(struct pacing_sched_child *c, const double *target,
 		 uint32_t n, double t_max, uint64_t parent_rate, uint32_t k,
-		 uint32_t *share, bool fill, struct scale_fit *f)
+		 uint32_t *share, bool fill, bool guarantee,
+		 struct scale_fit *f)
 {
 	double r_max = -1.0, r_min = -1.0;
 	uint64_t sum = 0;
@@ -85,7 +86,7 @@ shares_for_scale(struct pacing_sched_child *c, const double *target,
 		double got, r, e = 0.0;
 
 		/* Contended rate P * s / S >= c, in integers. */
-		if (c[i].committed_rate != 0 &&
+		if (guarantee && c[i].committed_rate != 0 &&
 		    (unsigned __int128)parent_rate * share[i] <
 		    (unsigned __int128)c[i].committed_rate * sum)
 			return false;
@@ -132,17 +133,78 @@ ppm_of(double x)
 	       (uint32_t)llround(x * 1e6);
 }
 
-/* The refusal of a fit above the tolerance, naming the two children. */
+/*
+ * The best scale for @p target (of largest @p t_max) in 1..@p max_share
+ * into @p best; 0 when none guarantees the committed rates (@p guarantee).
+ * Smallest scale first, a larger one only when it fits better: of equally
+ * good shares the smallest, so that the device interleaves its children
+ * at the finest grain (exact ones end the search).
+ */
+static uint32_t
+best_scale(struct pacing_sched_child *c, const double *target, uint32_t n,
+	   double t_max, uint64_t parent_rate, uint32_t max_share,
+	   bool guarantee, uint32_t *share, struct scale_fit *best)
+{
+	uint32_t k, k_high, best_k = 0;
+	struct scale_fit f;
+
+	best->spread = -1.0;
+	k_high = max_share > SCHED_SCALES_TRIED ?
+		 max_share - SCHED_SCALES_TRIED + 1 : 1;
+	for (k = 1; k <= max_share && best->spread != 0.0; k++) {
+		if (k > SCHED_SCALES_TRIED && k < k_high)
+			k = k_high;
+		if (shares_for_scale(c, target, n, t_max, parent_rate, k,
+				     share, false, guarantee, &f) &&
+		    (best->spread < 0.0 || better(&f, best))) {
+			*best = f;
+			best_k = k;
+		}
+		if (k == max_share)
+			break;
+	}
+	return best_k;
+}
+
+/*
+ * Whether the weights of @p c alone (committed rates left out: targets in
+ * proportion to the weights) have shares within @p tolerance_ppm; @p target
+ * and @p share are scratch of @p n.
+ */
+static bool
+weights_fit(struct pacing_sched_child *c, uint32_t n, uint64_t parent_rate,
+	    uint32_t max_share, uint32_t tolerance_ppm, double *target,
+	    uint32_t *share)
+{
+	struct scale_fit f;
+	double w_max = 0.0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		target[i] = c[i].weight;
+		if (target[i] > w_max)
+			w_max = target[i];
+	}
+	return best_scale(c, target, n, w_max, parent_rate, max_share, false,
+			  share, &f) != 0 && ppm_of(f.spread) <= tolerance_ppm;
+}
+
+/*
+ * The refusal of a fit above the tolerance, naming the two children: the
+ * committed rates' matter when the family has some and its weights alone
+ * would fit (the two children named may have none: a sibling's committed
+ * rate moves their targets), else the weights'.
+ */
 static int
 refuse_fit(const struct pacing_sched_child *c, const struct pacing_sched_fit *f,
-	   uint32_t max_share, uint32_t tolerance_ppm,
+	   uint32_t max_share, uint32_t tolerance_ppm, bool rates_at_fault,
 	   struct pacing_error *err)
 {
 	const struct pacing_sched_child *o = &c[f->over], *u = &c[f->under];
 
-	return pacing_error_set(err, o->committed_rate != 0 ||
-			u->committed_rate != 0 ? PACING_FIELD_COMMITTED_RATE :
-			PACING_FIELD_WEIGHT, -ERANGE,
+	return pacing_error_set(err, rates_at_fault ?
+			PACING_FIELD_COMMITTED_RATE : PACING_FIELD_WEIGHT,
+			-ERANGE,
 		"children %u (weight %u, committed %.3f Mbit/s) and %u "
 		"(weight %u, committed %.3f Mbit/s): bw_share %u..%u holds "
 		"their ratio within %.2f%% at best (shares %u and %u), not "
@@ -160,10 +222,10 @@ pacing_sched_shares(struct pacing_sched_child *c, uint32_t n,
 {
 	uint64_t weights = 0, committed = 0;
 	double *target = NULL, t_max = 0.0;
-	struct scale_fit best = { .spread = -1.0 }, f;
+	struct scale_fit best, f;
 	struct pacing_sched_fit out;
 	uint32_t *share = NULL;
-	uint32_t i, k, k_high, best_k = 0;
+	uint32_t i, best_k;
 	int ret = 0;
 
 	pacing_error_clear(err);
@@ -203,26 +265,9 @@ pacing_sched_shares(struct pacing_sched_child *c, uint32_t n,
 		if (target[i] > t_max)
 			t_max = target[i];
 	}
-	/*
-	 * Smallest scale first, a larger one only when it fits better: of
-	 * equally good shares the smallest, so that the device interleaves
-	 * its children at the finest grain (exact ones end the search).
-	 */
-	k_high = max_share > SCHED_SCALES_TRIED ?
-		 max_share - SCHED_SCALES_TRIED + 1 : 1;
-	for (k = 1; k <= max_share && best.spread != 0.0; k++) {
-		if (k > SCHED_SCALES_TRIED && k < k_high)
-			k = k_high;
-		if (shares_for_scale(c, target, n, t_max, parent_rate, k,
-				     share, false, &f) &&
-		    (best.spread < 0.0 || better(&f, &best))) {
-			best = f;
-			best_k = k;
-		}
-		if (k == max_share)
-			break;
-	}
-	if (best.spread < 0.0) {
+	best_k = best_scale(c, target, n, t_max, parent_rate, max_share, true,
+			    share, &best);
+	if (best_k == 0) {
 		ret = pacing_error_set(err, PACING_FIELD_COMMITTED_RATE,
 			-EINVAL, "committed rates summing to %.3f Mbit/s of "
 			"the parent's %.3f Mbit/s cannot be guaranteed with "
@@ -234,7 +279,7 @@ pacing_sched_shares(struct pacing_sched_child *c, uint32_t n,
 	}
 	/* The best scale again, for its shares. */
 	shares_for_scale(c, target, n, t_max, parent_rate, best_k, share,
-			 false, &f);
+			 false, true, &f);
 	out = (struct pacing_sched_fit){
 		.error_ppm = ppm_of(best.spread),
 		.over = best.over, .under = best.under,
@@ -244,11 +289,14 @@ pacing_sched_shares(struct pacing_sched_child *c, uint32_t n,
 	if (fit != NULL)
 		*fit = out;
 	if (out.error_ppm > tolerance_ppm) {
-		ret = refuse_fit(c, &out, max_share, tolerance_ppm, err);
+		ret = refuse_fit(c, &out, max_share, tolerance_ppm,
+				 committed != 0 && weights_fit(c, n,
+					parent_rate, max_share, tolerance_ppm,
+					target, share), err);
 		goto out;
 	}
 	shares_for_scale(c, target, n, t_max, parent_rate, best_k, share,
-			 true, &f);
+			 true, true, &f);
 out:
 	free(target);
 	free(share);

@@ -48,7 +48,9 @@
  * committed rate under full contention (checked exactly, in integers);
  * a best fit above the
  * tolerance is refused, naming the two children whose ratio the range
- * cannot hold. Committed rates that sum above P are refused with the
+ * cannot hold: PACING_FIELD_COMMITTED_RATE when the family has committed
+ * rates and its weights alone fit (the two may have none: a sibling's
+ * committed rate moves every target), else PACING_FIELD_WEIGHT. Committed rates that sum above P are refused with the
  * numbers.
  *
  * No DPDK, no device: plain C.

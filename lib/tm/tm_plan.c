@@ -315,31 +315,69 @@ describe_unit(const struct builder *b, uint32_t elem, char *buf,
 			 b->t->n_leaves, b->t->lim.groups_max);
 }
 
-/* The refusal of shares the device cannot hold within the tolerance. */
+/*
+ * The refusal of shares the device cannot hold within the tolerance; the
+ * committed rates are at fault when @p rates (pacing_sched_shares() says
+ * which: the two children named may have none).
+ */
 static int
 refuse_shares(const struct builder *b, const struct tm_node *parent,
-	      uint32_t first, const struct pacing_sched_fit *fit)
+	      uint32_t first, const struct pacing_sched_fit *fit, bool rates,
+	      uint32_t tolerance_ppm)
 {
-	const struct pacing_sched_child *o = &b->kids[fit->over];
-	const struct pacing_sched_child *u = &b->kids[fit->under];
-	bool rates = o->committed_rate != 0 || u->committed_rate != 0;
-	char over[200], under[200];
+	uint32_t above_ppm = b->p->elems[parent->elem].path_ppm;
+	char over[200], under[200], budget[160] = "";
 
 	describe_unit(b, first + fit->over, over, sizeof(over));
 	describe_unit(b, first + fit->under, under, sizeof(under));
+	if (above_ppm != 0)
+		snprintf(budget, sizeof(budget), " (the 1%% a queue may be "
+			 "off the rule, less the %.2f%% the shares above node %"
+			 PRIu32 " may take: errors compound over levels)",
+			 above_ppm / 1e4, parent->id);
 	return tm_error(b->error, rates ?
 		RTE_TM_ERROR_TYPE_SHAPER_PROFILE_COMMITTED_RATE :
 		RTE_TM_ERROR_TYPE_NODE_WEIGHT, EINVAL,
 		"the children of node %" PRIu32 ": %s and %s: the device's "
 		"bw_share holds 1..%" PRIu32 ", and no shares in it keep the "
-		"ratio of their %s within 1%% (best: %" PRIu32 " and %"
+		"ratio of their %s within %.2f%%%s (best: %" PRIu32 " and %"
 		PRIu32 ", %.2f%% off): %s", parent->id, over, under,
 		b->t->lim.max_share, rates ? "targets (committed rate plus "
 		"a weighted part of what committed rates leave)" : "weights",
-		fit->over_share, fit->under_share, fit->error_ppm / 1e4,
+		tolerance_ppm / 1e4, budget, fit->over_share, fit->under_share,
+		fit->error_ppm / 1e4,
 		rates ? "change the committed rates or weights so that the "
 		"targets' ratio is one of small whole numbers" :
 		"use weights whose ratio is one of small whole numbers");
+}
+
+/*
+ * A child's rate is its parent's times its share, so its error against
+ * the rule compounds those of its family and of the families above:
+ * (1 + @p a)(1 + @p b) - 1, ppm (saturated).
+ */
+static uint32_t
+compound_ppm(uint32_t a, uint32_t b)
+{
+	uint64_t v = (uint64_t)a + b + (uint64_t)a * b / 1000000u;
+
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/*
+ * What the families above element @p parent leave of the tolerance of a
+ * queue's rate (PACING_SCHED_TOLERANCE_PPM) to the family below it:
+ * (1 + tol) / (1 + above) - 1, ppm.
+ */
+static uint32_t
+family_tolerance(const struct tm_plan *p, uint32_t parent)
+{
+	uint64_t above = p->elems[parent].path_ppm;
+
+	if (above >= PACING_SCHED_TOLERANCE_PPM)
+		return 0;
+	return (uint32_t)((1000000u + (uint64_t)PACING_SCHED_TOLERANCE_PPM) *
+			  1000000u / (1000000u + above) - 1000000u);
 }
 
 /*
@@ -352,6 +390,7 @@ add_family(struct builder *b, const struct tm_node *parent,
 	   struct tm_plan_order *kids, uint32_t n)
 {
 	uint32_t first = b->p->n_elems, units, i, u, g = TM_PLAN_NONE;
+	uint32_t tolerance;
 	bool whole = b->shared && one_family_group(kids, n);
 	struct pacing_sched_fit fit;
 	struct pacing_error perr;
@@ -395,11 +434,12 @@ add_family(struct builder *b, const struct tm_node *parent,
 	units = b->p->n_elems - first;
 	for (u = 0; u < units; u++)
 		b->kids[u].weight = b->p->elems[first + u].weight;
+	tolerance = family_tolerance(b->p, parent->elem);
 	ret = pacing_sched_shares(b->kids, units, b->eff[parent->elem],
-				  b->t->lim.max_share,
-				  PACING_SCHED_TOLERANCE_PPM, &fit, &perr);
+				  b->t->lim.max_share, tolerance, &fit, &perr);
 	if (ret == -ERANGE)
-		return refuse_shares(b, parent, first, &fit);
+		return refuse_shares(b, parent, first, &fit, perr.field ==
+				     PACING_FIELD_COMMITTED_RATE, tolerance);
 	if (ret != 0)
 		return tm_error(b->error, RTE_TM_ERROR_TYPE_NODE_ID, -ret,
 			"the children of node %" PRIu32 " (a ceiling of %"
@@ -408,6 +448,8 @@ add_family(struct builder *b, const struct tm_node *parent,
 	for (u = 0; u < units; u++) {
 		b->p->elems[first + u].bw_share = b->kids[u].bw_share;
 		b->p->elems[first + u].error_ppm = b->kids[u].error_ppm;
+		b->p->elems[first + u].path_ppm = compound_ppm(
+			b->p->elems[parent->elem].path_ppm, fit.error_ppm);
 	}
 	return 0;
 }

@@ -33,7 +33,9 @@
  *   smallest ceiling on its path, or the port's line rate; shares that
  *   cannot hold every child within 1% of its target, whatever its
  *   siblings do (PACING_SCHED_TOLERANCE_PPM), are refused naming the two
- *   children; ceilings by pacing_sched_ceiling (rounded down).
+ *   children; the 1% is a queue's from the root down, so a family gets
+ *   what the fits of the families above it leave (tm_elem.path_ppm);
+ *   ceilings by pacing_sched_ceiling (rounded down).
  * Without tm_limits.sched, or for a tree that asks for no element (no
  * non-leaf shaper, every weight 1, no committed rate:
  * tm_plan_tree_needs_elements()), a plan has no element: leaf shapers
@@ -64,6 +66,11 @@ struct tm_elem {
 	uint32_t bw_share;       /**< Applied weight, 0 under the root. */
 	uint32_t max_average_bw; /**< Ceiling, Mbit/s, 0 = unlimited. */
 	uint32_t error_ppm;      /**< Share error against the weights. */
+	/**
+	 * Bound of its rate's error against the rule, ppm: its family's fit
+	 * compounded with those of the families above it.
+	 */
+	uint32_t path_ppm;
 	uint32_t hw_id;          /**< Device id, kept by the executor. */
 	void *hw;                /**< Device handle, kept by the executor. */
 };

@@ -325,6 +325,11 @@ def run_session(cmd, text, tree, env):
             log.append("testpmd> %s\n%s" % (line, answer))
             if any(e in answer for e in SESSION_ERRORS):
                 bad.append("%s: %s" % (line, answer.strip()[-200:]))
+            elif (line.startswith("show port tm node stats") and
+                  "Bytes" not in answer and "Pkts" not in answer):
+                bad.append("%s: no counter printed (a node added with "
+                           "stats_mask 0?): %s" % (line,
+                                                   answer.strip()[-200:]))
     except pexpect.ExceptionPexpect as e:
         bad.append("session: %s" % type(e).__name__)
     finally:

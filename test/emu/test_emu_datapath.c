@@ -1337,6 +1337,84 @@ test_realtime(void)
 	t_close(&d);
 }
 
+static unsigned int lag_warnings;
+
+static void
+count_lag_warnings(int level, const char *msg)
+{
+	if (level == 4 && strstr(msg, "cannot keep up in real time") != NULL)
+		lag_warnings++;
+	if (level <= 3 && getenv("EMU_TEST_VERBOSE") != NULL)
+		printf("model: %s\n", msg);
+}
+
+/*
+ * Lag accounting, driven with passes made late on purpose
+ * (mlx5_emu_account_pass()) in virtual time: a pass later than the
+ * threshold counts, is remembered for a second of device time as
+ * "lagging" (pacing accuracy lost: testpmd read lagging 0 at every read
+ * while emu_max_lag_ns said 12 ms), and warns once.
+ */
+static void
+test_lag_accounting(void)
+{
+	static const char *const kv[] = { "clock=virtual", NULL };
+	struct mlx5_emu_lag lag;
+	struct t_dev d;
+
+	if (t_open(&d, "cx6dx", kv) != 0) {
+		CHECK(false, "open");
+		return;
+	}
+	lag_warnings = 0;
+	mlx5_emu_set_log(count_lag_warnings);
+	CHECK(mlx5_emu_advance(d.emu, 10000000) == 0, "to 10 ms");
+	/* 0.5 ms late: below the 1 ms threshold. */
+	CHECK(mlx5_emu_account_pass(d.emu, 10000000, 9500000) == 0, "pass");
+	mlx5_emu_get_lag(d.emu, &lag);
+	CHECK(lag.lag_ns == 500000 && lag.late_passes == 0 &&
+	      !lag.lagging && lag_warnings == 0,
+	      "0.5 ms: lag %llu, late %llu, lagging %d, warnings %u",
+	      (unsigned long long)lag.lag_ns,
+	      (unsigned long long)lag.late_passes, lag.lagging, lag_warnings);
+	/* 4 ms, then 8 ms late. */
+	CHECK(mlx5_emu_account_pass(d.emu, 10000000, 6000000) == 0 &&
+	      mlx5_emu_account_pass(d.emu, 10000000, 2000000) == 0, "late");
+	mlx5_emu_get_lag(d.emu, &lag);
+	CHECK(lag.late_passes == 2 && lag.total_late_passes == 2 &&
+	      lag.max_lag_ns == 8000000 && lag.lagging,
+	      "late: %llu late passes, max %llu ns, lagging %d",
+	      (unsigned long long)lag.late_passes,
+	      (unsigned long long)lag.max_lag_ns, lag.lagging);
+	CHECK(lag_warnings == 1, "%u warnings, want 1", lag_warnings);
+	/* A pass on time right after does not clear it. */
+	CHECK(mlx5_emu_account_pass(d.emu, 10000000, 10000000) == 0, "pass");
+	CHECK(mlx5_emu_advance(d.emu, 500000000) == 0, "+0.5 s");
+	mlx5_emu_take_lag(d.emu, &lag);
+	CHECK(lag.lag_ns == 0 && lag.late_passes == 2 && lag.lagging,
+	      "0.5 s after: lag %llu, late %llu, lagging %d",
+	      (unsigned long long)lag.lag_ns,
+	      (unsigned long long)lag.late_passes, lag.lagging);
+	mlx5_emu_get_lag(d.emu, &lag);
+	CHECK(lag.late_passes == 0 && lag.total_late_passes == 2 &&
+	      lag.lagging, "taken: late %llu, total %llu, lagging %d",
+	      (unsigned long long)lag.late_passes,
+	      (unsigned long long)lag.total_late_passes, lag.lagging);
+	/* A second after the last late pass, accuracy is back. */
+	CHECK(mlx5_emu_advance(d.emu, 600000000) == 0, "+0.6 s");
+	mlx5_emu_get_lag(d.emu, &lag);
+	CHECK(!lag.lagging && lag.total_late_passes == 2,
+	      "1.1 s after: lagging %d", lag.lagging);
+	CHECK(mlx5_emu_account_pass(d.emu, 2000000000, 1000000000) == 0,
+	      "late again");
+	CHECK(lag_warnings == 1, "warned again: %u", lag_warnings);
+	CHECK(mlx5_emu_account_pass(d.emu, 1, 2) == -EINVAL &&
+	      mlx5_emu_account_pass(NULL, 2, 1) == -EINVAL,
+	      "a departure due after now, or no device");
+	/* It stays installed: quiet as test_emu.c's, but for the count. */
+	t_close(&d);
+}
+
 /* The CPU set of this process's device thread (one device open). */
 static bool
 device_thread_cpus(cpu_set_t *set)
@@ -1591,5 +1669,6 @@ test_emu_datapath(void)
 	T_RUN(test_vport_counter());
 	T_RUN(test_cqe_ts_format());
 	T_RUN(test_realtime());
+	T_RUN(test_lag_accounting());
 	T_RUN(test_thread_placement());
 }

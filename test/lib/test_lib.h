@@ -37,6 +37,7 @@ void test_sched_committed_full(void);
 void test_sched_bad_args(void);
 void test_sched_many_children(void);
 void test_sched_committed_unholdable(void);
+void test_sched_committed_sibling_at_fault(void);
 void test_sched_families(uint64_t seed, unsigned int nb_families);
 
 /* Entry table (test_table.c). */

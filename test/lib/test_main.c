@@ -100,6 +100,7 @@ main(int argc, char **argv)
 	RUN(test_sched_bad_args);
 	RUN(test_sched_many_children);
 	RUN(test_sched_committed_unholdable);
+	RUN(test_sched_committed_sibling_at_fault);
 	RUN(sched_families);
 	RUN(random_fixed);
 	RUN(random_more);

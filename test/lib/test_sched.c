@@ -244,6 +244,43 @@ test_sched_committed_unholdable(void)
 	CHECK(fit.error_ppm > 10000, "fit %u ppm", fit.error_ppm);
 }
 
+/*
+ * A committed rate squeezes its siblings' targets: weights 66, 22 and 1
+ * (a ratio bw_share holds exactly) with 200 of the 400 Gbit/s committed
+ * to the weight-22 child leave the other two targets of 65.2 and 1.1
+ * Gbit/s that no shares in 1..100 hold within 1%. The two children named
+ * have no committed rate, yet the committed rate is at fault (issue 31:
+ * it was refused as a weight matter, "use weights whose ratio is one of
+ * small whole numbers"); weights that cannot be held are still theirs.
+ */
+void
+test_sched_committed_sibling_at_fault(void)
+{
+	struct pacing_sched_child c[3] = {
+		{ .weight = 66 },
+		{ .weight = 22, .committed_rate = MBPS(200000) },
+		{ .weight = 1 },
+	};
+	struct pacing_sched_fit fit;
+	struct pacing_error err;
+
+	CHECK_EQ(pacing_sched_shares(c, 3, MBPS(400000), 100,
+				     PACING_SCHED_TOLERANCE_PPM, &fit, &err),
+		 -ERANGE);
+	CHECK_EQ(err.field, PACING_FIELD_COMMITTED_RATE);
+	CHECK(c[fit.over].committed_rate == 0 &&
+	      c[fit.under].committed_rate == 0, "children %u and %u named",
+	      fit.over, fit.under);
+	/* Without the committed rate the same weights are exact. */
+	c[1].committed_rate = 0;
+	CHECK_EQ(shares(c, 3, MBPS(400000), 100, &err), 0);
+	/* Weights 1000:1 beside a committed rate: the weights' matter. */
+	c[0].weight = 1000;
+	c[1].committed_rate = MBPS(1000);
+	CHECK_EQ(shares(c, 3, MBPS(400000), 100, &err), -ERANGE);
+	CHECK_EQ(err.field, PACING_FIELD_WEIGHT);
+}
+
 /* Uniform draw in [0, n). */
 static uint64_t
 draw(uint64_t *st, uint64_t n)

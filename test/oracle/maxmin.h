@@ -39,8 +39,8 @@
 
 /** Nodes of a tree the solver takes. */
 #define MM_NODES_MAX 128
-/** Frame lengths a leaf sends in turn, at most. */
-#define MM_SIZES_MAX 4
+/** Frame lengths a leaf sends in turn, at most (16: a size range). */
+#define MM_SIZES_MAX 16
 
 /** A node of the tree: the root, a non-leaf node or a leaf (a queue). */
 struct mm_node {

@@ -29,6 +29,18 @@
  * - leaf caps on 40% of the leaves (60% in flat trees), byte mode or
  *   (cx6dx, cx7, 30%) packet mode, below (45%), at (20%) or above (35%)
  *   the share the leaf has without them; byte rates mostly whole kbit/s.
+ *
+ * Drawn from a second sequence (so that the draws above stay what they
+ * were), the shapes issue 31 found the generator never drew:
+ * - a size range on 12% of the leaves (A in 64..1500, B up to 8000
+ *   above, at most 9000: OT_RANGE_SIZES lengths sent in bit-reversed
+ *   order); on cx6dx and cx7 half of them a packet-mode cap at their
+ *   share (its byte limit is pps x the mean: the case that a range sent
+ *   A, A + 1, ..., B broke), in flat trees a packet-fair line's queue;
+ * - committed rates at two levels in 20% of the scheduled trees of two
+ *   or three levels: the family of a bottom node and its parent's, one
+ *   child's target k + 1/2 times its smallest sibling's (shares 0.55% to
+ *   1.6% off), so that the errors compound (or the port refuses).
  */
 
 #include <math.h>
@@ -53,6 +65,32 @@ static uint32_t
 range(uint64_t *s, uint32_t lo, uint32_t hi)
 {
 	return lo + (uint32_t)(splitmix64(s) % ((uint64_t)hi - lo + 1));
+}
+
+/* Reverse the low @p bits bits of @p v. */
+static uint32_t
+bit_reverse(uint32_t v, unsigned int bits)
+{
+	uint32_t r = 0;
+	unsigned int i;
+
+	for (i = 0; i < bits; i++)
+		r |= ((v >> i) & 1u) << (bits - 1 - i);
+	return r;
+}
+
+void
+ot_set_range(struct ot_node *n, uint32_t a, uint32_t b)
+{
+	unsigned int k, bits = 0;
+
+	while ((1u << bits) < OT_RANGE_SIZES)
+		bits++;
+	n->range = true;
+	n->nb_sizes = OT_RANGE_SIZES;
+	for (k = 0; k < OT_RANGE_SIZES; k++)
+		n->sizes[k] = a + (uint32_t)((uint64_t)(b - a) *
+			bit_reverse(k, bits) / (OT_RANGE_SIZES - 1));
 }
 
 static uint64_t
@@ -109,7 +147,7 @@ add_node(struct ot_tree *t, int parent, bool leaf, uint32_t level)
 
 /* Root, groups, subgroups, leaves (parents before children). */
 static void
-draw_shape(struct ot_tree *t, uint64_t *s)
+draw_shape(struct ot_tree *t, uint64_t *s, uint64_t *s2)
 {
 	unsigned int bottom[MM_NODES_MAX], nb_bottom = 0, n, g, k, i, q;
 	double u;
@@ -152,6 +190,12 @@ draw_shape(struct ot_tree *t, uint64_t *s)
 		leaf->nb_sizes = v < 0.65 ? 1 : v < 0.9 ? 2 : 3;
 		for (k = 0; k < leaf->nb_sizes; k++)
 			leaf->sizes[k] = draw_size(s);
+		if (unif(s2) < 0.12) {
+			uint32_t a = range(s2, 64, 1500);
+			uint32_t b = a + range(s2, 500, 8000);
+
+			ot_set_range(leaf, a, b < 9000 ? b : 9000);
+		}
 	}
 }
 
@@ -264,6 +308,45 @@ draw_family_committed(struct ot_tree *t, uint64_t *s, unsigned int p)
 	}
 }
 
+/*
+ * A committed rate on one child of @p p that puts its target R = k + 1/2
+ * times the smallest of its siblings' (k in 30..90): shares in 1..100
+ * hold that ratio only within about 1 / (2R), 0.55% to 1.6%, so that two
+ * such families on one path compound beyond 1% (or the port refuses).
+ */
+static void
+draw_family_off(struct ot_tree *t, uint64_t *s, unsigned int p)
+{
+	double top = effective_ceiling(t, (int)p), w_min = INFINITY, sum = 0;
+	double ratio, need;
+	unsigned int ch[MM_NODES_MAX], m = 0, i, c0;
+	struct ot_node *n;
+
+	for (i = 1; i < t->nb_nodes; i++)
+		if (t->node[i].parent == (int)p)
+			ch[m++] = i;
+	if (m < 2)
+		return;
+	c0 = ch[range(s, 0, m - 1)];
+	for (i = 0; i < m; i++) {
+		sum += t->node[ch[i]].weight;
+		if (ch[i] != c0 && t->node[ch[i]].committed == 0 &&
+		    t->node[ch[i]].weight < w_min)
+			w_min = t->node[ch[i]].weight;
+	}
+	ratio = range(s, 30, 90) + 0.5;
+	need = ratio * w_min - t->node[c0].weight;
+	if (!isfinite(need) || need <= 0)
+		return;
+	/* t0 / t_min = (c W / (P - c) + w0) / w_min: c = P need / (W + need) */
+	n = &t->node[c0];
+	n->committed = (uint64_t)(top * need / (sum + need));
+	if (n->leaf)
+		n->peak = line_bytes(t);
+	else if (n->peak < n->committed)
+		n->peak = (n->committed + MBPS - 1) / MBPS * MBPS;
+}
+
 /* The solver's rates of @p t, or a fair share of each parent's ceiling
  * when the rule gives none (a tree the port must refuse). */
 static void
@@ -322,7 +405,7 @@ set_cap(const struct ot_tree *t, struct ot_node *n, double bytes,
 }
 
 static void
-draw_caps(struct ot_tree *t, uint64_t *s)
+draw_caps(struct ot_tree *t, uint64_t *s, uint64_t *s2)
 {
 	static double rate[MM_NODES_MAX];
 	bool whole[MM_NODES_MAX];
@@ -335,6 +418,14 @@ draw_caps(struct ot_tree *t, uint64_t *s)
 		double u, factor = 1;
 
 		whole[i] = unif(s) < 0.8;
+		/* A range at its share in packet mode: pps x the mean. */
+		if (n->range && wqe_rate && n->committed == 0 &&
+		    unif(s2) < 0.5) {
+			n->packet_mode = true;
+			n->cap_kind = '=';
+			set_cap(t, n, rate[i], true);
+			continue;
+		}
 		if (unif(s) >= (t->flat ? 0.6 : 0.4))
 			continue;
 		n->packet_mode = wqe_rate && n->committed == 0 &&
@@ -359,7 +450,7 @@ draw_caps(struct ot_tree *t, uint64_t *s)
 }
 
 static void
-draw_once(struct ot_tree *t, uint64_t *s)
+draw_once(struct ot_tree *t, uint64_t *s, uint64_t *s2)
 {
 	unsigned int r = range(s, 0, 9), p;
 
@@ -367,15 +458,23 @@ draw_once(struct ot_tree *t, uint64_t *s)
 	t->profile = r < 2 ? "cx5" : r < 6 ? "cx6dx" : "cx7";
 	t->line_mbps = strcmp(t->profile, "cx7") == 0 ? 400000 : 100000;
 	t->flat = strcmp(t->profile, "cx5") == 0 || unif(s) < 0.25;
-	draw_shape(t, s);
+	draw_shape(t, s, s2);
 	if (!t->flat) {
 		draw_weights(t, s);
 		draw_ceilings(t, s);
 		for (p = 0; p < t->first_leaf; p++)
 			if (unif(s) < 0.3)
 				draw_family_committed(t, s, p);
+		/* Committed rates at two levels: a bottom node's family
+		 * and its parent's. */
+		if (t->depth >= 2 && unif(s2) < 0.2) {
+			p = (unsigned int)t->node[t->first_leaf +
+				range(s2, 0, t->nb_leaves - 1)].parent;
+			draw_family_off(t, s2, p);
+			draw_family_off(t, s2, (unsigned int)t->node[p].parent);
+		}
 	}
-	draw_caps(t, s);
+	draw_caps(t, s, s2);
 }
 
 void
@@ -383,13 +482,17 @@ ot_draw(struct ot_tree *t, uint64_t seed, unsigned int index,
 	bool (*accept)(const struct ot_tree *t, void *arg), void *arg)
 {
 	uint64_t s = seed * 0x9e3779b97f4a7c15ull + index;
+	/* The second sequence: the shapes added after the first. */
+	uint64_t s2 = (seed * 0xbf58476d1ce4e5b9ull + index) ^
+		      0x94d049bb133111ebull;
 
 	(void)splitmix64(&s);
+	(void)splitmix64(&s2);
 	memset(t, 0, sizeof(*t));
 	t->seed = seed;
 	t->index = index;
 	for (;;) {
-		draw_once(t, &s);
+		draw_once(t, &s, &s2);
 		if (accept == NULL || accept(t, arg))
 			return;
 		t->draws++;
@@ -473,7 +576,13 @@ ot_print(const struct ot_tree *t, FILE *f, const char *prefix)
 				(double)n->committed * 8 / 1e6);
 		if (n->cap_kind != 0)
 			fprintf(f, " (cap drawn %c share)", n->cap_kind);
-		if (n->leaf) {
+		if (n->leaf && n->range) {
+			fprintf(f, " frames %u..%u in %u lengths (", n->sizes[0],
+				n->sizes[OT_RANGE_SIZES - 1], n->nb_sizes);
+			for (k = 0; k < n->nb_sizes; k++)
+				fprintf(f, "%s%u", k ? "," : "", n->sizes[k]);
+			fprintf(f, ")");
+		} else if (n->leaf) {
 			fprintf(f, " frames");
 			for (k = 0; k < n->nb_sizes; k++)
 				fprintf(f, "%s%u", k ? "," : " ", n->sizes[k]);

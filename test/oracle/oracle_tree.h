@@ -36,6 +36,12 @@ struct ot_node {
 	bool packet_mode;
 	unsigned int nb_sizes;          /**< Leaf: frame lengths, sent in turn. */
 	uint32_t sizes[MM_SIZES_MAX];
+	/**
+	 * Leaf: its frames are a size range A..B, as dpdk-tm-pace's size=A..B:
+	 * OT_RANGE_SIZES lengths evenly spaced from A to B, sent in
+	 * bit-reversed order (every short run of frames near the mean).
+	 */
+	bool range;
 	char cap_kind;       /**< Leaf cap drawn: 0 none, '<' '=' '>' share. */
 };
 
@@ -53,6 +59,20 @@ struct ot_tree {
 	struct ot_node node[MM_NODES_MAX];
 	unsigned int draws;      /**< Trees drawn before this one was kept. */
 };
+
+/**
+ * The device's bw_share range, max_tsar_bw_share of cx6dx and cx7
+ * (rte_tm.rst): a weight above is refused, ratios within it are exact.
+ */
+#define OT_WEIGHT_MAX 100
+
+/** Lengths of a size range (a power of 2: bit-reversed order). */
+#define OT_RANGE_SIZES 16
+
+/**
+ * Make leaf @p n's frames the size range @p a..@p b (see ot_node.range).
+ */
+void ot_set_range(struct ot_node *n, uint32_t a, uint32_t b);
 
 /** Device-model limits the draw respects (the profile's caps). */
 #define OT_RATE_MIN_KBPS 1000u /* packet_pacing_min_rate */

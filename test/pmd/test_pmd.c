@@ -1225,6 +1225,41 @@ out:
 }
 
 /*
+ * The model's lag reaches the xstats: a pass made 5 ms late
+ * (mlx5_emu_account_pass()) counts in emu_late_passes, raises
+ * emu_lagging for the second after it and emu_max_lag_ns to 5 ms.
+ */
+static void
+test_lag_xstats(void)
+{
+	struct mlx5_emu *emu;
+	uint64_t now;
+	uint16_t port;
+
+	if (probe_port("net_mlx5_tm8", "emu=cx6dx,clock=virtual", &port,
+		       &emu) != 0)
+		return;
+	CHECK(xstat(port, "emu_late_passes") == 0 &&
+	      xstat(port, "emu_lagging") == 0, "late passes %" PRIu64
+	      " before", xstat(port, "emu_late_passes"));
+	mlx5_emu_advance(emu, 10000000);
+	now = mlx5_emu_now_ns(emu);
+	CHECK(mlx5_emu_account_pass(emu, now, now - 5000000) == 0, "pass");
+	CHECK(xstat(port, "emu_late_passes") == 1 &&
+	      xstat(port, "emu_lagging") == 1 &&
+	      xstat(port, "emu_max_lag_ns") == 5000000,
+	      "late %" PRIu64 ", lagging %" PRIu64 ", max %" PRIu64,
+	      xstat(port, "emu_late_passes"), xstat(port, "emu_lagging"),
+	      xstat(port, "emu_max_lag_ns"));
+	mlx5_emu_advance(emu, 1000000000);
+	CHECK(xstat(port, "emu_lagging") == 0 &&
+	      xstat(port, "emu_late_passes") == 1,
+	      "a second later: lagging %" PRIu64,
+	      xstat(port, "emu_lagging"));
+	port_destroy("net_mlx5_tm8", port);
+}
+
+/*
  * Three unshaped queues on one 100G port share the line, in virtual time.
  * tx_qN_wire_rate_bps must agree within 1 % with the device's own
  * counters (wire bytes over the time from the queue's first departure to
@@ -2278,6 +2313,8 @@ main(int argc, char **argv)
 	    test_read_back);
 	run("wire rate over the last second of sending",
 	    test_wire_rate_window);
+	run("the model's lag in the xstats: late passes, lagging",
+	    test_lag_xstats);
 	run("three unshaped queues: wire rate a third of the line each",
 	    test_wire_rate_shared_line);
 	run("statistics answer while a firmware command is held",

@@ -1971,6 +1971,48 @@ test_capacity_refusal_memory_short(void)
 #endif
 }
 
+/*
+ * The rte_tm guide's 3-level tree of 1024 leaves, 16 distinct rates under
+ * each of 64 parents with a ceiling: each family is all leaves of one
+ * weight, so it shares one queue group, 64 in all, and the tree commits
+ * (the guide once said it was refused; testpmd committed it).
+ */
+static void
+test_wide_tree_commits(void)
+{
+	enum { NP = 64, NR = 16, NQ = NP * NR, TOP = 5000, PARENT0 = 6000 };
+	struct mlx5_tm_sched *s;
+	struct tm_port p;
+	unsigned int i;
+	uint16_t q;
+	int ret;
+
+	printf("3 levels, 1024 leaves, 16 rates under each of 64 parents\n");
+	if (tport_open(&p, NULL, NQ, false) != 0)
+		return;
+	EXPECT_OK(profile_add(p.id, 100, 1250000000, false), "10 Gbit/s");
+	for (i = 0; i < NR; i++)
+		EXPECT_OK(profile_add(p.id, i + 1, (i + 1) * 1250000ull,
+				      false), "%u0 Mbit/s", i + 1);
+	EXPECT_OK(nonleaf_add(p.id, TOP, NULL_ID, 0), "root");
+	for (i = 0; i < NP; i++) {
+		struct rte_tm_node_params np = tm_nonleaf_params(100);
+
+		EXPECT_OK(TM(rte_tm_node_add(p.id, PARENT0 + i, TOP, 0, 1, 1,
+					     &np, &terr)), "parent %u", i);
+	}
+	for (q = 0; q < NQ; q++)
+		EXPECT_OK(leaf_add(p.id, q, PARENT0 + q / NR, 2, q % NR + 1),
+			  "leaf %u", q);
+	ret = TM(rte_tm_hierarchy_commit(p.id, 0, &terr));
+	s = sched_of(&p);
+	CHECK(ret == 0, "commit: %d \"%s\"", ret, tmsg());
+	CHECK(s != NULL && ret == 0 && s->applied.n_groups == NP,
+	      "%u queue groups, want %u", s != NULL ? s->applied.n_groups : 0,
+	      NP);
+	tm_port_close(&p);
+}
+
 /* ---- telemetry ---- */
 
 static void
@@ -2019,7 +2061,8 @@ test_telemetry_errors(void)
 		const char *params;
 		const char *want;
 	} bad[] = {
-		{ "", "no parameters: expected port_id[,first_queue]" },
+		{ "", "no parameters: expected "
+		  "port_id[,first_queue[,first_tsar]]" },
 		{ ",abc", "port_id 'abc': expected a decimal port id" },
 		{ ",x1", "port_id 'x1': expected a decimal port id" },
 		{ ",1x", "port_id '1x': expected a decimal port id" },
@@ -2029,6 +2072,11 @@ test_telemetry_errors(void)
 		{ ",%u,-1", "first_queue '-1': expected a decimal queue number" },
 		{ ",%u,2z", "first_queue '2z': expected a decimal queue number" },
 		{ ",%u,4", "first_queue 4: port %u has 4 Tx queues" },
+		{ ",%u,0,", "first_tsar '': expected a decimal TSAR number" },
+		{ ",%u,0,x", "first_tsar 'x': expected a decimal TSAR number" },
+		{ ",%u,0,1,2", "first_tsar '1,2': expected a decimal TSAR" },
+		{ ",%u,1x,0", "first_queue '1x': expected a decimal queue" },
+		{ ",%u,0,1", "first_tsar 1: port %u has 0 TSARs" },
 	};
 	static char buf[16384];
 	char cmd[64], params[32], want[96];
@@ -2161,6 +2209,84 @@ test_telemetry_pages(void)
 	CHECK(tm_telemetry_query(cmd, buf, sizeof(buf)) == 0 &&
 	      strstr(buf, "\"error\":\"first_queue 1024: port") != NULL,
 	      "page past the last: %s", buf);
+	tm_port_close(&p);
+}
+
+/*
+ * 150 groups of one queue each (a TSAR per group, the root's, the port
+ * element's): walking the TSAR pages from "next_tsar" to "next_tsar"
+ * gives every group's node exactly once, and every page says where it
+ * starts and how many the port holds.
+ */
+static void
+test_telemetry_tsar_pages(void)
+{
+	enum { NG = 150, GROUP0 = 2000 };
+	static char buf[20000];
+	static bool seen[NG];
+	uint64_t nodes[256];
+	unsigned int pages = 0, groups = 0, dup = 0, g;
+	int64_t first = 0, next, total = -1;
+	char cmd[64];
+	struct tm_port p;
+
+	printf("telemetry pages: 150 groups\n");
+	if (tport_open(&p, NULL, NG, true) != 0)
+		return;
+	EXPECT_OK(profile_add(p.id, 1, 1250000, false), "10 Mbit/s");
+	EXPECT_OK(nonleaf_add(p.id, ROOT, NULL_ID, 0), "root");
+	for (g = 0; g < NG; g++) {
+		/* A ceiling each: one without is passed through. */
+		struct rte_tm_node_params np = tm_nonleaf_params(1);
+
+		EXPECT_OK(TM(rte_tm_node_add(p.id, GROUP0 + g, ROOT, 0, 1, 1,
+					     &np, &terr)), "g%u", g);
+		EXPECT_OK(leaf_add(p.id, g, GROUP0 + g, 2, NONE), "l%u", g);
+	}
+	EXPECT_OK(rte_tm_hierarchy_commit(p.id, 0, &terr), "commit");
+	memset(seen, 0, sizeof(seen));
+	do {
+		int n, k;
+
+		snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u,0,%u",
+			 p.id, (unsigned int)first);
+		if (tm_telemetry_query(cmd, buf, sizeof(buf)) != 0) {
+			CHECK(false, "telemetry %s", cmd);
+			break;
+		}
+		pages++;
+		n = tm_json_u64_array(buf, "tsar_node", nodes, RTE_DIM(nodes));
+		if (total < 0)
+			total = json_u64(buf, "nb_tsar");
+		CHECK(n > 0 && n == json_u64(buf, "tsars") &&
+		      json_u64(buf, "first_tsar") == first &&
+		      json_u64(buf, "nb_tsar") == total,
+		      "page %s: %d TSARs: %.300s", cmd, n, buf);
+		for (k = 0; k < n; k++) {
+			if (nodes[k] < GROUP0 || nodes[k] >= GROUP0 + NG)
+				continue;
+			if (seen[nodes[k] - GROUP0])
+				dup++;
+			seen[nodes[k] - GROUP0] = true;
+			groups++;
+		}
+		next = json_u64(buf, "next_tsar");
+		CHECK(next == -1 || (n > 0 && next == first + n),
+		      "page %s: next_tsar %" PRId64, cmd, next);
+		if (n <= 0)
+			break;
+		first = next;
+	} while (first > 0 && pages < 16);
+	CHECK(pages > 1 && groups == NG && dup == 0,
+	      "%u pages, %u of %u groups' TSARs, %u twice", pages, groups, NG,
+	      dup);
+	CHECK(total > NG && first == -1,
+	      "nb_tsar %" PRId64 ", the walk ended at %" PRId64, total, first);
+	snprintf(cmd, sizeof(cmd), "/ethdev/mlx5_tm/pacing,%u,0,%" PRId64,
+		 p.id, total);
+	CHECK(tm_telemetry_query(cmd, buf, sizeof(buf)) == 0 &&
+	      strstr(buf, "\"error\":\"first_tsar ") != NULL,
+	      "TSAR page past the last: %s", buf);
 	tm_port_close(&p);
 }
 
@@ -2877,9 +3003,11 @@ main(int argc, char **argv)
 	TM_CASE(test_reconfigure_refused());
 	TM_CASE(test_capacity_refusal_counts());
 	TM_CASE(test_capacity_refusal_memory_short());
+	TM_CASE(test_wide_tree_commits());
 	TM_CASE(test_telemetry());
 	TM_CASE(test_telemetry_errors());
 	TM_CASE(test_telemetry_pages());
+	TM_CASE(test_telemetry_tsar_pages());
 	TM_CASE(test_rates());
 	TM_CASE(test_empw_follows_pacing_mode());
 	TM_CASE(test_empw_overshoot());

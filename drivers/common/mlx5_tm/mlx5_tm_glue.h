@@ -120,7 +120,8 @@ struct mlx5_tm_glue_sq_wire {
 struct mlx5_tm_glue_lag {
 	uint64_t lag_ns;     /**< Lateness of the last processing pass. */
 	uint64_t max_lag_ns; /**< Largest lateness seen. */
-	bool lagging;        /**< The last pass was later than its threshold. */
+	uint64_t late_passes; /**< Passes later than the threshold, all. */
+	bool lagging;        /**< A late pass within the last second. */
 };
 
 /** Device-model log callback: syslog level (3 error .. 7 debug), a line. */

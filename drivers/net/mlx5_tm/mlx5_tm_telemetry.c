@@ -3,7 +3,8 @@
  */
 
 /*
- * Telemetry command /ethdev/mlx5_tm/pacing,<port_id>[,<first_queue>]: the
+ * Telemetry command
+ * /ethdev/mlx5_tm/pacing,<port_id>[,<first_queue>[,<first_tsar>]]: the
  * pacing entries a net_mlx5_tm port holds and the rate source of each Tx
  * queue. Telemetry containers nest one level only, so the entries come as
  * parallel arrays (one column per attribute, one row per entry, in
@@ -15,7 +16,9 @@
  * its users among them; "next" gives the first queue of the next page.
  * The page size keeps the worst case (every queue of the page on an entry
  * of its own, users strings at their longest) well inside both the 16 KB
- * and the 128-character string limit.
+ * and the 128-character string limit. The scheduling elements (TSARs) are
+ * paged the same way, TEL_PAGE_TSARS from first_tsar, "next_tsar" the
+ * first of the next page.
  */
 
 #include <errno.h>
@@ -73,8 +76,8 @@ source_name(const struct mlx5_tm_sched *s, uint16_t q)
 	return s->applied.queues[q].shaped ? "queue_rate_limit" : "none";
 }
 
-/* Scheduling elements shown (telemetry arrays are bounded). */
-#define TEL_MAX_ELEMS 128u
+/* TSARs per page: six numbers each, beside a page of queues. */
+#define TEL_PAGE_TSARS 64u
 
 /* The page [first, first + n). */
 struct tel_page {
@@ -286,27 +289,39 @@ fill_queues(struct mlx5_tm_sched *s, const struct tel_page *pg,
 	return 0;
 }
 
+/* The number of TSARs of the applied plan. */
+static uint32_t
+tsar_count(const struct mlx5_tm_sched *s)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < s->applied.n_elems; i++)
+		if (s->applied.elems[i].type == TM_ELEM_TSAR)
+			n++;
+	return n;
+}
+
 /*
- * The TSARs of the applied plan, parents first: the node each stands for
- * (its parent's for the port element), device ids, the applied bw_share
- * and ceiling (Mbit/s, 0 unlimited).
+ * The TSARs of the applied plan from the @p first th, parents first: the
+ * node each stands for (its parent's for the port element), device ids,
+ * the applied bw_share and ceiling (Mbit/s, 0 unlimited); a page of them.
  */
 static int
-fill_tree(struct mlx5_tm_sched *s, struct rte_tel_data *d)
+fill_tree(struct mlx5_tm_sched *s, uint32_t first, struct rte_tel_data *d)
 {
 	static const char *const names[] = { "tsar_node", "tsar_id",
 		"tsar_parent_id", "tsar_weight", "tsar_bw_share",
 		"tsar_max_average_bw_mbps" };
 	struct rte_tel_data *cols[RTE_DIM(names)];
-	uint32_t i, n = 0;
+	uint32_t i, t = 0, n = 0, total = tsar_count(s);
 
 	if (alloc_cols(cols, RTE_DIM(names)) != 0)
 		return -ENOMEM;
-	for (i = 0; i < s->applied.n_elems && n < TEL_MAX_ELEMS; i++) {
+	for (i = 0; i < s->applied.n_elems && n < TEL_PAGE_TSARS; i++) {
 		const struct tm_elem *e = &s->applied.elems[i];
 		const struct tm_elem *p = tm_plan_elem(&s->applied, e->parent);
 
-		if (e->type != TM_ELEM_TSAR)
+		if (e->type != TM_ELEM_TSAR || t++ < first)
 			continue;
 		rte_tel_data_add_array_u64(cols[0], e->node_id);
 		rte_tel_data_add_array_u64(cols[1], e->hw_id);
@@ -317,6 +332,11 @@ fill_tree(struct mlx5_tm_sched *s, struct rte_tel_data *d)
 		n++;
 	}
 	add_cols(d, cols, names, RTE_DIM(names));
+	rte_tel_data_add_dict_u64(d, "nb_tsar", total);
+	rte_tel_data_add_dict_u64(d, "first_tsar", first);
+	rte_tel_data_add_dict_u64(d, "tsars", n);
+	if (first + n < total)
+		rte_tel_data_add_dict_u64(d, "next_tsar", first + n);
 	rte_tel_data_add_dict_u64(d, "elements", s->applied.n_elems);
 	rte_tel_data_add_dict_u64(d, "queue_groups", s->applied.n_groups);
 	return 0;
@@ -353,18 +373,20 @@ parse_decimal(const char *s, char **end, unsigned long *v)
 }
 
 /*
- * "<port>" or "<port>,<first_queue>", decimal. A bad one gets the error
- * answer, naming the parameter, its value and what is allowed: true.
+ * "<port>[,<first_queue>[,<first_tsar>]]", decimal. A bad one gets the
+ * error answer, naming the parameter, its value and what is allowed: true.
  */
 static bool
 parse_params(const char *params, unsigned long *port, unsigned long *first,
-	     struct rte_tel_data *d)
+	     unsigned long *first_tsar, struct rte_tel_data *d)
 {
 	char *end;
 
 	*first = 0;
+	*first_tsar = 0;
 	if (params == NULL || *params == '\0') {
-		tel_error(d, "no parameters: expected port_id[,first_queue]");
+		tel_error(d, "no parameters: expected "
+			  "port_id[,first_queue[,first_tsar]]");
 		return true;
 	}
 	if (!parse_decimal(params, &end, port) || *port >= RTE_MAX_ETHPORTS ||
@@ -377,10 +399,20 @@ parse_params(const char *params, unsigned long *port, unsigned long *first,
 	if (*end == '\0')
 		return false;
 	params = end + 1;
-	if (!parse_decimal(params, &end, first) || *end != '\0' ||
-	    *first > UINT16_MAX) {
-		tel_error(d, "first_queue '%.32s': expected a decimal queue number",
+	if (!parse_decimal(params, &end, first) ||
+	    (*end != '\0' && *end != ',') || *first > UINT16_MAX) {
+		tel_error(d, "first_queue '%.*s': expected a decimal queue number",
+			  (int)RTE_MIN(strcspn(params, ","), (size_t)32),
 			  params);
+		return true;
+	}
+	if (*end == '\0')
+		return false;
+	params = end + 1;
+	if (!parse_decimal(params, &end, first_tsar) || *end != '\0' ||
+	    *first_tsar > UINT32_MAX) {
+		tel_error(d, "first_tsar '%.32s': expected a decimal TSAR "
+			  "number", params);
 		return true;
 	}
 	return false;
@@ -393,11 +425,12 @@ tel_pacing(const char *cmd __rte_unused, const char *params,
 	const struct mlx5_tm_pacing_args *conf;
 	struct mlx5_tm_sched *s;
 	struct pacing_table *table;
-	unsigned long port, first;
+	unsigned long port, first, first_tsar;
 	struct tel_page pg;
+	uint32_t nb_tsar;
 	int ret;
 
-	if (parse_params(params, &port, &first, d))
+	if (parse_params(params, &port, &first, &first_tsar, d))
 		return 0;
 	s = mlx5_tm_sched_by_port_lock(port);
 	if (s == NULL) {
@@ -410,6 +443,12 @@ tel_pacing(const char *cmd __rte_unused, const char *params,
 	if (first > 0 && first >= s->applied.nb_txq) {
 		ret = tel_error(d, "first_queue %lu: port %lu has %u Tx queues",
 				first, port, s->applied.nb_txq);
+		goto out;
+	}
+	nb_tsar = tsar_count(s);
+	if (first_tsar > 0 && first_tsar >= nb_tsar) {
+		ret = tel_error(d, "first_tsar %lu: port %lu has %u TSARs",
+				first_tsar, port, nb_tsar);
 		goto out;
 	}
 	pg.first = first;
@@ -437,7 +476,7 @@ tel_pacing(const char *cmd __rte_unused, const char *params,
 	if (ret == 0)
 		ret = fill_queues(s, &pg, d);
 	if (ret == 0)
-		ret = fill_tree(s, d);
+		ret = fill_tree(s, (uint32_t)first_tsar, d);
 out:
 	pthread_mutex_unlock(&s->lock);
 	mlx5_tm_sched_registry_unlock();
@@ -454,9 +493,9 @@ mlx5_tm_telemetry_register(void)
 	registered = true;
 	/* At most RTE_TEL_MAX_STRING_LEN - 1 characters of help. */
 	if (rte_telemetry_register_cmd(TEL_CMD, tel_pacing,
-		"Pacing entries, queue rates and groups, scheduling elements "
-		"of a net_mlx5_tm port. Params: int port_id[,int "
-		"first_queue]") != 0)
+		"Pacing entries, queue rates and groups, TSARs of a "
+		"net_mlx5_tm port. Params: int port_id[,int first_queue[,int "
+		"first_tsar]]") != 0)
 		MLX5_TM_LOG(WARNING, "telemetry command %s not registered",
 			    TEL_CMD);
 }
