@@ -132,12 +132,13 @@ fi
 
 # A tool linked with the PMD registers net_mlx5_tm itself; otherwise load
 # the .so with -d from a private directory (EAL refuses -d for files
-# under a world-writable directory such as /tmp).
+# under a world-writable directory such as /tmp): the suites' own
+# (test/private_dir.py: the build directory, $XDG_RUNTIME_DIR, ~/.cache).
 EAL_D=()
 PRIV=""
 if ! ldd "$TOOL" 2>/dev/null | grep -q librte_net_mlx5_tm; then
-	PRIV=$(mktemp -d "${HOME:-/root}/.mlx5-tm-demo.XXXXXX") || exit 2
-	chmod 700 "$PRIV"
+	PRIV=$(python3 "$(dirname "$0")/../test/private_dir.py" "$BUILD" \
+		mlx5-tm-demo.) || exit 2
 	# The device model, which the PMD loads from beside itself for emu=.
 	cp "$PMD" "$(dirname "$PMD")/librte_net_mlx5_tm_emu.so" "$PRIV/"
 	EAL_D=(-d "$PRIV/librte_net_mlx5_tm.so")

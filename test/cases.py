@@ -6,7 +6,9 @@ A test case is one named behaviour: Cases.run() runs a function as one
 case, which counts once and fails if any of its checks failed or it
 raised; a case that made no check is a skip (printed "SKIP", counted
 neither way). A check made outside any case is a case of its own.
-report() prints the closing line "N passed, N failed" (cases).
+skip() counts a case that cannot run here (printed "SKIP" with the
+reason). report() prints the closing line "N passed, N failed" (cases),
+with ", N skipped" when any were.
 """
 
 import sys
@@ -18,6 +20,7 @@ class Cases:
     def __init__(self):
         self.passed = 0
         self.failed = 0
+        self.skipped = 0
         self._name = None       # the case running, None between cases
         self._failed = False
         self._checks = 0        # checks the running case made
@@ -62,8 +65,16 @@ class Cases:
             print("ok   %s" % name)
         sys.stdout.flush()
 
+    def skip(self, name, reason):
+        """Case @name cannot run here: counted skipped, never passed."""
+        self.skipped += 1
+        print("SKIP %s: %s" % (name, reason))
+        sys.stdout.flush()
+
     def report(self):
         """Print the closing line; the suite's exit status."""
-        print("%d passed, %d failed" % (self.passed, self.failed))
+        print("%d passed, %d failed%s" % (
+            self.passed, self.failed,
+            ", %d skipped" % self.skipped if self.skipped else ""))
         sys.stdout.flush()
         return 0 if self.failed == 0 else 1

@@ -25,11 +25,41 @@
 # exits non-zero (a crash, a sanitizer report, a leak found at exit), or
 # when it outlives SUITE_TIMEOUT seconds (default 900): a hung suite must
 # not eat the CI's time.
+#
+# Usage: test/run_all.sh [BUILD_DIR [SAN_BUILD_DIR]] (default: build
+# build-san, as make test gives them). A directory that is not a meson
+# build directory (no build.ninja in it), an option or a third argument
+# is refused with the usage line and exit status 2 before anything is
+# written (--help: the usage line, exit status 0).
 set -u
 
+USAGE="usage: test/run_all.sh [BUILD_DIR [SAN_BUILD_DIR]] (default: build build-san; each a meson build directory)"
+case "${1:-}" in
+-h|--help) echo "$USAGE"; exit 0 ;;
+esac
+for arg in "$@"; do
+	case "$arg" in
+	-*) echo "run_all.sh: unknown option '$arg'" >&2
+	    echo "$USAGE" >&2
+	    exit 2 ;;
+	esac
+done
+if [ $# -gt 2 ]; then
+	echo "run_all.sh: $# arguments, at most 2 build directories" >&2
+	echo "$USAGE" >&2
+	exit 2
+fi
+for dir in "${1:-build}" "${2:-build-san}"; do
+	if [ ! -f "$dir/build.ninja" ]; then
+		echo "run_all.sh: '$dir' is not a meson build directory (no build.ninja in it)" >&2
+		echo "$USAGE" >&2
+		exit 2
+	fi
+done
+
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-PLAIN=$(cd "${1:-build}" && pwd)
-SAN=$(cd "${2:-build-san}" && pwd)
+PLAIN=$(cd "${1:-build}" && pwd) || exit 2
+SAN=$(cd "${2:-build-san}" && pwd) || exit 2
 LOGDIR="$PLAIN/test-logs"
 SUITE_TIMEOUT=${SUITE_TIMEOUT:-900}
 PROGRESS_RE='^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+: (PASSED|FAILED)|^SKIP'

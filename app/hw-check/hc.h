@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "hc_judge.h"
+#include "report_file.h"
 #include "rte_pmd_mlx5_tm.h"
 
 struct mlx5_emu;
@@ -53,6 +54,8 @@ struct hc_options {
 /** The whole run: the device under test and the steps so far. */
 struct hc {
 	struct hc_options opt;
+	/** --json: opened before the steps, renamed into place at the end. */
+	struct report_file json_out;
 	/* The vdev the user gave, re-created fresh for each step. */
 	char vdev_name[64];      /**< e.g. "net_mlx5_tm0". */
 	char vdev_args[512];     /**< Its devargs, as given. */
@@ -112,7 +115,17 @@ void hc_evj_bool(struct hc *hc, const char *key, bool v);
 void hc_step_end(struct hc *hc, enum hc_verdict v, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/** Print the summary; write the JSON report if asked. */
+/**
+ * Open the --json report file before the steps; 0, or -errno with the
+ * path and the error printed.
+ */
+int hc_report_open(struct hc *hc);
+
+/**
+ * Print the summary; write the JSON report if asked (to the file
+ * hc_report_open() opened, renamed into place once every write
+ * succeeded); 0, or -errno with the path and the error printed.
+ */
 int hc_report_finish(struct hc *hc, const char *device_line);
 
 /** Counts of verdicts. */

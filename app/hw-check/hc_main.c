@@ -8,7 +8,8 @@
  * and evidence, and writes the JSON report to send back.
  *
  * Exit status: 0 every step passed or was skipped, 1 a step failed,
- * 2 the check could not run (no device, bad arguments).
+ * 2 the check could not run (no device, bad arguments, a --json path that
+ * cannot be written), 3 the JSON report could not be written.
  */
 
 #include <dirent.h>
@@ -45,7 +46,10 @@ usage(const char *prog)
 	       "  --eal-help        the EAL options (before --), DPDK's own "
 	       "help\n\n"
 	       "Exit status: 0 every step passed or was skipped, 1 a step "
-	       "failed, 2 the check could not run.\n", prog, prog);
+	       "failed, 2 the check could not run (a --json path that cannot "
+	       "be written: refused before the steps), 3 the JSON report "
+	       "could not be written (a full disk: no partial file).\n",
+	       prog, prog);
 }
 
 /*
@@ -184,8 +188,10 @@ main(int argc, char **argv)
 		return 2;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
+		/* Some EAL failures leave rte_errno 0 ("Success"). */
 		fprintf(stderr, "hw-check: EAL initialisation failed: %s\n",
-			rte_strerror(rte_errno));
+			rte_errno != 0 ? rte_strerror(rte_errno) :
+			"EAL's own message above says why");
 		return 2;
 	}
 	used = ret;
@@ -198,6 +204,11 @@ main(int argc, char **argv)
 		fprintf(stderr, "hw-check: no device: give --vdev "
 			"net_mlx5_tm0,dev=<ibdev|PCI> (a ConnectX NIC) or "
 			"--vdev net_mlx5_tm0,emu=cx6dx (the emulated one)\n");
+		rte_eal_cleanup();
+		return 2;
+	}
+	/* A report that cannot be written is refused before the steps. */
+	if (hc_report_open(&hc) != 0) {
 		rte_eal_cleanup();
 		return 2;
 	}
@@ -214,12 +225,14 @@ main(int argc, char **argv)
 	if (hc.pool == NULL || hc.jumbo_pool == NULL) {
 		fprintf(stderr, "hw-check: no memory for frames: %s\n",
 			rte_strerror(rte_errno));
+		report_file_discard(&hc.json_out);
 		rte_eal_cleanup();
 		return 2;
 	}
 	ret = hc_port_open(&hc, "");
 	if (ret != 0) {
 		explain_no_device(&hc);
+		report_file_discard(&hc.json_out);
 		rte_eal_cleanup();
 		return 2;
 	}
@@ -239,6 +252,6 @@ main(int argc, char **argv)
 	rte_mempool_free(hc.jumbo_pool);
 	rte_eal_cleanup();
 	if (ret != 0)
-		return 2;
+		return 3;
 	return fail != 0 ? 1 : 0;
 }

@@ -267,6 +267,20 @@ write_json(const struct hc *hc, FILE *f, const char *device_line)
 }
 
 int
+hc_report_open(struct hc *hc)
+{
+	int ret;
+
+	if (hc->opt.json_path == NULL)
+		return 0;
+	ret = report_file_open(&hc->json_out, hc->opt.json_path);
+	if (ret < 0)
+		fprintf(stderr, "hw-check: --json: cannot write %s: %s\n",
+			hc->opt.json_path, strerror(-ret));
+	return ret;
+}
+
+int
 hc_report_finish(struct hc *hc, const char *device_line)
 {
 	unsigned int pass, fail, skip, i;
@@ -280,21 +294,14 @@ hc_report_finish(struct hc *hc, const char *device_line)
 			printf("  %s %s: %s\n",
 			       verdict_names[hc->steps[i].verdict],
 			       hc->steps[i].name, hc->steps[i].reason);
-	if (hc->opt.json_path != NULL) {
-		FILE *f = fopen(hc->opt.json_path, "w");
-
-		if (f == NULL) {
-			fprintf(stderr, "hw-check: --json %s: %s\n",
-				hc->opt.json_path, strerror(errno));
-			ret = -errno;
-		} else {
-			write_json(hc, f, device_line);
-			if (fclose(f) != 0)
-				ret = -errno;
-			else
-				printf("report written to %s\n",
-				       hc->opt.json_path);
-		}
+	if (hc->json_out.f != NULL) {
+		write_json(hc, hc->json_out.f, device_line);
+		ret = report_file_commit(&hc->json_out);
+		if (ret < 0)
+			fprintf(stderr, "hw-check: --json: writing %s failed: "
+				"%s\n", hc->opt.json_path, strerror(-ret));
+		else
+			printf("report written to %s\n", hc->opt.json_path);
 	}
 	for (i = 0; i < hc->nb_steps; i++) {
 		free(hc->steps[i].text);

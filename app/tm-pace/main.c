@@ -32,8 +32,11 @@
 #define EXIT_REFUSED 3        /* the port refused the plan, or to start */
 #define EXIT_CHANGE_REFUSED 4 /* a live change (--at) was refused */
 #define EXIT_NO_MEMORY 5      /* the tool could not get its memory */
+#define EXIT_OUTPUT 6         /* --json, --plot or pcap= not written */
 
 static volatile sig_atomic_t interrupted;
+/* --json and --plot files, open from before the run to its end. */
+static struct pace_outputs outputs;
 static int stop_senders;
 /* Nap of a sender whose rings are all full, ns (0: never nap). */
 static uint64_t idle_nap_ns;
@@ -524,14 +527,24 @@ run_traffic(struct pace_run *run)
 	rte_eal_mp_wait_lcore();
 }
 
-static void
+/*
+ * The report files (opened before the run) and the device model's pcap=
+ * capture; false if one could not be written.
+ */
+static bool
 finish_reports(struct pace_run *run)
 {
-	if (run->opt.json_path != NULL &&
-	    pace_report_json(run, run->opt.json_path) == 0)
-		printf("JSON report written to %s\n", run->opt.json_path);
-	if (run->opt.plot_path != NULL && run->nb_samples > 1)
-		pace_report_plot(run, run->opt.plot_path);
+	bool ok = pace_report_json_file(run, &outputs) == 0;
+
+	if (pace_report_plot(run, &outputs) != 0)
+		ok = false;
+	pace_outputs_discard(&outputs);
+	if (pace_emu_pcap_end(&run->emu) != 0) {
+		fprintf(stderr, "tm-pace: the device model's pcap= capture is "
+			"incomplete (the model's message above says why)\n");
+		ok = false;
+	}
+	return ok;
 }
 
 /* A sample every interval of the run, and a few to spare. */
@@ -586,10 +599,8 @@ run_plan(struct pace_run *run)
 			run->port_id, run->driver, run->opt.keep_going ?
 			"; sending UNSHAPED traffic (--keep-going)" :
 			"; nothing sent");
-		if (!run->opt.keep_going) {
-			finish_reports(run);
-			return EXIT_REFUSED;
-		}
+		if (!run->opt.keep_going)
+			return finish_reports(run) ? EXIT_REFUSED : EXIT_OUTPUT;
 	} else {
 		printf("rte_tm hierarchy committed: %u shaper profile(s) for "
 		       "%u planned queue(s)%s\n", run->tm.nb_profiles,
@@ -622,7 +633,8 @@ run_plan(struct pace_run *run)
 	run_traffic(run);
 	rte_eth_dev_stop(run->port_id);
 	ok = pace_report_summary(run);
-	finish_reports(run);
+	if (!finish_reports(run))
+		return EXIT_OUTPUT;
 	for (i = 0; i < run->nb_changes; i++)
 		if (run->changes[i].ret != 0)
 			return EXIT_CHANGE_REFUSED;
@@ -638,8 +650,10 @@ main(int argc, char **argv)
 	help_before_eal(argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
+		/* Some EAL failures leave rte_errno 0 ("Success"). */
 		fprintf(stderr, "tm-pace: EAL initialisation failed: %s\n",
-			rte_strerror(rte_errno));
+			rte_errno != 0 ? rte_strerror(rte_errno) :
+			"EAL's own message above says why");
 		return EXIT_USAGE;
 	}
 	argc -= ret;
@@ -649,10 +663,17 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return ret > 0 ? 0 : EXIT_USAGE;
 	}
+	/* A report that cannot be written is refused before the run. */
+	if (pace_outputs_open(&outputs, &run) != 0) {
+		rte_eal_cleanup();
+		return EXIT_USAGE;
+	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
 	status = run_plan(&run);
+	/* A run that ended early leaves no temporary report behind. */
+	pace_outputs_discard(&outputs);
 
 	if (run.nb_txq > 0) {
 		pace_tm_teardown(&run.tm);

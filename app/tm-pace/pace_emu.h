@@ -62,4 +62,11 @@ bool pace_emu_wire(const struct pace_emu *e, uint16_t queue,
  */
 bool pace_emu_lag(const struct pace_emu *e, struct pace_emu_lag *lag);
 
+/**
+ * End the device model's pcap= capture (after the run: what the device
+ * sent is in it): 0, or the -errno of a write that failed (the model
+ * logged the path and the error); 0 when there is none.
+ */
+int pace_emu_pcap_end(const struct pace_emu *e);
+
 #endif /* PACE_EMU_H */

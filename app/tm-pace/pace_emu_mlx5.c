@@ -76,3 +76,12 @@ pace_emu_wire(const struct pace_emu *e, uint16_t queue,
 	w->mtu_drops = info.mtu_drops;
 	return true;
 }
+
+int
+pace_emu_pcap_end(const struct pace_emu *e)
+{
+	if (!e->present)
+		return 0;
+	/* Ending it flushes it: a failed write shows at the latest then. */
+	return mlx5_emu_set_pcap(e->model, NULL);
+}

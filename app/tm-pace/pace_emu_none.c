@@ -40,3 +40,9 @@ pace_emu_wire(const struct pace_emu *e __rte_unused,
 {
 	return false;
 }
+
+int
+pace_emu_pcap_end(const struct pace_emu *e __rte_unused)
+{
+	return 0;
+}

@@ -100,7 +100,9 @@ pace_usage(FILE *out, const char *prog)
 "  --json FILE        write configured and achieved rates over time, the\n"
 "                     phases of every queue and a summary as JSON\n"
 "  --plot FILE        draw configured and achieved rates over time with\n"
-"                     gnuplot into FILE (.png or .svg)\n"
+"                     gnuplot into FILE (.png or .svg; FILE.dat, FILE.gp)\n"
+"                     (a path that cannot be written: refused before the\n"
+"                     run; a failed write: no partial file, exit 6)\n"
 "  --quiet            no live display, summary only\n"
 "  --keep-going       if the port refuses the rte_tm hierarchy, send\n"
 "                     unshaped traffic anyway (reported as UNSHAPED)\n"
@@ -132,10 +134,12 @@ pace_usage(FILE *out, const char *prog)
 "queue's ring are left out of its average.\n"
 "\n"
 "Exit status: 0 every queue and group within tolerance, 1 one is not,\n"
-"2 a usage error (EAL's arguments included), 3 the port cannot carry out\n"
-"the plan (no such port, a queue or frame size it does not have, the\n"
-"rte_tm hierarchy refused, configure or start failed), 4 a live change\n"
-"was refused, 5 out of memory; each but 0 says why.\n",
+"2 a usage error (EAL's arguments included, a report path that cannot\n"
+"be written), 3 the port cannot carry out the plan (no such port, a\n"
+"queue or frame size it does not have, the rte_tm hierarchy refused,\n"
+"configure or start failed), 4 a live change was refused, 5 out of\n"
+"memory, 6 a report file (--json, --plot) or the device model's pcap=\n"
+"capture could not be written; each but 0 says why.\n",
 		prog, PACE_MIN_PKT_SIZE, PACE_MAX_PKT_SIZE);
 }
 

@@ -601,28 +601,28 @@ static void
 json_figure(FILE *f, const struct pace_run *run, const struct pace_figure *x,
 	    const char *status, bool *all_ok, bool *reliable)
 {
-	fprintf(f, "\"expected\": %.1f, \"measured\": %s, ", x->expected,
+	/* An expectation with no finite figure (a refused plan): null. */
+	fprintf(f, "\"expected\": ");
+	json_double_write(f, "%.1f", x->expected);
+	fprintf(f, ", \"measured\": %s, \"achieved\": ",
 		x->measured ? "true" : "false");
-	if (x->measured)
-		fprintf(f, "\"achieved\": %.1f, ", x->achieved);
-	else
-		fprintf(f, "\"achieved\": null, ");
-	if (x->measured && !isnan(x->error_pct))
-		fprintf(f, "\"error_pct\": %.4f, ", x->error_pct);
-	else
-		fprintf(f, "\"error_pct\": null, ");
-	fprintf(f, "\"within_tolerance\": %s, \"idle\": %s, "
+	json_double_write(f, "%.1f", x->measured ? x->achieved : NAN);
+	fprintf(f, ", \"error_pct\": ");
+	json_double_write(f, "%.4f", x->measured ? x->error_pct : NAN);
+	fprintf(f, ", \"within_tolerance\": %s, \"idle\": %s, "
 		"\"errors\": %" PRIu64 ", \"recoveries\": %" PRIu64 ", "
 		"\"mtu_drops\": %" PRIu64 ", \"stopped\": %s, "
 		"\"stopped_s\": %.6f, \"sender_limited\": %s, "
-		"\"sender_explains_pct\": %.2f, \"device_lag\": %s, "
-		"\"lag_explains_pct\": %.2f, \"lag_left_out_s\": %.1f, "
-		"\"status\": \"%s\"}",
+		"\"sender_explains_pct\": ",
 		x->within ? "true" : "false", x->idle ? "true" : "false",
 		x->errors, x->recoveries, x->mtu_drops,
 		x->stopped ? "true" : "false", (double)x->stopped_ns / 1e9,
-		x->sender_limited ? "true" : "false", x->sender_explains_pct,
-		x->device_lag ? "true" : "false", x->lag_explains_pct,
+		x->sender_limited ? "true" : "false");
+	json_double_write(f, "%.2f", x->sender_explains_pct);
+	fprintf(f, ", \"device_lag\": %s, \"lag_explains_pct\": ",
+		x->device_lag ? "true" : "false");
+	json_double_write(f, "%.2f", x->lag_explains_pct);
+	fprintf(f, ", \"lag_left_out_s\": %.1f, \"status\": \"%s\"}",
 		(double)x->lag_left_out_ns / 1e9, status);
 	if (!figure_ok(run, x))
 		*all_ok = false;
@@ -644,13 +644,14 @@ json_phases(FILE *f, const struct pace_run *run, unsigned int idx,
 			"\"burst\": %" PRIu64 ", \"profile_id\": %u, "
 			"\"pp_index\": %d, \"committed\": %" PRIu64 ", "
 			"\"weight\": %u, \"packets\": %" PRIu64 ", "
-			"\"ring_full_pct\": %.2f, ",
+			"\"ring_full_pct\": ",
 			(double)ph[k].start_ns / 1e9,
 			(double)ph[k].end_ns / 1e9, ph[k].shaper.rate,
 			unit(&ph[k].shaper), ph[k].shaper.burst,
 			ph[k].profile_id, ph[k].pp_index,
-			ph[k].shaper.committed, ph[k].weight, ph[k].pkts,
-			ph[k].ring_full_pct);
+			ph[k].shaper.committed, ph[k].weight, ph[k].pkts);
+		json_double_write(f, "%.2f", ph[k].ring_full_pct);
+		fprintf(f, ", ");
 		json_figure(f, run, &ph[k].fig, figure_status(run, &ph[k].fig,
 			    unreadable(run, idx)), all_ok, reliable);
 		fprintf(f, "%s\n", k + 1 < n ? "," : "");
@@ -671,18 +672,17 @@ json_samples(FILE *f, const struct pace_run *run, unsigned int idx)
 		uint64_t pkts = pace_meter_packets(run, idx, b);
 
 		fprintf(f, "%s\n        {\"t_s\": %.6f, \"configured\": %"
-			PRIu64 ", \"expected\": %.1f, \"achieved\": ",
+			PRIu64 ", \"expected\": ",
 			k > 1 ? "," : "", (double)b->t_ns / 1e9,
-			b->q[idx].shaper.rate, b->q[idx].expected);
-		if (r < 0)
-			fprintf(f, "null");
-		else
-			fprintf(f, "%.1f", r);
+			b->q[idx].shaper.rate);
+		json_double_write(f, "%.1f", b->q[idx].expected);
+		fprintf(f, ", \"achieved\": ");
+		json_double_write(f, "%.1f", r < 0 ? NAN : r);
 		fprintf(f, ", \"packets\": %" PRIu64 ", \"sent_packets\": %"
-			PRIu64 ", \"ring_full_pct\": %.2f, \"profile_id\": %u}",
-			pkts, b->q[idx].tx.pkts,
-			pace_meter_ring_full_pct(idx, a, b),
-			b->q[idx].profile_id);
+			PRIu64 ", \"ring_full_pct\": ", pkts, b->q[idx].tx.pkts);
+		json_double_write(f, "%.2f",
+				  pace_meter_ring_full_pct(idx, a, b));
+		fprintf(f, ", \"profile_id\": %u}", b->q[idx].profile_id);
 	}
 	fprintf(f, "\n      ]\n");
 }
@@ -728,18 +728,12 @@ json_group(FILE *f, const struct pace_run *run, int g, bool comma,
 	fprintf(f, "]}");
 }
 
-int
-pace_report_json(const struct pace_run *run, const char *path)
+void
+pace_report_json(const struct pace_run *run, FILE *f)
 {
-	FILE *f = fopen(path, "w");
 	bool all_ok = true, reliable = true;
 	unsigned int i;
 
-	if (f == NULL) {
-		fprintf(stderr, "tm-pace: cannot write %s: %s\n", path,
-			strerror(errno));
-		return -errno;
-	}
 	fprintf(f, "{\n  \"tool\": \"dpdk-tm-pace\",\n  \"port\": {\"id\": %u, "
 		"\"name\": ", run->port_id);
 	json_str_write(f, run->port_name);
@@ -841,23 +835,14 @@ pace_report_json(const struct pace_run *run, const char *path)
 	else
 		fprintf(f, "null");
 	fprintf(f, "}\n}\n");
-	if (fclose(f) != 0) {
-		fprintf(stderr, "tm-pace: writing %s: %s\n", path,
-			strerror(errno));
-		return -EIO;
-	}
-	return 0;
 }
 
 /* The data file: time, then configured and achieved of every queue. */
-static int
-write_plot_data(const struct pace_run *run, const char *path)
+static void
+write_plot_data(const struct pace_run *run, FILE *f)
 {
-	FILE *f = fopen(path, "w");
 	unsigned int i, k;
 
-	if (f == NULL)
-		return -errno;
 	fprintf(f, "# t_s");
 	for (i = 0; i < run->opt.nb_queues; i++)
 		fprintf(f, " q%u_configured q%u_achieved",
@@ -870,16 +855,20 @@ write_plot_data(const struct pace_run *run, const char *path)
 		fprintf(f, "%.6f", (double)b->t_ns / 1e9);
 		for (i = 0; i < run->opt.nb_queues; i++) {
 			double r = pace_meter_rate(run, i, a, b);
+			double e = b->q[i].expected;
 
-			fprintf(f, " %.1f", b->q[i].expected);
-			if (r <= 0)
-				fprintf(f, " NaN");
+			/* gnuplot's missing value: NaN. */
+			if (isfinite(e))
+				fprintf(f, " %.1f", e);
 			else
+				fprintf(f, " NaN");
+			if (r > 0)
 				fprintf(f, " %.1f", r);
+			else
+				fprintf(f, " NaN");
 		}
 		fprintf(f, "\n");
 	}
-	return fclose(f) == 0 ? 0 : -EIO;
 }
 
 static const char *const plot_colors[] = {
@@ -914,22 +903,23 @@ plot_range(FILE *f, const char *axis, const struct pace_run *run, bool pps,
 			hi * margin);
 }
 
-static int
-write_plot_script(const struct pace_run *run, const char *script,
-		  const char *data, const char *out)
+/*
+ * The script draws into @p out unless the variable out is set (the tool
+ * sets it to /dev/stdout and writes what gnuplot draws itself).
+ */
+static void
+write_plot_script(const struct pace_run *run, FILE *f, const char *data,
+		  const char *out)
 {
 	bool svg = strcmp(out + strlen(out) - 4, ".svg") == 0;
 	bool any_pps = false;
-	FILE *f = fopen(script, "w");
 	unsigned int i;
 
-	if (f == NULL)
-		return -errno;
 	for (i = 0; i < run->opt.nb_queues; i++)
 		any_pps |= run->opt.queues[i].shaper.packet_mode;
 	fprintf(f, "set terminal %s size 1200,700 noenhanced\n", svg ?
 		"svg dynamic" : "pngcairo");
-	fprintf(f, "set output '%s'\n", out);
+	fprintf(f, "if (!exists(\"out\")) out = '%s'\nset output out\n", out);
 	fprintf(f, "set title 'dpdk-tm-pace: port %u (%s), expected "
 		"(dashed) and achieved (solid) rate per Tx queue'\n",
 		run->port_id, run->driver);
@@ -960,45 +950,179 @@ write_plot_script(const struct pace_run *run, const char *script,
 			" (pkt/s, right)" : "");
 	}
 	fprintf(f, "\n");
-	return fclose(f) == 0 ? 0 : -EIO;
+}
+
+/* Open @p rf for @p path; the path and the error printed on failure. */
+static int
+output_open(struct report_file *rf, const char *opt, const char *path)
+{
+	int ret = report_file_open(rf, path);
+
+	if (ret < 0)
+		fprintf(stderr, "tm-pace: %s: cannot write %s: %s\n", opt, path,
+			strerror(-ret));
+	return ret;
+}
+
+/* Rename @p rf into place; the path and the error printed on failure. */
+static int
+output_commit(struct report_file *rf, const char *opt)
+{
+	char path[sizeof(rf->path)];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s", rf->path);
+	ret = report_file_commit(rf);
+	if (ret < 0)
+		fprintf(stderr, "tm-pace: %s: writing %s failed: %s\n", opt,
+			path, strerror(-ret));
+	return ret;
 }
 
 int
-pace_report_plot(const struct pace_run *run, const char *path)
+pace_outputs_open(struct pace_outputs *out, const struct pace_run *run)
 {
-	char data[4096], script[4096];
-	char *argv[] = { (char *)"gnuplot", script, NULL };
-	size_t n = strlen(path);
-	pid_t pid;
-	int ret, status;
+	const char *plot = run->opt.plot_path;
+	size_t n;
+	int ret;
 
-	if (n + 8 > sizeof(data) || run->nb_samples < 2) {
-		fprintf(stderr, "tm-pace: no plot (%s)\n", n + 8 > sizeof(data)
-			? "path too long" : "fewer than two samples");
-		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	if (run->opt.json_path != NULL) {
+		ret = output_open(&out->json, "--json", run->opt.json_path);
+		if (ret < 0)
+			return ret;
 	}
-	snprintf(data, sizeof(data), "%.*s.dat", (int)(n - 4), path);
-	snprintf(script, sizeof(script), "%.*s.gp", (int)(n - 4), path);
-	ret = write_plot_data(run, data);
+	if (plot == NULL)
+		return 0;
+	/* FILE.png: FILE.dat and FILE.gp beside it (.png/.svg checked). */
+	n = strlen(plot);
+	if (n + 1 > sizeof(out->plot_data_path)) {
+		fprintf(stderr, "tm-pace: --plot: cannot write %s: %s\n", plot,
+			strerror(ENAMETOOLONG));
+		pace_outputs_discard(out);
+		return -ENAMETOOLONG;
+	}
+	snprintf(out->plot_data_path, sizeof(out->plot_data_path), "%.*s.dat",
+		 (int)(n - 4), plot);
+	snprintf(out->plot_script_path, sizeof(out->plot_script_path),
+		 "%.*s.gp", (int)(n - 4), plot);
+	ret = output_open(&out->plot_image, "--plot", plot);
 	if (ret == 0)
-		ret = write_plot_script(run, script, data, path);
+		ret = output_open(&out->plot_data, "--plot",
+				  out->plot_data_path);
+	if (ret == 0)
+		ret = output_open(&out->plot_script, "--plot",
+				  out->plot_script_path);
+	if (ret < 0)
+		pace_outputs_discard(out);
+	return ret;
+}
+
+void
+pace_outputs_discard(struct pace_outputs *out)
+{
+	report_file_discard(&out->json);
+	report_file_discard(&out->plot_data);
+	report_file_discard(&out->plot_script);
+	report_file_discard(&out->plot_image);
+}
+
+int
+pace_report_json_file(const struct pace_run *run, struct pace_outputs *out)
+{
+	int ret;
+
+	if (out->json.f == NULL)
+		return 0;
+	pace_report_json(run, out->json.f);
+	ret = output_commit(&out->json, "--json");
+	if (ret == 0)
+		printf("JSON report written to %s\n", run->opt.json_path);
+	return ret;
+}
+
+/*
+ * gnuplot @p script, its standard output (the chart) copied to @p f;
+ * 1 when gnuplot cannot be run, 0 when it drew, -errno.
+ */
+static int
+run_gnuplot(const char *script, FILE *f)
+{
+	char *argv[] = { (char *)"gnuplot", (char *)"-e",
+			 (char *)"out='/dev/stdout'", (char *)script, NULL };
+	posix_spawn_file_actions_t fa;
+	char buf[65536];
+	int pipefd[2], ret, status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(pipefd) != 0)
+		return -errno;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+	ret = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
 	if (ret != 0) {
-		fprintf(stderr, "tm-pace: cannot write plot files for %s: %s\n",
-			path, strerror(-ret));
-		return ret;
-	}
-	ret = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
-	if (ret != 0) {
+		close(pipefd[0]);
 		fprintf(stderr, "tm-pace: cannot run gnuplot (%s); install "
 			"gnuplot-nox, or run 'gnuplot %s' later\n",
 			strerror(ret), script);
-		return -ret;
+		return 1;
 	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) != 0) {
+	/* Read to the end even after a failed write: gnuplot must finish. */
+	while ((n = read(pipefd[0], buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		fwrite(buf, 1, (size_t)n, f);
+	}
+	ret = n < 0 ? -errno : 0;
+	if (ret < 0)
+		fprintf(stderr, "tm-pace: --plot: reading the chart from "
+			"gnuplot: %s\n", strerror(-ret));
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (ret == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
 		fprintf(stderr, "tm-pace: gnuplot %s failed\n", script);
 		return -EIO;
 	}
-	printf("plot written to %s (data %s, script %s)\n", path, data, script);
-	return 0;
+	return ret;
+}
+
+int
+pace_report_plot(const struct pace_run *run, struct pace_outputs *out)
+{
+	const char *path = run->opt.plot_path;
+	int ret;
+
+	if (out->plot_image.f == NULL)
+		return 0;
+	if (run->nb_samples < 2) {
+		fprintf(stderr, "tm-pace: --plot: no plot (fewer than two "
+			"samples)\n");
+		pace_outputs_discard(out);
+		return 0;
+	}
+	write_plot_data(run, out->plot_data.f);
+	write_plot_script(run, out->plot_script.f, out->plot_data_path, path);
+	ret = output_commit(&out->plot_data, "--plot");
+	if (ret == 0)
+		ret = output_commit(&out->plot_script, "--plot");
+	if (ret == 0)
+		ret = run_gnuplot(out->plot_script_path, out->plot_image.f);
+	if (ret != 0) {
+		report_file_discard(&out->plot_image);
+		/* 1: no gnuplot here, the data and the script are written. */
+		return ret > 0 ? 0 : ret;
+	}
+	ret = output_commit(&out->plot_image, "--plot");
+	if (ret == 0)
+		printf("plot written to %s (data %s, script %s)\n", path,
+		       out->plot_data_path, out->plot_script_path);
+	return ret;
 }

@@ -52,6 +52,7 @@ int emu_glue_sq_wire_get(struct mlx5_tm_glue_dev *dev, uint32_t sqn,
 int emu_glue_sq_wire_clear(struct mlx5_tm_glue_dev *dev, uint32_t sqn);
 void emu_glue_lag_get(struct mlx5_tm_glue_dev *dev,
 		      struct mlx5_tm_glue_lag *lag);
+int emu_glue_pcap_error(struct mlx5_tm_glue_dev *dev);
 bool emu_glue_clock_is_virtual(struct mlx5_tm_glue_dev *dev);
 struct mlx5_emu *emu_glue_model(struct mlx5_tm_glue_dev *dev);
 
@@ -495,6 +496,7 @@ const struct mlx5_tm_glue mlx5_tm_glue_emu = {
 	.sq_wire_get = emu_glue_sq_wire_get,
 	.sq_wire_clear = emu_glue_sq_wire_clear,
 	.lag_get = emu_glue_lag_get,
+	.pcap_error = emu_glue_pcap_error,
 	.clock_is_virtual = emu_glue_clock_is_virtual,
 	.model = emu_glue_model,
 };

@@ -116,6 +116,12 @@ emu_glue_lag_get(struct mlx5_tm_glue_dev *dev, struct mlx5_tm_glue_lag *lag)
 	lag->lagging = l.lagging;
 }
 
+int
+emu_glue_pcap_error(struct mlx5_tm_glue_dev *dev)
+{
+	return mlx5_emu_pcap_error(emu_of(dev));
+}
+
 bool
 emu_glue_clock_is_virtual(struct mlx5_tm_glue_dev *dev)
 {

@@ -440,6 +440,9 @@ struct mlx5_emu {
 	pcap_dumper_t *dumper;
 	bool pcap_dirty;          /* frames written since the last flush */
 	uint64_t pcap_flushed_ns; /* monotonic time of that flush */
+	char pcap_path[256];      /* the capture's file, for messages */
+	uint64_t pcap_frames;     /* frames handed to the capture */
+	int pcap_errno;           /* its failed write's errno, 0 none */
 	mlx5_emu_wire_hook_t hook;
 	void *hook_arg;
 	uint8_t frame[EMU_MAX_FRAME + 4];
@@ -649,7 +652,7 @@ void emu_clock_stop(struct mlx5_emu *emu);
 
 /* emu_wire.c */
 int emu_wire_open(struct mlx5_emu *emu, const char *path);
-void emu_wire_close(struct mlx5_emu *emu);
+int emu_wire_close(struct mlx5_emu *emu);
 void emu_wire_flush_due(struct mlx5_emu *emu);
 void emu_wire_depart(struct mlx5_emu *emu, struct emu_sq *sq,
 		     const struct emu_wqe *w, uint64_t time_ps);

@@ -8,6 +8,8 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "emu_internal.h"
@@ -40,7 +42,42 @@ emu_wire_open(struct mlx5_emu *emu, const char *path)
 	emu->dumper = d;
 	emu->pcap_dirty = false;
 	emu->pcap_flushed_ns = emu_mono_ns();
+	snprintf(emu->pcap_path, sizeof(emu->pcap_path), "%s", path);
+	emu->pcap_frames = 0;
+	__atomic_store_n(&emu->pcap_errno, 0, __ATOMIC_RELAXED);
 	return 0;
+}
+
+/* Close the dumper and the handle (the capture's file with it). */
+static void
+wire_release(struct mlx5_emu *emu)
+{
+	if (emu->dumper != NULL)
+		pcap_dump_close(emu->dumper);
+	if (emu->pcap != NULL)
+		pcap_close(emu->pcap);
+	emu->dumper = NULL;
+	emu->pcap = NULL;
+	emu->pcap_dirty = false;
+}
+
+/*
+ * A write to the capture failed with @p err: said once, kept for
+ * mlx5_emu_pcap_error() and the close, and the capture ends (a file that
+ * lost a write would hold a frame cut in the middle after it).
+ */
+static void
+wire_failed(struct mlx5_emu *emu, int err)
+{
+	if (err == 0)
+		err = EIO;
+	__atomic_store_n(&emu->pcap_errno, err, __ATOMIC_RELAXED);
+	emu_log(EMU_LOG_ERR,
+		"pcap=%s: writing the capture failed after %" PRIu64
+		" frames: %s; the capture stops (the file keeps what was "
+		"written before)", emu->pcap_path, emu->pcap_frames,
+		strerror(err));
+	wire_release(emu);
 }
 
 /* Called after each pass of the engine, in either clock mode. */
@@ -54,21 +91,37 @@ emu_wire_flush_due(struct mlx5_emu *emu)
 	now = emu_mono_ns();
 	if (now - emu->pcap_flushed_ns < EMU_WIRE_FLUSH_NS)
 		return;
-	pcap_dump_flush(emu->dumper);
+	errno = 0;
+	if (pcap_dump_flush(emu->dumper) != 0) {
+		wire_failed(emu, errno);
+		return;
+	}
 	emu->pcap_flushed_ns = now;
 	emu->pcap_dirty = false;
 }
 
-void
+int
 emu_wire_close(struct mlx5_emu *emu)
 {
-	if (emu->dumper != NULL)
-		pcap_dump_close(emu->dumper);
-	if (emu->pcap != NULL)
-		pcap_close(emu->pcap);
-	emu->dumper = NULL;
-	emu->pcap = NULL;
-	emu->pcap_dirty = false;
+	int err;
+
+	/* No capture (or one already closed): nothing to say. */
+	if (emu->pcap_path[0] == '\0')
+		return 0;
+	if (emu->dumper != NULL) {
+		errno = 0;
+		if (pcap_dump_flush(emu->dumper) != 0)
+			wire_failed(emu, errno);
+	}
+	wire_release(emu);
+	err = __atomic_load_n(&emu->pcap_errno, __ATOMIC_RELAXED);
+	if (err != 0)
+		emu_log(EMU_LOG_ERR, "pcap=%s: the capture is incomplete: a "
+			"write failed (%s) after %" PRIu64 " frames; the "
+			"frames sent after them are not in it",
+			emu->pcap_path, strerror(err), emu->pcap_frames);
+	emu->pcap_path[0] = '\0';
+	return -err;
 }
 
 /*
@@ -133,7 +186,11 @@ emu_wire_depart(struct mlx5_emu *emu, struct emu_sq *sq,
 		h.len = w->len;
 		h.caplen = w->len;
 		pcap_dump((u_char *)emu->dumper, &h, emu->frame);
+		emu->pcap_frames++;
 		emu->pcap_dirty = true;
+		/* A buffered write that failed sets the stream's error. */
+		if (ferror(pcap_dump_file(emu->dumper)))
+			wire_failed(emu, errno);
 	}
 	if (emu->hook != NULL)
 		emu->hook(emu->hook_arg, sq->sqn, time_ps / EMU_PS_PER_NS,
@@ -156,11 +213,21 @@ mlx5_emu_set_pcap(struct mlx5_emu *emu, const char *path)
 	int ret = 0;
 
 	emu_lock(emu);
-	emu_wire_close(emu);
-	if (path != NULL && path[0] != '\0')
-		ret = emu_wire_open(emu, path);
+	ret = emu_wire_close(emu);
+	if (path != NULL && path[0] != '\0') {
+		int r = emu_wire_open(emu, path);
+
+		if (r < 0)
+			ret = r;
+	}
 	emu_unlock(emu);
 	return ret;
+}
+
+int
+mlx5_emu_pcap_error(struct mlx5_emu *emu)
+{
+	return __atomic_load_n(&emu->pcap_errno, __ATOMIC_RELAXED);
 }
 
 void

@@ -415,8 +415,22 @@ void mlx5_emu_set_wire_hook(struct mlx5_emu *emu, mlx5_emu_wire_hook_t fn,
 /**
  * Start writing departures to pcap file @p path (nanosecond timestamps,
  * Ethernet), replacing any current capture; NULL or "" stops capturing.
+ *
+ * @return
+ *   0; -errno when @p path cannot be opened, or when the capture it ends
+ *   had a write fail (mlx5_emu_pcap_error()).
  */
 int mlx5_emu_set_pcap(struct mlx5_emu *emu, const char *path);
+
+/**
+ * The errno of the capture's failed write (ENOSPC on a full disk, EFBIG
+ * past a file-size limit), 0 while every write succeeded. The first
+ * failure is logged once (the path, the frames handed to the capture, the
+ * error) and ends the capture: the file keeps what reached it before. It
+ * is logged again when the capture is closed, and stays until a new
+ * capture starts. The PMD shows it as the xstat emu_pcap_errno.
+ */
+int mlx5_emu_pcap_error(struct mlx5_emu *emu);
 
 /** Port counters. */
 struct mlx5_emu_port_stats {

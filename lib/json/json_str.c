@@ -2,6 +2,8 @@
  * Copyright 2026 The mlx5-tm authors
  */
 
+#include <math.h>
+
 #include "json_str.h"
 
 void
@@ -19,4 +21,13 @@ json_str_write(FILE *f, const char *s)
 			fputc(c, f);
 	}
 	fputc('"', f);
+}
+
+void
+json_double_write(FILE *f, const char *fmt, double v)
+{
+	if (isfinite(v))
+		fprintf(f, fmt, v);
+	else
+		fputs("null", f);
 }

@@ -7,8 +7,9 @@
 
 /**
  * @file
- * The JSON string writer of the tree's reports (dpdk-tm-pace --json,
- * dpdk-mlx5-tm-check's report, the benchmark's output). Plain C, no DPDK.
+ * The JSON string and number writers of the tree's reports (dpdk-tm-pace
+ * --json, dpdk-mlx5-tm-check's report, the benchmark's output). Plain C,
+ * no DPDK.
  */
 
 #include <stdio.h>
@@ -25,5 +26,13 @@
  *   NUL-terminated string.
  */
 void json_str_write(FILE *f, const char *s);
+
+/**
+ * Write @p v to @p f as a JSON number with the printf format @p fmt (one
+ * double conversion, e.g. "%.1f"), or as null when @p v is infinite or
+ * NaN: JSON has no such numbers (RFC 8259, section 6), and printf would
+ * write inf or nan.
+ */
+void json_double_write(FILE *f, const char *fmt, double v);
 
 #endif /* JSON_STR_H */

@@ -13,9 +13,12 @@ feature the PMD lacks, such as mtu_set); such skips are listed.
 usage: test_hw_check.py BUILD_DIR
 """
 
+import fcntl
 import json
 import os
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -24,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 # pylint: disable=wrong-import-position
 from cases import Cases  # noqa: E402
-from eal_runtime import remove_runtime_dir  # noqa: E402
+from eal_runtime import remove_runtime_dir, runtime_dir  # noqa: E402
 
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
 TOOL = os.path.join(BUILD, "app", "hw-check", "dpdk-mlx5-tm-check")
@@ -70,14 +73,24 @@ def case(fn, *args):
               *args)
 
 
-def run(vdev, extra=()):
+def run(vdev, extra=(), fsize=None):
+    """The check on @vdev with options @extra; @fsize: a file-size limit
+    (bytes) for it, with SIGXFSZ ignored, so that a write past it fails
+    with EFBIG as on a full disk (and --no-shconf: EAL's shared
+    configuration file would not fit)."""
     args = [TOOL, "--no-huge", "--no-pci", "-m", "512", "-l", "0",
             "--no-telemetry", "--log-level=lib.eal:error",
             "--log-level=pmd.net.mlx5_tm:error",
             "--file-prefix", "hwcheck%d" % os.getpid(),
-            "--vdev", vdev, "--"] + list(extra)
+            "--vdev", vdev] + (["--no-shconf"] if fsize else []) + \
+        ["--"] + list(extra)
+    pre = None
+    if fsize is not None:
+        def pre():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
     proc = subprocess.run(args, capture_output=True, text=True,
-                          timeout=TIMEOUT)
+                          timeout=TIMEOUT, preexec_fn=pre)
     remove_runtime_dir("hwcheck%d" % os.getpid())
     return proc.returncode, proc.stdout, proc.stderr
 
@@ -226,6 +239,55 @@ def test_no_device():
     check("dev= without a NIC: no step ran", "[PASS]" not in out, out)
 
 
+def test_report_unwritable_path():
+    """--json into a directory that does not exist: refused before any
+    step, exit 2, with the path and the error."""
+    path = "/nonexistent-dir/r.json"
+    rc, out, err = run("net_mlx5_tm0,emu=cx6dx", ["--json", path])
+    check("--json %s: exit 2" % path, rc == 2, "rc=%d %s" % (rc, err[-500:]))
+    check("--json %s: the path and the error said" % path,
+          "cannot write %s: No such file or directory" % path in err,
+          err[-500:])
+    check("--json %s: no step ran" % path, "[PASS]" not in out, out[-500:])
+
+
+def test_report_on_full_disk():
+    """The report past a file-size limit (EFBIG, as a full disk) and on
+    /dev/full (ENOSPC): exit 3 with the path and the error, no partial
+    report and no temporary file left."""
+    report = os.path.join(WORK, "fsize.json")
+    rc, out, err = run("net_mlx5_tm0,emu=cx6dx", ["--json", report],
+                       fsize=4000)
+    check("past the file-size limit: exit 3", rc == 3,
+          "rc=%d %s" % (rc, err[-500:]))
+    check("past the file-size limit: the path and the error said",
+          "writing %s failed: File too large" % report in err, err[-500:])
+    left = [f for f in os.listdir(WORK) if f.startswith("fsize.json")]
+    check("past the file-size limit: no file left", not left, left)
+    rc, out, err = run("net_mlx5_tm0,emu=cx6dx", ["--json", "/dev/full"])
+    check("--json /dev/full: exit 3", rc == 3, "rc=%d %s" % (rc, err[-500:]))
+    check("--json /dev/full: the path and the error said",
+          "writing /dev/full failed: No space left on device" in err,
+          err[-500:])
+
+
+def test_second_primary_says_why():
+    """A primary on a prefix whose shared configuration is locked (here by
+    the test, as a running primary holds it): EAL fails without an errno;
+    the check does not say "Success"."""
+    cfg_dir = runtime_dir("hwcheck%d" % os.getpid())
+    os.makedirs(cfg_dir, exist_ok=True)
+    with open(os.path.join(cfg_dir, "config"), "w") as f:
+        fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        rc, out, err = run("net_mlx5_tm0,emu=cx6dx")
+    check("second primary: exit 2", rc == 2, "rc=%d %s" % (rc, err[-500:]))
+    check("second primary: EAL says why, the check does not say Success",
+          "Is another primary process running?" in err and
+          "EAL initialisation failed: Success" not in err and
+          "EAL initialisation failed: EAL's own message above says why" in
+          err, err[-500:])
+
+
 def main():
     if not os.access(TOOL, os.X_OK):
         check("dpdk-mlx5-tm-check is built", False, TOOL)
@@ -238,6 +300,9 @@ def main():
         case(test_no_device)
         case(test_help)
         case(test_no_alarm)
+        case(test_report_unwritable_path)
+        case(test_report_on_full_disk)
+        case(test_second_primary_says_why)
     shutil.rmtree(WORK, ignore_errors=True)
     return CASES.report()
 

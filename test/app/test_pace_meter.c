@@ -221,39 +221,29 @@ static void
 json_field_in(const struct pace_run *run, const char *section,
 	      unsigned int nth, const char *key, char *val, size_t len)
 {
-	char path[] = "/tmp/test_pace_meter.XXXXXX";
-	char json[1 << 16], pattern[64];
+	char *json = NULL, pattern[64];
 	const char *at;
 	size_t n = 0, k = 0;
 	FILE *f;
-	int fd;
 
 	val[0] = '\0';
-	json[0] = '\0';
-	fd = mkstemp(path);
-	CHECK(fd >= 0, "mkstemp failed");
-	if (fd < 0)
+	f = open_memstream(&json, &n);
+	CHECK(f != NULL, "open_memstream failed");
+	if (f == NULL)
 		return;
-	close(fd);
-	CHECK_EQ(pace_report_json(run, path), 0);
-	f = fopen(path, "r");
-	if (f != NULL) {
-		n = fread(json, 1, sizeof(json) - 1, f);
-		fclose(f);
-	}
-	unlink(path);
-	json[n] = '\0';
+	pace_report_json(run, f);
+	CHECK_EQ(fclose(f), 0);
 	at = strstr(json, section);
 	CHECK(at != NULL, "no %s in the JSON report", section);
 	if (at == NULL)
-		return;
+		goto out;
 	snprintf(pattern, sizeof(pattern), "\"%s\": ", key);
 	do {
 		at = strstr(at + 1, pattern);
 	} while (at != NULL && nth-- > 0);
 	CHECK(at != NULL, "no %s in %s", key, section);
 	if (at == NULL)
-		return;
+		goto out;
 	at += strlen(pattern);
 	if (*at == '"')
 		at++;
@@ -262,6 +252,8 @@ json_field_in(const struct pace_run *run, const char *section,
 		k++;
 	}
 	val[k] = '\0';
+out:
+	free(json);
 }
 
 /* Field @p key of the first queue phase of the JSON report. */

@@ -9,8 +9,11 @@ usage: test_tm_pace.py BUILD_DIR
 
 import json
 import os
+import fcntl
 import re
+import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -19,7 +22,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 # pylint: disable=wrong-import-position
 from cases import Cases  # noqa: E402
-from eal_runtime import remove_runtime_dir  # noqa: E402
+from eal_runtime import remove_runtime_dir, runtime_dir  # noqa: E402
+from private_dir import suite_private_dir  # noqa: E402
 
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -42,16 +46,21 @@ TOOL = find_tool()
 PMD = os.path.join(BUILD, "drivers", "librte_net_mlx5_tm.so")
 WORK = tempfile.mkdtemp(prefix="tm-pace-test.", dir=BUILD)
 os.chmod(WORK, 0o700)
+PMD_DIR = None  # the private copy of the PMD, made on first use
 
 
 def pmd_eal_args():
-    """-d for the PMD unless the tool links it (copied to a private dir:
-    EAL refuses -d under a world-writable directory)."""
+    """-d for the PMD unless the tool links it (as it does in this
+    project's build), copied to a private directory: EAL refuses -d under
+    a world-writable directory (NoPrivateDir, which fails the case, when
+    there is none)."""
+    global PMD_DIR  # pylint: disable=global-statement
     out = subprocess.run(["ldd", TOOL], capture_output=True, text=True)
     if "librte_net_mlx5_tm" in out.stdout:
         return []
-    private = os.path.join(WORK, "pmd")
-    os.makedirs(private, mode=0o700, exist_ok=True)
+    if PMD_DIR is None:
+        PMD_DIR = suite_private_dir(BUILD, "tm-pace-pmd-")
+    private = PMD_DIR
     dst = os.path.join(private, os.path.basename(PMD))
     shutil.copy(PMD, dst)
     # The device model, which the PMD loads from beside itself for emu=.
@@ -70,11 +79,27 @@ def eal(vdev, extra=()):
             "--vdev", vdev] + list(extra)
 
 
-def run(args, timeout=TIMEOUT):
+def run(args, timeout=TIMEOUT, fsize=None):
+    """The tool with @args; @fsize: a file-size limit (bytes) for it, with
+    SIGXFSZ ignored, so that a write past it fails with EFBIG as on a
+    full disk."""
+    pre = None
+    if fsize is not None:
+        def pre():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
     proc = subprocess.run([TOOL] + args, capture_output=True, text=True,
-                          timeout=timeout)
+                          timeout=timeout, preexec_fn=pre)
     remove_runtime_dir(PREFIX)
     return proc.returncode, proc.stdout, proc.stderr
+
+
+def strict_json(text):
+    """@text parsed as JSON as RFC 8259 has it: no NaN or Infinity (which
+    Python's json takes), no inf (which it does not)."""
+    def refuse(name):
+        raise ValueError("%s is not JSON" % name)
+    return json.loads(text, parse_constant=refuse)
 
 
 def report_of(path, name=None):
@@ -808,6 +833,121 @@ def test_jumbo_frames_set_the_mtu():
           repr(frame[6:12]))
 
 
+SHORT_RUN = ["--queue", "0:peak=100M", "--queue", "1:pps=20K,size=64",
+             "--duration", "300ms", "--interval", "50ms", "--quiet"]
+
+
+def leftovers(name):
+    """Files in WORK named @name or beginning with it (a report, its
+    temporary file)."""
+    return sorted(f for f in os.listdir(WORK) if f.startswith(name))
+
+
+def test_report_path_unwritable_refused_before_run():
+    """--json and --plot to a directory that does not exist: refused
+    before the run (exit 2, the path and the error), not after it."""
+    for opt, path in (("--json", "/nonexistent-dir/r.json"),
+                      ("--plot", "/nonexistent-dir/r.png")):
+        rc, out, err = run(emu_args() + ["--"] + SHORT_RUN + [opt, path])
+        check("%s %s: exit 2" % (opt, path), rc == 2,
+              "rc=%d %s" % (rc, err[-500:]))
+        check("%s %s: the message names the path and the error" %
+              (opt, path), "cannot write %s: No such file or directory" %
+              path in err, err[-500:])
+        check("%s %s: refused before the run" % (opt, path),
+              "port 0:" not in out and "RESULT" not in out, out[-500:])
+
+
+def test_report_on_full_device():
+    """--json /dev/full (written in place, not renamed over): ENOSPC at
+    the end of the run is exit 6 with the path and the error."""
+    rc, out, err = run(emu_args() + ["--"] + SHORT_RUN +
+                       ["--json", "/dev/full"])
+    check("--json /dev/full: exit 6", rc == 6, "rc=%d %s" % (rc, err[-500:]))
+    check("--json /dev/full: the path and the error said",
+          "writing /dev/full failed: No space left on device" in err,
+          err[-500:])
+    check("--json /dev/full: no 'report written'",
+          "JSON report written" not in out, out[-300:])
+
+
+def test_report_past_file_size_limit():
+    """A file-size limit (EFBIG, as a full disk): --json and --plot exit
+    6 with the path and the error, and leave neither a partial report nor
+    a temporary file."""
+    report = os.path.join(WORK, "fsize.json")
+    # --no-shconf: EAL's shared configuration file would not fit.
+    rc, out, err = run(emu_args() + ["--no-shconf", "--"] + SHORT_RUN +
+                       ["--json", report], fsize=1000)
+    check("--json past the file-size limit: exit 6", rc == 6,
+          "rc=%d %s" % (rc, err[-500:]))
+    check("--json past the file-size limit: the path and the error said",
+          "writing %s failed: File too large" % report in err, err[-500:])
+    check("--json past the file-size limit: no file left",
+          not leftovers("fsize.json"), leftovers("fsize.json"))
+    # The data and the script fit, the chart does not.
+    chart = os.path.join(WORK, "fsize.svg")
+    rc, out, err = run(emu_args() + ["--no-shconf", "--"] + SHORT_RUN +
+                       ["--plot", chart], fsize=4000)
+    check("--plot past the file-size limit: exit 6", rc == 6,
+          "rc=%d %s" % (rc, err[-500:]))
+    check("--plot past the file-size limit: the path and the error said",
+          "writing %s failed: File too large" % chart in err, err[-500:])
+    check("--plot past the file-size limit: no chart, no temporary file",
+          not leftovers("fsize.svg"), leftovers("fsize."))
+
+
+def test_pcap_on_full_device():
+    """The device model's pcap= capture on /dev/full: the model says so,
+    and the tool exits 6 (it exited 0 with an empty capture)."""
+    rc, out, err = run(emu_args(extra_devargs=",pcap=/dev/full") + ["--"] +
+                       SHORT_RUN)
+    check("pcap=/dev/full: exit 6", rc == 6, "rc=%d %s" % (rc, err[-800:]))
+    check("pcap=/dev/full: the model gives the path and the error",
+          "pcap=/dev/full: writing the capture failed" in err and
+          "No space left on device" in err, err[-800:])
+    check("pcap=/dev/full: the tool says the capture is incomplete",
+          "pcap= capture is incomplete" in err, err[-800:])
+
+
+def test_second_primary_says_why():
+    """A second primary process on a prefix whose shared configuration is
+    locked (here by the test, as a running primary holds it): EAL fails
+    without an errno; the tool does not say "Success"."""
+    cfg_dir = runtime_dir(PREFIX)
+    os.makedirs(cfg_dir, exist_ok=True)
+    with open(os.path.join(cfg_dir, "config"), "w") as f:
+        fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        rc, out, err = run(emu_args() + ["--"] + SHORT_RUN)
+    check("second primary: exit 2", rc == 2, "rc=%d %s" % (rc, err[-500:]))
+    check("second primary: EAL says why, the tool does not say Success",
+          "Is another primary process running?" in err and
+          "EAL initialisation failed: Success" not in err and
+          "EAL initialisation failed: EAL's own message above says why" in
+          err, err[-500:])
+
+
+def test_refused_plan_json_is_json():
+    """A refused plan's report: valid JSON, its expected rates null (there
+    is no finite expectation), not inf."""
+    report = os.path.join(WORK, "refused.json")
+    rc, out, err = run(eal("net_mlx5_tm0,emu=cx5,clock=virtual",
+                           pmd_eal_args()) + [
+        "--", "--group", "g:peak=100M", "--queue", "0:group=g",
+        "--duration", "100ms", "--interval", "50ms", "--json", report])
+    check("refused plan: exit 3", rc == 3, "rc=%d %s" % (rc, err[-500:]))
+    text = open(report).read() if os.path.exists(report) else ""
+    try:
+        rep = strict_json(text)
+    except ValueError as e:
+        check("refused plan: the report is JSON", False, "%s: %s" %
+              (e, text[:300]))
+        return
+    exp = [p["expected"] for q in rep["queues"] for p in q["phases"]]
+    check("refused plan: expected rates null", exp and
+          all(e is None for e in exp), exp)
+
+
 def test_from_device():
     """As on a real NIC: rates from CQE time stamps, port from the vport."""
     report = os.path.join(WORK, "from-device.json")
@@ -895,9 +1035,17 @@ def main():
             case(test_jumbo_frames_set_the_mtu)
             case(test_from_device)
             case(test_pacing_index_in_group)
+            case(test_report_path_unwritable_refused_before_run)
+            case(test_report_on_full_device)
+            case(test_report_past_file_size_limit)
+            case(test_refused_plan_json_is_json)
+            case(test_pcap_on_full_device)
+            case(test_second_primary_says_why)
         else:
             check("the PMD is built", False, PMD)
     shutil.rmtree(WORK, ignore_errors=True)
+    if PMD_DIR is not None:
+        shutil.rmtree(PMD_DIR, ignore_errors=True)
     return CASES.report()
 
 

@@ -43,7 +43,8 @@ import pexpect
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 os.pardir, "pmd"))
-from testpmd_smoke import EMU_SO, PROMPT, TESTPMD, private_dir  # noqa: E402
+from testpmd_smoke import EMU_SO, PROMPT, TESTPMD  # noqa: E402
+from private_dir import NoPrivateDir, suite_private_dir  # noqa: E402
 from eal_runtime import remove_runtime_dir  # noqa: E402
 
 WARM_UP = 1.0   # s of txonly before the window opens
@@ -155,7 +156,11 @@ def main():
     if not os.path.exists(TESTPMD) or not os.path.exists(so):
         print("testpmd txonly: %s or %s missing: skipped" % (TESTPMD, so))
         return 0
-    work = private_dir(build)
+    try:
+        work = suite_private_dir(build, "mlx5-tm-txonly-")
+    except NoPrivateDir as e:
+        print("testpmd txonly: skipped: %s" % e)
+        return 0
     try:
         pmd = os.path.join(work, os.path.basename(so))
         shutil.copy(so, pmd)

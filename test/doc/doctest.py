@@ -44,8 +44,11 @@ or, for an interactive testpmd, a session line that testpmd answers with
 an error ("Bad arguments", "(error)", "Please ...", "failed",
 "Invalid", "not started", "not stopped", "already started").
 
-How they run: in a scratch directory under BUILD_DIR (mode 700, so that
-EAL accepts ``-d`` below it) that looks like the source tree after
+How they run: in a scratch directory (mode 700, so that EAL accepts
+``-d`` below it: test/private_dir.py's suite_private_dir(), in BUILD_DIR,
+else $XDG_RUNTIME_DIR, else ~/.cache/mlx5-tm; with none free of
+world-writable ancestors each command that would run is a skip, counted
+skipped) that looks like the source tree after
 ``make build``: a link to each top-level entry of SOURCE_DIR, ``build``
 a link to BUILD_DIR; ``HOME`` a private directory in it (``~/mlx5-tm``
 of the NIC guide lands there). Each DPDK program gets a
@@ -69,7 +72,7 @@ sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 # pylint: disable=wrong-import-position
 from cases import Cases  # noqa: E402
 from eal_runtime import remove_runtime_dir  # noqa: E402
-from private_dir import private_dir  # noqa: E402
+from private_dir import NoPrivateDir, suite_private_dir  # noqa: E402
 
 TIMEOUT = 90          # s, one command
 SESSION_TIMEOUT = 30  # s, one testpmd session line
@@ -285,7 +288,7 @@ def with_prefix(text, prefix):
 
 def scratch_tree(build, src):
     """A private directory with the tree's links and a private HOME."""
-    root = private_dir([build], "doctest.")
+    root = suite_private_dir(build, "doctest.")
     tree = os.path.join(root, "tree")
     os.mkdir(tree)
     for name in os.listdir(src):
@@ -358,7 +361,17 @@ def main():
             for s in c.session:
                 print("        testpmd> %s" % s)
         return 0
-    root, tree, home = scratch_tree(build, src)
+    try:
+        root, tree, home = scratch_tree(build, src)
+    except NoPrivateDir as e:
+        # Each command that would run cannot: a skip, never a pass.
+        skipped = False
+        for c in cmds:
+            why = skip_reason(c, skipped)
+            skipped = why is not None
+            if not why:
+                cases.skip(c.name(), str(e))
+        return cases.report()
     env = dict(os.environ, HOME=home)
     n_skipped = 0
     try:

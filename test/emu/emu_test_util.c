@@ -237,6 +237,13 @@ t_sq_create(struct t_dev *d, struct t_sq *s, uint32_t log_sq, uint32_t log_cq,
 	return 0;
 }
 
+void
+t_quiet_log(int level, const char *msg)
+{
+	if (level <= 3 && getenv("EMU_TEST_VERBOSE") != NULL)
+		printf("model: %s\n", msg);
+}
+
 bool
 t_open_pcap(struct t_dev *d, char *path, const char *const *kv)
 {

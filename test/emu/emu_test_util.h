@@ -112,6 +112,12 @@ void t_close(struct t_dev *d);
  */
 bool t_open_pcap(struct t_dev *d, char *path, const char *const *kv);
 
+/**
+ * The suite's model log: errors printed with EMU_TEST_VERBOSE set, the
+ * rest dropped (a case that reads the log installs its own, then this).
+ */
+void t_quiet_log(int level, const char *msg);
+
 /* Create CQ (log_cq) and SQ (log_sq) in @p state with @p pp_index. */
 int t_sq_create(struct t_dev *d, struct t_sq *s, uint32_t log_sq,
 		uint32_t log_cq, uint16_t pp_index, uint8_t state);

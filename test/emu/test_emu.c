@@ -11,19 +11,12 @@
 #include "emu_test_util.h"
 #include "test_emu.h"
 
-static void
-quiet_log(int level, const char *msg)
-{
-	if (level <= 3 && getenv("EMU_TEST_VERBOSE") != NULL)
-		printf("model: %s\n", msg);
-}
-
 int
 main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
 
-	mlx5_emu_set_log(quiet_log);
+	mlx5_emu_set_log(t_quiet_log);
 	if (only == NULL || strcmp(only, "config") == 0)
 		test_emu_config();
 	if (only == NULL || strcmp(only, "fw") == 0)

@@ -1087,6 +1087,79 @@ test_cqe_ts_format(void)
 	}
 }
 
+/* The model's log lines about the capture (test_pcap_write_failure). */
+static unsigned int pcap_failed_logs, pcap_incomplete_logs;
+
+static void
+pcap_log(int level, const char *msg)
+{
+	if (level == 3 && strstr(msg, "pcap=/dev/full: writing the capture "
+			       "failed after") != NULL &&
+	    strstr(msg, "No space left on device") != NULL)
+		pcap_failed_logs++;
+	if (level == 3 && strstr(msg, "pcap=/dev/full: the capture is "
+			       "incomplete") != NULL)
+		pcap_incomplete_logs++;
+}
+
+/*
+ * A capture whose writes fail (/dev/full: it opens, every write fails
+ * with ENOSPC): the error kept for mlx5_emu_pcap_error(), logged once, the
+ * capture ended, frames still sent; its close returns the error and logs
+ * it again; a new capture starts clean.
+ */
+static void
+test_pcap_write_failure(void)
+{
+	static const char *const kv[] = { "clock=virtual", NULL };
+	char path[] = "/tmp/emu-test-XXXXXX";
+	struct mlx5_emu_port_stats ps;
+	struct mlx5_tm_pp *pp;
+	struct t_dev d;
+	struct t_sq s;
+	uint32_t i;
+	int fd;
+
+	CHECK(t_open(&d, "cx6dx", kv) == 0, "open");
+	CHECK(mlx5_emu_set_pcap(d.emu, "/dev/full") == 0, "pcap on /dev/full");
+	pcap_failed_logs = pcap_incomplete_logs = 0;
+	mlx5_emu_set_log(pcap_log);
+	pp = t_pp(&d, 1000000, 0, MLX5_PP_RATE_MODE_DATA_RATE, 0, 0);
+	CHECK(pp != NULL && t_sq_ready(&d, &s, 8, pp->index) == 0, "SQ");
+	CHECK(mlx5_emu_pcap_error(d.emu) == 0, "no error before a frame");
+	/* 40 frames of 1500 bytes: more than the capture's stdio buffer. */
+	for (i = 0; i < 40; i++)
+		t_post(&s, t_frame(&d, (size_t)i * 4096, 1500, i), 1500, 20,
+		       true);
+	t_ring(&s);
+	mlx5_emu_drain(d.emu);
+	mlx5_emu_get_port_stats(d.emu, &ps);
+	CHECK(ps.packets == 40, "%" PRIu64 " frames sent", ps.packets);
+	CHECK(mlx5_emu_pcap_error(d.emu) == ENOSPC, "error %d",
+	      mlx5_emu_pcap_error(d.emu));
+	CHECK(pcap_failed_logs == 1, "failure logged %u times",
+	      pcap_failed_logs);
+	CHECK(mlx5_emu_set_pcap(d.emu, NULL) == -ENOSPC, "close says ENOSPC");
+	CHECK(pcap_incomplete_logs == 1, "close logged %u times",
+	      pcap_incomplete_logs);
+	CHECK(mlx5_emu_pcap_error(d.emu) == ENOSPC, "error kept after close");
+	mlx5_emu_set_log(t_quiet_log);
+	fd = mkstemp(path);
+	CHECK(fd >= 0, "mkstemp");
+	if (fd >= 0) {
+		close(fd);
+		CHECK(mlx5_emu_set_pcap(d.emu, path) == 0 &&
+		      mlx5_emu_pcap_error(d.emu) == 0, "a new capture: clean");
+		CHECK(mlx5_emu_set_pcap(d.emu, NULL) == 0, "pcap off");
+		unlink(path);
+	}
+	drain_cq(&s);
+	t_sq_destroy(&s);
+	if (pp != NULL)
+		d.g->pp_free(pp);
+	t_close(&d);
+}
+
 static void
 test_pcap_and_bytes(void)
 {
@@ -1588,6 +1661,7 @@ test_emu_datapath(void)
 	T_RUN(test_inline_mode());
 	T_RUN(test_inline_vport_modes());
 	T_RUN(test_pcap_and_bytes());
+	T_RUN(test_pcap_write_failure());
 	T_RUN(test_pcap_flushed_while_running());
 	T_RUN(test_port_mtu());
 	T_RUN(test_port_switchdev());

@@ -38,11 +38,12 @@ DRIVER = "librte_net_mlx5_tm.so"
 MODEL = "librte_net_mlx5_tm_emu.so"
 
 
-# The case counter and the private directory for EAL -d are the PMD
-# smoke test's, shared rather than written again.
+# The case counter is the PMD smoke test's (which puts test/ on the path
+# for the private directory of EAL -d, test/private_dir.py).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 os.pardir, "pmd"))
-from testpmd_smoke import Checks, private_dir  # noqa: E402
+from testpmd_smoke import Checks  # noqa: E402
+from private_dir import NoPrivateDir, suite_private_dir  # noqa: E402
 from eal_runtime import remove_runtime_dir  # noqa: E402
 
 
@@ -273,7 +274,11 @@ def main():
     build = os.path.abspath(sys.argv[1])
     src = os.path.abspath(sys.argv[2])
     checks = Checks()
-    work = private_dir(build)
+    try:
+        work = suite_private_dir(build, "mlx5-tm-pkg-")
+    except NoPrivateDir as e:
+        checks.skip("packages (the whole suite)", str(e))
+        return checks.report()
     try:
         staged = stage(checks, build, work)
         trees = split_by_install(checks, src, staged, work)
@@ -306,8 +311,7 @@ def main():
         checks.check("set-up", False, str(e))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print("%d passed, %d failed" % (checks.passed, checks.failed))
-    return 0 if checks.failed == 0 else 1
+    return checks.report()
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ Usage: secondary.py BUILD_DIR
 Secondary processes need shared hugepage memory: the suite reserves 2 MB
 hugepages (vm.nr_hugepages) and mounts a hugetlbfs of its own for the run,
 and puts both back as they were after. Where that is not possible (not
-root, no hugetlbfs, pages not free) it prints "SKIP: <why>" and
+root, no hugetlbfs, pages not free, no private directory for the
+driver: test/private_dir.py) it prints "SKIP: <why>" and
 "0 passed, 0 failed, 1 skipped" (the suite, whose cases never ran): a
 skip is never a pass. Otherwise one line per check
 and "N passed, N failed".
@@ -35,7 +36,8 @@ import pexpect
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True
 # pylint: disable=wrong-import-position
-from testpmd_smoke import private_dir  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from private_dir import NoPrivateDir, suite_private_dir  # noqa: E402
 
 TESTPMD = "/usr/bin/dpdk-testpmd"
 PROC_INFO = "/usr/bin/dpdk-proc-info"
@@ -147,12 +149,16 @@ def main():
             check(False, "%s present (Debian package dpdk)" % prog)
             print("%d passed, %d failed" % (passed, failed))
             return 1
+    try:
+        pdir = suite_private_dir(build, "mlx5-tm-secondary-")
+    except NoPrivateDir as e:
+        skip(str(e))
     huge = Hugepages()
     why = huge.setup()
     if why is not None:
         huge.restore()
+        shutil.rmtree(pdir, ignore_errors=True)
         skip(why)
-    pdir = private_dir(build)
     pmd_so = os.path.join(pdir, "librte_net_mlx5_tm.so")
     shutil.copyfile(so, pmd_so)
     # emu= loads the device model from beside the driver.

@@ -432,6 +432,30 @@ struct refusal {
 	const char *expect[3];
 };
 
+/* @p r's devargs refused at probe, with each of its expected words. */
+static void
+check_refused(const struct refusal *r)
+{
+	const char *log;
+	uint16_t port;
+	unsigned int k;
+	int ret;
+
+	log_capture_start();
+	ret = rte_vdev_init("net_mlx5_tm9", r->args);
+	log = log_capture_stop();
+	CHECK(ret < 0, "devargs '%s' accepted", r->args);
+	if (ret == 0) {
+		if (rte_eth_dev_get_port_by_name("net_mlx5_tm9", &port) == 0)
+			port_destroy("net_mlx5_tm9", port);
+		return;
+	}
+	for (k = 0; k < RTE_DIM(r->expect) && r->expect[k] != NULL; k++)
+		CHECK(strstr(log, r->expect[k]) != NULL,
+		      "devargs '%s': no '%s' in the message: %s",
+		      r->args, r->expect[k], log);
+}
+
 static void
 test_devarg_refusals(void)
 {
@@ -474,27 +498,122 @@ test_devarg_refusals(void)
 		  { "no mlx5 device found",
 		    "to run without hardware use emu=cx5|cx6dx|cx7" } },
 	};
-	unsigned int i, k;
+	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(cases); i++) {
-		const char *log;
-		uint16_t port;
-		int ret;
+	for (i = 0; i < RTE_DIM(cases); i++)
+		check_refused(&cases[i]);
+}
 
-		log_capture_start();
-		ret = rte_vdev_init("net_mlx5_tm9", cases[i].args);
-		log = log_capture_stop();
-		CHECK(ret < 0, "devargs '%s' accepted", cases[i].args);
-		if (ret == 0) {
-			if (rte_eth_dev_get_port_by_name("net_mlx5_tm9",
-							 &port) == 0)
-				port_destroy("net_mlx5_tm9", port);
-			continue;
-		}
-		for (k = 0; k < 3 && cases[i].expect[k] != NULL; k++)
-			CHECK(strstr(log, cases[i].expect[k]) != NULL,
-			      "devargs '%s': no '%s' in the message: %s",
-			      cases[i].args, cases[i].expect[k], log);
+/*
+ * A bad value of each driver devarg, and where it stands among the device
+ * model's keys: the driver's keys are checked in a pass of their own after
+ * the model's, and a model key accepted before them must not hide their
+ * refusal (it did: the probe succeeded).
+ */
+static const struct {
+	const char *arg;
+	const char *expect;
+} bad_pmd_devargs[] = {
+	{ "pacing_index=foo", "bad value 'foo' for devarg pacing_index" },
+	{ "txq_mpw_en=2", "bad value '2' for devarg txq_mpw_en" },
+	{ "rate_tolerance_ppm=1000001",
+	  "bad value '1000001' for devarg rate_tolerance_ppm" },
+	{ "tx_burst_bound=-5", "bad value '-5' for devarg tx_burst_bound" },
+	{ "tx_typical_pkt_sz=99999999999",
+	  "bad value '99999999999' for devarg tx_typical_pkt_sz" },
+	{ "rx_port=", "bad value '' for devarg rx_port" },
+	{ "rx_port=a_port_name_of_64_characters_or_more_is_longer_than_any_ethdev_name",
+	  "for devarg rx_port" },
+};
+
+/* %s: the bad devarg. pcap=/dev/null: a capture that opens anywhere. */
+static const struct {
+	const char *where;
+	const char *fmt;
+} devarg_positions[] = {
+	{ "before emu=", "%s,emu=cx6dx,clock=virtual" },
+	{ "before clock=virtual", "emu=cx6dx,%s,clock=virtual" },
+	{ "between clock=virtual and pcap=",
+	  "emu=cx6dx,clock=virtual,%s,pcap=/dev/null" },
+	{ "after clock=virtual,pcap=",
+	  "emu=cx6dx,clock=virtual,pcap=/dev/null,%s" },
+	{ "after clock=realtime", "emu=cx6dx,clock=realtime,%s" },
+};
+
+static unsigned int bad_devarg_case; /* the case run() runs */
+
+static void
+test_bad_pmd_devarg_at(void)
+{
+	unsigned int d = bad_devarg_case / RTE_DIM(devarg_positions);
+	unsigned int p = bad_devarg_case % RTE_DIM(devarg_positions);
+	char args[256];
+	struct refusal r = { args, { bad_pmd_devargs[d].expect } };
+
+	snprintf(args, sizeof(args), devarg_positions[p].fmt,
+		 bad_pmd_devargs[d].arg);
+	check_refused(&r);
+}
+
+/*
+ * pcap= on a full device (/dev/full: the open succeeds, every write fails
+ * with ENOSPC): the model logs the failure once and the xstat
+ * emu_pcap_errno holds the errno (it stayed silent, with an empty
+ * capture); frames still leave. A capture in a directory that does not
+ * exist is refused at probe.
+ */
+static void
+test_pcap_write_failure(void)
+{
+	static const struct refusal nodir = {
+		"emu=cx6dx,clock=virtual,pcap=/nonexistent-dir/c.pcap",
+		{ "pcap=/nonexistent-dir/c.pcap", "No such file or directory" } };
+	const char *log, *first;
+	struct mlx5_emu *emu;
+	uint32_t seq = 0;
+	uint16_t port;
+
+	check_refused(&nodir);
+	if (start_port("net_mlx5_tm1", "emu=cx6dx,clock=virtual,pcap=/dev/full",
+		       1, 0, &port, &emu, 0, NULL) != 0)
+		return;
+	CHECK(xstat(port, "emu_pcap_errno") == 0, "errno %" PRIu64
+	      " before any frame", xstat(port, "emu_pcap_errno"));
+	log_capture_start();
+	/* 64 KB of frames: more than the capture's stdio buffer. */
+	CHECK(send_simple(port, 0, emu, 64, 1000, &seq) == 64, "sent");
+	tx_settle(port, 0, emu);
+	log = log_capture_stop();
+	CHECK(xstat(port, "emu_pcap_errno") == ENOSPC, "emu_pcap_errno %"
+	      PRIu64, xstat(port, "emu_pcap_errno"));
+	CHECK(strstr(log, "pcap=/dev/full: writing the capture failed") !=
+	      NULL && strstr(log, "No space left on device") != NULL,
+	      "message: %s", log);
+	first = strstr(log, "writing the capture failed");
+	CHECK(first == NULL ||
+	      strstr(first + 1, "writing the capture failed") == NULL,
+	      "logged more than once: %s", log);
+	CHECK(xstat(port, "tx_q0_wire_packets") == 64, "%" PRIu64
+	      " frames left", xstat(port, "tx_q0_wire_packets"));
+	port_destroy("net_mlx5_tm1", port);
+}
+
+/* One case per bad driver devarg and position. */
+static void
+run_bad_pmd_devargs(void)
+{
+	char name[256];
+
+	for (bad_devarg_case = 0;
+	     bad_devarg_case < RTE_DIM(bad_pmd_devargs) *
+			       RTE_DIM(devarg_positions);
+	     bad_devarg_case++) {
+		unsigned int d = bad_devarg_case / RTE_DIM(devarg_positions);
+		unsigned int p = bad_devarg_case % RTE_DIM(devarg_positions);
+
+		snprintf(name, sizeof(name), "devarg %s %s: refused naming it",
+			 bad_pmd_devargs[d].arg, devarg_positions[p].where);
+		run(name, test_bad_pmd_devarg_at);
 	}
 }
 
@@ -2244,6 +2363,9 @@ main(int argc, char **argv)
 	if (argc > 1)
 		test_only = argv[1]; /* run the cases whose name has it */
 	run("devarg refusals", test_devarg_refusals);
+	run_bad_pmd_devargs();
+	run("pcap= on a full device: the error logged once and in an xstat",
+	    test_pcap_write_failure);
 	run("device infos and link", test_infos_and_link);
 	run("1M mixed packets, 4 queues, 2 lcores", test_million_packets);
 	run("100k mixed packets on cx7: no inline header, fast free",

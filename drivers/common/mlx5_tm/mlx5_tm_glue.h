@@ -295,6 +295,8 @@ struct mlx5_tm_glue {
 	/** Lag of the model behind real time. */
 	void (*lag_get)(struct mlx5_tm_glue_dev *dev,
 			struct mlx5_tm_glue_lag *lag);
+	/** The errno of the pcap= capture's failed write, 0 none. */
+	int (*pcap_error)(struct mlx5_tm_glue_dev *dev);
 	/**
 	 * Whether device time is the model's virtual clock, which moves only
 	 * when the application advances it.

@@ -292,8 +292,10 @@ mlx5_tm_devargs_parse(const char *args, struct mlx5_tm_devargs *da,
 		const char *key = kv->pairs[i].key;
 		const char *value = kv->pairs[i].value;
 
+		/* ret of each key: an accepted one must not hide a refusal. */
 		if (is_pmd_key(key)) {
-			if (parse_pmd_key(da, key, value, err, errlen) < 0)
+			ret = parse_pmd_key(da, key, value, err, errlen);
+			if (ret < 0)
 				goto out;
 			continue;
 		}

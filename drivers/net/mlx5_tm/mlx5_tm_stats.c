@@ -59,6 +59,7 @@ enum {
 	XP_MAX_LAG_NS,
 	XP_LAGGING,
 	XP_LATE_PASSES,
+	XP_PCAP_ERRNO,
 	XP_NB_EMU,
 };
 
@@ -67,6 +68,8 @@ static const char *const xp_names[XP_NB_EMU] = {
 	[XP_MAX_LAG_NS] = "emu_max_lag_ns",
 	[XP_LAGGING] = "emu_lagging",
 	[XP_LATE_PASSES] = "emu_late_passes",
+	/* The pcap= capture's failed write, 0 none (it ended there). */
+	[XP_PCAP_ERRNO] = "emu_pcap_errno",
 };
 
 /*
@@ -243,6 +246,8 @@ mlx5_tm_xstats_get(struct rte_eth_dev *dev, struct rte_eth_xstat *xs,
 		xs[k++].value = lag.lagging;
 		xs[k].id = k;
 		xs[k++].value = lag.late_passes;
+		xs[k].id = k;
+		xs[k++].value = (uint64_t)priv->glue->pcap_error(priv->gdev);
 	}
 	for (i = 0; i < dev->data->nb_tx_queues; i++) {
 		const struct mlx5_tm_txq *txq = stats_txq(dev, i);

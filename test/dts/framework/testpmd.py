@@ -16,7 +16,7 @@ from .exception import TestpmdCrash, TestpmdStartError
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
-from private_dir import private_dir  # noqa: E402 pylint: disable=wrong-import-position
+from private_dir import suite_private_dir  # noqa: E402 pylint: disable=wrong-import-position
 
 PROMPT = "testpmd> "
 TESTPMD = "/usr/bin/dpdk-testpmd"
@@ -33,19 +33,11 @@ class PmdCopy:
     """The PMD shared object copied to a private directory, with the device
     model beside it (the PMD loads it from there for emu=)."""
 
-    def __init__(self, so_path, build_dir=None):
+    def __init__(self, so_path, build_dir):
         if not os.path.isfile(so_path):
             raise FileNotFoundError("PMD not built: %s" % so_path)
-        home = os.path.expanduser("~")
-        candidates = [
-            os.environ.get("MLX5_TM_DTS_PRIVATE_DIR"),
-            os.path.join(build_dir, "dts-private")
-            if build_dir and os.path.isdir(build_dir) else None,
-            os.environ.get("XDG_RUNTIME_DIR"),
-            os.path.join(home, ".cache", "mlx5-tm-dts") if home != "~" else None,
-            "/run/mlx5-tm-dts",
-        ]
-        self.dir = private_dir(candidates, "dts-pmd-")
+        # NoPrivateDir when there is none: the runner skips the cases.
+        self.dir = suite_private_dir(build_dir, "dts-pmd-")
         self.path = os.path.join(self.dir, os.path.basename(so_path))
         shutil.copyfile(so_path, self.path)
         os.chmod(self.path, 0o700)
