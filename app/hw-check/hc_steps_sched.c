@@ -378,6 +378,59 @@ step_ceiling(struct hc *hc)
 	hc_step_end(hc, HC_PASS, NULL);
 }
 
+/*
+ * A paced leaf beside an unpaced sibling of equal weight under one
+ * ceiling: the leaf holds its rate, the sibling takes the rest of the
+ * ceiling (work conserving: the leaf's unused share is not lost). The
+ * leaf's rate is not whole Mbit/s, so that a pacing index the NIC ignores
+ * inside a group shows as the backstop's rounding.
+ */
+static void
+step_paced_sibling(struct hc *hc)
+{
+	const double ceil = 400e6, rate = 10.5e6;
+	const struct tnode t[] = {
+		{ SCHED_ROOT, RTE_TM_NODE_ID_NULL, 1, 0 },
+		{ SCHED_A, SCHED_ROOT, 1, (uint64_t)(ceil / 8) },
+		{ 0, SCHED_A, 1, (uint64_t)(rate / 8) },
+		{ 1, SCHED_A, 1, 0 },
+	};
+	struct hc_flow f[2];
+	struct hc_rate r[2];
+	bool ok;
+
+	hc_step_begin(hc, "sched.paced_sibling", "a 10.5 Mbit/s leaf, an "
+		      "unpaced sibling, a 400 Mbit/s ceiling: the sibling "
+		      "gets 389.5");
+	if (!need_hierarchy(hc))
+		return;
+	if (!tree_port(hc, "", 2, t, RTE_DIM(t))) {
+		hc_step_end(hc, HC_FAIL, "%s", why);
+		return;
+	}
+	flows(f, 2, rate);
+	f[1].expect_pps = (uint64_t)((ceil - rate) / (8.0 * FRAME));
+	if (!measure(hc, f, 2, rate, r)) {
+		hc_step_end(hc, HC_FAIL, "could not send or read back");
+		return;
+	}
+	ok = near_rate(hc, "queue 0 (paced)", &r[0], rate) &
+	     near_rate(hc, "queue 1 (the ceiling's rest)", &r[1],
+		       ceil - rate);
+	hc_evj_num(hc, "ceiling_bps", ceil);
+	hc_evj_num(hc, "leaf_rate_bps", rate);
+	hc_evj_num(hc, "q0_l2_bps", r[0].l2_bps);
+	hc_evj_num(hc, "q1_l2_bps", r[1].l2_bps);
+	if (!ok) {
+		hc_step_end_rates(hc, "the paced leaf or its sibling is off: "
+			    "%.3f%% and %.3f%%",
+			    hc_err_pct(r[0].l2_bps, rate),
+			    hc_err_pct(r[1].l2_bps, ceil - rate));
+		return;
+	}
+	hc_step_end(hc, HC_PASS, NULL);
+}
+
 /* The tree of the shares and re-parent steps: 400 Mbit/s, A:B 1:3. */
 static const struct tnode shares_tree[] = {
 	{ SCHED_ROOT, RTE_TM_NODE_ID_NULL, 1, 400000000ull / 8 },
@@ -672,6 +725,7 @@ hc_steps_sched(struct hc *hc)
 	step_objects(hc);
 	step_pp_and_group(hc);
 	step_ceiling(hc);
+	step_paced_sibling(hc);
 	step_shares(hc);
 	step_reparent(hc);
 	step_recovery(hc);
