@@ -43,7 +43,7 @@ STEPS = [
     "ratetable.capacity", "ratetable.sharing", "ratetable.dedicated",
     "ratetable.range", "packet_mode", "live_change", "mixed_queues",
     "sched.objects", "sched.pp_and_group", "sched.ceiling",
-    "sched.paced_sibling", "sched.shares",
+    "sched.paced_sibling", "sched.packet_mode", "sched.shares",
     "sched.reparent", "recovery", "commit_link_down",
 ]
 BUILD_SKIP = "not supported by this driver build"
@@ -59,9 +59,11 @@ GUARDS = [
     ("sched_modify_sq_group=ignore", ["sched.objects", "sched.ceiling",
                                       "sched.shares", "sched.reparent"]),
     ("sched_sq_pp_and_group=0", ["sched.pp_and_group",
-                                 "sched.paced_sibling"]),
+                                 "sched.paced_sibling",
+                                 "sched.packet_mode"]),
     ("sched_sq_pp_and_group=ignore", ["sched.pp_and_group",
-                                      "sched.paced_sibling"]),
+                                      "sched.paced_sibling",
+                                      "sched.packet_mode"]),
     ("sched_modify_sq_group=refuse", ["recovery"]),
     ("link_max_speed=unknown", ["commit_link_down"]),
 ]
