@@ -42,7 +42,8 @@ STEPS = [
     "objects.stop", "smoke.one_frame", "ring.wrap", "mtu.oversize",
     "ratetable.capacity", "ratetable.sharing", "ratetable.dedicated",
     "ratetable.range", "packet_mode", "live_change", "mixed_queues",
-    "sched.objects", "sched.pp_and_group", "sched.ceiling", "sched.shares",
+    "sched.objects", "sched.pp_and_group", "sched.ceiling",
+    "sched.paced_sibling", "sched.packet_mode", "sched.shares",
     "sched.reparent", "recovery", "commit_link_down",
 ]
 BUILD_SKIP = "not supported by this driver build"
@@ -57,8 +58,12 @@ GUARDS = [
     ("mtu_set=ignore", ["mtu"]),
     ("sched_modify_sq_group=ignore", ["sched.objects", "sched.ceiling",
                                       "sched.shares", "sched.reparent"]),
-    ("sched_sq_pp_and_group=0", ["sched.pp_and_group"]),
-    ("sched_sq_pp_and_group=ignore", ["sched.pp_and_group"]),
+    ("sched_sq_pp_and_group=0", ["sched.pp_and_group",
+                                 "sched.paced_sibling",
+                                 "sched.packet_mode"]),
+    ("sched_sq_pp_and_group=ignore", ["sched.pp_and_group",
+                                      "sched.paced_sibling",
+                                      "sched.packet_mode"]),
     ("sched_modify_sq_group=refuse", ["recovery"]),
     ("link_max_speed=unknown", ["commit_link_down"]),
 ]
@@ -165,6 +170,26 @@ def test_profile(profile):
           (profile, profile),
           caps.get("evidence", {}).get("suggested_devargs") ==
           "emu=%s" % profile, caps.get("evidence"))
+
+
+def test_paced_sibling():
+    """sched.paced_sibling on cx6dx: the sibling's rate is the ceiling
+    minus the paced leaf's rate, the rule of doc/guides/hw_check.rst
+    (DWRR is work conserving), with figures fixed here: 400 Mbit/s and
+    10.5 Mbit/s, not the tool's."""
+    report = os.path.join(WORK, "cx6dx.json")
+    if not os.path.exists(report):
+        check("paced sibling: the cx6dx report exists", False, report)
+        return
+    rep = json.load(open(report))
+    ev = next((s for s in rep["steps"]
+               if s["name"] == "sched.paced_sibling"), {}).get("evidence", {})
+    want0, want1 = 10.5e6, 400e6 - 10.5e6
+    got0, got1 = ev.get("q0_l2_bps", 0), ev.get("q1_l2_bps", 0)
+    check("paced sibling: the leaf at 10.5 Mbit/s (1%)",
+          abs(got0 - want0) <= want0 / 100, got0)
+    check("paced sibling: the sibling at 400 - 10.5 = 389.5 Mbit/s (1%)",
+          abs(got1 - want1) <= want1 / 100, got1)
 
 
 def test_suggestion_with_overrides():
@@ -294,6 +319,7 @@ def main():
     else:
         for profile in ("cx6dx", "cx5", "cx7"):
             case(test_profile, profile)
+        case(test_paced_sibling)
         case(test_suggestion_with_overrides)
         for knob, steps in GUARDS:
             case(test_guard, knob, steps)

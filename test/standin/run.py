@@ -29,6 +29,7 @@ STANDIN = os.path.join(BUILD, "test", "standin", "libmlx5_tm_standin.so")
 PMD = os.path.join(BUILD, "drivers", "librte_net_mlx5_tm.so")
 TOOL = os.path.join(BUILD, "app", "tm-pace", "dpdk-tm-pace")
 PROBE = os.path.join(BUILD, "test", "standin", "standin_probe")
+HW_CHECK = os.path.join(BUILD, "app", "hw-check", "dpdk-mlx5-tm-check")
 TIMEOUT = 180
 PREFIX = "standin%d" % os.getpid()
 PCI = "0000:08:00.0"
@@ -145,6 +146,33 @@ def test_tm_pace(work, pmd):
     c = read_counts(counts)
     check("tm-pace: the netdev was read through the stand-in's ioctls",
           c["ioctls"] > 0, c)
+
+
+def test_hw_check_eswitch(work, pmd):
+    """dpdk-mlx5-tm-check's eswitch step on the stand-in (real time, the
+    verdicts of the other steps not asserted): skipped, saying devlink
+    needs CAP_NET_ADMIN, while devlink refuses (the mode unknown); passed
+    where devlink says legacy."""
+    for devlink, want in (("eperm", "skip"), ("legacy", "pass")):
+        sysfs = make_sysfs(os.path.join(work, "sysfs-hc-" + devlink))
+        report = os.path.join(work, "hc-%s.json" % devlink)
+        rc, out, err = run([HW_CHECK] + eal(pmd) + [
+            "--", "--quick", "--window-ms", "20", "--json", report],
+            standin_env(sysfs, "cx6dx", devlink))
+        if not os.path.exists(report):
+            check("hw-check, devlink %s: report written" % devlink, False,
+                  "rc=%d %s" % (rc, err[-2000:]))
+            continue
+        with open(report) as f:
+            rep = json.load(f)
+        step = next((st for st in rep["steps"] if st["name"] == "eswitch"),
+                    {})
+        check("hw-check, devlink %s: eswitch %s" % (devlink, want),
+              step.get("verdict") == want and
+              (want != "skip" or
+               step.get("reason", "").startswith("mode unknown: devlink "
+                                                 "needs CAP_NET_ADMIN")),
+              step)
 
 
 def probe(work, name, mode=(), devlink="legacy", emu="cx6dx",
@@ -283,7 +311,7 @@ def test_devlink_absent(work):
 
 
 def main():
-    for path in (STANDIN, PMD, TOOL, PROBE):
+    for path in (STANDIN, PMD, TOOL, PROBE, HW_CHECK):
         if not os.path.exists(path):
             check("%s exists" % path, False)
             return CASES.report()
@@ -295,6 +323,8 @@ def main():
         shutil.copy(PMD, pmd)
         CASES.run("tm_pace_dev_standin", test_tm_pace, work, pmd)
         CASES.run("eswitch_devlink_eperm", test_devlink_eperm, work)
+        CASES.run("hw_check_eswitch_unknown", test_hw_check_eswitch, work,
+                  pmd)
         CASES.run("eswitch_ib_ports", test_ib_ports, work)
         CASES.run("eswitch_uplink_by_port_name", test_uplink_by_port_name,
                   work)
