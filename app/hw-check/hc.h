@@ -268,6 +268,16 @@ int hc_warm_up(struct hc *hc, struct hc_flow *f, unsigned int n,
 	       uint64_t warm);
 
 /**
+ * Send flow @p f (one queue, 60-byte frames) paced at @p pps packets/s,
+ * measure its packet rate between two CQE time stamps, add the evidence
+ * and end the current step: pass within the tolerance, skip on a sender
+ * shortfall (hc_judge_rate()), else fail saying "packet rate off by" the
+ * error followed by @p off_why.
+ */
+void hc_pps_step(struct hc *hc, struct hc_flow *f, double pps,
+		 const char *off_why);
+
+/**
  * Judge rate @p r of @p who against @p want_bps (hc_judge_rate()): true
  * within the tolerance. A sender shortfall (real time, fewer frames posted
  * than the rate needs) adds evidence and marks the step, so that

@@ -299,20 +299,64 @@ steps_accuracy(struct hc *hc)
 	}
 }
 
+void
+hc_pps_step(struct hc *hc, struct hc_flow *f, double pps, const char *off_why)
+{
+	struct rte_pmd_mlx5_tm_txq_completions a, b;
+	uint64_t warm, win, posted0;
+	struct hc_rate r;
+	double e;
+
+	hc_windows(hc, 60, pps * 60 * 8, &warm, &win);
+	if (hc_warm_up(hc, f, 1, warm) != 0 ||
+	    hc_cmpl(hc, f->queue, &a) != 0) {
+		hc_step_end(hc, HC_FAIL, "could not send or read back");
+		return;
+	}
+	posted0 = f->posted;
+	if (hc_send(hc, f, 1, win) != 0 || hc_cmpl(hc, f->queue, &b) != 0) {
+		hc_step_end(hc, HC_FAIL, "could not send or read back");
+		return;
+	}
+	hc_rate(&a, &b, &r);
+	e = hc_err_pct(r.pps, pps);
+	hc_ev(hc, "%" PRIu64 " packets of %u bytes in %.6f s between two CQE "
+	      "time stamps: %.1f pkt/s (%+.3f%%) against %.0f pkt/s",
+	      r.packets, f->frame_len, (double)r.ns / 1e9, r.pps, e, pps);
+	hc_evj_num(hc, "configured_pps", pps);
+	hc_evj_num(hc, "pps", r.pps);
+	hc_evj_num(hc, "error_pct", e);
+	if (!r.valid) {
+		hc_step_end(hc, HC_FAIL, "no completion evidence");
+		return;
+	}
+	switch (hc_judge_rate(hc->vclock, hc->opt.tolerance_pct, pps, r.pps,
+			      f->posted - posted0, pps * (double)win / 1e9)) {
+	case HC_RATE_OK:
+		hc_step_end(hc, HC_PASS, NULL);
+		break;
+	case HC_RATE_SHORT:
+		hc_step_end(hc, HC_SKIP, "the sender posted %" PRIu64 " frames "
+			    "of the %.0f the rate needs: not a measure of "
+			    "pacing", f->posted - posted0,
+			    pps * (double)win / 1e9);
+		break;
+	default:
+		hc_step_end(hc, HC_FAIL, "packet rate off by %+.3f%%%s", e,
+			    off_why);
+	}
+}
+
 static void
 step_packet_mode(struct hc *hc)
 {
 	struct rte_tm_capabilities cap;
 	struct rte_tm_error err = { 0 };
-	struct rte_pmd_mlx5_tm_txq_completions a, b;
 	const double pps = 20000;
 	struct hc_shaper sh = { .rate = (uint64_t)pps, .packet_mode = true };
 	struct hc_flow f = { .queue = 0, .frame_len = 60,
 			     .expect_pps = (uint64_t)pps };
-	uint64_t warm, win, posted0;
-	struct hc_rate r;
 	char msg[512];
-	double e;
 	int ret;
 
 	hc_step_begin(hc, "packet_mode", "a packets-per-second shaper paces "
@@ -350,44 +394,9 @@ step_packet_mode(struct hc *hc)
 	}
 	if (!paced_port(hc, &sh, 1))
 		return;
-	hc_windows(hc, 60, pps * 60 * 8, &warm, &win);
-	if (hc_warm_up(hc, &f, 1, warm) != 0 || hc_cmpl(hc, 0, &a) != 0) {
-		hc_step_end(hc, HC_FAIL, "could not send or read back");
-		return;
-	}
-	posted0 = f.posted;
-	if (hc_send(hc, &f, 1, win) != 0 || hc_cmpl(hc, 0, &b) != 0) {
-		hc_step_end(hc, HC_FAIL, "could not send or read back");
-		return;
-	}
-	hc_rate(&a, &b, &r);
-	e = hc_err_pct(r.pps, pps);
-	hc_ev(hc, "%" PRIu64 " packets in %.6f s between two CQE time "
-	      "stamps: %.1f pkt/s (%+.3f%%) against %.0f pkt/s", r.packets,
-	      (double)r.ns / 1e9, r.pps, e, pps);
 	hc_ev(hc, "the burst bound in packet mode is unverified on hardware "
 	      "(the PMD leaves it to the device unless set)");
-	hc_evj_num(hc, "configured_pps", pps);
-	hc_evj_num(hc, "pps", r.pps);
-	hc_evj_num(hc, "error_pct", e);
-	if (!r.valid) {
-		hc_step_end(hc, HC_FAIL, "no completion evidence");
-		return;
-	}
-	switch (hc_judge_rate(hc->vclock, hc->opt.tolerance_pct, pps, r.pps,
-			      f.posted - posted0, pps * (double)win / 1e9)) {
-	case HC_RATE_OK:
-		hc_step_end(hc, HC_PASS, NULL);
-		break;
-	case HC_RATE_SHORT:
-		hc_step_end(hc, HC_SKIP, "the sender posted %" PRIu64 " frames "
-			    "of the %.0f the rate needs: not a measure of "
-			    "pacing", f.posted - posted0,
-			    pps * (double)win / 1e9);
-		break;
-	default:
-		hc_step_end(hc, HC_FAIL, "packet rate off by %+.3f%%", e);
-	}
+	hc_pps_step(hc, &f, pps, "");
 }
 
 static void

@@ -451,13 +451,9 @@ step_pkt_group(struct hc *hc)
 		{ SCHED_ROOT, RTE_TM_NODE_ID_NULL, 1, 0 },
 		{ 0, SCHED_ROOT, 2, (uint64_t)pps, true },
 	};
-	struct rte_pmd_mlx5_tm_txq_completions a, b;
 	struct rte_pmd_mlx5_tm_sq_info sq;
 	struct hc_flow f = { .queue = 0, .frame_len = 60,
 			     .expect_pps = (uint64_t)pps };
-	uint64_t warm, win, posted0;
-	struct hc_rate r;
-	double e;
 
 	hc_step_begin(hc, "sched.packet_mode", "a packet-mode leaf (20000 "
 		      "pkt/s) in a queue group holds its packet rate");
@@ -480,46 +476,13 @@ step_pkt_group(struct hc *hc)
 	      sq.pp_index, sq.qos_queue_group_id);
 	hc_evj_u64(hc, "pp_index", sq.pp_index);
 	hc_evj_u64(hc, "sq_group", sq.qos_queue_group_id);
-	hc_windows(hc, 60, pps * 60 * 8, &warm, &win);
-	if (hc_warm_up(hc, &f, 1, warm) != 0 || hc_cmpl(hc, 0, &a) != 0) {
-		hc_step_end(hc, HC_FAIL, "could not send or read back");
+	if (sq.qos_queue_group_id == 0) {
+		hc_step_end(hc, HC_FAIL, "the SQ is in no queue group");
 		return;
 	}
-	posted0 = f.posted;
-	if (hc_send(hc, &f, 1, win) != 0 || hc_cmpl(hc, 0, &b) != 0) {
-		hc_step_end(hc, HC_FAIL, "could not send or read back");
-		return;
-	}
-	hc_rate(&a, &b, &r);
-	e = hc_err_pct(r.pps, pps);
-	hc_ev(hc, "%" PRIu64 " packets of 60 bytes in %.6f s between two CQE "
-	      "time stamps: %.1f pkt/s (%+.3f%%) against %.0f pkt/s",
-	      r.packets, (double)r.ns / 1e9, r.pps, e, pps);
-	hc_evj_num(hc, "configured_pps", pps);
-	hc_evj_num(hc, "pps", r.pps);
-	hc_evj_num(hc, "error_pct", e);
-	if (!r.valid || sq.qos_queue_group_id == 0) {
-		hc_step_end(hc, HC_FAIL, "%s", !r.valid ? "no completion "
-			    "evidence" : "the SQ is in no queue group");
-		return;
-	}
-	switch (hc_judge_rate(hc->vclock, hc->opt.tolerance_pct, pps, r.pps,
-			      f.posted - posted0, pps * (double)win / 1e9)) {
-	case HC_RATE_OK:
-		hc_step_end(hc, HC_PASS, NULL);
-		break;
-	case HC_RATE_SHORT:
-		hc_step_end(hc, HC_SKIP, "the sender posted %" PRIu64 " frames "
-			    "of the %.0f the rate needs: not a measure of "
-			    "pacing", f.posted - posted0,
-			    pps * (double)win / 1e9);
-		break;
-	default:
-		hc_step_end(hc, HC_FAIL, "packet rate off by %+.3f%%: the NIC "
-			    "does not honour a packet-mode index inside a "
-			    "queue group (only its byte backstop holds the leaf)",
-			    e);
-	}
+	hc_pps_step(hc, &f, pps, ": the NIC does not honour a packet-mode "
+		    "index inside a queue group (only its byte backstop holds "
+		    "the leaf)");
 }
 
 /* The tree of the shares and re-parent steps: 400 Mbit/s, A:B 1:3. */
