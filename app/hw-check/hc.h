@@ -225,6 +225,9 @@ int hc_cmpl(struct hc *hc, uint16_t q,
 /** Frames the vport sent, all classes (0 or negative errno). */
 int hc_vport(struct hc *hc, uint64_t *packets, uint64_t *octets);
 
+/** Let @p ns of time pass (advance the virtual clock, or sleep). */
+void hc_wait_ns(struct hc *hc, uint64_t ns);
+
 /** An xstat of the port by name; 0 when absent. */
 uint64_t hc_xstat(struct hc *hc, const char *name);
 

@@ -216,8 +216,7 @@ hc_now_ns(const struct hc *hc)
 	       hc->t0_ns;
 }
 
-/* Let @p ns of time pass (advance the virtual clock, or sleep). */
-static void
+void
 hc_wait_ns(struct hc *hc, uint64_t ns)
 {
 	struct timespec ts = {

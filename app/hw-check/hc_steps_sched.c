@@ -23,7 +23,6 @@
 #include <rte_ethdev.h>
 #include <rte_tm.h>
 
-#include "mlx5_emu.h"
 #include "hc.h"
 
 /* Node ids: the queues are 0..n-1. */
@@ -616,10 +615,10 @@ step_reparent(struct hc *hc)
 }
 
 /*
- * A WQE failing with a bad lkey (local protection): the queue is reset
- * and made ready again with its pacing index (and group), and sends at
- * its rate. The failure is made by the device model (fault_wqe); on
- * hardware no public interface makes a WQE with a bad lkey.
+ * A send that fails: one WQE naming an unregistered memory key
+ * (rte_pmd_mlx5_tm_txq_post_bad_lkey(): a local protection error on any
+ * mlx5 NIC, the device model alike). The queue is reset and made ready
+ * again with its pacing index (and group), and sends at its rate.
  */
 static void
 step_recovery(struct hc *hc)
@@ -631,22 +630,18 @@ step_recovery(struct hc *hc)
 		{ 0, SCHED_ROOT, hc->info.nic_sq_scheduling ? 2 : 1,
 		  (uint64_t)(rate / 8) },
 	};
+	const uint64_t give_up = hc_now_ns(hc) + 1000000000ULL;
 	struct rte_pmd_mlx5_tm_txq_completions cc;
 	struct rte_pmd_mlx5_tm_sq_info before, after;
-	uint64_t rec, warm, win;
+	uint64_t rec = 0, errs, warm, win;
 	struct hc_flow f[1];
 	struct hc_rate r[1];
 	char said[512];
-	unsigned int i;
+	int ret;
 
-	hc_step_begin(hc, "recovery", "a WQE with a bad lkey: the queue "
-		      "recovers with its pacing index and group, at its rate");
-	if (!hc->info.emulated) {
-		hc_step_end(hc, HC_SKIP, "a WQE with a bad lkey is made by the "
-			    "device model only (fault_wqe); no public "
-			    "interface makes one on hardware");
-		return;
-	}
+	hc_step_begin(hc, "recovery", "a WQE naming an unregistered memory "
+		      "key: the queue recovers with its pacing index and "
+		      "group, at its rate");
 	if (!tree_port(hc, "", 1, t, RTE_DIM(t))) {
 		hc_step_end(hc, HC_FAIL, "%s", why);
 		return;
@@ -655,59 +650,66 @@ step_recovery(struct hc *hc)
 		hc_step_end(hc, HC_FAIL, "QUERY_SQ failed");
 		return;
 	}
-	/* The 3rd WQE the SQ processes fails: local protection (4). */
-	if (hc->emu == NULL ||
-	    mlx5_emu_fault_wqe(hc->emu, &(struct mlx5_emu_fault_wqe){
-		.sqn = before.sqn, .nth = 3, .syndrome = 4 }) != 0) {
-		hc_step_end(hc, HC_FAIL, "the device model refused the fault");
-		return;
-	}
+	/* Sends that complete first: the queue works before the fault. */
 	flows(f, 1, rate);
-	/*
-	 * Send past the failure (100 frames, not a ring's worth: the
-	 * device model takes a doorbell by a change of the UAR register,
-	 * and a refilled ring after the reset would write what the last
-	 * one before it wrote); rte_pmd_mlx5_tm_recover() takes the
-	 * recovery steps.
-	 */
 	f[0].max_packets = 100;
 	hc_windows(hc, FRAME, rate, &warm, &win);
-	if (hc_cmpl(hc, 0, &cc) != 0 || hc_send(hc, f, 1, warm) != 0) {
-		hc_step_end(hc, HC_FAIL, "could not send");
+	if (hc_cmpl(hc, 0, &cc) != 0 || hc_send(hc, f, 1, warm) != 0 ||
+	    !hc_drain(hc, 0, cc.last_packets + f[0].posted)) {
+		hc_step_end(hc, HC_FAIL, "could not send before the fault");
 		return;
 	}
-	/*
-	 * Device time passes (the error comes), then the recovery steps;
-	 * what the PMD says of the error is evidence, not an alarm.
-	 */
+	errs = hc_xstat(hc, "tx_q0_error_cqes");
 	hc_log_start(hc);
-	hc_drain(hc, 0, cc.last_packets + f[0].posted);
-	for (i = 0; i < 4; i++) {
+	ret = rte_pmd_mlx5_tm_txq_post_bad_lkey(hc->port_id, 0);
+	/*
+	 * The error CQE (taken by tx_done_cleanup), the reset (control
+	 * path), the ring's rewind (datapath), the re-arm (control path).
+	 */
+	while (ret == 0 && rec == 0) {
+		hc_wait_ns(hc, 100000);
+		rte_eth_tx_done_cleanup(hc->port_id, 0, 0);
 		rte_pmd_mlx5_tm_recover(hc->port_id);
-		hc_cmpl(hc, 0, &cc);
+		rte_eth_tx_done_cleanup(hc->port_id, 0, 0);
+		rte_pmd_mlx5_tm_recover(hc->port_id);
+		rec = hc_xstat(hc, "tx_q0_recoveries");
+		if (hc_now_ns(hc) > give_up)
+			break;
 	}
 	hc_log_stop(hc, said, sizeof(said));
 	if (said[0] != '\0')
 		hc_ev(hc, "the PMD: %s", said);
-	rec = hc_xstat(hc, "tx_q0_recoveries");
+	if (ret != 0) {
+		hc_step_end(hc, HC_FAIL, "could not post the WQE: %s",
+			    rte_strerror(-ret));
+		return;
+	}
+	errs = hc_xstat(hc, "tx_q0_error_cqes") - errs;
 	f[0].max_packets = 0;
 	if (rte_pmd_mlx5_tm_txq_query(hc->port_id, 0, &after) != 0 ||
 	    !measure(hc, f, 1, rate, r)) {
 		hc_step_end(hc, HC_FAIL, "the queue does not send again after "
-			    "the error (%" PRIu64 " recoveries)", rec);
+			    "the error (%" PRIu64 " error CQE(s), %" PRIu64
+			    " recoveries)", errs, rec);
 		return;
 	}
 	hc_ev(hc, "%" PRIu64 " error CQE(s), %" PRIu64 " recovery(ies); SQ "
 	      "0x%x state %u, pacing index %u -> %u, queue group %u -> %u",
-	      hc_xstat(hc, "tx_q0_error_cqes"), rec, after.sqn, after.state,
-	      before.pp_index, after.pp_index, before.qos_queue_group_id,
+	      errs, rec, after.sqn, after.state, before.pp_index,
+	      after.pp_index, before.qos_queue_group_id,
 	      after.qos_queue_group_id);
+	hc_evj_u64(hc, "error_cqes", errs);
 	hc_evj_u64(hc, "recoveries", rec);
 	hc_evj_u64(hc, "pp_before", before.pp_index);
 	hc_evj_u64(hc, "pp_after", after.pp_index);
 	hc_evj_u64(hc, "group_before", before.qos_queue_group_id);
 	hc_evj_u64(hc, "group_after", after.qos_queue_group_id);
 	hc_evj_num(hc, "l2_bps", r[0].l2_bps);
+	if (errs == 0) {
+		hc_step_end(hc, HC_FAIL, "the WQE naming an unregistered "
+			    "memory key did not complete in error");
+		return;
+	}
 	if (rec == 0 || after.state != 1 ||
 	    after.pp_index != before.pp_index ||
 	    after.qos_queue_group_id != before.qos_queue_group_id) {

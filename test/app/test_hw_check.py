@@ -217,6 +217,23 @@ def test_guard(knob, steps):
               verdict.get(name) == "fail", verdict.get(name))
 
 
+def test_recovery_reset_clears_qos():
+    """The recovery step on a device whose reset clears the SQ's pacing
+    index and queue group (sq_reset_keeps_qos=0, the other answer to an
+    unverified assumption): it passes, the PMD having set both again."""
+    report = os.path.join(WORK, "reset-clears.json")
+    run("net_mlx5_tm0,emu=cx6dx,sq_reset_keeps_qos=0",
+        ["--quick", "--json", report])
+    rep = json.load(open(report))
+    step = next((s for s in rep["steps"] if s["name"] == "recovery"), {})
+    ev = step.get("evidence", {})
+    check("sq_reset_keeps_qos=0: recovery passes, pacing index and group "
+          "set again", step.get("verdict") == "pass" and
+          ev.get("error_cqes") == 1 and ev.get("recoveries") == 1 and
+          ev.get("pp_after") == ev.get("pp_before") != 0 and
+          ev.get("group_after") == ev.get("group_before") != 0, step)
+
+
 def test_help():
     """--help (before or after --) is the tool's own, without EAL;
     --eal-help is EAL's."""
@@ -323,6 +340,7 @@ def main():
         case(test_suggestion_with_overrides)
         for knob, steps in GUARDS:
             case(test_guard, knob, steps)
+        case(test_recovery_reset_clears_qos)
         case(test_no_device)
         case(test_help)
         case(test_no_alarm)

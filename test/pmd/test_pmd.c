@@ -1572,6 +1572,58 @@ out:
 }
 
 /*
+ * rte_pmd_mlx5_tm_txq_post_bad_lkey() on a queue that sent: its WQE
+ * completes with a local protection error (the model checks the lkey as
+ * a NIC does: the key was deregistered), the queue recovers and sends
+ * again; with and without the minimum inline header (cx5: vport inline
+ * mode L2; cx6dx: none). Bad arguments are refused.
+ */
+static void
+test_bad_lkey_recovery(void)
+{
+	static const char *const args[] = {
+		"emu=cx6dx,clock=virtual", "emu=cx5,clock=virtual",
+	};
+	struct mlx5_emu *emu;
+	const char *log;
+	unsigned int k;
+	uint32_t seq;
+	uint16_t port;
+
+	for (k = 0; k < RTE_DIM(args); k++) {
+		seq = 0;
+		if (start_port("net_mlx5_tm4", args[k], 2, 0, &port, &emu, 0,
+			       NULL) != 0)
+			return;
+		if (!test_ok)
+			goto out;
+		CHECK(send_simple(port, 0, emu, 10, 300, &seq) == 10, "send");
+		tx_settle(port, 0, emu);
+		log_capture_start();
+		CHECK(rte_pmd_mlx5_tm_txq_post_bad_lkey(port, 0) == 0,
+		      "%s: post: %s", args[k], rte_strerror(rte_errno));
+		wait_one_recovery(port, emu, 1000);
+		log = log_capture_stop();
+		CHECK(strstr(log, "syndrome 0x4: local protection") != NULL,
+		      "%s: the error's syndrome not logged: %s", args[k], log);
+		CHECK(xstat(port, "tx_q1_error_cqes") == 0 &&
+		      xstat(port, "tx_q0_error_mbufs") == 0,
+		      "%s: queue 1 untouched, no mbuf freed unsent", args[k]);
+		check_sends_after_recovery(port, emu, &seq, 1);
+		CHECK(rte_pmd_mlx5_tm_txq_post_bad_lkey(RTE_MAX_ETHPORTS - 1,
+							0) == -ENODEV &&
+		      rte_pmd_mlx5_tm_txq_post_bad_lkey(port, 2) == -EINVAL &&
+		      rte_errno == EINVAL, "%s: bad arguments refused",
+		      args[k]);
+		CHECK(rte_eth_dev_stop(port) == 0, "stop");
+		CHECK(rte_pmd_mlx5_tm_txq_post_bad_lkey(port, 0) == -EAGAIN,
+		      "%s: no SQ after stop", args[k]);
+out:
+		port_destroy("net_mlx5_tm4", port);
+	}
+}
+
+/*
  * An error on a WQE that asked for no completion, while every CQE the
  * queue may have requested is outstanding: the device writes the error
  * CQE on top of those. The PMD must have kept it a slot (a CQ overrun
@@ -2385,6 +2437,8 @@ main(int argc, char **argv)
 	run("stop after the link went down at another line rate",
 	    test_stop_after_link_change);
 	run("error CQE recovery", test_error_recovery);
+	run("a WQE naming an unregistered key: error CQE, recovery",
+	    test_bad_lkey_recovery);
 	run("error CQE on a full CQ recovers", test_error_cqe_on_full_cq);
 	run("unregistered memory, descriptor status",
 	    test_unregistered_memory);

@@ -175,6 +175,35 @@ def test_hw_check_eswitch(work, pmd):
               step)
 
 
+
+def test_hw_check_recovery(work, pmd):
+    """dpdk-mlx5-tm-check's recovery step through the rdma glue: the PMD
+    registers and deregisters memory (ibv_reg_mr, ibv_dereg_mr of the
+    stand-in), its WQE naming the dead key completes in error, and the
+    SQ comes back with its pacing index and queue group (the step's
+    evidence; its rate is real time and not asserted)."""
+    sysfs = make_sysfs(os.path.join(work, "sysfs-hc-recovery"))
+    report = os.path.join(work, "hc-recovery.json")
+    rc, out, err = run([HW_CHECK] + eal(pmd) + [
+        "--", "--quick", "--window-ms", "20", "--json", report],
+        standin_env(sysfs, "cx6dx"))
+    if not os.path.exists(report):
+        check("hw-check: report written", False,
+              "rc=%d %s" % (rc, err[-2000:]))
+        return
+    with open(report) as f:
+        rep = json.load(f)
+    step = next((st for st in rep["steps"] if st["name"] == "recovery"),
+                {})
+    ev = step.get("evidence", {})
+    check("hw-check on the stand-in: an error CQE, a recovery, pacing "
+          "index and queue group kept",
+          ev.get("error_cqes", 0) >= 1 and ev.get("recoveries", 0) >= 1
+          and ev.get("pp_after") == ev.get("pp_before") != 0 and
+          ev.get("group_after") == ev.get("group_before") != 0, step)
+
+
+
 def probe(work, name, mode=(), devlink="legacy", emu="cx6dx",
           vdev="net_mlx5_tm0,dev=mlx5_0", **tree):
     """standin_probe on a sysfs tree of its own (make_sysfs(**tree))."""
@@ -325,6 +354,8 @@ def main():
         CASES.run("eswitch_devlink_eperm", test_devlink_eperm, work)
         CASES.run("hw_check_eswitch_unknown", test_hw_check_eswitch, work,
                   pmd)
+        CASES.run("hw_check_recovery_bad_lkey", test_hw_check_recovery,
+                  work, pmd)
         CASES.run("eswitch_ib_ports", test_ib_ports, work)
         CASES.run("eswitch_uplink_by_port_name", test_uplink_by_port_name,
                   work)

@@ -333,6 +333,63 @@ rte_pmd_mlx5_tm_node_query(uint16_t port_id, uint32_t node_id,
 	return ret == 0 ? 0 : api_fail(ret);
 }
 
+/*
+ * The frame of rte_pmd_mlx5_tm_txq_post_bad_lkey(): never sent, but
+ * memory that stays valid whatever the device does with it (writable
+ * data, which ibv_reg_mr() pins as it pins any). Zero MAC addresses,
+ * EtherType 0x88b5 (local experimental): no header beyond L2 whatever
+ * the SQ's inline mode.
+ */
+static uint8_t bad_lkey_frame[RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN]
+	__rte_aligned(RTE_CACHE_LINE_SIZE) = { [12] = 0x88, [13] = 0xb5 };
+
+int
+rte_pmd_mlx5_tm_txq_post_bad_lkey(uint16_t port_id, uint16_t qid)
+{
+	struct mlx5_tm_priv *priv;
+	struct mlx5_tm_txq *txq;
+	struct rte_eth_dev *dev;
+	struct mlx5_tm_mr *mr;
+	uint32_t lkey;
+	int ret;
+
+	dev = device_port(port_id, &ret);
+	if (dev == NULL)
+		return api_fail(ret);
+	priv = mlx5_tm_priv(dev);
+	pthread_mutex_lock(&priv->lock);
+	txq = live_txq(dev, qid, &ret);
+	if (txq == NULL)
+		goto out;
+	/* A key the device knew and no longer does. */
+	mr = priv->glue->reg_mr(priv->pd, bad_lkey_frame,
+				sizeof(bad_lkey_frame), 0);
+	if (mr == NULL) {
+		ret = -(errno ? errno : EIO);
+		MLX5_TM_TXQ_LOG(ERR, port_id, qid,
+				"cannot register the frame whose key is then unregistered: %s",
+				strerror(-ret));
+		goto out;
+	}
+	lkey = mr->lkey;
+	ret = priv->glue->dereg_mr(mr);
+	if (ret < 0) {
+		MLX5_TM_TXQ_LOG(ERR, port_id, qid,
+				"cannot deregister memory key 0x%x: %s", lkey,
+				strerror(-ret));
+		goto out;
+	}
+	ret = mlx5_tm_tx_post_bad_lkey(txq, bad_lkey_frame,
+				       sizeof(bad_lkey_frame), lkey);
+	if (ret == 0)
+		MLX5_TM_TXQ_LOG(DEBUG, port_id, qid,
+				"posted a WQE naming unregistered memory key 0x%x on SQ 0x%x: it completes in error, the queue recovers",
+				lkey, txq->sqn);
+out:
+	pthread_mutex_unlock(&priv->lock);
+	return ret < 0 ? api_fail(ret) : 0;
+}
+
 int
 rte_pmd_mlx5_tm_recover(uint16_t port_id)
 {

@@ -245,14 +245,24 @@ is_flush_cqe(const struct mlx5_tm_txq *txq, uint32_t ci)
 	return err->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
 }
 
-/* Count the error CQE at @p ci: a flush, or the error itself. */
-static void
+/*
+ * Count the error CQE at @p ci: a flush, or the error itself, whose
+ * syndromes the control path logs. Out of line: errors are rare.
+ */
+static __rte_noinline void
 count_err_cqe(struct mlx5_tm_txq *txq, uint32_t ci)
 {
-	if (is_flush_cqe(txq, ci))
+	const volatile struct mlx5_tm_err_cqe64 *err = (const volatile void *)
+		&txq->cqes[ci & (txq->cqe_n - 1)];
+
+	if (is_flush_cqe(txq, ci)) {
 		ST_ADD(txq, flush_cqes, 1);
-	else
-		ST_ADD(txq, err_cqes, 1);
+		return;
+	}
+	ST_ADD(txq, err_cqes, 1);
+	__atomic_store_n(&txq->err_syndrome,
+			 (uint32_t)err->syndrome << 8 | err->vendor_err_synd,
+			 __ATOMIC_RELAXED);
 }
 
 /*
@@ -1415,6 +1425,40 @@ tx_post_nop(struct mlx5_tm_txq *txq)
 	txq->wqe_ci++;
 	tx_request_completion(txq, ctrl);
 	tx_doorbell(txq, ctrl);
+}
+
+int
+mlx5_tm_tx_post_bad_lkey(struct mlx5_tm_txq *txq, const uint8_t *frame,
+			 uint32_t len, uint32_t lkey)
+{
+	const uint16_t mask = txq->wqe_n - 1;
+	struct mlx5_tm_wqe_ctrl_seg *ctrl = (void *)&txq->wqes[txq->wqe_ci &
+							       mask];
+	struct mlx5_tm_wqe_eth_seg *eth = (void *)(ctrl + 1);
+	uint32_t ds = txq->wqe_ci * MLX5_WQE_DS_PER_WQEBB + 2;
+	uint32_t skip = 0;
+
+	if (__atomic_load_n(&txq->state, __ATOMIC_ACQUIRE) != MLX5_TM_TXQ_OK)
+		return -EAGAIN;
+	if ((uint16_t)(txq->wqe_ci - txq->wqe_pi) == txq->wqe_n ||
+	    (uint16_t)(txq->fcq_head - txq->fcq_tail) +
+	    MLX5_TM_TX_CQ_RESERVE > txq->cqe_n)
+		return -EBUSY;
+	tx_eseg(eth, 0, false, 0);
+	/* The SQ's minimum inline header, as every WQE of it carries. */
+	if (txq->inline_mode != MLX5_INLINE_MODE_NONE) {
+		skip = MLX5_ESEG_MIN_INLINE_SIZE;
+		eth->inline_hdr_sz = rte_cpu_to_be_16(skip);
+		memcpy(eth->inline_hdr_start, frame, 2);
+		memcpy(ds_at(txq, ds++), frame + 2, MLX5_WQE_DS_UNITS);
+	}
+	tx_dseg(ds_at(txq, ds++), (uintptr_t)(frame + skip), len - skip, lkey);
+	tx_ctrl(txq, ctrl, txq->wqe_ci, MLX5_OPCODE_SEND,
+		ds - txq->wqe_ci * MLX5_WQE_DS_PER_WQEBB, txq->elts_head);
+	txq->wqe_ci++;
+	tx_request_completion(txq, ctrl);
+	tx_doorbell(txq, ctrl);
+	return 0;
 }
 
 /* tx_done_cleanup for offload set @p olx (fast free or not). */

@@ -153,6 +153,11 @@ struct mlx5_tm_txq {
 	uint32_t state;                    /**< enum mlx5_tm_txq_state. */
 	/** Non-zero: a flush CQE came while OK; the control path checks. */
 	uint32_t flush_seen;
+	/**
+	 * The last error CQE's syndrome (bits 15:8) and vendor syndrome
+	 * (7:0), for the control path's log; written before state is ERR.
+	 */
+	uint32_t err_syndrome;
 	uint32_t suspended;                /**< Non-zero: accept nothing. */
 	/**
 	 * Non-zero: single-segment packets go several per eMPW WQE. Set by
@@ -219,6 +224,22 @@ const char *mlx5_tm_tx_burst_name(eth_tx_burst_t burst);
  *   The number of slots freed.
  */
 int mlx5_tm_tx_done_cleanup(void *txq, uint32_t free_cnt);
+
+/**
+ * Post on @p txq one send WQE of the @p len bytes at @p frame (at least
+ * MLX5_ESEG_MIN_INLINE_SIZE, which go inline where the SQ's inline mode
+ * asks for a header) whose data segment names memory key @p lkey, and
+ * ring the doorbell; the WQE asks for a completion and carries no mbuf.
+ * With an lkey that is not registered the device completes it in error
+ * (local protection), which the queue recovers from as from any error.
+ * Runs as tx_burst does: on the lcore that sends on the queue, or while
+ * none does.
+ *
+ * @return
+ *   0, -EAGAIN the queue is in recovery, -EBUSY its ring or CQ is full.
+ */
+int mlx5_tm_tx_post_bad_lkey(struct mlx5_tm_txq *txq, const uint8_t *frame,
+			     uint32_t len, uint32_t lkey);
 
 /** ethdev tx_descriptor_status. */
 int mlx5_tm_tx_descriptor_status(void *txq, uint16_t offset);

@@ -331,11 +331,30 @@ txq_check_flush(struct mlx5_tm_txq *txq)
 			hw == MLX5_SQC_STATE_RDY ? "ready" : "not in error");
 }
 
+/* ": <name>" of the send errors a CQE reports (PRM), else "". */
+static const char *
+syndrome_name(uint32_t syndrome)
+{
+	switch (syndrome) {
+	case MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR:
+		return ": local length";
+	case MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR:
+		return ": local QP operation";
+	case MLX5_CQE_SYNDROME_LOCAL_PROT_ERR:
+		return ": local protection";
+	case MLX5_CQE_SYNDROME_LOCAL_ACCESS_ERR:
+		return ": local access";
+	default:
+		return "";
+	}
+}
+
 /* ERR: reset the SQ, unless firmware does not report it in error. */
 static void
 txq_recover_err(struct mlx5_tm_txq *txq)
 {
 	struct mlx5_tm_priv *priv = txq->priv;
+	uint32_t syn;
 	int hw;
 
 	hw = mlx5_tm_devx_sq_state(priv, txq->sq_obj, txq->sqn);
@@ -352,8 +371,11 @@ txq_recover_err(struct mlx5_tm_txq *txq)
 	    mlx5_tm_devx_sq_modify(priv, txq->sq_obj, txq->sqn, hw,
 				   MLX5_SQC_STATE_RST, false, 0) < 0)
 		return;
+	syn = __atomic_load_n(&txq->err_syndrome, __ATOMIC_RELAXED);
 	MLX5_TM_TXQ_LOG(WARNING, priv->dev->data->port_id, txq->qid,
-			"error completion, SQ 0x%x reset", txq->sqn);
+			"error completion (syndrome 0x%x%s, vendor syndrome 0x%x), SQ 0x%x reset",
+			syn >> 8, syndrome_name(syn >> 8), syn & 0xff,
+			txq->sqn);
 	__atomic_store_n(&txq->state, MLX5_TM_TXQ_RST, __ATOMIC_RELEASE);
 }
 

@@ -234,6 +234,28 @@ int rte_pmd_mlx5_tm_vport_tx(uint16_t port_id,
 			     struct rte_pmd_mlx5_tm_vport_tx *tx);
 
 /**
+ * Make Tx queue @p qid fail as a faulty send would, to see its error
+ * recovery on a NIC (dpdk-mlx5-tm-check's recovery step): post one send
+ * WQE whose data segment names a memory key that is not registered (one
+ * the PMD registers and deregisters just before), so that the device
+ * completes it in error (syndrome 0x4, local protection, on every mlx5
+ * NIC). Nothing is sent by it; WQEs posted before it are. Then the next
+ * rte_eth_tx_burst() or rte_eth_tx_done_cleanup() on the queue takes the
+ * error CQE, and the port's alarm or rte_pmd_mlx5_tm_recover() takes the
+ * recovery steps; the queue sends again with its pacing index and queue
+ * group. Writes the queue's ring as rte_eth_tx_burst() does: call it on
+ * the lcore that sends on the queue, or while none does.
+ *
+ * @return
+ *   0, or a negative errno (also in rte_errno): -ENODEV not a net_mlx5_tm
+ *   port, -ENOTSUP a secondary process, -EINVAL no such queue, -EAGAIN
+ *   the queue has no SQ (port not started) or is in recovery, -EBUSY its
+ *   ring or completion queue is full, or the errno of the memory
+ *   registration.
+ */
+int rte_pmd_mlx5_tm_txq_post_bad_lkey(uint16_t port_id, uint16_t qid);
+
+/**
  * Take the control-path steps of every Tx queue's error recovery now
  * (reset an SQ in error, make it ready again with its pacing index and
  * queue group), as the port's alarm does every 2 ms while it is started.
