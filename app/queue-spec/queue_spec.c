@@ -273,6 +273,12 @@ item_value(const char *spec, unsigned int k, const char *val,
 			return fail(err, errlen, "rate", val, spec,
 				    "%s; allowed: %s", why,
 				    scale_text(QSPEC_DECIMAL));
+		/* rte_tm takes bytes/s: below 8 bit/s it would get 0. */
+		if (k == QSPEC_PEAK && q->rate != 0 &&
+		    q->rate < QSPEC_MIN_BIT_RATE)
+			return fail(err, errlen, "peak rate (peak=)", val, spec,
+				    "below %u bit/s, the smallest rate rte_tm "
+				    "takes (1 byte/s)", QSPEC_MIN_BIT_RATE);
 		q->rate_key = k;
 		return 0;
 	case QSPEC_CIR:
@@ -280,6 +286,11 @@ item_value(const char *spec, unsigned int k, const char *val,
 			return fail(err, errlen, "committed rate (cir=)", val,
 				    spec, "%s; allowed: %s", why,
 				    scale_text(QSPEC_DECIMAL));
+		if (q->cir != 0 && q->cir < QSPEC_MIN_BIT_RATE)
+			return fail(err, errlen, "committed rate (cir=)", val,
+				    spec, "below %u bit/s, the smallest rate "
+				    "rte_tm takes (1 byte/s)",
+				    QSPEC_MIN_BIT_RATE);
 		return 0;
 	case QSPEC_BURST:
 		if (number(val, QSPEC_BINARY, &q->burst, &why) < 0)

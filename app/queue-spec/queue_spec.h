@@ -50,6 +50,9 @@ enum qspec_key {
 /** The keys that give the rate: at most one of them per list. */
 #define QSPEC_RATE_KEYS (QSPEC_RATE | QSPEC_PEAK | QSPEC_BPS | QSPEC_PPS)
 
+/** The smallest peak= or cir= taken: 1 byte/s, rte_tm's unit. */
+#define QSPEC_MIN_BIT_RATE 8u
+
 /** What a tool accepts. */
 struct qspec_syntax {
 	unsigned int keys;  /**< enum qspec_key bits allowed. */

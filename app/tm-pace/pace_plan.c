@@ -231,18 +231,6 @@ parse_items(const char *arg, char *items, unsigned int keys,
 		bad("rate", arg, "expected a positive number with k/M/G");
 		return -EINVAL;
 	}
-	/* rte_tm takes bytes/s: below 8 bit/s a rate would reach it as 0. */
-	if (sp->rate_key == QSPEC_PEAK && sp->rate < PACE_MIN_BIT_RATE) {
-		bad("peak rate (peak=)", arg, "below 8 bit/s, the smallest "
-		    "rate rte_tm takes (1 byte/s)");
-		return -EINVAL;
-	}
-	if (sp->given & QSPEC_CIR && sp->cir != 0 &&
-	    sp->cir < PACE_MIN_BIT_RATE) {
-		bad("committed rate (cir=)", arg, "below 8 bit/s, the "
-		    "smallest rate rte_tm takes (1 byte/s)");
-		return -EINVAL;
-	}
 	memset(sh, 0, sizeof(*sh));
 	sh->packet_mode = sp->rate_key == QSPEC_PPS;
 	sh->rate = sp->rate;

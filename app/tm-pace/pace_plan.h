@@ -147,9 +147,6 @@ int pace_options_parse(struct pace_options *opt, int argc, char **argv);
 /** Print the usage text on @p out. */
 void pace_usage(FILE *out, const char *prog);
 
-/** The smallest bit rate a plan takes: 1 byte/s, rte_tm's unit. */
-#define PACE_MIN_BIT_RATE 8
-
 /**
  * A rate in bits/s as rte_tm takes it, in bytes/s: rounded down, so that
  * a shaper never allows more than the plan asked.

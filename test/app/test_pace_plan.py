@@ -85,7 +85,11 @@ def test_syntax_and_refusals():
                        ("0:1M,peak=2M", "two rates"),
                        ("x:1M", "bad queue number 'x'"),
                        ("0:", "no rate"),
-                       ("0:1.5", "not a whole number")):
+                       ("0:1.5", "not a whole number"),
+                       ("0:peak=7", "bad peak rate (peak=) '7' in "
+                        "'0:peak=7': below 8 bit/s"),
+                       ("0:peak=1M,cir=3", "bad committed rate (cir=) '3'"
+                        " in '0:peak=1M,cir=3': below 8 bit/s")):
         rc, out, err = run(spec)
         check("%s: exit 2, '%s'" % (spec, text), rc == 2 and text in err,
               "rc=%d %s" % (rc, err))
