@@ -322,6 +322,22 @@ def test_firmware_refusal(work):
               rc == 1 and "cannot start" in out, out + err[-1500:])
 
 
+def test_pp_alloc_refused(work, pmd):
+    """mlx5dv_pp_alloc() failing (the model's fault_pp_alloc: the rate
+    table full, ENOSPC) through the glue's failure path: tm-pace's
+    commit is refused with the driver's message (the rate table full),
+    exit 3, nothing measured."""
+    sysfs = make_sysfs(os.path.join(work, "sysfs-pp-alloc"))
+    rc, out, err = run([TOOL] + eal(pmd) + [
+        "--", "--queue", "0:peak=100M", "--duration", "200ms",
+        "--quiet"], standin_env(sysfs, "cx6dx,fault_pp_alloc=1:ENOSPC"))
+    text = out + err
+    check("pacing entry refused (ENOSPC): commit refused, exit 3, the "
+          "reason given", rc == 3 and "refused: No space left on device" in
+          text and "rate table is full" in text,
+          "rc=%d %s" % (rc, text[-2000:]))
+
+
 def test_no_netdev(work):
     """A PCI function without a netdev: the probe warns and goes on with
     MTU 1500, link unknown."""
@@ -363,6 +379,7 @@ def main():
         CASES.run("dev_names", test_dev_names, work)
         CASES.run("mtu_set", test_mtu, work)
         CASES.run("firmware_refusal", test_firmware_refusal, work)
+        CASES.run("pp_alloc_refused", test_pp_alloc_refused, work, pmd)
         CASES.run("no_netdev", test_no_netdev, work)
         CASES.run("devlink_absent", test_devlink_absent, work)
     finally:
