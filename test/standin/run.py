@@ -71,9 +71,21 @@ def make_sysfs(root, ports=1, netdevs=(("eth0", "p0", 0),),
     return root
 
 
+def asan_runtime():
+    """The ASan runtime the build's programs link (an ASan/UBSan build),
+    else None: it must come first in LD_PRELOAD, before the stand-in."""
+    proc = subprocess.run(["ldd", TOOL], capture_output=True, text=True)
+    m = re.search(r"\s(\S*/libasan\.so\S*)\s", proc.stdout)
+    return m.group(1) if m else None
+
+
+ASAN_RUNTIME = asan_runtime() if os.path.exists(TOOL) else None
+
+
 def standin_env(sysfs, emu="cx6dx", devlink="legacy", counts=None):
     env = dict(os.environ)
-    env["LD_PRELOAD"] = STANDIN
+    env["LD_PRELOAD"] = STANDIN if ASAN_RUNTIME is None else \
+        "%s %s" % (ASAN_RUNTIME, STANDIN)
     env["MLX5_TM_STANDIN_SYSFS"] = sysfs
     env["MLX5_TM_STANDIN_EMU"] = emu
     env["MLX5_TM_STANDIN_DEVLINK"] = devlink

@@ -355,13 +355,18 @@ mlx5dv_init_obj(struct mlx5dv_obj *obj, uint64_t obj_type)
 	return 0;
 }
 
-STANDIN_EXPORT struct ibv_mr *
-ibv_reg_mr(struct ibv_pd *ibv, void *addr, size_t length, int access)
+/*
+ * verbs.h's ibv_reg_mr() macro calls ibv_reg_mr_iova2() where it cannot
+ * prove at compile time that the access flags need no new entry point
+ * (it depends on the compiler's optimisation): both are stood in for.
+ */
+static struct ibv_mr *
+reg_mr(struct ibv_pd *ibv, void *addr, size_t length, unsigned int access)
 {
 	struct standin_pd *pd = (struct standin_pd *)ibv;
 	struct standin_mr *mr;
 
-	if (access & ~IBV_ACCESS_LOCAL_WRITE) {
+	if (access & ~(unsigned int)IBV_ACCESS_LOCAL_WRITE) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -382,6 +387,24 @@ ibv_reg_mr(struct ibv_pd *ibv, void *addr, size_t length, int access)
 	mr->ibv.lkey = mr->mr->lkey;
 	mr->ibv.rkey = mr->mr->lkey;
 	return &mr->ibv;
+}
+
+STANDIN_EXPORT struct ibv_mr *
+ibv_reg_mr(struct ibv_pd *ibv, void *addr, size_t length, int access)
+{
+	return reg_mr(ibv, addr, length, (unsigned int)access);
+}
+
+/* The device addresses memory by its virtual address only here. */
+STANDIN_EXPORT struct ibv_mr *
+ibv_reg_mr_iova2(struct ibv_pd *ibv, void *addr, size_t length,
+		 uint64_t iova, unsigned int access)
+{
+	if (iova != (uintptr_t)addr) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return reg_mr(ibv, addr, length, access);
 }
 
 STANDIN_EXPORT int
