@@ -13,9 +13,16 @@ BUILD=${1:-build-tsan}
 ROUNDS=${TSAN_ROUNDS:-200}
 
 cd "$ROOT"
+# -Wno-tsan: DPDK's rte_seqcount (the completion evidence) orders with
+# atomic_thread_fence, which ThreadSanitizer does not model and GCC warns
+# of (an error with the project's werror); the fields the count guards
+# are relaxed atomics on both sides, so no race on them goes unseen.
+TSAN_C_ARGS="-Wno-tsan"
 if [ ! -f "$BUILD/build.ninja" ]; then
 	meson setup "$BUILD" -Dbuildtype=debug -Db_sanitize=thread \
-		-Db_lundef=false
+		-Db_lundef=false -Dc_args="$TSAN_C_ARGS"
+else
+	meson configure "$BUILD" -Dc_args="$TSAN_C_ARGS" >/dev/null
 fi
 ninja -C "$BUILD" test/tsan/race_tm
 export TSAN_OPTIONS="${TSAN_OPTIONS:-suppressions=$ROOT/test/tsan.supp:halt_on_error=0:exitcode=66:second_deadlock_stack=1}"

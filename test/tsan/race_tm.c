@@ -9,7 +9,9 @@
  * reads node stats, ethdev stats and xstats, asks telemetry (answered on
  * the telemetry thread), and makes the device fail WQEs (error CQEs the
  * PMD recovers from, on its alarm thread or when the main lcore calls
- * rte_pmd_mlx5_tm_recover(); statistics take no part). The device
+ * rte_pmd_mlx5_tm_recover(); statistics take no part); the workers post
+ * WQEs naming an unregistered key now and then
+ * (rte_pmd_mlx5_tm_txq_post_bad_lkey(), on the queue's own lcore). The device
  * model runs its realtime thread. Each worker has a mempool of its own, so
  * that no mbuf passes between threads through DPDK's (uninstrumented)
  * rings.
@@ -70,6 +72,8 @@ struct worker {
 	struct rte_mempool *pool;
 	uint64_t sent;
 	uint64_t bursts;
+	/* WQEs naming an unregistered key posted from this lcore. */
+	uint64_t bad_posts;
 	/*
 	 * Set when the worker returns: rte_eal_wait_lcore() synchronises in
 	 * the (uninstrumented) EAL, so the main lcore reads the counts after
@@ -102,6 +106,11 @@ worker_main(void *arg)
 			rte_pktmbuf_free_bulk(pkts + n, BURST - n);
 		w->sent += n;
 		w->bursts++;
+		/* A fault made on the datapath's own lcore, as the API
+		 * asks: its recovery races the main lcore's changes. */
+		if (w->bursts % 4096 == 0 &&
+		    rte_pmd_mlx5_tm_txq_post_bad_lkey(w->port, w->queue) == 0)
+			w->bad_posts++;
 	}
 	atomic_store_explicit(&w->done, true, memory_order_release);
 	return 0;
@@ -116,6 +125,7 @@ struct reader {
 	uint16_t port;
 	uint16_t nb_txq;
 	unsigned int reads;
+	unsigned int cmpl_reads;         /* completion evidence read */
 	unsigned int refusals;
 	size_t message_bytes;
 };
@@ -124,6 +134,7 @@ static void *
 reader_main(void *arg)
 {
 	struct reader *rd = arg;
+	struct rte_pmd_mlx5_tm_txq_completions cc;
 	struct rte_tm_node_stats st;
 	struct rte_tm_error err;
 	struct rte_eth_stats es;
@@ -136,6 +147,10 @@ reader_main(void *arg)
 					   &mask, 0, &err) == 0)
 			rd->reads++;
 		rte_eth_stats_get(rd->port, &es);
+		/* The completion evidence, under the datapath's seqcount. */
+		if (rte_pmd_mlx5_tm_txq_completions(rd->port, i % rd->nb_txq,
+						    &cc) == 0)
+			rd->cmpl_reads++;
 		memset(&err, 0, sizeof(err));
 		/* No node 4242: refused, with a message. */
 		if (rte_tm_node_suspend(rd->port, 4242, &err) != 0) {
@@ -244,7 +259,7 @@ main(int argc, char **argv)
 	pthread_t reader_thread;
 	bool reader_started;
 	struct reader rd = { 0 };
-	uint64_t mask, sent = 0, recoveries;
+	uint64_t mask, sent = 0, bad_posts = 0, recoveries;
 	uint16_t port = 0, nb_txq, q;
 	char name[RTE_MEMPOOL_NAMESIZE], cmd[64];
 	static char reply[16384];
@@ -359,14 +374,16 @@ main(int argc, char **argv)
 	usleep(200000);
 	rte_pmd_mlx5_tm_recover(port);
 	recoveries = xstat_sum(port, "_recoveries");
-	for (i = 0; i < (int)nb_workers; i++)
+	for (i = 0; i < (int)nb_workers; i++) {
 		sent += workers[i].sent;
+		bad_posts += workers[i].bad_posts;
+	}
 	printf("%u workers, %u rounds: %" PRIu64 " packets sent, %u commits, "
 	       "%u live updates, %u suspends, %u telemetry replies, "
-	       "%u WQE faults armed, %" PRIu64 " recoveries; reader: %u stats "
-	       "reads, %u refusals\n", nb_workers, rounds, sent, commits,
-	       updates, suspends, tel, faults, recoveries, rd.reads,
-	       rd.refusals);
+	       "%u WQE faults armed, %" PRIu64 " bad-lkey WQEs, %" PRIu64
+	       " recoveries; reader: %u stats reads, %u refusals\n",
+	       nb_workers, rounds, sent, commits, updates, suspends, tel,
+	       faults, bad_posts, recoveries, rd.reads, rd.refusals);
 	CASE("workers_sent", nb_workers == nb_txq && sent > 0,
 	     "%u workers, %" PRIu64 " packets", nb_workers, sent);
 	CASE("commits_during_traffic", commits == (rounds + 19) / 20,
@@ -378,8 +395,12 @@ main(int argc, char **argv)
 	CASE("concurrent_reader", reader_started && rd.reads > 0 && rd.refusals > 0 &&
 	     rd.message_bytes > 0 && refusal_bytes > 0,
 	     "%u reads, %u refusals", rd.reads, rd.refusals);
+	CASE("completion_evidence_while_sending", rd.cmpl_reads > 0,
+	     "%u reads of the completion evidence", rd.cmpl_reads);
 	CASE("error_cqe_recovered", faults > 0 && recoveries > 0,
 	     "%u faults armed, %" PRIu64 " recoveries", faults, recoveries);
+	CASE("bad_lkey_posted_by_workers", bad_posts > 0,
+	     "%" PRIu64 " WQEs naming an unregistered key", bad_posts);
 	teardown(port, nb_txq);
 	rte_eth_dev_stop(port);
 	rte_eth_dev_close(port);

@@ -63,6 +63,8 @@ recovery_alarm(void *arg)
 	    rte_eal_alarm_set(MLX5_TM_RECOVERY_PERIOD_US, recovery_alarm,
 			      dev) != 0)
 		__atomic_store_n(&priv->alarm_armed, false, __ATOMIC_RELEASE);
+	/* The callback's last access to the port: stop acquires it. */
+	__atomic_fetch_add(&priv->alarm_runs, 1, __ATOMIC_RELEASE);
 }
 
 /*
@@ -359,6 +361,13 @@ mlx5_tm_dev_stop(struct rte_eth_dev *dev)
 	/* Outside the lock: cancelling waits for a running alarm. */
 	__atomic_store_n(&priv->alarm_armed, false, __ATOMIC_RELEASE);
 	rte_eal_alarm_cancel(recovery_alarm, dev);
+	/*
+	 * The EAL's cancel waits for a running callback with a flag of its
+	 * own; this acquire of the callback's last release states that
+	 * order in the C memory model (ThreadSanitizer goes by it): nothing
+	 * after, close's free of the port included, races the callback.
+	 */
+	(void)__atomic_load_n(&priv->alarm_runs, __ATOMIC_ACQUIRE);
 	/*
 	 * The sched lock too, in the lock order, as start takes them: it
 	 * also orders this after an alarm that was running (its last

@@ -111,6 +111,8 @@ struct mlx5_tm_priv {
 	bool alarm_armed;
 	/** Alarm periods skipped: the sched lock was held (atomic). */
 	uint64_t alarm_busy;
+	/** Alarm periods run, released last by each (atomic). */
+	uint64_t alarm_runs;
 	/** Rx companion port (mlx5_tm_rx.c), NULL for a Tx-only port. */
 	struct mlx5_tm_rx *rx;
 	/** Last link speed seen with the link up (Mbit/s), 0 none yet. */

@@ -199,6 +199,25 @@ rte_pmd_mlx5_tm_txq_query(uint16_t port_id, uint16_t qid,
 	return ret < 0 ? api_fail(ret) : 0;
 }
 
+/*
+ * The fields of @p c into @p snap, each a relaxed atomic load: the
+ * datapath may be writing them (the sequence count says whether it did).
+ */
+static void
+cmpl_snapshot(const struct mlx5_tm_txq_cmpl *c, struct mlx5_tm_txq_cmpl *snap)
+{
+	snap->cqes = __atomic_load_n(&c->cqes, __ATOMIC_RELAXED);
+	snap->first_ts = __atomic_load_n(&c->first_ts, __ATOMIC_RELAXED);
+	snap->first_packets = __atomic_load_n(&c->first_packets,
+					      __ATOMIC_RELAXED);
+	snap->first_bytes = __atomic_load_n(&c->first_bytes,
+					    __ATOMIC_RELAXED);
+	snap->last_ts = __atomic_load_n(&c->last_ts, __ATOMIC_RELAXED);
+	snap->last_packets = __atomic_load_n(&c->last_packets,
+					     __ATOMIC_RELAXED);
+	snap->last_bytes = __atomic_load_n(&c->last_bytes, __ATOMIC_RELAXED);
+}
+
 /* sqc.ts_format values (PRM): the device's default, real time. */
 #define SQC_TS_FORMAT_DEFAULT 1
 #define SQC_TS_FORMAT_REAL_TIME 2
@@ -235,7 +254,7 @@ rte_pmd_mlx5_tm_txq_completions(uint16_t port_id, uint16_t qid,
 				struct rte_pmd_mlx5_tm_txq_completions *c)
 {
 	struct rte_pmd_mlx5_tm_sq_info sq;
-	struct mlx5_tm_txq_cmpl snap;
+	struct mlx5_tm_txq_cmpl snap = { .cqes = 0 };
 	struct mlx5_tm_priv *priv;
 	struct mlx5_tm_txq *txq;
 	struct rte_eth_dev *dev;
@@ -254,7 +273,7 @@ rte_pmd_mlx5_tm_txq_completions(uint16_t port_id, uint16_t qid,
 		ret = mlx5_tm_devx_sq_query(priv, txq->sq_obj, txq->sqn, &sq);
 	for (tries = 0; ret == 0 && tries < CMPL_READ_TRIES; tries++) {
 		seq = rte_seqcount_read_begin(&txq->cmpl.seq);
-		memcpy(&snap, &txq->cmpl, sizeof(snap));
+		cmpl_snapshot(&txq->cmpl, &snap);
 		if (!rte_seqcount_read_retry(&txq->cmpl.seq, seq))
 			break;
 	}

@@ -266,6 +266,14 @@ count_err_cqe(struct mlx5_tm_txq *txq, uint32_t ci)
 }
 
 /*
+ * A field of the completion evidence: a relaxed atomic store (a plain
+ * move), as a sequence count's data must be in the C memory model, the
+ * reader's loads being concurrent with it.
+ */
+#define CMPL_SET(c, field, v) \
+	__atomic_store_n(&(c)->field, (v), __ATOMIC_RELAXED)
+
+/*
  * Record the last of @p n good CQEs taken (time stamp @p ts, completing
  * @p f) as completion evidence, under its sequence count.
  */
@@ -277,14 +285,14 @@ cmpl_note(struct mlx5_tm_txq *txq, uint32_t n, uint64_t ts,
 
 	rte_seqcount_write_begin(&c->seq);
 	if (c->cqes == 0) {
-		c->first_ts = ts;
-		c->first_packets = f->packets;
-		c->first_bytes = f->bytes;
+		CMPL_SET(c, first_ts, ts);
+		CMPL_SET(c, first_packets, f->packets);
+		CMPL_SET(c, first_bytes, f->bytes);
 	}
-	c->cqes += n;
-	c->last_ts = ts;
-	c->last_packets = f->packets;
-	c->last_bytes = f->bytes;
+	CMPL_SET(c, cqes, c->cqes + n);
+	CMPL_SET(c, last_ts, ts);
+	CMPL_SET(c, last_packets, f->packets);
+	CMPL_SET(c, last_bytes, f->bytes);
 	rte_seqcount_write_end(&c->seq);
 }
 
