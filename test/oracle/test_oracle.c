@@ -61,7 +61,11 @@
  *   tree (its rate would not be a backlogged rate).
  *
  * Usage: test_oracle [EAL args] -- [--seed S] [--trees N] [--tree I]
- *        [--budget FRAMES] [--verbose]
+ *        [--budget FRAMES] [--verbose] [--pp-in-group 0|ignore]
+ *
+ * --pp-in-group: the device refuses (0) or ignores a pacing index on an
+ * SQ in a queue group (apply_backstops(): the leaves' expected limits are
+ * then their groups' ceilings, as the NIC guide gives them).
  */
 
 #include <errno.h>
@@ -91,11 +95,23 @@
 #define ORACLE_TOLERANCE 0.01
 #define ORACLE_BUDGET 2000000 /* frames per tree, default */
 #define MAX_FRAME 9000
+/*
+ * The largest frame the port can send: its largest MTU (the model's
+ * 9960, device_model.rst) plus 18 bytes (the NIC guide), the factor of a
+ * packet-mode leaf's backstop whatever MTU is configured.
+ */
+#define PORT_LARGEST_FRAME (9960 + 18)
 #define REASONS_MAX 32
 
 static struct rte_mempool *pool;
 static uint64_t budget = ORACLE_BUDGET;
 static bool verbose;
+/*
+ * --pp-in-group 0|ignore: the device model's sched_sq_pp_and_group, a
+ * firmware that refuses or ignores a pacing index on an SQ in a queue
+ * group; NULL: it honours it (the default).
+ */
+static const char *pp_in_group;
 static unsigned int passed, failed, refused, measured, redrawn;
 static unsigned int port_seq;
 
@@ -309,12 +325,14 @@ note_reason(const char *text)
 static int
 port_open(struct run *r)
 {
-	char devargs[96];
+	char devargs[160];
 	uint16_t q;
 
 	snprintf(r->name, sizeof(r->name), "net_mlx5_tm_or%u", port_seq++);
-	snprintf(devargs, sizeof(devargs), "emu=%s,clock=virtual,mtu=%u",
-		 r->t->profile, MAX_FRAME);
+	snprintf(devargs, sizeof(devargs), "emu=%s,clock=virtual,mtu=%u%s%s",
+		 r->t->profile, MAX_FRAME,
+		 pp_in_group != NULL ? ",sched_sq_pp_and_group=" : "",
+		 pp_in_group != NULL ? pp_in_group : "");
 	if (rte_vdev_init(r->name, devargs) != 0 ||
 	    rte_eth_dev_get_port_by_name(r->name, &r->port) != 0) {
 		printf("  cannot probe %s,%s\n", r->name, devargs);
@@ -671,6 +689,37 @@ refusal_names_the_tree(const struct ot_tree *t, enum rte_tm_error_type type)
 }
 
 /* Build, measure and check tree @p t, its case named oracle/@p name. */
+/*
+ * A firmware that refuses or ignores a leaf's pacing index inside its
+ * queue group (pp_in_group): a scheduled tree's shaped leaf is held by its
+ * group's ceiling alone, the backstop the NIC guide documents ("A shaped
+ * leaf's backstop"): its peak rounded up to whole Mbit/s (at least 1); a
+ * packet-mode leaf's packets/s times the largest frame the port can send
+ * (its largest MTU plus 18 bytes), rounded up the same way. A packet-fair tree
+ * has no group: its leaves keep their pacing. Each leaf has a group of
+ * its own here (fewer leaves than the device's groups).
+ */
+static void
+apply_backstops(const struct ot_tree *t, struct mm_tree *m)
+{
+	const double mbit = 125000.0; /* bytes/s */
+	unsigned int i;
+
+	if (pp_in_group == NULL || m->packet_fair)
+		return;
+	for (i = 0; i < t->nb_nodes; i++) {
+		const struct ot_node *o = &t->node[i];
+		double bytes;
+
+		if (!o->leaf || o->peak == 0)
+			continue;
+		bytes = o->packet_mode ?
+			(double)o->peak * PORT_LARGEST_FRAME : (double)o->peak;
+		m->node[i].ceiling = fmax(1.0, ceil(bytes / mbit)) * mbit;
+		m->node[i].pps = 0;
+	}
+}
+
 static void
 check_tree(struct ot_tree *t, const char *name)
 {
@@ -682,6 +731,7 @@ check_tree(struct ot_tree *t, const char *name)
 	memset(&r, 0, sizeof(r));
 	r.t = t;
 	ot_to_mm(t, &r.m);
+	apply_backstops(t, &r.m);
 	must_refuse = mm_solve(&r.m, r.want, why, sizeof(why)) != 0;
 	if (!must_refuse)
 		plan_of(t, &r.m, r.want, &r.plan);
@@ -767,7 +817,9 @@ one_tree(uint64_t seed, unsigned int index)
 
 	ot_draw(&t, seed, index, affordable, NULL);
 	redrawn += t.draws;
-	snprintf(name, sizeof(name), "s%" PRIu64 "-t%u", seed, index);
+	snprintf(name, sizeof(name), "s%" PRIu64 "-t%u%s%s", seed, index,
+		 pp_in_group != NULL ? "-pp-in-group-" : "",
+		 pp_in_group != NULL ? pp_in_group : "");
 	check_tree(&t, name);
 }
 
@@ -893,7 +945,8 @@ static int
 usage(const char *prog)
 {
 	printf("usage: %s [EAL args] -- [--seed S] [--trees N] [--tree I] "
-	       "[--budget FRAMES] [--verbose]\n", prog);
+	       "[--budget FRAMES] [--verbose] [--pp-in-group 0|ignore]\n",
+	       prog);
 	return 2;
 }
 
@@ -924,6 +977,11 @@ main(int argc, char **argv)
 			budget = strtoull(argv[++i], NULL, 0);
 		else if (strcmp(argv[i], "--verbose") == 0)
 			verbose = true;
+		else if (strcmp(argv[i], "--pp-in-group") == 0 &&
+			 i + 1 < (unsigned int)argc &&
+			 (strcmp(argv[i + 1], "0") == 0 ||
+			  strcmp(argv[i + 1], "ignore") == 0))
+			pp_in_group = argv[++i];
 		else
 			return usage(argv[0]);
 	}
@@ -967,7 +1025,9 @@ main(int argc, char **argv)
 			passed++;
 		else
 			failed++;
-		hand_trees();
+		/* The hand trees are the honouring device's cases. */
+		if (pp_in_group == NULL)
+			hand_trees();
 	}
 	rte_mempool_free(pool);
 	rte_eal_cleanup();
