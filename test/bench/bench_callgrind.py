@@ -109,6 +109,22 @@ def control_cases(paths):
     return out
 
 
+def expand_name(key, val, names):
+    """The name a position line (fl=, fn=, cfn=, ob=, ...) of a callgrind
+    dump gives, with its name compression undone: "(id) name" defines id
+    in the line's name space (files, functions or objects), "(id)" refers
+    to it; @names holds the definitions seen so far."""
+    space = "fn" if key in ("fn", "cfn") else \
+        "ob" if key in ("ob", "cob") else "file"
+    n = re.match(r"^\((\d+)\)(?: (.*))?$", val)
+    if not n:
+        return val
+    cid, name = n.groups()
+    if name is not None:
+        names[(space, cid)] = name
+    return names.get((space, cid), val)
+
+
 def read_dump(path):
     """Trigger name, total Ir, self Ir per (file, line) and per function."""
     trigger = None
@@ -133,15 +149,7 @@ def read_dump(path):
             m = re.match(r"^(fl|fi|fe|fn|cfi|cfl|cfn|ob|cob)=(.*)$", line)
             if m:
                 key, val = m.groups()
-                # Name compression: "(id) name" defines, "(id)" refers.
-                space = "fn" if key in ("fn", "cfn") else \
-                    "ob" if key in ("ob", "cob") else "file"
-                n = re.match(r"^\((\d+)\)(?: (.*))?$", val)
-                if n:
-                    cid, name = n.groups()
-                    if name is not None:
-                        names[(space, cid)] = name
-                    val = names.get((space, cid), val)
+                val = expand_name(key, val, names)
                 if key == "fl":
                     cur_file = val
                     cur_sub = None
@@ -224,14 +232,7 @@ def split_costs(path, tx_ranges):
             m = re.match(r"^(fl|fi|fe|fn|cfi|cfl|cfn|ob|cob)=(.*)$", line)
             if m:
                 key, val = m.groups()
-                space = "fn" if key in ("fn", "cfn") else \
-                    "ob" if key in ("ob", "cob") else "file"
-                n = re.match(r"^\((\d+)\)(?: (.*))?$", val)
-                if n:
-                    cid, name = n.groups()
-                    if name is not None:
-                        names[(space, cid)] = name
-                    val = names.get((space, cid), val)
+                val = expand_name(key, val, names)
                 if key == "fl":
                     cur_file, cur_sub = val, None
                 elif key in ("fi", "fe"):
